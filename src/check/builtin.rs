@@ -1,0 +1,17 @@
+//! The rulesets bundled with cardsmith, compiled into the binary so a
+//! project can name a game without copying its ruleset.
+
+/// `(id, file name shown in diagnostics, text)`.
+pub const RULESETS: &[(&str, &str, &str)] = &[(
+    "dreadnaught-2e",
+    "<bundled>/dreadnaught-2e.rules",
+    include_str!("../../cards/dreadnaught-2e/dreadnaught-2e.rules"),
+)];
+
+pub fn ids() -> impl Iterator<Item = &'static str> {
+    RULESETS.iter().map(|(id, _, _)| *id)
+}
+
+pub fn find(id: &str) -> Option<(&'static str, &'static str)> {
+    RULESETS.iter().find(|(i, _, _)| *i == id).map(|(_, name, text)| (*name, *text))
+}

@@ -1,0 +1,217 @@
+//! Diagnostic codes of the checking phase, each with its explanation.
+//!
+//! E01xx: files and rulesets.  E02xx: names that do not resolve.  E03xx:
+//! values and fields of the wrong shape.  E04xx: decks and construction rules.
+
+use crate::diagnostics::Code;
+
+macro_rules! codes {
+    ($($konst:ident $id:literal $name:literal $text:literal;)*) => {
+        $(pub const $konst: Code = Code { id: $id, name: $name, explanation: $text };)*
+        pub const ALL: &[&Code] = &[$(&$konst),*];
+    };
+}
+
+codes! {
+MISSING_GAME "E0101" "missing-game" "\
+A content file must say which game its cards belong to, on its first line:
+
+    game dreadnaught-2e
+
+The game names a ruleset: one of the bundled ones (`dreadnaught-2e`) or a
+`ruleset` declared in a `.rules` file of your project.  An empty file gets
+this error too.";
+
+UNKNOWN_GAME "E0102" "unknown-game" "\
+The `game` line names a ruleset that is neither bundled with cardsmith nor
+declared by a `.rules` file among the files being checked.  Check the
+spelling, or add the `.rules` file to the paths you check.";
+
+BAD_RULESET "E0103" "bad-ruleset" "\
+A declaration in a ruleset file is malformed: a kind, field, keyword, deck
+type or rule does not have the shape the ruleset language expects.  The
+message says what is missing.  See docs/language.md, section \"Rulesets\".";
+
+DUPLICATE_RULESET "E0104" "duplicate-ruleset" "\
+Two ruleset files declare the same ruleset id.  Each game has one ruleset;
+rename one of them, or check only one of the two.";
+
+DUPLICATE_DECLARATION "E0105" "duplicate-declaration" "\
+A ruleset declares the same name twice (two kinds, two keywords, two range
+bands ...).  Names must be unique within their kind of declaration.";
+
+UNKNOWN_KIND "E0201" "unknown-kind" "\
+A top-level item starts with a name that is not a card kind of the game (nor
+`deck`).  Card kinds are declared by the ruleset with `kind`; for
+Dreadnaught they are `system`, `offense`, `defense`, `terrain`, `event` and
+`boost`.";
+
+UNKNOWN_FIELD "E0202" "unknown-field" "\
+A line inside a card names a field the card kind does not declare.  Each
+kind lists its fields in the ruleset (`field arc arc`); inside an effect
+block the first word may also be a colour role (`impact`, `cost` ...) or
+`when`.";
+
+UNKNOWN_KEYWORD "E0203" "unknown-keyword" "\
+A keyword is not declared by the game, nor by a `deck-keyword` on the System
+Card of the card's deck.  Keywords are declared in the ruleset:
+
+    keyword unstoppable \"Unstoppable\" { param symbols symbol+ }";
+
+UNKNOWN_TAG "E0204" "unknown-tag" "\
+A word after a card's name is not a tag of the game.  Tags (such as
+`primary`) are declared in the ruleset with `tag`.";
+
+UNKNOWN_VALUE "E0205" "unknown-value" "\
+A name does not belong to the set of values the field accepts (an
+enumeration such as a hex colour, or a deck symbol).  The message lists the
+accepted values.";
+
+UNKNOWN_RANGE_BAND "E0206" "unknown-range-band" "\
+A range condition names a band the game does not declare.  Dreadnaught 2e has
+`close` (0-3), `medium` (4-6), `long` (7-10) and `extreme` (11+); `far` is
+the first edition's name.  Write one band, or an open range such as `long..`
+for Long or further.";
+
+UNKNOWN_SYMBOL "E0207" "unknown-symbol" "\
+An effect names a symbol the game does not declare.  Dreadnaught has three:
+`damage`, `push` and `burn` (Resource Burn):
+
+    impact damage 3";
+
+UNKNOWN_ARC "E0208" "unknown-arc" "\
+A firing arc is not one of the game's arcs.  Dreadnaught 2e has seven:
+`standard`, `narrow`, `narrow-long`, `forward`, `broadside`, `turret` and
+`rear`.";
+
+UNRESOLVED_CARD_REFERENCE "E0209" "unresolved-card-reference" "\
+Card text names a card in italics (`*Spinal Railcannon*`) that no card of
+the same game defines.  Card names in text must match a card exactly; write
+`\\*` for a literal asterisk.";
+
+UNKNOWN_ICON "E0210" "unknown-icon" "\
+Card text shows an icon (`{damage}`) the game does not declare.  Icons are
+the effect symbols plus the ruleset's `icon` declarations.  Write `\\{` for a
+literal brace.";
+
+DUPLICATE_CARD "E0211" "duplicate-card" "\
+Two cards of the same game have the same name.  Decks refer to cards by
+name, so names must be unique; to have several copies of a card, define it
+once and list it in a deck with a count (`card \"Kinetic Strike\" x3`).";
+
+UNKNOWN_CARD "E0212" "unknown-card" "\
+A deck lists a card that no file of the same game defines.  Check the
+spelling, and that the file defining the card is among the paths checked.";
+
+UNKNOWN_DECK "E0213" "unknown-deck" "\
+A deck includes another deck by a name no deck of the same game has.";
+
+DUPLICATE_FIELD "E0214" "duplicate-field" "\
+A field that may appear once on a card appears twice.  Remove one of them;
+fields that may repeat (such as `at` steps) are declared with `many`.";
+
+DUPLICATE_DECK "E0215" "duplicate-deck" "\
+Two decks of the same game have the same name.";
+
+WRONG_TYPE "E0301" "wrong-type" "\
+A value has the wrong form for its field: for example a save written `4`
+where `4+` is expected, or text where a number is expected.  The message
+says which form was expected and which was found.";
+
+MISSING_FIELD "E0302" "missing-field" "\
+A card kind requires a field that the card does not have.  The ruleset marks
+such fields `required`; for Dreadnaught every deck card needs its deck
+`symbol`, and a Terrain Card needs its placement distance and `hp`.";
+
+WRONG_VALUE_COUNT "E0303" "wrong-value-count" "\
+A field has more or fewer values than it takes.  `move` on a System Card,
+for example, takes the smaller move, the larger move and the initiative:
+
+    move 2 4 3.0";
+
+INITIATIVE_OFF_SCALE "E0304" "initiative-off-scale" "\
+An initiative is not a step of the game's initiative scale.  Dreadnaught 2e
+counts down from `X` through `5.9`, `5.8` ... to `0.0`, one decimal place
+always written: the rulebook's \"initiative 5\" is `5.0`.";
+
+OUT_OF_BOUNDS "E0305" "out-of-bounds" "\
+A number is outside the bounds its field allows (for example an
+`indestructible` keyword with 0 HP, or a negative effect value).";
+
+ROLE_NOT_ALLOWED "E0306" "role-not-allowed" "\
+An effect uses a colour role that the card kind does not allow.  Each kind
+lists its roles in the ruleset; a Dreadnaught System Card, for example, only
+has green (`increase`) bonuses, and Terrain only `impact` and `reduction`.";
+
+KEYWORD_ARGUMENTS "E0307" "keyword-arguments" "\
+A keyword has the wrong number or type of arguments.  `indestructible` takes
+the HP of its tokens (`indestructible(3)`), `unstoppable` one or more
+symbols (`unstoppable(damage, push)`), and keywords without parameters take
+none.";
+
+NOT_ALLOWED_ON_KIND "E0308" "not-allowed-on-kind" "\
+A keyword or tag is restricted by the ruleset to certain card kinds
+(`only terrain`), and this card is of another kind.  `immovable`, for
+example, only applies to Terrain.";
+
+MISSING_NAME "E0309" "missing-name" "\
+A card or deck has no name.  The name comes right after the kind, in quotes:
+
+    offense \"Kinetic Strike\" { ... }";
+
+FIELDS_TOGETHER "E0310" "fields-together" "\
+The ruleset says some fields go together: a card that has one must have all.
+Moving terrain, for example, needs its `speed`, the initiative it `moves-at`
+and its `chevron` direction; a missile token needs both `proximity` and `hit`
+effects.";
+
+BLOCK_MISMATCH "E0311" "block-mismatch" "\
+A field that holds a block (`at 3.5 { ... }`) was written without one, or a
+field that holds only values was given a block.";
+
+UNKNOWN_CONDITION "E0312" "unknown-condition" "\
+A `when` line inside an effect block names a condition cardsmith does not
+know.  Conditions are written `when range BAND { ... }` (or an open range,
+`when range long.. { ... }`).";
+
+BAD_AMOUNT "E0313" "bad-amount" "\
+An effect line is `ROLE SYMBOL AMOUNT`: the amount is a whole number, with
+`+` after it when another effect on the card can increase it (`8+`), or
+before it when it adds to the current value (`+2`).";
+
+DECK_RULE_BROKEN "E0401" "deck-rule-broken" "\
+A deck breaks one of the construction rules its deck type declares in the
+ruleset (`require`).  The message names the rule; the note gives the counted
+value.  The second label points at the rule in the ruleset.";
+
+DECK_RULE_ADVICE "W0402" "deck-rule-advice" "\
+A deck does not follow a construction rule that the ruleset declares as a
+recommendation (`recommend`) rather than a hard rule.  The deck is still
+valid.";
+
+SYMBOL_MISMATCH "E0403" "symbol-mismatch" "\
+A card in a deck carries another deck's symbol.  A preconstructed deck holds
+the cards bearing its symbol (the deck's `symbol` line).";
+
+UNKNOWN_DECK_TYPE "E0404" "unknown-deck-type" "\
+A deck names a deck type the ruleset does not declare.  Dreadnaught 2e has
+`offense`, `defense` and `draw`:
+
+    deck \"Kinetic\" offense { ... }";
+
+MISSING_DECK_SYMBOL "E0405" "missing-deck-symbol" "\
+This deck type matches its cards by symbol, so the deck must say its symbol:
+
+    deck \"Kinetic\" offense {
+      symbol kinetic
+      ...
+    }";
+
+WRONG_DECK_INCLUDED "E0406" "wrong-deck-included" "\
+A deck includes another deck of a type it cannot be built from.  A Draw Deck
+includes one Offense Deck and one Defense Deck.";
+
+BAD_COPY_COUNT "E0407" "bad-copy-count" "\
+A copy count must be at least 1 (`x1`, `x2` ...).  Leave the card out of the
+deck instead of listing it `x0`.";
+}

@@ -1,0 +1,372 @@
+//! Checks the cards of one game against its ruleset.
+//!
+//! Two passes: the first collects every card's name and the keywords System
+//! Cards declare for their deck, so that the second can resolve references in
+//! any order and across files.
+
+use super::codes;
+use super::model::{Kind, Ruleset, Schema, Type};
+use super::names::{article, string_at, suggest};
+use crate::diagnostics::Diagnostic;
+use crate::ir::{self, Body, Card, Conditional, Condition, Effect, Field, Plus, Value};
+use crate::source::{Files, Span};
+use crate::syntax::ast::{Node, ValueKind};
+use std::collections::HashMap;
+
+/// What the checker knows about the card it is in.
+pub(super) struct CardContext {
+    pub kind: String,
+    /// The card's deck symbol, which scopes deck keywords.
+    pub symbol: Option<String>,
+}
+
+pub(super) struct DeckKeyword {
+    pub id: String,
+    pub symbol: Option<String>,
+}
+
+pub(super) struct GameChecker<'a> {
+    pub files: &'a Files,
+    pub ruleset: &'a Ruleset,
+    pub diagnostics: Vec<Diagnostic>,
+    pub deck_keywords: Vec<DeckKeyword>,
+    /// `*Card Name*` references in text, resolved once every card is known.
+    pub card_refs: Vec<(String, Span)>,
+}
+
+impl<'a> GameChecker<'a> {
+    pub fn new(files: &'a Files, ruleset: &'a Ruleset) -> Self {
+        GameChecker { files, ruleset, diagnostics: Vec::new(), deck_keywords: Vec::new(), card_refs: Vec::new() }
+    }
+
+    pub fn report(&mut self, diagnostic: Diagnostic) {
+        self.diagnostics.push(diagnostic);
+    }
+
+    /// First pass over a card: the keywords it declares for its deck.
+    pub fn collect_deck_keywords(&mut self, node: &Node, kind: &Kind) {
+        let Some(block) = &node.block else { return };
+        let symbol = deck_symbol(node, &kind.schema);
+        for field in &block.nodes {
+            let declares = kind
+                .schema
+                .field(&field.name.text)
+                .is_some_and(|f| f.schema.takes.first().is_some_and(|t| t.ty == Type::NewKeyword));
+            if let (true, Some(ValueKind::Ident(id))) = (declares, field.values.first().map(|v| &v.kind)) {
+                self.deck_keywords.push(DeckKeyword { id: id.clone(), symbol: symbol.clone() });
+            }
+        }
+    }
+
+    pub fn deck_keyword_visible(&self, id: &str, card: &CardContext) -> bool {
+        self.deck_keywords.iter().any(|k| k.id == id && (k.symbol.is_none() || k.symbol == card.symbol))
+    }
+
+    pub fn deck_keyword_names(&self, card: &CardContext) -> Vec<&str> {
+        self.deck_keywords
+            .iter()
+            .filter(|k| k.symbol.is_none() || k.symbol == card.symbol)
+            .map(|k| k.id.as_str())
+            .collect()
+    }
+
+    /// Checks one card item: `kind "Name" tags… { fields }`.
+    pub fn card(&mut self, node: &Node, kind: &Kind) -> Option<Card> {
+        let Some(name) = string_at(node, 0) else {
+            self.report(
+                Diagnostic::error(&codes::MISSING_NAME, format!("this {} card has no name", kind.id))
+                    .primary(node.name.span, "expected a quoted name after this")
+                    .help(format!("write `{} \"Card Name\" {{ ... }}`", kind.id)),
+            );
+            return None;
+        };
+        let context = CardContext { kind: kind.id.clone(), symbol: deck_symbol(node, &kind.schema) };
+        let owner = format!("{} `{name}`", kind.display);
+        let mut tags = Vec::new();
+        for value in &node.values[1..] {
+            match &value.kind {
+                ValueKind::Ident(tag) => match self.ruleset.tag(tag) {
+                    Some(def) if !def.only.is_empty() && !def.only.contains(&kind.id) => self.report(
+                        Diagnostic::error(&codes::NOT_ALLOWED_ON_KIND, format!("tag `{tag}` cannot appear on {} {} card", article(&kind.id), kind.id))
+                            .primary(value.span, format!("only on: {}", def.only.join(", "))),
+                    ),
+                    Some(_) => tags.push(tag.clone()),
+                    None => {
+                        let names = self.ruleset.tags.iter().map(|t| t.id.as_str());
+                        self.report(
+                            Diagnostic::error(&codes::UNKNOWN_TAG, format!("unknown tag `{tag}`"))
+                                .primary(value.span, format!("not a tag of `{}`", self.ruleset.id))
+                                .suggest(suggest(tag, names)),
+                        );
+                    }
+                },
+                _ => self.wrong_type(&Type::Tag, value),
+            }
+        }
+        let body = match &node.block {
+            Some(block) => self.body(&kind.schema, &block.nodes, node.head_span(), &context, &owner),
+            None => {
+                self.body(&kind.schema, &[], node.head_span(), &context, &owner);
+                Body::default()
+            }
+        };
+        Some(Card { name: name.to_string(), kind: kind.id.clone(), tags, body, span: node.head_span() })
+    }
+
+    /// Checks the lines of a block against a schema.
+    fn body(&mut self, schema: &Schema, nodes: &[Node], owner: Span, card: &CardContext, owner_name: &str) -> Body {
+        let shape = schema.shape.as_deref().and_then(|s| self.ruleset.shape(s));
+        let schema = shape.unwrap_or(schema);
+        let mut body = Body::default();
+        let mut seen: HashMap<&str, Span> = HashMap::new();
+        for node in nodes {
+            let name = node.name.text.as_str();
+            if schema.effects && self.ruleset.role(name).is_some() {
+                if let Some(effect) = self.effect(node, card) {
+                    body.effects.push(effect);
+                }
+                continue;
+            }
+            if schema.effects && name == "when" {
+                if let Some(conditional) = self.when(node, schema, card, owner_name) {
+                    body.conditions.push(conditional);
+                }
+                continue;
+            }
+            let Some(field) = schema.field(name) else {
+                self.unknown_field(node, schema, owner_name);
+                continue;
+            };
+            if let Some(first) = seen.get(name) {
+                if !field.many {
+                    self.report(
+                        Diagnostic::error(&codes::DUPLICATE_FIELD, format!("`{name}` is given twice"))
+                            .primary(node.name.span, "given again here")
+                            .secondary(*first, "first given here")
+                            .help("remove one of them"),
+                    );
+                    continue;
+                }
+            } else {
+                seen.insert(name, node.name.span);
+            }
+            let field_shape = field.schema.shape.as_deref().and_then(|s| self.ruleset.shape(s));
+            let takes = if field.schema.takes.is_empty() {
+                field_shape.map(|s| s.takes.as_slice()).unwrap_or(&[])
+            } else {
+                field.schema.takes.as_slice()
+            };
+            let values = self.values(takes, node, card);
+            let inner = match (&node.block, field.has_block) {
+                (Some(block), true) => Some(self.body(&field.schema, &block.nodes, node.head_span(), card, &format!("`{name}`"))),
+                (None, true) => {
+                    self.report(
+                        Diagnostic::error(&codes::BLOCK_MISMATCH, format!("`{name}` needs a block"))
+                            .primary(node.head_span(), "expected `{` after this")
+                            .help(format!("write `{} {{ ... }}`", self.files.text(node.head_span()))),
+                    );
+                    None
+                }
+                (Some(block), false) => {
+                    self.report(
+                        Diagnostic::error(&codes::BLOCK_MISMATCH, format!("`{name}` does not take a block"))
+                            .primary(block.span, "remove this block"),
+                    );
+                    None
+                }
+                (None, false) => None,
+            };
+            body.fields.push(Field { name: name.to_string(), values, body: inner });
+        }
+        for field in &schema.fields {
+            if field.required && !seen.contains_key(field.name.as_str()) {
+                let example = field.schema.takes.iter().map(|t| t.ty.describe()).collect::<Vec<_>>().join(", ");
+                let help = if example.is_empty() { format!("add `{}`", field.name) } else { format!("add `{}` followed by {example}", field.name) };
+                self.report(
+                    Diagnostic::error(&codes::MISSING_FIELD, format!("{owner_name} is missing its `{}`", field.name))
+                        .primary(owner, format!("`{}` is required here", field.name))
+                        .help(help),
+                );
+            }
+        }
+        for group in &schema.together {
+            let present: Vec<&str> = group.iter().filter(|f| seen.contains_key(f.as_str())).map(String::as_str).collect();
+            if !present.is_empty() && present.len() < group.len() {
+                let missing: Vec<&str> = group.iter().map(String::as_str).filter(|f| !present.contains(f)).collect();
+                let first = seen[present[0]];
+                self.report(
+                    Diagnostic::error(&codes::FIELDS_TOGETHER, format!("`{}` needs `{}` as well", present.join("`, `"), missing.join("`, `")))
+                        .primary(first, format!("given without `{}`", missing.join("`, `")))
+                        .note(format!("these go together: {}", group.join(", "))),
+                );
+            }
+        }
+        body
+    }
+
+    fn unknown_field(&mut self, node: &Node, schema: &Schema, owner_name: &str) {
+        let name = &node.name.text;
+        let mut candidates: Vec<&str> = schema.fields.iter().map(|f| f.name.as_str()).collect();
+        if schema.effects {
+            candidates.extend(self.ruleset.roles.iter().map(|r| r.id.as_str()));
+            candidates.push("when");
+        }
+        let mut diagnostic = Diagnostic::error(&codes::UNKNOWN_FIELD, format!("{owner_name} has no field `{name}`"))
+            .primary(node.name.span, "unknown field")
+            .note(format!("expected one of: {}", candidates.join(", ")));
+        diagnostic = diagnostic.suggest(suggest(name, candidates.iter().copied()));
+        self.report(diagnostic);
+    }
+
+    /// `ROLE SYMBOL AMOUNT`.
+    fn effect(&mut self, node: &Node, card: &CardContext) -> Option<Effect> {
+        let role = node.name.text.clone();
+        let ruleset = self.ruleset;
+        if let Some(kind) = ruleset.kind(&card.kind) {
+            if !kind.roles.contains(&role) {
+                let colour = ruleset.role(&role).map(|r| r.colour.clone()).unwrap_or_default();
+                self.report(
+                    Diagnostic::error(&codes::ROLE_NOT_ALLOWED, format!("{} {} cannot have {role} ({colour}) effects", article(&kind.display), kind.display))
+                        .primary(node.name.span, format!("`{role}` is not allowed here"))
+                        .note(format!("{} {} allows: {}", article(&kind.display), kind.display, kind.roles.join(", "))),
+                );
+                return None;
+            }
+        }
+        let symbol_spec = super::model::TypeSpec { ty: Type::Symbol, repeat: super::model::Repeat::One, bounds: None };
+        let Some(symbol_value) = node.values.first() else {
+            self.report(
+                Diagnostic::error(&codes::BAD_AMOUNT, format!("`{role}` needs a symbol and an amount"))
+                    .primary(node.name.span, "expected a symbol after this")
+                    .help(format!("write `{role} damage 3`")),
+            );
+            return None;
+        };
+        let symbol = match self.value(&symbol_spec, symbol_value, card)? {
+            Value::Name(s) => s,
+            _ => return None,
+        };
+        let (amount, plus) = match node.values.get(1).map(|v| &v.kind) {
+            Some(ValueKind::Int(n)) => (*n, Plus::None),
+            Some(ValueKind::PlusAfter(n)) => (*n, Plus::After),
+            Some(ValueKind::Signed(n)) if *n >= 0 => (*n, Plus::Before),
+            Some(ValueKind::Signed(n)) => {
+                self.report(
+                    Diagnostic::error(&codes::OUT_OF_BOUNDS, format!("an effect cannot be negative ({n})"))
+                        .primary(node.values[1].span, "negative amount")
+                        .help("use a `reduction` or `cost` effect instead of a negative value"),
+                );
+                return None;
+            }
+            Some(_) => {
+                let value = &node.values[1];
+                self.report(
+                    Diagnostic::error(&codes::BAD_AMOUNT, format!("expected an amount like `3`, `3+` or `+3`, found {} `{}`", value.kind.describe(), self.files.text(value.span)))
+                        .primary(value.span, "not an amount"),
+                );
+                return None;
+            }
+            None => {
+                self.report(
+                    Diagnostic::error(&codes::BAD_AMOUNT, format!("`{role} {symbol}` needs an amount"))
+                        .primary(node.head_span(), "expected an amount after this")
+                        .help(format!("write `{role} {symbol} 3`")),
+                );
+                return None;
+            }
+        };
+        if let Some(extra) = node.values.get(2) {
+            self.report(
+                Diagnostic::error(&codes::WRONG_VALUE_COUNT, "an effect line is `ROLE SYMBOL AMOUNT`")
+                    .primary(extra.span, "not expected here"),
+            );
+        }
+        if let Some(block) = &node.block {
+            self.report(Diagnostic::error(&codes::BLOCK_MISMATCH, "an effect line does not take a block").primary(block.span, "remove this block"));
+        }
+        Some(Effect { role, symbol, amount, plus })
+    }
+
+    /// `when range BAND[..[BAND]] { effects }`.
+    fn when(&mut self, node: &Node, schema: &Schema, card: &CardContext, owner_name: &str) -> Option<Conditional> {
+        let condition = match (node.values.first().map(|v| &v.kind), node.values.get(1)) {
+            (Some(ValueKind::Ident(what)), Some(band)) if what == "range" => self.range_condition(band)?,
+            _ => {
+                let at = node.values.first().map(|v| v.span).unwrap_or(node.name.span);
+                self.report(
+                    Diagnostic::error(&codes::UNKNOWN_CONDITION, "unknown condition")
+                        .primary(at, "expected `range` and a band")
+                        .help("write `when range long { ... }` or `when range long.. { ... }`"),
+                );
+                return None;
+            }
+        };
+        let Some(block) = &node.block else {
+            self.report(
+                Diagnostic::error(&codes::BLOCK_MISMATCH, "`when` needs a block of effects")
+                    .primary(node.head_span(), "expected `{` after this"),
+            );
+            return None;
+        };
+        let body = self.body(schema, &block.nodes, node.head_span(), card, owner_name);
+        Some(Conditional { condition, body })
+    }
+
+    fn range_condition(&mut self, band: &crate::syntax::ast::Value) -> Option<Condition> {
+        let (from, to, open) = match &band.kind {
+            ValueKind::Ident(b) => (b.clone(), None, false),
+            ValueKind::BandRange { from, to } => (from.clone(), to.clone(), to.is_none()),
+            _ => {
+                self.report(
+                    Diagnostic::error(&codes::UNKNOWN_CONDITION, "expected a range band")
+                        .primary(band.span, "not a band")
+                        .help("write a band such as `long`, or `long..` for Long or further"),
+                );
+                return None;
+            }
+        };
+        let bands: Vec<&str> = self.ruleset.ranges.iter().map(|b| b.id.as_str()).collect();
+        for name in std::iter::once(&from).chain(to.as_ref()) {
+            if !bands.contains(&name.as_str()) {
+                self.report(
+                    Diagnostic::error(&codes::UNKNOWN_RANGE_BAND, format!("unknown range band `{name}`"))
+                        .primary(band.span, format!("not a range band of `{}`", self.ruleset.id))
+                        .note(format!("the bands are: {}", bands.join(", ")))
+                        .suggest(suggest(name, bands.iter().copied())),
+                );
+                return None;
+            }
+        }
+        Some(Condition::Range { from, to, open })
+    }
+
+    /// Reports every `*Card Name*` that names no card of the game.
+    pub fn resolve_card_refs(&mut self, cards: &[ir::Card]) {
+        let names: std::collections::HashSet<&str> = cards.iter().map(|c| c.name.as_str()).collect();
+        for (name, span) in std::mem::take(&mut self.card_refs) {
+            if !names.contains(name.as_str()) {
+                let suggestion = suggest(&name, cards.iter().map(|c| c.name.as_str()));
+                self.report(
+                    Diagnostic::error(&codes::UNRESOLVED_CARD_REFERENCE, format!("no card is named `{name}`"))
+                        .primary(span, "this card reference does not resolve")
+                        .suggest(suggestion),
+                );
+            }
+        }
+    }
+}
+
+/// The value of the first deck-symbol field of a card node, if written.
+pub(super) fn deck_symbol(node: &Node, schema: &Schema) -> Option<String> {
+    let block = node.block.as_ref()?;
+    block.nodes.iter().find_map(|field| {
+        let def = schema.field(&field.name.text)?;
+        if def.schema.takes.first()?.ty != Type::DeckSymbol {
+            return None;
+        }
+        match &field.values.first()?.kind {
+            ValueKind::Ident(s) => Some(s.clone()),
+            _ => None,
+        }
+    })
+}

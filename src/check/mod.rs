@@ -1,0 +1,176 @@
+//! Checking: resolves every name and types every value of the content files
+//! against their game's ruleset, and builds the IR.
+//!
+//! Rulesets are loaded first ([`ruleset`]); then each game's cards are checked
+//! ([`game`], [`value`], [`text`]) and its decks counted against the
+//! construction rules ([`deck`], [`expr`]).  All problems of the phase are
+//! collected; nothing stops at the first.
+
+pub mod builtin;
+pub mod codes;
+mod deck;
+mod expr;
+mod game;
+pub mod model;
+mod names;
+mod ruleset;
+mod text;
+mod value;
+
+use crate::diagnostics::Diagnostic;
+use crate::ir::{Game, Project};
+use crate::source::{FileId, Files, Span};
+use crate::syntax::ast::SourceTree;
+use model::Ruleset;
+use names::{ident_at, suggest};
+use std::collections::HashMap;
+
+/// The `game` a content file names, if its first item is a `game` line.
+pub fn game_of(tree: &SourceTree) -> Option<&str> {
+    tree.nodes.first().filter(|n| n.name.text == "game").and_then(|n| ident_at(n, 0))
+}
+
+/// Whether the file declares a ruleset.
+pub fn is_ruleset(tree: &SourceTree) -> bool {
+    tree.nodes.first().is_some_and(|n| n.name.text == "ruleset")
+}
+
+/// Checks every parsed file.  `trees` holds ruleset and content files alike.
+pub fn check(files: &Files, trees: &[(FileId, SourceTree)], diagnostics: &mut Vec<Diagnostic>) -> Project {
+    let mut rulesets: Vec<Ruleset> = Vec::new();
+    let mut content: Vec<(FileId, &SourceTree)> = Vec::new();
+    for (file, tree) in trees {
+        if is_ruleset(tree) {
+            if let Some(ruleset) = ruleset::load(files, *file, tree, diagnostics) {
+                if let Some(first) = rulesets.iter().find(|r| r.id == ruleset.id) {
+                    diagnostics.push(
+                        Diagnostic::error(&codes::DUPLICATE_RULESET, format!("ruleset `{}` is declared twice", ruleset.id))
+                            .primary(ruleset.span, "declared again here")
+                            .secondary(first.span, "first declared here"),
+                    );
+                } else {
+                    rulesets.push(ruleset);
+                }
+            }
+        } else {
+            content.push((*file, tree));
+        }
+    }
+
+    let mut by_game: HashMap<usize, Vec<&SourceTree>> = HashMap::new();
+    for (file, tree) in content {
+        let Some(header) = tree.nodes.first() else {
+            let blank = files.get(file).text.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with("//"));
+            if blank {
+                diagnostics.push(
+                    Diagnostic::error(&codes::MISSING_GAME, format!("`{}` has no cards", files.get(file).name))
+                        .primary(Span::new(file, 0, 0), "nothing here")
+                        .help("a card file starts with the game it belongs to, like `game dreadnaught-2e`"),
+                );
+            }
+            continue;
+        };
+        let Some(id) = game_of(tree) else {
+            diagnostics.push(
+                Diagnostic::error(&codes::MISSING_GAME, "this file does not say which game it is for")
+                    .primary(header.head_span(), "expected `game NAME` before this")
+                    .help("start the file with a line like `game dreadnaught-2e`"),
+            );
+            continue;
+        };
+        match rulesets.iter().position(|r| r.id == id) {
+            Some(i) => by_game.entry(i).or_default().push(tree),
+            None => {
+                let known: Vec<&str> = rulesets.iter().map(|r| r.id.as_str()).chain(builtin::ids().map(|id| -> &str { id })).collect();
+                diagnostics.push(
+                    Diagnostic::error(&codes::UNKNOWN_GAME, format!("unknown game `{id}`"))
+                        .primary(header.values[0].span, "no ruleset has this id")
+                        .note(format!("bundled games: {}", builtin::ids().collect::<Vec<_>>().join(", ")))
+                        .suggest(suggest(id, known.iter().copied())),
+                );
+            }
+        }
+    }
+
+    let mut project = Project::default();
+    let mut games: Vec<(usize, Vec<&SourceTree>)> = by_game.into_iter().collect();
+    games.sort_by_key(|(i, _)| *i);
+    let mut used = vec![false; rulesets.len()];
+    let mut checked = Vec::new();
+    for (i, trees) in games {
+        used[i] = true;
+        let (game, problems) = check_game(files, &rulesets[i], &trees);
+        checked.push((i, game));
+        diagnostics.extend(problems);
+    }
+    // Rulesets without content are still part of the project.
+    let mut rulesets: Vec<Option<Ruleset>> = rulesets.into_iter().map(Some).collect();
+    for (i, (cards, decks)) in checked {
+        if let Some(ruleset) = rulesets[i].take() {
+            project.games.push(Game { ruleset, cards, decks });
+        }
+    }
+    for ruleset in rulesets.into_iter().flatten() {
+        project.games.push(Game { ruleset, cards: Vec::new(), decks: Vec::new() });
+    }
+    project
+}
+
+type GameContent = (Vec<crate::ir::Card>, Vec<crate::ir::Deck>);
+
+fn check_game(files: &Files, ruleset: &Ruleset, trees: &[&SourceTree]) -> (GameContent, Vec<Diagnostic>) {
+    let mut checker = game::GameChecker::new(files, ruleset);
+    let items: Vec<&crate::syntax::ast::Node> = trees.iter().flat_map(|t| t.nodes.iter().skip(1)).collect();
+
+    // First pass: what cards declare for others to use.
+    for node in &items {
+        if let Some(kind) = ruleset.kind(&node.name.text) {
+            checker.collect_deck_keywords(node, kind);
+        }
+    }
+
+    let mut cards: Vec<crate::ir::Card> = Vec::new();
+    let mut deck_sources = Vec::new();
+    let mut card_spans: HashMap<String, Span> = HashMap::new();
+    for node in &items {
+        let word = node.name.text.as_str();
+        if word == "deck" {
+            if let Some(deck) = checker.read_deck(node) {
+                deck_sources.push(deck);
+            }
+            continue;
+        }
+        if word == "game" {
+            checker.report(
+                Diagnostic::error(&codes::MISSING_GAME, "a file names its game once, on its first line")
+                    .primary(node.head_span(), "a second `game` line"),
+            );
+            continue;
+        }
+        let Some(kind) = ruleset.kind(word) else {
+            let candidates: Vec<&str> = ruleset.kinds.iter().map(|k| k.id.as_str()).chain(["deck"]).collect();
+            checker.report(
+                Diagnostic::error(&codes::UNKNOWN_KIND, format!("unknown card kind `{word}`"))
+                    .primary(node.name.span, format!("not a card kind of `{}`", ruleset.id))
+                    .note(format!("expected one of: {}", candidates.join(", ")))
+                    .suggest(suggest(word, candidates.iter().copied())),
+            );
+            continue;
+        };
+        let Some(card) = checker.card(node, kind) else { continue };
+        if let Some(first) = card_spans.get(&card.name) {
+            checker.report(
+                Diagnostic::error(&codes::DUPLICATE_CARD, format!("two cards are named `{}`", card.name))
+                    .primary(node.values[0].span, "second card with this name")
+                    .secondary(*first, "first card with this name")
+                    .help("rename one; for several copies list the card in a deck with a count such as `x2`"),
+            );
+            continue;
+        }
+        card_spans.insert(card.name.clone(), node.values[0].span);
+        cards.push(card);
+    }
+    checker.resolve_card_refs(&cards);
+    let decks = checker.decks(&deck_sources, &cards);
+    ((cards, decks), checker.diagnostics)
+}

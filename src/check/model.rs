@@ -1,0 +1,342 @@
+//! The meaning of a ruleset: what `*.rules` files declare, resolved and
+//! indexed.  Content is checked against this; nothing here is specific to a
+//! game.
+
+use crate::source::Span;
+use crate::syntax::ast::Expr;
+use serde::Serialize;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Ruleset {
+    pub id: String,
+    pub title: String,
+    #[serde(skip)]
+    pub span: Span,
+    pub symbols: Vec<Named>,
+    pub icons: Vec<Named>,
+    pub roles: Vec<Role>,
+    pub initiative: Option<Scale>,
+    pub tie_break: Vec<TieBreak>,
+    pub ranges: Vec<Band>,
+    pub arcs: Vec<Named>,
+    pub enums: Vec<EnumDef>,
+    pub deck_symbols: Vec<DeckSymbol>,
+    pub keywords: Vec<KeywordDef>,
+    pub tags: Vec<TagDef>,
+    #[serde(skip)]
+    pub shapes: Vec<(String, Schema)>,
+    pub kinds: Vec<Kind>,
+    pub deck_types: Vec<DeckType>,
+    pub play_limits: Vec<Constraint>,
+}
+
+/// Something declared with an id, a printed name and optional documentation.
+#[derive(Clone, Debug, Serialize)]
+pub struct Named {
+    pub id: String,
+    pub display: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Role {
+    pub id: String,
+    pub display: String,
+    pub colour: String,
+    pub applies_to: String,
+}
+
+/// An initiative scale: optionally `X` first, then numbers from `from` down to
+/// `to` in steps of `step`, all in tenths.
+#[derive(Clone, Debug, Serialize)]
+pub struct Scale {
+    pub has_x: bool,
+    pub from_tenths: i64,
+    pub to_tenths: i64,
+    pub step_tenths: i64,
+}
+
+impl Scale {
+    pub fn contains(&self, tenths: i64) -> bool {
+        tenths <= self.from_tenths
+            && tenths >= self.to_tenths
+            && self.step_tenths > 0
+            && (self.from_tenths - tenths) % self.step_tenths == 0
+    }
+
+    pub fn describe(&self) -> String {
+        let x = if self.has_x { "X, " } else { "" };
+        format!("{x}{} down to {} in steps of {}", tenths(self.from_tenths), tenths(self.to_tenths), tenths(self.step_tenths))
+    }
+}
+
+pub fn tenths(value: i64) -> String {
+    let sign = if value < 0 { "-" } else { "" };
+    format!("{sign}{}.{}", value.abs() / 10, value.abs() % 10)
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "by", rename_all = "kebab-case")]
+pub enum TieBreak {
+    /// Cards of this kind go first; among them, a higher (or lower) field wins.
+    Kind { kind: String, field: Option<String>, highest: bool },
+    /// The first side named goes first.
+    Side { order: Vec<String> },
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Band {
+    pub id: String,
+    pub display: String,
+    pub low: i64,
+    pub high: Option<i64>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct EnumDef {
+    pub id: String,
+    pub values: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct DeckSymbol {
+    pub id: String,
+    pub display: String,
+    pub deck_type: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct KeywordDef {
+    pub id: String,
+    pub display: String,
+    pub params: Vec<Param>,
+    pub only: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Param {
+    pub name: String,
+    pub ty: TypeSpec,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct TagDef {
+    pub id: String,
+    pub display: String,
+    pub only: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Kind {
+    pub id: String,
+    pub display: String,
+    pub border: Option<String>,
+    pub roles: Vec<String>,
+    pub schema: Schema,
+}
+
+/// What a node may hold: positional values, then a block of fields and/or
+/// effect lines.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Schema {
+    pub takes: Vec<TypeSpec>,
+    pub fields: Vec<FieldDef>,
+    /// Fields that must appear together or not at all.
+    pub together: Vec<Vec<String>>,
+    /// Whether effect lines (`impact damage 3`) and conditions are allowed.
+    pub effects: bool,
+    /// A shared shape whose takes and fields this schema uses.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shape: Option<String>,
+}
+
+impl Schema {
+    pub fn field(&self, name: &str) -> Option<&FieldDef> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct FieldDef {
+    pub name: String,
+    pub required: bool,
+    pub many: bool,
+    /// What the field's node takes and holds.
+    pub schema: Schema,
+    /// Whether a block is expected after the values.
+    pub has_block: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+}
+
+/// A value type with how often it repeats and optional bounds.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TypeSpec {
+    pub ty: Type,
+    pub repeat: Repeat,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bounds: Option<(i64, Option<i64>)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Repeat {
+    One,
+    OneOrMore,
+    ZeroOrMore,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Type {
+    Int,
+    Signed,
+    Decimal,
+    Initiative,
+    Distance,
+    Save,
+    Dice,
+    Range,
+    Coord,
+    Text,
+    String,
+    Ident,
+    IntOrStar,
+    Symbol,
+    Arc,
+    RangeBand,
+    DeckSymbol,
+    Keyword,
+    Kind,
+    Tag,
+    /// Declares a keyword that cards sharing this card's deck symbol may use.
+    NewKeyword,
+    Enum(String),
+}
+
+impl Type {
+    /// The built-in type names a ruleset may use, besides its own enums.
+    pub const BUILT_IN: &'static [(&'static str, Type)] = &[
+        ("int", Type::Int),
+        ("signed", Type::Signed),
+        ("decimal", Type::Decimal),
+        ("initiative", Type::Initiative),
+        ("distance", Type::Distance),
+        ("save", Type::Save),
+        ("dice", Type::Dice),
+        ("range", Type::Range),
+        ("coord", Type::Coord),
+        ("text", Type::Text),
+        ("string", Type::String),
+        ("ident", Type::Ident),
+        ("int-or-star", Type::IntOrStar),
+        ("symbol", Type::Symbol),
+        ("arc", Type::Arc),
+        ("range-band", Type::RangeBand),
+        ("deck-symbol", Type::DeckSymbol),
+        ("keyword", Type::Keyword),
+        ("kind", Type::Kind),
+        ("tag", Type::Tag),
+        ("new-keyword", Type::NewKeyword),
+    ];
+
+    /// How the type is written in a ruleset.
+    pub fn name(&self) -> &str {
+        if let Type::Enum(name) = self {
+            return name;
+        }
+        Type::BUILT_IN.iter().find(|(_, t)| t == self).map(|(n, _)| *n).unwrap_or("value")
+    }
+
+    /// How a designer would describe a value of this type, with an example.
+    pub fn describe(&self) -> String {
+        match self {
+            Type::Int => "a whole number like `3`".into(),
+            Type::Signed => "a signed number like `+2`".into(),
+            Type::Decimal => "a decimal number like `1.5`".into(),
+            Type::Initiative => "an initiative like `3.5`".into(),
+            Type::Distance => "a distance like `6\"`".into(),
+            Type::Save => "a save like `4+`".into(),
+            Type::Dice => "dice like `D6` or `2D6+1`".into(),
+            Type::Range => "a range like `1-3`".into(),
+            Type::Coord => "a hex offset like `0,-1`".into(),
+            Type::Text | Type::String => "a quoted string".into(),
+            Type::Ident => "a name like `flak-screen`".into(),
+            Type::IntOrStar => "a whole number or `*`".into(),
+            Type::Symbol => "an effect symbol".into(),
+            Type::Arc => "a firing arc".into(),
+            Type::RangeBand => "a range band".into(),
+            Type::DeckSymbol => "a deck symbol".into(),
+            Type::Keyword => "a keyword".into(),
+            Type::Kind => "a card kind".into(),
+            Type::Tag => "a tag".into(),
+            Type::NewKeyword => "a new keyword's id like `flak-screen`".into(),
+            Type::Enum(name) => format!("one of the `{name}` values"),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct DeckType {
+    pub id: String,
+    pub display: String,
+    /// Cards must carry the deck's value of this field (a deck symbol).
+    #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
+    pub match_field: Option<String>,
+    /// Deck types whose decks this one is built from.
+    pub includes: Vec<String>,
+    /// Kinds of card left out when an included deck is added.
+    pub set_aside: Vec<String>,
+    pub rules: Vec<Constraint>,
+}
+
+/// A construction rule: a message and an expression that must hold.
+#[derive(Clone, Debug, Serialize)]
+pub struct Constraint {
+    pub message: String,
+    pub severity: crate::diagnostics::Severity,
+    /// The expression as written, for engines and documentation.
+    pub text: String,
+    #[serde(skip)]
+    pub expr: Expr,
+    #[serde(skip)]
+    pub span: Span,
+}
+
+impl Ruleset {
+    pub fn kind(&self, id: &str) -> Option<&Kind> {
+        self.kinds.iter().find(|k| k.id == id)
+    }
+    pub fn keyword(&self, id: &str) -> Option<&KeywordDef> {
+        self.keywords.iter().find(|k| k.id == id)
+    }
+    pub fn tag(&self, id: &str) -> Option<&TagDef> {
+        self.tags.iter().find(|k| k.id == id)
+    }
+    pub fn role(&self, id: &str) -> Option<&Role> {
+        self.roles.iter().find(|k| k.id == id)
+    }
+    pub fn band(&self, id: &str) -> Option<&Band> {
+        self.ranges.iter().find(|k| k.id == id)
+    }
+    pub fn deck_type(&self, id: &str) -> Option<&DeckType> {
+        self.deck_types.iter().find(|k| k.id == id)
+    }
+    pub fn shape(&self, id: &str) -> Option<&Schema> {
+        self.shapes.iter().find(|(n, _)| n == id).map(|(_, s)| s)
+    }
+    pub fn enum_values(&self, id: &str) -> Option<&[String]> {
+        self.enums.iter().find(|e| e.id == id).map(|e| e.values.as_slice())
+    }
+    pub fn is_icon(&self, id: &str) -> bool {
+        self.icons.iter().chain(&self.symbols).any(|i| i.id == id)
+    }
+    pub fn icon_names(&self) -> impl Iterator<Item = &str> {
+        self.icons.iter().chain(&self.symbols).map(|i| i.id.as_str())
+    }
+}

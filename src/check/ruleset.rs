@@ -1,0 +1,541 @@
+//! Loads a ruleset file (`*.rules`) into a [`Ruleset`].
+//!
+//! The ruleset language is fixed here; the games are not.  Every declaration
+//! is read into the model, then every cross-reference (kinds named by keywords,
+//! enums named by fields, names used in rules) is resolved, and each problem is
+//! reported with the span of the declaration.
+
+use super::codes;
+use super::model::*;
+use super::names::{ident_at, string_at, suggest};
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::source::{FileId, Files, Span};
+use crate::syntax::ast::{Expr, Node, SourceTree, ValueKind};
+
+/// Reads a ruleset.  Returns `None` when the file has no `ruleset` header.
+pub fn load(files: &Files, file: FileId, tree: &SourceTree, diagnostics: &mut Vec<Diagnostic>) -> Option<Ruleset> {
+    let header = tree.nodes.first().filter(|n| n.name.text == "ruleset")?;
+    let mut loader = Loader { files, diagnostics, type_refs: Vec::new() };
+    let id = match ident_at(header, 0) {
+        Some(id) => id.to_string(),
+        None => {
+            loader.bad(header.head_span(), "a ruleset needs an id: `ruleset my-game { ... }`");
+            return None;
+        }
+    };
+    let mut ruleset = Ruleset {
+        id,
+        title: String::new(),
+        span: header.head_span(),
+        symbols: Vec::new(),
+        icons: Vec::new(),
+        roles: Vec::new(),
+        initiative: None,
+        tie_break: Vec::new(),
+        ranges: Vec::new(),
+        arcs: Vec::new(),
+        enums: Vec::new(),
+        deck_symbols: Vec::new(),
+        keywords: Vec::new(),
+        tags: Vec::new(),
+        shapes: Vec::new(),
+        kinds: Vec::new(),
+        deck_types: Vec::new(),
+        play_limits: Vec::new(),
+    };
+    for node in children(header) {
+        match node.name.text.as_str() {
+            "title" => ruleset.title = string_at(node, 0).unwrap_or_default().to_string(),
+            _ => loader.unknown(node, &["title"]),
+        }
+    }
+    let mut seen: Vec<(String, String, Span)> = Vec::new();
+    for node in &tree.nodes[1..] {
+        loader.declaration(node, &mut ruleset, &mut seen);
+    }
+    loader.resolve(&ruleset, file);
+    Some(ruleset)
+}
+
+fn children(node: &Node) -> &[Node] {
+    node.block.as_ref().map(|b| b.nodes.as_slice()).unwrap_or(&[])
+}
+
+const DECLARATIONS: &[&str] = &[
+    "symbol", "icon", "role", "initiative", "tie-break", "range", "arc", "enum", "deck-symbol", "keyword", "tag",
+    "shape", "kind", "deck-type", "play-limit",
+];
+
+struct Loader<'a> {
+    files: &'a Files,
+    diagnostics: &'a mut Vec<Diagnostic>,
+    /// Type names used by fields and parameters, checked once all enums are known.
+    type_refs: Vec<(String, Span)>,
+}
+
+impl Loader<'_> {
+    fn bad(&mut self, span: Span, message: impl Into<String>) {
+        self.diagnostics.push(
+            Diagnostic::error(&codes::BAD_RULESET, message).primary(span, "in this declaration"),
+        );
+    }
+
+    fn unknown(&mut self, node: &Node, expected: &[&str]) {
+        let name = &node.name.text;
+        self.diagnostics.push(
+            Diagnostic::error(&codes::BAD_RULESET, format!("`{name}` is not part of the ruleset language here"))
+                .primary(node.name.span, "not understood here")
+                .note(format!("expected one of: {}", expected.join(", ")))
+                .suggest(suggest(name, expected.iter().copied())),
+        );
+    }
+
+    fn id_and_display(&mut self, node: &Node) -> Option<(String, String)> {
+        let Some(id) = ident_at(node, 0) else {
+            self.bad(node.head_span(), format!("`{}` needs an id, like `{} my-id \"My Name\"`", node.name.text, node.name.text));
+            return None;
+        };
+        let display = string_at(node, 1).map(str::to_string).unwrap_or_else(|| id.to_string());
+        Some((id.to_string(), display))
+    }
+
+    fn doc(&mut self, node: &Node) -> Option<String> {
+        children(node).iter().find(|n| n.name.text == "doc").and_then(|n| string_at(n, 0)).map(str::to_string)
+    }
+
+    fn declaration(&mut self, node: &Node, ruleset: &mut Ruleset, seen: &mut Vec<(String, String, Span)>) {
+        let what = node.name.text.as_str();
+        if let Some(id) = ident_at(node, 0) {
+            if matches!(what, "initiative" | "tie-break" | "play-limit") {
+            } else if let Some((_, _, first)) = seen.iter().find(|(w, i, _)| w == what && i == id) {
+                self.diagnostics.push(
+                    Diagnostic::error(&codes::DUPLICATE_DECLARATION, format!("`{what} {id}` is declared twice"))
+                        .primary(node.head_span(), "declared again here")
+                        .secondary(*first, "first declared here"),
+                );
+                return;
+            } else {
+                seen.push((what.to_string(), id.to_string(), node.head_span()));
+            }
+        }
+        match what {
+            "symbol" | "icon" | "arc" => {
+                let Some((id, display)) = self.id_and_display(node) else { return };
+                let named = Named { id, display, doc: self.doc(node) };
+                match what {
+                    "symbol" => ruleset.symbols.push(named),
+                    "icon" => ruleset.icons.push(named),
+                    _ => ruleset.arcs.push(named),
+                }
+            }
+            "role" => {
+                let Some((id, display)) = self.id_and_display(node) else { return };
+                let mut role = Role { id, display, colour: String::new(), applies_to: String::new() };
+                for child in children(node) {
+                    match child.name.text.as_str() {
+                        "colour" => role.colour = ident_at(child, 0).unwrap_or_default().to_string(),
+                        "applies-to" => role.applies_to = string_at(child, 0).unwrap_or_default().to_string(),
+                        _ => self.unknown(child, &["colour", "applies-to"]),
+                    }
+                }
+                if role.colour.is_empty() {
+                    self.bad(node.head_span(), format!("role `{}` needs a `colour`", role.id));
+                }
+                ruleset.roles.push(role);
+            }
+            "initiative" => ruleset.initiative = self.scale(node),
+            "tie-break" => {
+                for child in children(node) {
+                    match self.tie_break(child) {
+                        Some(step) => ruleset.tie_break.push(step),
+                        None => continue,
+                    }
+                }
+            }
+            "range" => {
+                let Some((id, display)) = self.id_and_display(node) else { return };
+                match node.values.iter().find_map(|v| match v.kind {
+                    ValueKind::Range { low, high } => Some((low, high)),
+                    _ => None,
+                }) {
+                    Some((low, high)) => ruleset.ranges.push(Band { id, display, low, high }),
+                    None => self.bad(node.head_span(), format!("range `{id}` needs its distances, like `0..3` or `11..`")),
+                }
+            }
+            "enum" => {
+                let Some(id) = ident_at(node, 0) else {
+                    self.bad(node.head_span(), "`enum` needs an id and its values: `enum colour red green`");
+                    return;
+                };
+                let values: Vec<String> = (1..node.values.len()).filter_map(|i| ident_at(node, i)).map(str::to_string).collect();
+                if values.is_empty() {
+                    self.bad(node.head_span(), format!("enum `{id}` has no values"));
+                }
+                ruleset.enums.push(EnumDef { id: id.to_string(), values });
+            }
+            "deck-symbol" => {
+                let Some((id, display)) = self.id_and_display(node) else { return };
+                let deck_type = ident_at(node, 2).map(str::to_string);
+                ruleset.deck_symbols.push(DeckSymbol { id, display, deck_type });
+            }
+            "keyword" => {
+                let Some((id, display)) = self.id_and_display(node) else { return };
+                let mut keyword = KeywordDef { id, display, params: Vec::new(), only: Vec::new(), doc: None };
+                for child in children(node) {
+                    match child.name.text.as_str() {
+                        "param" => {
+                            let name = ident_at(child, 0).unwrap_or_default().to_string();
+                            let specs = self.type_specs(child, 1);
+                            match specs.into_iter().next() {
+                                Some(ty) if !name.is_empty() => keyword.params.push(Param { name, ty }),
+                                _ => self.bad(child.head_span(), "a parameter needs a name and a type: `param hp int`"),
+                            }
+                        }
+                        "only" => keyword.only = idents(child),
+                        "doc" => keyword.doc = string_at(child, 0).map(str::to_string),
+                        _ => self.unknown(child, &["param", "only", "doc"]),
+                    }
+                }
+                ruleset.keywords.push(keyword);
+            }
+            "tag" => {
+                let Some((id, display)) = self.id_and_display(node) else { return };
+                let mut tag = TagDef { id, display, only: Vec::new(), doc: None };
+                for child in children(node) {
+                    match child.name.text.as_str() {
+                        "only" => tag.only = idents(child),
+                        "doc" => tag.doc = string_at(child, 0).map(str::to_string),
+                        _ => self.unknown(child, &["only", "doc"]),
+                    }
+                }
+                ruleset.tags.push(tag);
+            }
+            "shape" => {
+                let Some(id) = ident_at(node, 0) else {
+                    self.bad(node.head_span(), "`shape` needs an id: `shape grid { ... }`");
+                    return;
+                };
+                let mut schema = Schema::default();
+                for child in children(node) {
+                    self.schema_item(child, &mut schema, None);
+                }
+                ruleset.shapes.push((id.to_string(), schema));
+            }
+            "kind" => {
+                let Some((id, display)) = self.id_and_display(node) else { return };
+                let mut kind = Kind { id, display, border: None, roles: Vec::new(), schema: Schema::default() };
+                for child in children(node) {
+                    match child.name.text.as_str() {
+                        "border" => kind.border = ident_at(child, 0).map(str::to_string),
+                        "roles" => kind.roles = idents(child),
+                        _ => self.schema_item(child, &mut kind.schema, Some(&["border", "roles"])),
+                    }
+                }
+                ruleset.kinds.push(kind);
+            }
+            "deck-type" => {
+                let Some((id, display)) = self.id_and_display(node) else { return };
+                let mut deck = DeckType { id, display, match_field: None, includes: Vec::new(), set_aside: Vec::new(), rules: Vec::new() };
+                for child in children(node) {
+                    match child.name.text.as_str() {
+                        "match" => deck.match_field = ident_at(child, 0).map(str::to_string),
+                        "includes" => deck.includes = idents(child),
+                        "set-aside" => deck.set_aside = idents(child),
+                        "require" | "recommend" => {
+                            if let Some(rule) = self.constraint(child) {
+                                deck.rules.push(rule);
+                            }
+                        }
+                        _ => self.unknown(child, &["match", "includes", "set-aside", "require", "recommend"]),
+                    }
+                }
+                ruleset.deck_types.push(deck);
+            }
+            "play-limit" => {
+                if let Some(rule) = self.constraint(node) {
+                    ruleset.play_limits.push(rule);
+                }
+            }
+            _ => self.unknown(node, DECLARATIONS),
+        }
+    }
+
+    fn scale(&mut self, node: &Node) -> Option<Scale> {
+        let has_x = node.values.first().is_some_and(|v| v.kind == ValueKind::Ident("X".into()));
+        let mut numbers = [None; 3];
+        let mut slot = None;
+        for value in &node.values {
+            match &value.kind {
+                ValueKind::Ident(word) if word == "from" => slot = Some(0),
+                ValueKind::Ident(word) if word == "to" => slot = Some(1),
+                ValueKind::Ident(word) if word == "by" => slot = Some(2),
+                ValueKind::Decimal(d) => {
+                    if let Some(i) = slot.take() {
+                        numbers[i] = d.tenths();
+                    }
+                }
+                ValueKind::Int(n) => {
+                    if let Some(i) = slot.take() {
+                        numbers[i] = n.checked_mul(10);
+                    }
+                }
+                _ => {}
+            }
+        }
+        match numbers {
+            [Some(from_tenths), Some(to_tenths), Some(step_tenths)] if step_tenths > 0 && from_tenths >= to_tenths => {
+                Some(Scale { has_x, from_tenths, to_tenths, step_tenths })
+            }
+            _ => {
+                self.bad(node.head_span(), "write the scale as `initiative X from 5.9 to 0.0 by 0.1` (X optional, one decimal place)");
+                None
+            }
+        }
+    }
+
+    fn tie_break(&mut self, node: &Node) -> Option<TieBreak> {
+        match node.name.text.as_str() {
+            "kind" => {
+                let kind = ident_at(node, 0)?.to_string();
+                let by = node.values.iter().position(|v| v.kind == ValueKind::Ident("by".into()));
+                let field = by.and_then(|i| ident_at(node, i + 1)).map(str::to_string);
+                let highest = !node.values.iter().any(|v| v.kind == ValueKind::Ident("lowest".into()));
+                Some(TieBreak::Kind { kind, field, highest })
+            }
+            "side" => Some(TieBreak::Side { order: idents(node) }),
+            _ => {
+                self.unknown(node, &["kind", "side"]);
+                None
+            }
+        }
+    }
+
+    /// One line of a kind, shape or field block.
+    fn schema_item(&mut self, node: &Node, schema: &mut Schema, extra: Option<&[&str]>) {
+        match node.name.text.as_str() {
+            "field" => {
+                if let Some(field) = self.field(node) {
+                    schema.fields.push(field);
+                }
+            }
+            "takes" => schema.takes = self.type_specs(node, 0),
+            "together" => schema.together.push(idents(node)),
+            "effects" => schema.effects = true,
+            _ => {
+                let mut expected = vec!["field", "takes", "together", "effects"];
+                expected.extend(extra.unwrap_or(&[]));
+                self.unknown(node, &expected);
+            }
+        }
+    }
+
+    fn field(&mut self, node: &Node) -> Option<FieldDef> {
+        let Some(name) = ident_at(node, 0) else {
+            self.bad(node.head_span(), "a field needs a name and its types: `field arc arc`");
+            return None;
+        };
+        let mut field = FieldDef {
+            name: name.to_string(),
+            required: false,
+            many: false,
+            schema: Schema::default(),
+            has_block: false,
+            doc: None,
+        };
+        let mut specs_end = node.values.len();
+        for (i, value) in node.values.iter().enumerate().skip(1) {
+            match &value.kind {
+                ValueKind::Ident(word) if word == "required" => {
+                    field.required = true;
+                    specs_end = specs_end.min(i);
+                }
+                ValueKind::Ident(word) if word == "many" => {
+                    field.many = true;
+                    specs_end = specs_end.min(i);
+                }
+                _ => {}
+            }
+        }
+        // `effects` and `flag` in the head are shorthands for a block of
+        // effect lines and for a field that takes nothing.
+        let mut specs_from = 1;
+        match ident_at(node, 1) {
+            Some("effects") => {
+                field.schema.effects = true;
+                field.has_block = true;
+                specs_from = 2;
+            }
+            Some("flag") => specs_from = 2,
+            _ => {}
+        }
+        field.schema.takes = self.type_specs_until(node, specs_from, specs_end);
+        for child in children(node) {
+            match child.name.text.as_str() {
+                "required" => field.required = true,
+                "many" => field.many = true,
+                "doc" => field.doc = string_at(child, 0).map(str::to_string),
+                "body" => {
+                    field.has_block = true;
+                    match ident_at(child, 0) {
+                        Some("effects") => field.schema.effects = true,
+                        Some(shape) => {
+                            self.type_refs.push((format!("shape:{shape}"), child.head_span()));
+                            field.schema.shape = Some(shape.to_string());
+                        }
+                        None => self.bad(child.head_span(), "`body` names `effects` or a shape"),
+                    }
+                }
+                "field" => {
+                    field.has_block = true;
+                    self.schema_item(child, &mut field.schema, None);
+                }
+                _ => self.schema_item(child, &mut field.schema, Some(&["required", "many", "doc", "body"])),
+            }
+        }
+        Some(field)
+    }
+
+    fn type_specs(&mut self, node: &Node, from: usize) -> Vec<TypeSpec> {
+        self.type_specs_until(node, from, node.values.len())
+    }
+
+    fn type_specs_until(&mut self, node: &Node, from: usize, to: usize) -> Vec<TypeSpec> {
+        let mut specs: Vec<TypeSpec> = Vec::new();
+        for value in node.values.iter().take(to).skip(from) {
+            let (word, repeat) = match &value.kind {
+                ValueKind::Ident(word) => (word.as_str(), Repeat::One),
+                ValueKind::Word(word) if word.ends_with('+') => (&word[..word.len() - 1], Repeat::OneOrMore),
+                ValueKind::Word(word) if word.ends_with('*') => (&word[..word.len() - 1], Repeat::ZeroOrMore),
+                ValueKind::Range { low, high } => {
+                    match specs.last_mut() {
+                        Some(last) => last.bounds = Some((*low, *high)),
+                        None => self.bad(value.span, "bounds follow the type they limit: `int 1..`"),
+                    }
+                    continue;
+                }
+                _ => {
+                    self.bad(value.span, "expected a type name such as `int`, `text` or `initiative+`");
+                    continue;
+                }
+            };
+            let ty = match Type::BUILT_IN.iter().find(|(name, _)| *name == word) {
+                Some((_, ty)) => ty.clone(),
+                None => {
+                    self.type_refs.push((word.to_string(), value.span));
+                    Type::Enum(word.to_string())
+                }
+            };
+            specs.push(TypeSpec { ty, repeat, bounds: None });
+        }
+        specs
+    }
+
+    fn constraint(&mut self, node: &Node) -> Option<Constraint> {
+        let message = string_at(node, 0).map(str::to_string);
+        let (Some(message), Some(expr)) = (message, node.expr.clone()) else {
+            self.bad(node.head_span(), "a rule is `require \"what it says\" EXPRESSION`");
+            return None;
+        };
+        let severity = if node.name.text == "recommend" { Severity::Warning } else { Severity::Error };
+        let text = self.files.text(expr.span()).to_string();
+        Some(Constraint { message, severity, text, expr, span: node.span })
+    }
+
+    /// Checks every cross-reference once all declarations are read.
+    fn resolve(&mut self, ruleset: &Ruleset, _file: FileId) {
+        let kinds: Vec<&str> = ruleset.kinds.iter().map(|k| k.id.as_str()).collect();
+        let enum_names: Vec<&str> = ruleset.enums.iter().map(|e| e.id.as_str()).collect();
+        let shape_names: Vec<&str> = ruleset.shapes.iter().map(|(n, _)| n.as_str()).collect();
+        for (name, span) in std::mem::take(&mut self.type_refs) {
+            if let Some(shape) = name.strip_prefix("shape:") {
+                if !shape_names.contains(&shape) {
+                    self.diagnostics.push(
+                        Diagnostic::error(&codes::BAD_RULESET, format!("no shape is named `{shape}`"))
+                            .primary(span, "unknown shape")
+                            .suggest(suggest(shape, shape_names.iter().copied())),
+                    );
+                }
+            } else if !enum_names.contains(&name.as_str()) {
+                let candidates = Type::BUILT_IN.iter().map(|(n, _)| *n).chain(enum_names.iter().copied());
+                self.diagnostics.push(
+                    Diagnostic::error(&codes::BAD_RULESET, format!("`{name}` is neither a built-in type nor an enum of this ruleset"))
+                        .primary(span, "unknown type")
+                        .suggest(suggest(&name, candidates)),
+                );
+            }
+        }
+        let roles: Vec<&str> = ruleset.roles.iter().map(|r| r.id.as_str()).collect();
+        for kind in &ruleset.kinds {
+            for role in &kind.roles {
+                if !roles.contains(&role.as_str()) {
+                    self.bad(ruleset.span, format!("kind `{}` allows role `{role}`, which is not declared", kind.id));
+                }
+            }
+        }
+        for (owner, only) in ruleset
+            .keywords
+            .iter()
+            .map(|k| (&k.id, &k.only))
+            .chain(ruleset.tags.iter().map(|t| (&t.id, &t.only)))
+        {
+            for kind in only {
+                if !kinds.contains(&kind.as_str()) {
+                    self.bad(ruleset.span, format!("`{owner}` is limited to kind `{kind}`, which is not declared"));
+                }
+            }
+        }
+        let deck_types: Vec<&str> = ruleset.deck_types.iter().map(|d| d.id.as_str()).collect();
+        let tags: Vec<&str> = ruleset.tags.iter().map(|t| t.id.as_str()).collect();
+        for deck in &ruleset.deck_types {
+            for rule in &deck.rules {
+                self.check_expr(&rule.expr, &kinds, &tags, &deck_types);
+            }
+        }
+        for rule in &ruleset.play_limits {
+            self.check_expr(&rule.expr, &kinds, &tags, &deck_types);
+        }
+    }
+
+    fn check_expr(&mut self, expr: &Expr, kinds: &[&str], tags: &[&str], deck_types: &[&str]) {
+        match expr {
+            Expr::Int(..) => {}
+            Expr::Name(name) => self.diagnostics.push(
+                Diagnostic::error(&codes::BAD_RULESET, format!("`{}` is not a value in a rule", name.text))
+                    .primary(name.span, "expected a number or a function such as `count(offense)`"),
+            ),
+            Expr::Not(inner, _) => self.check_expr(inner, kinds, tags, deck_types),
+            Expr::Binary { lhs, rhs, .. } => {
+                self.check_expr(lhs, kinds, tags, deck_types);
+                self.check_expr(rhs, kinds, tags, deck_types);
+            }
+            Expr::Call { name, args, .. } => {
+                let allowed: Vec<&str> = match name.text.as_str() {
+                    "count" | "max-copies" | "distinct" => kinds.iter().chain(tags).copied().collect(),
+                    "decks" => deck_types.to_vec(),
+                    other => {
+                        self.diagnostics.push(
+                            Diagnostic::error(&codes::BAD_RULESET, format!("`{other}` is not a rule function"))
+                                .primary(name.span, "unknown function")
+                                .note("rule functions: count, max-copies, distinct, decks")
+                                .suggest(suggest(other, ["count", "max-copies", "distinct", "decks"])),
+                        );
+                        return;
+                    }
+                };
+                for arg in args {
+                    if !allowed.contains(&arg.text.as_str()) {
+                        self.diagnostics.push(
+                            Diagnostic::error(&codes::BAD_RULESET, format!("`{}` cannot be counted by `{}`", arg.text, name.text))
+                                .primary(arg.span, "not a kind, tag or deck type of this ruleset")
+                                .suggest(suggest(&arg.text, allowed.iter().copied())),
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn idents(node: &Node) -> Vec<String> {
+    (0..node.values.len()).filter_map(|i| ident_at(node, i)).map(str::to_string).collect()
+}

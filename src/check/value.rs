@@ -1,0 +1,305 @@
+//! Gives a type to each value a card writes, against the field's declared
+//! type in the ruleset.
+
+use super::codes;
+use super::game::{CardContext, GameChecker};
+use super::model::{Repeat, Type, TypeSpec};
+use super::names::{article, suggest};
+use crate::diagnostics::Diagnostic;
+use crate::ir::{Initiative, Value};
+use crate::syntax::ast::{self, Node, ValueKind};
+
+impl GameChecker<'_> {
+    /// Types a node's values against a list of type specs.
+    pub(super) fn values(&mut self, specs: &[TypeSpec], node: &Node, card: &CardContext) -> Vec<Value> {
+        let values = &node.values;
+        let mut typed = Vec::new();
+        let needed = specs.iter().filter(|s| s.repeat != Repeat::ZeroOrMore).count();
+        if values.len() < needed {
+            let expected: Vec<String> = specs.iter().map(|s| s.ty.describe()).collect();
+            let found = match values.len() {
+                0 => "none".to_string(),
+                n => n.to_string(),
+            };
+            self.report(
+                Diagnostic::error(
+                    &codes::WRONG_VALUE_COUNT,
+                    format!("`{}` takes {needed} value{}, found {found}", node.name.text, if needed == 1 { "" } else { "s" }),
+                )
+                .primary(node.head_span(), format!("expected {needed} value{}", if needed == 1 { "" } else { "s" }))
+                .note(format!("`{}` takes: {}", node.name.text, expected.join(", "))),
+            );
+            return typed;
+        }
+        let mut next = 0;
+        for (i, spec) in specs.iter().enumerate() {
+            let later_ones = specs[i + 1..].iter().filter(|s| s.repeat == Repeat::One).count();
+            let available = values.len().saturating_sub(next);
+            let take = match spec.repeat {
+                Repeat::One => 1.min(available),
+                Repeat::OneOrMore | Repeat::ZeroOrMore => available.saturating_sub(later_ones),
+            };
+            let needed = usize::from(spec.repeat != Repeat::ZeroOrMore);
+            if take < needed {
+                let expected: Vec<String> = specs.iter().map(|s| s.ty.describe()).collect();
+                let at = values.last().map(|v| v.span).unwrap_or(node.name.span);
+                self.report(
+                    Diagnostic::error(
+                        &codes::WRONG_VALUE_COUNT,
+                        format!("`{}` is missing {}", node.name.text, spec.ty.describe()),
+                    )
+                    .primary(at, format!("expected {} after this", spec.ty.describe()))
+                    .note(format!("`{}` takes: {}", node.name.text, expected.join(", "))),
+                );
+                return typed;
+            }
+            for value in &values[next..next + take] {
+                if let Some(v) = self.value(spec, value, card) {
+                    typed.push(v);
+                }
+            }
+            next += take;
+        }
+        if next < values.len() {
+            let extra = &values[next];
+            let span = extra.span.to(values[values.len() - 1].span).unwrap_or(extra.span);
+            let takes = if specs.is_empty() {
+                "no values".to_string()
+            } else {
+                specs.iter().map(|s| s.ty.describe()).collect::<Vec<_>>().join(", ")
+            };
+            self.report(
+                Diagnostic::error(&codes::WRONG_VALUE_COUNT, format!("too many values for `{}`", node.name.text))
+                    .primary(span, "not expected here")
+                    .note(format!("`{}` takes {takes}", node.name.text)),
+            );
+        }
+        typed
+    }
+
+    /// Types one value; reports and returns `None` when it does not fit.
+    pub(super) fn value(&mut self, spec: &TypeSpec, value: &ast::Value, card: &CardContext) -> Option<Value> {
+        let typed = match (&spec.ty, &value.kind) {
+            (Type::Int, ValueKind::Int(n)) => Value::Int(*n),
+            (Type::IntOrStar, ValueKind::Int(n)) => Value::Int(*n),
+            (Type::IntOrStar, ValueKind::Star) => Value::Star,
+            (Type::Signed, ValueKind::Signed(n)) => Value::Signed(*n),
+            (Type::Decimal, ValueKind::Decimal(d)) => Value::Decimal(d.to_string()),
+            (Type::Decimal, ValueKind::Int(n)) => Value::Decimal(n.to_string()),
+            (Type::Distance, ValueKind::Distance(d)) => Value::Distance(d.to_string()),
+            (Type::Save, ValueKind::PlusAfter(n)) => Value::Save { save: *n, passive: None },
+            (Type::Save, ValueKind::SavePair(a, b)) => Value::Save { save: *a, passive: Some(*b) },
+            (Type::Dice, ValueKind::Dice { count, sides, modifier }) => {
+                Value::Dice { count: *count, sides: *sides, modifier: *modifier }
+            }
+            (Type::Range, ValueKind::Range { low, high }) => Value::Range { low: *low, high: *high },
+            (Type::Coord, ValueKind::Coord(q, r)) => Value::Coord { q: *q, r: *r },
+            (Type::String, ValueKind::String(s)) => Value::String(s.clone()),
+            (Type::Text, ValueKind::String(_)) => Value::Text(self.text(value)),
+            (Type::Ident | Type::NewKeyword, ValueKind::Ident(s)) => Value::Name(s.clone()),
+            (Type::Initiative, _) => return self.initiative(value).map(Value::Initiative),
+            (Type::Keyword, _) => return self.keyword(value, card),
+            (ty, ValueKind::Ident(name)) if is_name_type(ty) => return self.name(ty, name, value),
+            (ty, _) => {
+                self.wrong_type(ty, value);
+                return None;
+            }
+        };
+        if let (Some((low, high)), Value::Int(n) | Value::Signed(n)) = (spec.bounds, &typed) {
+            if *n < low || high.is_some_and(|h| *n > h) {
+                let bounds = match high {
+                    Some(h) => format!("from {low} to {h}"),
+                    None => format!("at least {low}"),
+                };
+                self.report(
+                    Diagnostic::error(&codes::OUT_OF_BOUNDS, format!("{n} is out of bounds: the value must be {bounds}"))
+                        .primary(value.span, format!("must be {bounds}")),
+                );
+                return None;
+            }
+        }
+        Some(typed)
+    }
+
+    pub(super) fn wrong_type(&mut self, ty: &Type, value: &ast::Value) {
+        let found = self.files.text(value.span);
+        let help = match (ty, &value.kind) {
+            (Type::Save, ValueKind::Int(n)) => Some(format!("a save is written with `+`: `{n}+`")),
+            (Type::Signed, ValueKind::Int(n)) => Some(format!("write the sign: `+{n}`")),
+            (Type::Distance, ValueKind::Int(n)) => Some(format!("a distance is in inches: `{n}\"`")),
+            (Type::Text | Type::String, _) => Some(format!("put text in quotes: `\"{found}\"`")),
+            (Type::Int, ValueKind::Signed(n)) if *n >= 0 => Some(format!("write the number without a sign: `{n}`")),
+            _ => None,
+        };
+        let mut diagnostic = Diagnostic::error(
+            &codes::WRONG_TYPE,
+            format!("expected {}, found {} `{found}`", ty.describe(), value.kind.describe()),
+        )
+        .primary(value.span, format!("expected {}", ty.describe()));
+        if let Some(help) = help {
+            diagnostic = diagnostic.help(help);
+        }
+        self.report(diagnostic);
+    }
+
+    fn initiative(&mut self, value: &ast::Value) -> Option<Initiative> {
+        let Some(scale) = self.ruleset.initiative.clone() else {
+            self.report(
+                Diagnostic::error(&codes::INITIATIVE_OFF_SCALE, format!("the game `{}` declares no initiative scale", self.ruleset.id))
+                    .primary(value.span, "no scale to place this on")
+                    .help("declare one in the ruleset: `initiative X from 5.9 to 0.0 by 0.1`"),
+            );
+            return None;
+        };
+        let off_scale = |this: &mut Self, help: String| {
+            let text = this.files.text(value.span).to_string();
+            this.report(
+                Diagnostic::error(&codes::INITIATIVE_OFF_SCALE, format!("initiative `{text}` is not on the scale"))
+                    .primary(value.span, "not a step of this game's initiative")
+                    .note(format!("the scale is {}", scale.describe()))
+                    .help(help),
+            );
+            None
+        };
+        match &value.kind {
+            ValueKind::Ident(x) if x == "X" && scale.has_x => Some(Initiative::X),
+            ValueKind::Ident(x) if x == "x" && scale.has_x => off_scale(self, "the first step is a capital `X`".into()),
+            ValueKind::Int(n) => {
+                let fixed = n.checked_mul(10).filter(|t| scale.contains(*t));
+                match fixed {
+                    Some(_) => off_scale(self, format!("write every step with one decimal place: `{n}.0`")),
+                    None => off_scale(self, "pick a step on the scale".into()),
+                }
+            }
+            ValueKind::Decimal(d) => match d.tenths() {
+                Some(t) if scale.contains(t) => Some(Initiative::Step(t)),
+                _ => off_scale(self, "pick a step on the scale".into()),
+            },
+            _ => {
+                self.wrong_type(&Type::Initiative, value);
+                None
+            }
+        }
+    }
+
+    /// A name that must be one of a declared set.
+    fn name(&mut self, ty: &Type, name: &str, value: &ast::Value) -> Option<Value> {
+        let ruleset = self.ruleset;
+        let (candidates, code, what): (Vec<&str>, _, String) = match ty {
+            Type::Symbol => (ruleset.symbols.iter().map(|s| s.id.as_str()).collect(), &codes::UNKNOWN_SYMBOL, "effect symbol".into()),
+            Type::Arc => (ruleset.arcs.iter().map(|s| s.id.as_str()).collect(), &codes::UNKNOWN_ARC, "firing arc".into()),
+            Type::RangeBand => (ruleset.ranges.iter().map(|s| s.id.as_str()).collect(), &codes::UNKNOWN_RANGE_BAND, "range band".into()),
+            Type::DeckSymbol => (ruleset.deck_symbols.iter().map(|s| s.id.as_str()).collect(), &codes::UNKNOWN_VALUE, "deck symbol".into()),
+            Type::Kind => (ruleset.kinds.iter().map(|s| s.id.as_str()).collect(), &codes::UNKNOWN_KIND, "card kind".into()),
+            Type::Tag => (ruleset.tags.iter().map(|s| s.id.as_str()).collect(), &codes::UNKNOWN_TAG, "tag".into()),
+            Type::Enum(id) => (
+                ruleset.enum_values(id).unwrap_or_default().iter().map(String::as_str).collect(),
+                &codes::UNKNOWN_VALUE,
+                format!("`{id}` value"),
+            ),
+            _ => return None,
+        };
+        if candidates.contains(&name) {
+            return Some(Value::Name(name.to_string()));
+        }
+        self.report(
+            Diagnostic::error(code, format!("unknown {what} `{name}`"))
+                .primary(value.span, format!("not {} {what} of `{}`", article(&what), ruleset.id))
+                .note(format!("expected one of: {}", candidates.join(", ")))
+                .suggest(suggest(name, candidates.iter().copied())),
+        );
+        None
+    }
+
+    fn keyword(&mut self, value: &ast::Value, card: &CardContext) -> Option<Value> {
+        let (name, name_span, args) = match &value.kind {
+            ValueKind::Ident(name) => (name.as_str(), value.span, &[][..]),
+            ValueKind::Call { name, args } => (name.text.as_str(), name.span, args.as_slice()),
+            _ => {
+                self.wrong_type(&Type::Keyword, value);
+                return None;
+            }
+        };
+        let ruleset = self.ruleset;
+        let Some(def) = ruleset.keyword(name) else {
+            if self.deck_keyword_visible(name, card) {
+                if !args.is_empty() {
+                    self.report(
+                        Diagnostic::error(&codes::KEYWORD_ARGUMENTS, format!("deck keyword `{name}` takes no arguments"))
+                            .primary(value.span, "remove the arguments"),
+                    );
+                }
+                return Some(Value::Keyword { id: name.to_string(), args: Vec::new() });
+            }
+            let candidates: Vec<&str> = ruleset.keywords.iter().map(|k| k.id.as_str()).chain(self.deck_keyword_names(card)).collect();
+            self.report(
+                Diagnostic::error(&codes::UNKNOWN_KEYWORD, format!("unknown keyword `{name}`"))
+                    .primary(name_span, format!("not a keyword of `{}`", ruleset.id))
+                    .suggest(suggest(name, candidates.iter().copied())),
+            );
+            return None;
+        };
+        if !def.only.is_empty() && !def.only.contains(&card.kind) {
+            self.report(
+                Diagnostic::error(&codes::NOT_ALLOWED_ON_KIND, format!("`{name}` cannot appear on {} {} card", article(&card.kind), card.kind))
+                    .primary(name_span, format!("only on: {}", def.only.join(", "))),
+            );
+        }
+        let takes_many = def.params.last().is_some_and(|p| p.ty.repeat != Repeat::One);
+        let count_ok = if takes_many { args.len() >= def.params.len() } else { args.len() == def.params.len() };
+        if !count_ok {
+            let signature = signature(def);
+            self.report(
+                Diagnostic::error(
+                    &codes::KEYWORD_ARGUMENTS,
+                    format!("`{name}` takes {} argument{}, found {}", def.params.len(), if def.params.len() == 1 { "" } else { "s" }, args.len()),
+                )
+                .primary(value.span, format!("expected `{signature}`")),
+            );
+            return None;
+        }
+        let mut typed = Vec::new();
+        for (i, arg) in args.iter().enumerate() {
+            let param = &def.params[i.min(def.params.len() - 1)];
+            let spec = TypeSpec { repeat: Repeat::One, ..param.ty.clone() };
+            let before = self.diagnostics.len();
+            match self.value(&spec, arg, card) {
+                Some(v) => typed.push(v),
+                None => {
+                    // Say which keyword and parameter the bad argument belongs to.
+                    if let Some(d) = self.diagnostics.get_mut(before) {
+                        if d.code.id == codes::WRONG_TYPE.id {
+                            d.code = &codes::KEYWORD_ARGUMENTS;
+                            d.message = format!("argument `{}` of `{name}`: {}", param.name, d.message);
+                        }
+                    }
+                }
+            }
+        }
+        Some(Value::Keyword { id: name.to_string(), args: typed })
+    }
+}
+
+fn is_name_type(ty: &Type) -> bool {
+    matches!(ty, Type::Symbol | Type::Arc | Type::RangeBand | Type::DeckSymbol | Type::Kind | Type::Tag | Type::Enum(_))
+}
+
+fn signature(def: &super::model::KeywordDef) -> String {
+    if def.params.is_empty() {
+        return def.id.clone();
+    }
+    let params: Vec<String> = def
+        .params
+        .iter()
+        .map(|p| {
+            let repeat = match p.ty.repeat {
+                Repeat::One => "",
+                Repeat::OneOrMore => "+",
+                Repeat::ZeroOrMore => "*",
+            };
+            format!("{}: {}{repeat}", p.name, p.ty.ty.name())
+        })
+        .collect();
+    format!("{}({})", def.id, params.join(", "))
+}
+

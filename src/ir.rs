@@ -1,0 +1,157 @@
+//! The checked IR: cards and decks with every name resolved and every value
+//! typed against the game's ruleset.  Built only from a checked syntax tree;
+//! every backend consumes it and none re-validates it.
+
+use crate::check::model::Ruleset;
+use crate::source::Span;
+use serde::Serialize;
+
+/// Everything a check produced, one entry per game in use.
+#[derive(Debug, Default, Serialize)]
+pub struct Project {
+    pub games: Vec<Game>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Game {
+    pub ruleset: Ruleset,
+    pub cards: Vec<Card>,
+    pub decks: Vec<Deck>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Card {
+    pub name: String,
+    pub kind: String,
+    pub tags: Vec<String>,
+    pub body: Body,
+    #[serde(skip)]
+    pub span: Span,
+}
+
+impl Card {
+    pub fn field(&self, name: &str) -> Option<&Field> {
+        self.body.fields.iter().find(|f| f.name == name)
+    }
+}
+
+/// What a card or a field's block holds.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Body {
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<Field>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<Effect>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<Conditional>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Field {
+    pub name: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub body: Option<Body>,
+}
+
+/// `impact damage 8+`: a coloured effect line.
+#[derive(Clone, Debug, Serialize)]
+pub struct Effect {
+    pub role: String,
+    pub symbol: String,
+    pub amount: i64,
+    pub plus: Plus,
+}
+
+/// Where a `+` was written next to an effect's number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Plus {
+    None,
+    /// `8+`: another effect on the card can increase the value.
+    After,
+    /// `+2`: added to the current value of your card.
+    Before,
+}
+
+/// Effects that apply only when a condition holds.
+#[derive(Clone, Debug, Serialize)]
+pub struct Conditional {
+    pub condition: Condition,
+    pub body: Body,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum Condition {
+    /// The range is within these bands, inclusive.
+    Range { from: String, to: Option<String>, open: bool },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Initiative {
+    /// Resolves before every numbered step.
+    X,
+    /// A numbered step, in tenths (`5.9` is 59).
+    Step(i64),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", content = "value", rename_all = "kebab-case")]
+pub enum Value {
+    Int(i64),
+    Signed(i64),
+    /// Exact decimal text, such as `1.5`.
+    Decimal(String),
+    Initiative(Initiative),
+    /// Inches, as exact decimal text.
+    Distance(String),
+    /// `4+`, with an optional second (passive) save.
+    Save { save: i64, passive: Option<i64> },
+    Dice { count: i64, sides: i64, modifier: i64 },
+    Range { low: i64, high: Option<i64> },
+    Coord { q: i64, r: i64 },
+    Text(Text),
+    String(String),
+    /// A resolved name: an enum value, arc, symbol, deck symbol, kind or tag.
+    Name(String),
+    Star,
+    Keyword { id: String, args: Vec<Value> },
+}
+
+/// Card text with its inline icons and card references resolved.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Text {
+    pub raw: String,
+    pub parts: Vec<TextPart>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", content = "value", rename_all = "kebab-case")]
+pub enum TextPart {
+    Plain(String),
+    Icon(String),
+    CardRef(String),
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Deck {
+    pub name: String,
+    pub deck_type: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<String>,
+    /// The decks this one is built from.
+    pub includes: Vec<String>,
+    /// Every card in the deck with its count, included decks expanded.
+    pub cards: Vec<DeckEntry>,
+    #[serde(skip)]
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct DeckEntry {
+    pub card: String,
+    pub count: i64,
+}

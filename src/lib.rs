@@ -1,0 +1,14 @@
+//! cardsmith: a compiler for tabletop card games.
+//!
+//! Rulesets (`*.rules`) and cards (`*.cards`) are parsed ([`syntax`]), checked
+//! against their game into a typed IR ([`check`], [`ir`]), and reported through
+//! [`diagnostics`].  The library does no I/O of its own: the command line
+//! ([`cli`]) reads files and hands their text in.
+
+pub mod check;
+pub mod cli;
+pub mod diagnostics;
+pub mod ir;
+pub mod source;
+pub mod syntax;
+pub mod workspace;

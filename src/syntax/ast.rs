@@ -1,0 +1,201 @@
+//! The syntax tree: what the user wrote, with spans, before any meaning is
+//! given to it.  Ruleset and content files share it.
+
+use crate::source::Span;
+
+/// One parsed file.
+#[derive(Clone, Debug, Default)]
+pub struct SourceTree {
+    pub nodes: Vec<Node>,
+    /// Every `// comment`, in source order, so the formatter can keep them.
+    pub comments: Vec<Span>,
+}
+
+/// `name value* { block }`, or a constraint `require "message" expression`.
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub name: Name,
+    pub values: Vec<Value>,
+    pub block: Option<Block>,
+    /// The expression of a `require`, `recommend` or `play-limit` node.
+    pub expr: Option<Expr>,
+    pub span: Span,
+}
+
+impl Node {
+    /// The span of the node's head: its name and values, without the block.
+    pub fn head_span(&self) -> Span {
+        let end = self.values.last().map(|v| v.span).unwrap_or(self.name.span);
+        self.name.span.to(end).unwrap_or(self.name.span)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Name {
+    pub text: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Block {
+    pub nodes: Vec<Node>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Value {
+    pub kind: ValueKind,
+    pub span: Span,
+}
+
+/// A decimal number kept exactly: `units / 10^scale` (`5.9` is 59 and 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Decimal {
+    pub units: i64,
+    pub scale: u8,
+}
+
+impl Decimal {
+    /// The value in tenths, when it has at most one decimal place.
+    pub fn tenths(self) -> Option<i64> {
+        match self.scale {
+            0 => self.units.checked_mul(10),
+            1 => Some(self.units),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Decimal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.scale == 0 {
+            return write!(f, "{}", self.units);
+        }
+        let pow = 10i64.pow(self.scale as u32);
+        let sign = if self.units < 0 { "-" } else { "" };
+        let abs = self.units.abs();
+        write!(f, "{sign}{}.{:0width$}", abs / pow, abs % pow, width = self.scale as usize)
+    }
+}
+
+/// The lexical form of a value.  The checker gives it a type.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ValueKind {
+    /// `"text"`, with escapes resolved.
+    String(String),
+    /// `8`
+    Int(i64),
+    /// `+2`, `-1`
+    Signed(i64),
+    /// `8+`: a number with a `+` after it.
+    PlusAfter(i64),
+    /// `5.9`
+    Decimal(Decimal),
+    /// `6"`
+    Distance(Decimal),
+    /// `3+/4+`
+    SavePair(i64, i64),
+    /// `D6+4`, `2D6`, `D3`
+    Dice { count: i64, sides: i64, modifier: i64 },
+    /// `0,-2`: a hex offset.
+    Coord(i64, i64),
+    /// `0..3`, `11..`, `1-3`
+    Range { low: i64, high: Option<i64> },
+    /// `long..`, `close..medium`
+    BandRange { from: String, to: Option<String> },
+    /// `x3`: a copy count.
+    Copies(i64),
+    /// `*`
+    Star,
+    /// `narrow`, `X`
+    Ident(String),
+    /// A token that matches no literal form.
+    Word(String),
+    /// `unstoppable(damage, push)`
+    Call { name: Name, args: Vec<Value> },
+}
+
+impl ValueKind {
+    /// How a person would call this form, for "expected …, found …".
+    pub fn describe(&self) -> &'static str {
+        match self {
+            ValueKind::String(_) => "a quoted string",
+            ValueKind::Int(_) => "a whole number",
+            ValueKind::Signed(_) => "a signed number",
+            ValueKind::PlusAfter(_) => "a number with `+` after it",
+            ValueKind::Decimal(_) => "a decimal number",
+            ValueKind::Distance(_) => "a distance in inches",
+            ValueKind::SavePair(..) => "a pair of saves",
+            ValueKind::Dice { .. } => "a dice roll",
+            ValueKind::Coord(..) => "a hex offset",
+            ValueKind::Range { .. } => "a number range",
+            ValueKind::BandRange { .. } => "a range of bands",
+            ValueKind::Copies(_) => "a copy count",
+            ValueKind::Star => "`*`",
+            ValueKind::Ident(_) => "a name",
+            ValueKind::Word(_) => "an unrecognised token",
+            ValueKind::Call { .. } => "a call",
+        }
+    }
+}
+
+/// An expression of a construction rule.
+#[derive(Clone, Debug)]
+pub enum Expr {
+    Int(i64, Span),
+    Name(Name),
+    Call { name: Name, args: Vec<Name>, span: Span },
+    Not(Box<Expr>, Span),
+    Binary { op: BinOp, lhs: Box<Expr>, rhs: Box<Expr>, span: Span },
+}
+
+impl Expr {
+    pub fn span(&self) -> Span {
+        match self {
+            Expr::Int(_, span) | Expr::Not(_, span) => *span,
+            Expr::Name(name) => name.span,
+            Expr::Call { span, .. } | Expr::Binary { span, .. } => *span,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Le,
+    Ge,
+    Lt,
+    Gt,
+    Add,
+    Sub,
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Or => "or",
+            BinOp::And => "and",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Le => "<=",
+            BinOp::Ge => ">=",
+            BinOp::Lt => "<",
+            BinOp::Gt => ">",
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+        }
+    }
+
+    /// Binding strength: higher binds tighter.
+    pub fn precedence(self) -> u8 {
+        match self {
+            BinOp::Or => 1,
+            BinOp::And => 2,
+            BinOp::Eq | BinOp::Ne | BinOp::Le | BinOp::Ge | BinOp::Lt | BinOp::Gt => 3,
+            BinOp::Add | BinOp::Sub => 4,
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! Diagnostic codes of the syntax phase, each with its explanation.
+
+use crate::diagnostics::Code;
+
+pub const SYNTAX_ERROR: Code = Code {
+    id: "E0001",
+    name: "syntax-error",
+    explanation: "\
+The text does not follow cardsmith's grammar at this point.  The message says
+what was expected instead, in words (\"a value\", \"`{`\", \"the end of the line\").
+
+Every file is a list of nodes: a name, some values, and an optional block:
+
+    offense \"Kinetic Strike\" {
+      at 3.5 {
+        impact damage 3
+      }
+    }
+
+A node ends at the end of its line, at `;`, or before a `}`.  Only the item
+with the mistake is skipped; the rest of the file is still checked.",
+};
+
+pub const UNTERMINATED_STRING: Code = Code {
+    id: "E0002",
+    name: "unterminated-string",
+    explanation: "\
+A string opened with `\"` has no closing `\"` on the same line.  Strings cannot
+span lines; a long card text stays on one line (editors wrap it for display).
+Write `\\\"` for a quote inside a string:
+
+    text \"Name one card: \\\"the target\\\".\"",
+};
+
+pub const UNCLOSED_BRACE: Code = Code {
+    id: "E0003",
+    name: "unclosed-brace",
+    explanation: "\
+A block opened with `{` is never closed with `}`.  The label points at the
+`{`; the second label shows where the item was taken to end.  Lines inside a
+block are indented; a line that starts in the first column with a letter
+begins a new top-level item, so a missing `}` only affects its own item:
+
+    offense \"Kinetic Strike\" {
+      arc standard
+    }                            <- this closes the card",
+};
+
+pub const UNEXPECTED_CLOSE: Code = Code {
+    id: "E0004",
+    name: "unexpected-close-brace",
+    explanation: "\
+A `}` appears where no block is open.  It is usually left over from editing:
+remove it, or add the `{` it was meant to close.",
+};
+
+pub const TOO_DEEP: Code = Code {
+    id: "E0005",
+    name: "nesting-too-deep",
+    explanation: "\
+Blocks are nested more deeply than cardsmith accepts (32 levels).  No card
+needs that: cards nest a few levels at most (card, initiative step, condition).
+The input is refused before parsing so that it cannot exhaust the stack.",
+};
+
+pub const NUMBER_TOO_LARGE: Code = Code {
+    id: "E0006",
+    name: "number-too-large",
+    explanation: "\
+A number is too large to represent (beyond 64-bit integers).  Card values are
+small; check for a typing mistake such as a run of repeated digits.",
+};
+
+pub const PARSER_LIMIT: Code = Code {
+    id: "E0007",
+    name: "parser-limit",
+    explanation: "\
+The parser gave up on this item after doing more work than any real card
+needs.  This protects `cardsmith` from pathological input (for example a very
+long run of brackets).  Split the item, or look for a run of stray symbols.",
+};
+
+pub const NOT_UTF8: Code = Code {
+    id: "E0008",
+    name: "not-utf8",
+    explanation: "\
+The file is not valid UTF-8 text.  cardsmith reads UTF-8 only (a leading
+byte-order mark is accepted).  Re-save the file as UTF-8 in your editor; the
+label points at the first byte that is not UTF-8.",
+};
+
+pub const FILE_TOO_LARGE: Code = Code {
+    id: "E0009",
+    name: "file-too-large",
+    explanation: "\
+The file is larger than cardsmith reads in one piece (8 MiB).  A card file of
+that size is almost certainly not a card file; split a very large card pool
+into several files.",
+};
+
+pub const ALL: &[&Code] = &[
+    &SYNTAX_ERROR,
+    &UNTERMINATED_STRING,
+    &UNCLOSED_BRACE,
+    &UNEXPECTED_CLOSE,
+    &TOO_DEEP,
+    &NUMBER_TOO_LARGE,
+    &PARSER_LIMIT,
+    &NOT_UTF8,
+    &FILE_TOO_LARGE,
+];

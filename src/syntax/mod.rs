@@ -1,0 +1,72 @@
+//! Syntax: the grammar, the syntax tree with spans, and parsing with
+//! recovery.
+//!
+//! A file is first cut into top-level items by a linear scanner ([`scan`]),
+//! then each item is parsed on its own by the pest grammar
+//! (`grammar/cardsmith.pest`), so a mistake in one card never hides the
+//! mistakes in the others.  pest types stay inside [`parser`].
+
+pub mod ast;
+pub mod codes;
+mod parser;
+pub mod scan;
+
+use crate::diagnostics::Diagnostic;
+use crate::source::{FileId, Files, Span};
+use ast::SourceTree;
+
+/// Files larger than this are refused before they are read into the table.
+pub const MAX_FILE_SIZE: usize = 8 * 1024 * 1024;
+
+/// Parses one file of the table.  Problems are appended to `diagnostics`; the
+/// tree holds every item that parsed.
+pub fn parse(files: &Files, file: FileId, diagnostics: &mut Vec<Diagnostic>) -> SourceTree {
+    let text = &files.get(file).text;
+    let mut tree = SourceTree::default();
+    for chunk in scan::scan(file, text, diagnostics) {
+        if chunk.broken {
+            continue;
+        }
+        let slice = &text[chunk.start..chunk.end];
+        if slice.trim().is_empty() {
+            continue;
+        }
+        parser::ChunkParser::new(file, chunk.start, &mut tree.comments, diagnostics).parse(slice, &mut tree.nodes);
+    }
+    tree
+}
+
+/// Adds a file read from disk to the table.  Text that is not UTF-8, or a file
+/// too large to read, is reported and stored empty so nothing else trips on it.
+pub fn load(files: &mut Files, name: &str, bytes: Vec<u8>, diagnostics: &mut Vec<Diagnostic>) -> Option<FileId> {
+    if bytes.len() > MAX_FILE_SIZE {
+        let id = files.add(name, String::new());
+        diagnostics.push(
+            Diagnostic::error(
+                &codes::FILE_TOO_LARGE,
+                format!("`{name}` is {} bytes; files larger than {} bytes are not read", bytes.len(), MAX_FILE_SIZE),
+            )
+            .primary(Span::new(id, 0, 0), "this file")
+            .help("split a very large card pool into several files"),
+        );
+        return None;
+    }
+    match String::from_utf8(bytes) {
+        Ok(text) => Some(files.add(name, text)),
+        Err(error) => {
+            let valid = error.utf8_error().valid_up_to();
+            let bytes = error.into_bytes();
+            // Keep the valid prefix so the label can show the line it is on.
+            let prefix = String::from_utf8_lossy(&bytes[..valid]).into_owned();
+            let len = prefix.len();
+            let id = files.add(name, prefix);
+            let at = len - if files.get(id).had_bom { 3 } else { 0 };
+            diagnostics.push(
+                Diagnostic::error(&codes::NOT_UTF8, format!("`{name}` is not UTF-8 text"))
+                    .primary(Span::new(id, at, at), format!("byte {valid} is not valid UTF-8"))
+                    .help("save the file as UTF-8 in your editor"),
+            );
+            None
+        }
+    }
+}

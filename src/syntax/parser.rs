@@ -1,0 +1,413 @@
+//! Turns pest's pairs into the syntax tree.  This is the only module that
+//! sees pest types; it has one function per grammar rule and reports spanned
+//! diagnostics instead of panicking.
+
+use super::ast::*;
+use super::codes;
+use crate::diagnostics::Diagnostic;
+use crate::source::{FileId, Span};
+use pest::iterators::Pair;
+use pest::Parser as _;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "../grammar/cardsmith.pest"]
+struct Grammar;
+
+/// Enough for any real item; pathological input stops here instead of hanging.
+const CALL_LIMIT: usize = 5_000_000;
+
+/// Builds the tree of one chunk of a file; `offset` is where the chunk starts.
+pub(super) struct ChunkParser<'a> {
+    file: FileId,
+    offset: usize,
+    comments: &'a mut Vec<Span>,
+    diagnostics: &'a mut Vec<Diagnostic>,
+}
+
+impl<'a> ChunkParser<'a> {
+    pub fn new(file: FileId, offset: usize, comments: &'a mut Vec<Span>, diagnostics: &'a mut Vec<Diagnostic>) -> Self {
+        ChunkParser { file, offset, comments, diagnostics }
+    }
+
+    pub fn parse(&mut self, text: &str, nodes: &mut Vec<Node>) {
+        pest::set_call_limit(std::num::NonZeroUsize::new(CALL_LIMIT));
+        match Grammar::parse(Rule::item_list, text) {
+            Ok(mut pairs) => {
+                if let Some(list) = pairs.next() {
+                    for pair in self.inner(list) {
+                        if pair.as_rule() == Rule::node {
+                            nodes.push(self.node(pair));
+                        }
+                    }
+                }
+            }
+            Err(error) => {
+                let diagnostic = self.syntax_error(text, error);
+                self.diagnostics.push(diagnostic);
+            }
+        }
+    }
+
+    fn span(&self, pair: &Pair<'_, Rule>) -> Span {
+        let s = pair.as_span();
+        Span::new(self.file, self.offset + s.start(), self.offset + s.end())
+    }
+
+    /// The children of a pair, with comments taken aside.
+    fn inner<'i>(&mut self, pair: Pair<'i, Rule>) -> Vec<Pair<'i, Rule>> {
+        let mut children = Vec::new();
+        for child in pair.into_inner() {
+            if child.as_rule() == Rule::COMMENT {
+                let span = self.span(&child);
+                self.comments.push(span);
+            } else {
+                children.push(child);
+            }
+        }
+        children
+    }
+
+    fn node(&mut self, pair: Pair<'_, Rule>) -> Node {
+        let span = self.span(&pair);
+        let children = self.inner(pair);
+        match children.into_iter().next() {
+            Some(child) if child.as_rule() == Rule::constraint => self.constraint(child),
+            Some(child) => self.plain_node(child),
+            None => unreachable_node(span),
+        }
+    }
+
+    fn plain_node(&mut self, pair: Pair<'_, Rule>) -> Node {
+        let span = self.span(&pair);
+        let mut name = None;
+        let mut values = Vec::new();
+        let mut block = None;
+        for child in self.inner(pair) {
+            match child.as_rule() {
+                Rule::name => name = Some(self.name(child)),
+                Rule::block => block = Some(self.block(child)),
+                _ => values.push(self.value(child)),
+            }
+        }
+        let name = name.unwrap_or(Name { text: String::new(), span });
+        Node { name, values, block, expr: None, span }
+    }
+
+    fn constraint(&mut self, pair: Pair<'_, Rule>) -> Node {
+        let span = self.span(&pair);
+        let mut name = Name { text: String::new(), span };
+        let mut values = Vec::new();
+        let mut expr = None;
+        for child in self.inner(pair) {
+            match child.as_rule() {
+                Rule::constraint_kw => name = self.name(child),
+                Rule::expr => expr = Some(self.expr(child)),
+                _ => values.push(self.value(child)),
+            }
+        }
+        Node { name, values, block: None, expr, span }
+    }
+
+    fn name(&mut self, pair: Pair<'_, Rule>) -> Name {
+        Name { text: pair.as_str().to_string(), span: self.span(&pair) }
+    }
+
+    fn block(&mut self, pair: Pair<'_, Rule>) -> Block {
+        let span = self.span(&pair);
+        let nodes = self
+            .inner(pair)
+            .into_iter()
+            .filter(|p| p.as_rule() == Rule::node)
+            .map(|p| self.node(p))
+            .collect();
+        Block { nodes, span }
+    }
+
+    fn value(&mut self, pair: Pair<'_, Rule>) -> Value {
+        let span = self.span(&pair);
+        let kind = match pair.as_rule() {
+            Rule::string => ValueKind::String(unescape(pair.as_str())),
+            Rule::call => self.call(pair),
+            Rule::literal => match pair.into_inner().next() {
+                Some(form) => self.literal(form),
+                None => ValueKind::Word(String::new()),
+            },
+            _ => ValueKind::Word(pair.as_str().to_string()),
+        };
+        Value { kind, span }
+    }
+
+    fn call(&mut self, pair: Pair<'_, Rule>) -> ValueKind {
+        let mut name = None;
+        let mut args = Vec::new();
+        for child in self.inner(pair) {
+            match child.as_rule() {
+                Rule::ident => name = Some(self.name(child)),
+                Rule::call_args => {
+                    for arg in self.inner(child) {
+                        args.push(self.value(arg));
+                    }
+                }
+                _ => {}
+            }
+        }
+        let span = name.as_ref().map(|n| n.span).unwrap_or(Span::new(self.file, self.offset, self.offset));
+        ValueKind::Call { name: name.unwrap_or(Name { text: String::new(), span }), args }
+    }
+
+    fn literal(&mut self, pair: Pair<'_, Rule>) -> ValueKind {
+        let span = self.span(&pair);
+        let text = pair.as_str();
+        let mut number = |digits: &str| -> i64 {
+            match digits.parse::<i64>() {
+                Ok(n) => n,
+                Err(_) => {
+                    self.diagnostics.push(
+                        Diagnostic::error(&codes::NUMBER_TOO_LARGE, "number too large")
+                            .primary(span, "this number does not fit in 64 bits"),
+                    );
+                    0
+                }
+            }
+        };
+        match pair.as_rule() {
+            Rule::integer => ValueKind::Int(number(text)),
+            Rule::signed => ValueKind::Signed(number(text.trim_start_matches('+'))),
+            Rule::plus_after => ValueKind::PlusAfter(number(&text[..text.len() - 1])),
+            Rule::copies => ValueKind::Copies(number(&text[1..])),
+            Rule::decimal => ValueKind::Decimal(decimal(text, &mut number)),
+            Rule::distance => ValueKind::Distance(decimal(&text[..text.len() - 1], &mut number)),
+            Rule::save_pair => {
+                let (a, b) = text.split_once('/').unwrap_or((text, text));
+                ValueKind::SavePair(number(a.trim_end_matches('+')), number(b.trim_end_matches('+')))
+            }
+            Rule::dice => {
+                let (count, rest) = text.split_once('D').unwrap_or(("", text));
+                let count = if count.is_empty() { 1 } else { number(count) };
+                let (sides, modifier) = match rest.find(['+', '-']) {
+                    Some(at) => (number(&rest[..at]), number(&rest[at..])),
+                    None => (number(rest), 0),
+                };
+                ValueKind::Dice { count, sides, modifier }
+            }
+            Rule::coord => {
+                let (q, r) = text.split_once(',').unwrap_or((text, "0"));
+                ValueKind::Coord(number(q.trim_start_matches('+')), number(r.trim_start_matches('+')))
+            }
+            Rule::range => {
+                let (low, high) = match text.split_once("..") {
+                    Some(parts) => parts,
+                    None => text.split_once('-').unwrap_or((text, "")),
+                };
+                let high = if high.is_empty() { None } else { Some(number(high)) };
+                ValueKind::Range { low: number(low), high }
+            }
+            Rule::band_range => {
+                let (from, to) = text.split_once("..").unwrap_or((text, ""));
+                let to = if to.is_empty() { None } else { Some(to.to_string()) };
+                ValueKind::BandRange { from: from.to_string(), to }
+            }
+            Rule::star => ValueKind::Star,
+            Rule::ident => ValueKind::Ident(text.to_string()),
+            _ => ValueKind::Word(text.to_string()),
+        }
+    }
+
+    fn expr(&mut self, pair: Pair<'_, Rule>) -> Expr {
+        // Operands and operators in source order; folded by precedence.
+        let mut operands: Vec<Expr> = Vec::new();
+        let mut operators: Vec<BinOp> = Vec::new();
+        let mut pending_not: Vec<Span> = Vec::new();
+        for child in self.inner(pair) {
+            let op = match child.as_rule() {
+                Rule::op_or => Some(BinOp::Or),
+                Rule::op_and => Some(BinOp::And),
+                Rule::op_eq => Some(BinOp::Eq),
+                Rule::op_ne => Some(BinOp::Ne),
+                Rule::op_le => Some(BinOp::Le),
+                Rule::op_ge => Some(BinOp::Ge),
+                Rule::op_lt => Some(BinOp::Lt),
+                Rule::op_gt => Some(BinOp::Gt),
+                Rule::op_add => Some(BinOp::Add),
+                Rule::op_sub => Some(BinOp::Sub),
+                _ => None,
+            };
+            if let Some(op) = op {
+                operators.push(op);
+                continue;
+            }
+            if child.as_rule() == Rule::op_not {
+                pending_not.push(self.span(&child));
+                continue;
+            }
+            let mut operand = self.operand(child);
+            while let Some(not) = pending_not.pop() {
+                let span = not.to(operand.span()).unwrap_or(not);
+                operand = Expr::Not(Box::new(operand), span);
+            }
+            operands.push(operand);
+        }
+        fold(operands, operators)
+    }
+
+    fn operand(&mut self, pair: Pair<'_, Rule>) -> Expr {
+        let span = self.span(&pair);
+        match pair.as_rule() {
+            Rule::expr => self.expr(pair),
+            Rule::integer => Expr::Int(pair.as_str().parse().unwrap_or(i64::MAX), span),
+            Rule::function => {
+                let mut names = self.inner(pair).into_iter().map(|p| self.name(p));
+                let name = names.next().unwrap_or(Name { text: String::new(), span });
+                Expr::Call { name, args: names.collect(), span }
+            }
+            _ => Expr::Name(self.name(pair)),
+        }
+    }
+
+    fn syntax_error(&self, text: &str, error: pest::error::Error<Rule>) -> Diagnostic {
+        let position = match error.location {
+            pest::error::InputLocation::Pos(p) => p,
+            pest::error::InputLocation::Span((p, _)) => p,
+        };
+        let expected = match &error.variant {
+            pest::error::ErrorVariant::ParsingError { positives, .. } => describe_expected(positives),
+            pest::error::ErrorVariant::CustomError { message } => {
+                let at = Span::new(self.file, self.offset, self.offset + text.len());
+                return Diagnostic::error(&codes::PARSER_LIMIT, "this item is too complex to parse")
+                    .primary(at, "parsing stopped inside this item")
+                    .note(message.clone());
+            }
+        };
+        let (found, length) = found_at(text, position);
+        let start = self.offset + position;
+        let span = Span::new(self.file, start, start + length);
+        Diagnostic::error(&codes::SYNTAX_ERROR, format!("expected {expected}, found {found}"))
+            .primary(span, format!("expected {expected}"))
+    }
+}
+
+fn unreachable_node(span: Span) -> Node {
+    Node { name: Name { text: String::new(), span }, values: Vec::new(), block: None, expr: None, span }
+}
+
+/// Folds a flat `a op b op c` list by precedence (all operators associate left).
+fn fold(mut operands: Vec<Expr>, operators: Vec<BinOp>) -> Expr {
+    if operands.is_empty() {
+        return Expr::Int(0, Span::new(crate::source::FileId(0), 0, 0));
+    }
+    let rest = operands.split_off(1);
+    let first = operands.pop().unwrap_or(Expr::Int(0, Span::new(crate::source::FileId(0), 0, 0)));
+    let mut pairs = operators.into_iter().zip(rest).peekable();
+    climb(first, &mut pairs, 0)
+}
+
+fn climb(mut lhs: Expr, pairs: &mut std::iter::Peekable<impl Iterator<Item = (BinOp, Expr)>>, min: u8) -> Expr {
+    while let Some(&(op, _)) = pairs.peek() {
+        if op.precedence() < min {
+            break;
+        }
+        let Some((op, mut rhs)) = pairs.next() else { break };
+        while let Some(&(next, _)) = pairs.peek() {
+            if next.precedence() <= op.precedence() {
+                break;
+            }
+            rhs = climb(rhs, pairs, next.precedence());
+        }
+        let span = lhs.span().to(rhs.span()).unwrap_or(lhs.span());
+        lhs = Expr::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs), span };
+    }
+    lhs
+}
+
+/// What a person would call each grammar rule, for "expected …" messages.
+fn rename(rule: Rule) -> Option<&'static str> {
+    Some(match rule {
+        Rule::node | Rule::plain_node | Rule::name | Rule::constraint | Rule::constraint_kw => "a name",
+        Rule::string | Rule::call | Rule::literal | Rule::call_args => "a value",
+        Rule::block => "`{`",
+        Rule::expr | Rule::function | Rule::integer | Rule::ident => "an expression",
+        Rule::op_or
+        | Rule::op_and
+        | Rule::op_eq
+        | Rule::op_ne
+        | Rule::op_le
+        | Rule::op_ge
+        | Rule::op_lt
+        | Rule::op_gt
+        | Rule::op_add
+        | Rule::op_sub
+        | Rule::op_not => "an operator",
+        Rule::EOI => "the end of the line",
+        _ => return None,
+    })
+}
+
+fn describe_expected(positives: &[Rule]) -> String {
+    let mut words: Vec<&str> = Vec::new();
+    for rule in positives {
+        if let Some(word) = rename(*rule) {
+            if !words.contains(&word) {
+                words.push(word);
+            }
+        }
+    }
+    if words.is_empty() {
+        return "the end of the line".to_string();
+    }
+    match words.len() {
+        1 => words[0].to_string(),
+        n => format!("{} or {}", words[..n - 1].join(", "), words[n - 1]),
+    }
+}
+
+/// Describes what stands at `position`, and how many bytes to underline.
+fn found_at(text: &str, position: usize) -> (String, usize) {
+    let rest = &text[position.min(text.len())..];
+    let Some(c) = rest.chars().next() else {
+        return ("the end of the item".to_string(), 0);
+    };
+    if c == '\n' || c == '\r' {
+        return ("the end of the line".to_string(), 0);
+    }
+    let token: String = if c.is_alphanumeric() || c == '_' {
+        rest.chars().take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '+')).collect()
+    } else {
+        c.to_string()
+    };
+    (format!("`{token}`"), token.len())
+}
+
+fn decimal(text: &str, number: &mut impl FnMut(&str) -> i64) -> Decimal {
+    match text.split_once('.') {
+        Some((whole, fraction)) => {
+            let scale = fraction.len().min(18) as u8;
+            let digits = format!("{whole}{}", &fraction[..scale as usize]);
+            Decimal { units: number(&digits), scale }
+        }
+        None => Decimal { units: number(text), scale: 0 },
+    }
+}
+
+fn unescape(quoted: &str) -> String {
+    let inner = &quoted[1..quoted.len().saturating_sub(1).max(1)];
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                // `\{`, `\}` and `\*` stay escaped: card text gives them meaning.
+                Some(e @ ('{' | '}' | '*')) => {
+                    out.push('\\');
+                    out.push(e);
+                }
+                Some(other) => out.push(other),
+                None => {}
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}

@@ -1,0 +1,101 @@
+//! A set of sources checked together: the entry point for the command line,
+//! tests and editors.  Sources come in as bytes or text; nothing here touches
+//! the file system.
+
+use crate::check;
+use crate::diagnostics::{self, Diagnostic};
+use crate::ir::Project;
+use crate::source::{FileId, Files};
+use crate::syntax::{self, ast::SourceTree};
+
+#[derive(Default)]
+pub struct Workspace {
+    pub files: Files,
+    trees: Vec<(FileId, SourceTree)>,
+    diagnostics: Vec<Diagnostic>,
+    /// Files the user gave, as opposed to bundled rulesets added for them.
+    user_files: usize,
+}
+
+/// The result of checking a workspace.
+pub struct Outcome {
+    pub files: Files,
+    pub project: Project,
+    /// Sorted by file and position.
+    pub diagnostics: Vec<Diagnostic>,
+    pub stats: Stats,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub files: usize,
+    pub cards: usize,
+    pub decks: usize,
+    pub errors: usize,
+    pub warnings: usize,
+}
+
+impl Workspace {
+    pub fn new() -> Workspace {
+        Workspace::default()
+    }
+
+    /// Adds a file read from disk.
+    pub fn add_bytes(&mut self, name: &str, bytes: Vec<u8>) {
+        self.user_files += 1;
+        if let Some(id) = syntax::load(&mut self.files, name, bytes, &mut self.diagnostics) {
+            self.parse(id);
+        }
+    }
+
+    /// Adds a file from text in memory.
+    pub fn add_text(&mut self, name: &str, text: &str) {
+        self.add_bytes(name, text.as_bytes().to_vec());
+    }
+
+    fn parse(&mut self, id: FileId) {
+        let tree = syntax::parse(&self.files, id, &mut self.diagnostics);
+        self.trees.push((id, tree));
+    }
+
+    /// Adds the bundled ruleset of every game the content names that no given
+    /// ruleset declares.
+    fn add_bundled_rulesets(&mut self) {
+        let declared: Vec<String> = self
+            .trees
+            .iter()
+            .filter(|(_, t)| check::is_ruleset(t))
+            .filter_map(|(_, t)| t.nodes.first().and_then(|n| n.values.first()))
+            .filter_map(|v| match &v.kind {
+                syntax::ast::ValueKind::Ident(id) => Some(id.clone()),
+                _ => None,
+            })
+            .collect();
+        let mut wanted: Vec<String> =
+            self.trees.iter().filter_map(|(_, t)| check::game_of(t)).filter(|g| !declared.iter().any(|d| d == g)).map(str::to_string).collect();
+        wanted.sort();
+        wanted.dedup();
+        for game in wanted {
+            if let Some((name, text)) = check::builtin::find(&game) {
+                let id = self.files.add(name, text);
+                self.parse(id);
+            }
+        }
+    }
+
+    pub fn check(mut self) -> Outcome {
+        self.add_bundled_rulesets();
+        let mut diagnostics = std::mem::take(&mut self.diagnostics);
+        let project = check::check(&self.files, &self.trees, &mut diagnostics);
+        diagnostics::sort(&mut diagnostics);
+        let errors = diagnostics.iter().filter(|d| d.is_error()).count();
+        let stats = Stats {
+            files: self.user_files,
+            cards: project.games.iter().map(|g| g.cards.len()).sum(),
+            decks: project.games.iter().map(|g| g.decks.len()).sum(),
+            errors,
+            warnings: diagnostics.len() - errors,
+        };
+        Outcome { files: self.files, project, diagnostics, stats }
+    }
+}
