@@ -109,16 +109,32 @@ pub enum Value {
     /// Inches, as exact decimal text.
     Distance(String),
     /// `4+`, with an optional second (passive) save.
-    Save { save: i64, passive: Option<i64> },
-    Dice { count: i64, sides: i64, modifier: i64 },
-    Range { low: i64, high: Option<i64> },
-    Coord { q: i64, r: i64 },
+    Save {
+        save: i64,
+        passive: Option<i64>,
+    },
+    Dice {
+        count: i64,
+        sides: i64,
+        modifier: i64,
+    },
+    Range {
+        low: i64,
+        high: Option<i64>,
+    },
+    Coord {
+        q: i64,
+        r: i64,
+    },
     Text(Text),
     String(String),
     /// A resolved name: an enum value, arc, symbol, deck symbol, kind or tag.
     Name(String),
     Star,
-    Keyword { id: String, args: Vec<Value> },
+    Keyword {
+        id: String,
+        args: Vec<Value>,
+    },
 }
 
 /// Card text with its inline icons and card references resolved.

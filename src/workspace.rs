@@ -71,8 +71,13 @@ impl Workspace {
                 _ => None,
             })
             .collect();
-        let mut wanted: Vec<String> =
-            self.trees.iter().filter_map(|(_, t)| check::game_of(t)).filter(|g| !declared.iter().any(|d| d == g)).map(str::to_string).collect();
+        let mut wanted: Vec<String> = self
+            .trees
+            .iter()
+            .filter_map(|(_, t)| check::game_of(t))
+            .filter(|g| !declared.iter().any(|d| d == g))
+            .map(str::to_string)
+            .collect();
         wanted.sort();
         wanted.dedup();
         for game in wanted {

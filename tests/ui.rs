@@ -28,7 +28,12 @@ fn ui() {
         assert_eq!(actual, expected, "{name}: codes differ\n{rendered}");
         for d in &outcome.diagnostics {
             let primary = d.primary_span().unwrap_or_else(|| panic!("{name}: {} has no primary label", d.code.id));
-            assert_eq!(outcome.files.get(primary.file).name, name, "{name}: primary label of {} is not in the test file", d.code.id);
+            assert_eq!(
+                outcome.files.get(primary.file).name,
+                name,
+                "{name}: primary label of {} is not in the test file",
+                d.code.id
+            );
         }
         insta::assert_snapshot!(rendered);
     });

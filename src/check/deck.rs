@@ -55,7 +55,15 @@ impl GameChecker<'_> {
                 return None;
             }
         };
-        let mut deck = DeckSource { node, name: name.to_string(), deck_type, symbol: None, cards: Vec::new(), includes: Vec::new(), broken: false };
+        let mut deck = DeckSource {
+            node,
+            name: name.to_string(),
+            deck_type,
+            symbol: None,
+            cards: Vec::new(),
+            includes: Vec::new(),
+            broken: false,
+        };
         let problems_before = self.diagnostics.len();
         for line in node.block.iter().flat_map(|b| &b.nodes) {
             match line.name.text.as_str() {
@@ -78,9 +86,12 @@ impl GameChecker<'_> {
                 "card" | "deck" => {
                     let Some(target) = string_at(line, 0) else {
                         self.report(
-                            Diagnostic::error(&codes::MISSING_NAME, format!("`{}` needs a quoted name", line.name.text))
-                                .primary(line.head_span(), "expected a name")
-                                .help(format!("write `{} \"Name\"`", line.name.text)),
+                            Diagnostic::error(
+                                &codes::MISSING_NAME,
+                                format!("`{}` needs a quoted name", line.name.text),
+                            )
+                            .primary(line.head_span(), "expected a name")
+                            .help(format!("write `{} \"Name\"`", line.name.text)),
                         );
                         continue;
                     };
@@ -94,9 +105,12 @@ impl GameChecker<'_> {
                                     .help("remove the line to leave the card out"),
                             ),
                             _ => self.report(
-                                Diagnostic::error(&codes::WRONG_VALUE_COUNT, format!("unexpected value after the {} name", line.name.text))
-                                    .primary(value.span, "not expected here")
-                                    .help("a copy count is written `x2`"),
+                                Diagnostic::error(
+                                    &codes::WRONG_VALUE_COUNT,
+                                    format!("unexpected value after the {} name", line.name.text),
+                                )
+                                .primary(value.span, "not expected here")
+                                .help("a copy count is written `x2`"),
                             ),
                         }
                     }
@@ -158,9 +172,26 @@ impl GameChecker<'_> {
                 let included = &sources[i];
                 if !deck_type.includes.iter().any(|t| t == included.deck_type) {
                     self.report(
-                        Diagnostic::error(&codes::WRONG_DECK_INCLUDED, format!("{} {} cannot include {} {} deck", article(&deck_type.display), deck_type.display, article(included.deck_type), included.deck_type))
-                            .primary(*span, format!("`{name}` is {} {} deck", article(included.deck_type), included.deck_type))
-                            .note(format!("{} {} includes: {}", article(&deck_type.display), deck_type.display, deck_type.includes.join(", "))),
+                        Diagnostic::error(
+                            &codes::WRONG_DECK_INCLUDED,
+                            format!(
+                                "{} {} cannot include {} {} deck",
+                                article(&deck_type.display),
+                                deck_type.display,
+                                article(included.deck_type),
+                                included.deck_type
+                            ),
+                        )
+                        .primary(
+                            *span,
+                            format!("`{name}` is {} {} deck", article(included.deck_type), included.deck_type),
+                        )
+                        .note(format!(
+                            "{} {} includes: {}",
+                            article(&deck_type.display),
+                            deck_type.display,
+                            deck_type.includes.join(", ")
+                        )),
                     );
                     continue;
                 }
@@ -204,11 +235,21 @@ impl GameChecker<'_> {
         decks
     }
 
-    fn add_cards(&mut self, deck: &DeckSource<'_>, deck_type: &DeckType, cards: &[Card], index: &HashMap<&str, usize>, pool: &mut Pool) {
+    fn add_cards(
+        &mut self,
+        deck: &DeckSource<'_>,
+        deck_type: &DeckType,
+        cards: &[Card],
+        index: &HashMap<&str, usize>,
+        pool: &mut Pool,
+    ) {
         if deck_type.match_field.is_some() && deck.symbol.is_none() {
             self.report(
                 Diagnostic::error(&codes::MISSING_DECK_SYMBOL, format!("deck `{}` does not say its symbol", deck.name))
-                    .primary(deck.node.head_span(), format!("{} {} needs a `symbol` line", article(&deck_type.display), deck_type.display))
+                    .primary(
+                        deck.node.head_span(),
+                        format!("{} {} needs a `symbol` line", article(&deck_type.display), deck_type.display),
+                    )
                     .help("add `symbol NAME` as the deck's first line"),
             );
         }
@@ -228,10 +269,13 @@ impl GameChecker<'_> {
                 });
                 if let Some(carried) = carried.filter(|c| c != symbol) {
                     self.report(
-                        Diagnostic::error(&codes::SYMBOL_MISMATCH, format!("`{name}` carries the `{carried}` symbol, not this deck's `{symbol}`"))
-                            .primary(*span, format!("{} `{carried}` card", article(carried)))
-                            .secondary(*symbol_span, "the deck's symbol")
-                            .secondary(cards[i].span, "the card is defined here"),
+                        Diagnostic::error(
+                            &codes::SYMBOL_MISMATCH,
+                            format!("`{name}` carries the `{carried}` symbol, not this deck's `{symbol}`"),
+                        )
+                        .primary(*span, format!("{} `{carried}` card", article(carried)))
+                        .secondary(*symbol_span, "the deck's symbol")
+                        .secondary(cards[i].span, "the card is defined here"),
                     );
                 }
             }
@@ -249,9 +293,10 @@ impl GameChecker<'_> {
                 Severity::Error => &codes::DECK_RULE_BROKEN,
                 Severity::Warning => &codes::DECK_RULE_ADVICE,
             };
-            let mut diagnostic = Diagnostic::new(code, rule.severity, format!("deck `{}` breaks a rule: {}", deck.name, rule.message))
-                .primary(deck.node.values[0].span, evaluation.summary())
-                .secondary(rule.span, "the rule, declared here");
+            let mut diagnostic =
+                Diagnostic::new(code, rule.severity, format!("deck `{}` breaks a rule: {}", deck.name, rule.message))
+                    .primary(deck.node.values[0].span, evaluation.summary())
+                    .secondary(rule.span, "the rule, declared here");
             for span in evaluation.culprits.iter().take(3) {
                 diagnostic = diagnostic.secondary(*span, "counted here");
             }

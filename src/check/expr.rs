@@ -82,7 +82,8 @@ impl<'a> Evaluation<'a> {
                     "max-copies" => {
                         let per_name = self.per_name(&filter);
                         let max = per_name.values().map(|(n, _)| *n).max().unwrap_or(0);
-                        self.culprits = per_name.into_values().filter(|(n, _)| *n == max && max > 0).flat_map(|(_, s)| s).collect();
+                        self.culprits =
+                            per_name.into_values().filter(|(n, _)| *n == max && max > 0).flat_map(|(_, s)| s).collect();
                         max
                     }
                     "decks" => filter.iter().map(|t| self.pool.decks.get(*t).copied().unwrap_or(0)).sum(),
@@ -97,7 +98,9 @@ impl<'a> Evaluation<'a> {
     fn matching<'s>(&'s self, filter: &'s [&str]) -> impl Iterator<Item = &'s PoolEntry> + 's {
         self.pool.entries.iter().filter(move |e| {
             let card = &self.cards[e.card];
-            filter.is_empty() || filter.contains(&card.kind.as_str()) || card.tags.iter().any(|t| filter.contains(&t.as_str()))
+            filter.is_empty()
+                || filter.contains(&card.kind.as_str())
+                || card.tags.iter().any(|t| filter.contains(&t.as_str()))
         })
     }
 

@@ -8,7 +8,7 @@ use super::codes;
 use super::model::{Kind, Ruleset, Schema, Type};
 use super::names::{article, string_at, suggest};
 use crate::diagnostics::Diagnostic;
-use crate::ir::{self, Body, Card, Conditional, Condition, Effect, Field, Plus, Value};
+use crate::ir::{self, Body, Card, Condition, Conditional, Effect, Field, Plus, Value};
 use crate::source::{Files, Span};
 use crate::syntax::ast::{Node, ValueKind};
 use std::collections::HashMap;
@@ -87,8 +87,11 @@ impl<'a> GameChecker<'a> {
             match &value.kind {
                 ValueKind::Ident(tag) => match self.ruleset.tag(tag) {
                     Some(def) if !def.only.is_empty() && !def.only.contains(&kind.id) => self.report(
-                        Diagnostic::error(&codes::NOT_ALLOWED_ON_KIND, format!("tag `{tag}` cannot appear on {} {} card", article(&kind.id), kind.id))
-                            .primary(value.span, format!("only on: {}", def.only.join(", "))),
+                        Diagnostic::error(
+                            &codes::NOT_ALLOWED_ON_KIND,
+                            format!("tag `{tag}` cannot appear on {} {} card", article(&kind.id), kind.id),
+                        )
+                        .primary(value.span, format!("only on: {}", def.only.join(", "))),
                     ),
                     Some(_) => tags.push(tag.clone()),
                     None => {
@@ -158,7 +161,9 @@ impl<'a> GameChecker<'a> {
             };
             let values = self.values(takes, node, card);
             let inner = match (&node.block, field.has_block) {
-                (Some(block), true) => Some(self.body(&field.schema, &block.nodes, node.head_span(), card, &format!("`{name}`"))),
+                (Some(block), true) => {
+                    Some(self.body(&field.schema, &block.nodes, node.head_span(), card, &format!("`{name}`")))
+                }
                 (None, true) => {
                     self.report(
                         Diagnostic::error(&codes::BLOCK_MISMATCH, format!("`{name}` needs a block"))
@@ -181,7 +186,11 @@ impl<'a> GameChecker<'a> {
         for field in &schema.fields {
             if field.required && !seen.contains_key(field.name.as_str()) {
                 let example = field.schema.takes.iter().map(|t| t.ty.describe()).collect::<Vec<_>>().join(", ");
-                let help = if example.is_empty() { format!("add `{}`", field.name) } else { format!("add `{}` followed by {example}", field.name) };
+                let help = if example.is_empty() {
+                    format!("add `{}`", field.name)
+                } else {
+                    format!("add `{}` followed by {example}", field.name)
+                };
                 self.report(
                     Diagnostic::error(&codes::MISSING_FIELD, format!("{owner_name} is missing its `{}`", field.name))
                         .primary(owner, format!("`{}` is required here", field.name))
@@ -190,14 +199,18 @@ impl<'a> GameChecker<'a> {
             }
         }
         for group in &schema.together {
-            let present: Vec<&str> = group.iter().filter(|f| seen.contains_key(f.as_str())).map(String::as_str).collect();
+            let present: Vec<&str> =
+                group.iter().filter(|f| seen.contains_key(f.as_str())).map(String::as_str).collect();
             if !present.is_empty() && present.len() < group.len() {
                 let missing: Vec<&str> = group.iter().map(String::as_str).filter(|f| !present.contains(f)).collect();
                 let first = seen[present[0]];
                 self.report(
-                    Diagnostic::error(&codes::FIELDS_TOGETHER, format!("`{}` needs `{}` as well", present.join("`, `"), missing.join("`, `")))
-                        .primary(first, format!("given without `{}`", missing.join("`, `")))
-                        .note(format!("these go together: {}", group.join(", "))),
+                    Diagnostic::error(
+                        &codes::FIELDS_TOGETHER,
+                        format!("`{}` needs `{}` as well", present.join("`, `"), missing.join("`, `")),
+                    )
+                    .primary(first, format!("given without `{}`", missing.join("`, `")))
+                    .note(format!("these go together: {}", group.join(", "))),
                 );
             }
         }
@@ -226,9 +239,17 @@ impl<'a> GameChecker<'a> {
             if !kind.roles.contains(&role) {
                 let colour = ruleset.role(&role).map(|r| r.colour.clone()).unwrap_or_default();
                 self.report(
-                    Diagnostic::error(&codes::ROLE_NOT_ALLOWED, format!("{} {} cannot have {role} ({colour}) effects", article(&kind.display), kind.display))
-                        .primary(node.name.span, format!("`{role}` is not allowed here"))
-                        .note(format!("{} {} allows: {}", article(&kind.display), kind.display, kind.roles.join(", "))),
+                    Diagnostic::error(
+                        &codes::ROLE_NOT_ALLOWED,
+                        format!("{} {} cannot have {role} ({colour}) effects", article(&kind.display), kind.display),
+                    )
+                    .primary(node.name.span, format!("`{role}` is not allowed here"))
+                    .note(format!(
+                        "{} {} allows: {}",
+                        article(&kind.display),
+                        kind.display,
+                        kind.roles.join(", ")
+                    )),
                 );
                 return None;
             }
@@ -261,8 +282,15 @@ impl<'a> GameChecker<'a> {
             Some(_) => {
                 let value = &node.values[1];
                 self.report(
-                    Diagnostic::error(&codes::BAD_AMOUNT, format!("expected an amount like `3`, `3+` or `+3`, found {} `{}`", value.kind.describe(), self.files.text(value.span)))
-                        .primary(value.span, "not an amount"),
+                    Diagnostic::error(
+                        &codes::BAD_AMOUNT,
+                        format!(
+                            "expected an amount like `3`, `3+` or `+3`, found {} `{}`",
+                            value.kind.describe(),
+                            self.files.text(value.span)
+                        ),
+                    )
+                    .primary(value.span, "not an amount"),
                 );
                 return None;
             }
@@ -282,7 +310,10 @@ impl<'a> GameChecker<'a> {
             );
         }
         if let Some(block) = &node.block {
-            self.report(Diagnostic::error(&codes::BLOCK_MISMATCH, "an effect line does not take a block").primary(block.span, "remove this block"));
+            self.report(
+                Diagnostic::error(&codes::BLOCK_MISMATCH, "an effect line does not take a block")
+                    .primary(block.span, "remove this block"),
+            );
         }
         Some(Effect { role, symbol, amount, plus })
     }

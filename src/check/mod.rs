@@ -44,9 +44,12 @@ pub fn check(files: &Files, trees: &[(FileId, SourceTree)], diagnostics: &mut Ve
             if let Some(ruleset) = ruleset::load(files, *file, tree, diagnostics) {
                 if let Some(first) = rulesets.iter().find(|r| r.id == ruleset.id) {
                     diagnostics.push(
-                        Diagnostic::error(&codes::DUPLICATE_RULESET, format!("ruleset `{}` is declared twice", ruleset.id))
-                            .primary(ruleset.span, "declared again here")
-                            .secondary(first.span, "first declared here"),
+                        Diagnostic::error(
+                            &codes::DUPLICATE_RULESET,
+                            format!("ruleset `{}` is declared twice", ruleset.id),
+                        )
+                        .primary(ruleset.span, "declared again here")
+                        .secondary(first.span, "first declared here"),
                     );
                 } else {
                     rulesets.push(ruleset);
@@ -81,7 +84,8 @@ pub fn check(files: &Files, trees: &[(FileId, SourceTree)], diagnostics: &mut Ve
         match rulesets.iter().position(|r| r.id == id) {
             Some(i) => by_game.entry(i).or_default().push(tree),
             None => {
-                let known: Vec<&str> = rulesets.iter().map(|r| r.id.as_str()).chain(builtin::ids().map(|id| -> &str { id })).collect();
+                let known: Vec<&str> =
+                    rulesets.iter().map(|r| r.id.as_str()).chain(builtin::ids().map(|id| -> &str { id })).collect();
                 diagnostics.push(
                     Diagnostic::error(&codes::UNKNOWN_GAME, format!("unknown game `{id}`"))
                         .primary(header.values[0].span, "no ruleset has this id")

@@ -67,7 +67,12 @@ impl Scale {
 
     pub fn describe(&self) -> String {
         let x = if self.has_x { "X, " } else { "" };
-        format!("{x}{} down to {} in steps of {}", tenths(self.from_tenths), tenths(self.to_tenths), tenths(self.step_tenths))
+        format!(
+            "{x}{} down to {} in steps of {}",
+            tenths(self.from_tenths),
+            tenths(self.to_tenths),
+            tenths(self.step_tenths)
+        )
     }
 }
 

@@ -62,8 +62,21 @@ fn children(node: &Node) -> &[Node] {
 }
 
 const DECLARATIONS: &[&str] = &[
-    "symbol", "icon", "role", "initiative", "tie-break", "range", "arc", "enum", "deck-symbol", "keyword", "tag",
-    "shape", "kind", "deck-type", "play-limit",
+    "symbol",
+    "icon",
+    "role",
+    "initiative",
+    "tie-break",
+    "range",
+    "arc",
+    "enum",
+    "deck-symbol",
+    "keyword",
+    "tag",
+    "shape",
+    "kind",
+    "deck-type",
+    "play-limit",
 ];
 
 struct Loader<'a> {
@@ -75,9 +88,7 @@ struct Loader<'a> {
 
 impl Loader<'_> {
     fn bad(&mut self, span: Span, message: impl Into<String>) {
-        self.diagnostics.push(
-            Diagnostic::error(&codes::BAD_RULESET, message).primary(span, "in this declaration"),
-        );
+        self.diagnostics.push(Diagnostic::error(&codes::BAD_RULESET, message).primary(span, "in this declaration"));
     }
 
     fn unknown(&mut self, node: &Node, expected: &[&str]) {
@@ -92,7 +103,10 @@ impl Loader<'_> {
 
     fn id_and_display(&mut self, node: &Node) -> Option<(String, String)> {
         let Some(id) = ident_at(node, 0) else {
-            self.bad(node.head_span(), format!("`{}` needs an id, like `{} my-id \"My Name\"`", node.name.text, node.name.text));
+            self.bad(
+                node.head_span(),
+                format!("`{}` needs an id, like `{} my-id \"My Name\"`", node.name.text, node.name.text),
+            );
             return None;
         };
         let display = string_at(node, 1).map(str::to_string).unwrap_or_else(|| id.to_string());
@@ -159,7 +173,9 @@ impl Loader<'_> {
                     _ => None,
                 }) {
                     Some((low, high)) => ruleset.ranges.push(Band { id, display, low, high }),
-                    None => self.bad(node.head_span(), format!("range `{id}` needs its distances, like `0..3` or `11..`")),
+                    None => {
+                        self.bad(node.head_span(), format!("range `{id}` needs its distances, like `0..3` or `11..`"))
+                    }
                 }
             }
             "enum" => {
@@ -167,7 +183,8 @@ impl Loader<'_> {
                     self.bad(node.head_span(), "`enum` needs an id and its values: `enum colour red green`");
                     return;
                 };
-                let values: Vec<String> = (1..node.values.len()).filter_map(|i| ident_at(node, i)).map(str::to_string).collect();
+                let values: Vec<String> =
+                    (1..node.values.len()).filter_map(|i| ident_at(node, i)).map(str::to_string).collect();
                 if values.is_empty() {
                     self.bad(node.head_span(), format!("enum `{id}` has no values"));
                 }
@@ -235,7 +252,14 @@ impl Loader<'_> {
             }
             "deck-type" => {
                 let Some((id, display)) = self.id_and_display(node) else { return };
-                let mut deck = DeckType { id, display, match_field: None, includes: Vec::new(), set_aside: Vec::new(), rules: Vec::new() };
+                let mut deck = DeckType {
+                    id,
+                    display,
+                    match_field: None,
+                    includes: Vec::new(),
+                    set_aside: Vec::new(),
+                    rules: Vec::new(),
+                };
                 for child in children(node) {
                     match child.name.text.as_str() {
                         "match" => deck.match_field = ident_at(child, 0).map(str::to_string),
@@ -287,7 +311,10 @@ impl Loader<'_> {
                 Some(Scale { has_x, from_tenths, to_tenths, step_tenths })
             }
             _ => {
-                self.bad(node.head_span(), "write the scale as `initiative X from 5.9 to 0.0 by 0.1` (X optional, one decimal place)");
+                self.bad(
+                    node.head_span(),
+                    "write the scale as `initiative X from 5.9 to 0.0 by 0.1` (X optional, one decimal place)",
+                );
                 None
             }
         }
@@ -458,9 +485,12 @@ impl Loader<'_> {
             } else if !enum_names.contains(&name.as_str()) {
                 let candidates = Type::BUILT_IN.iter().map(|(n, _)| *n).chain(enum_names.iter().copied());
                 self.diagnostics.push(
-                    Diagnostic::error(&codes::BAD_RULESET, format!("`{name}` is neither a built-in type nor an enum of this ruleset"))
-                        .primary(span, "unknown type")
-                        .suggest(suggest(&name, candidates)),
+                    Diagnostic::error(
+                        &codes::BAD_RULESET,
+                        format!("`{name}` is neither a built-in type nor an enum of this ruleset"),
+                    )
+                    .primary(span, "unknown type")
+                    .suggest(suggest(&name, candidates)),
                 );
             }
         }
@@ -472,11 +502,8 @@ impl Loader<'_> {
                 }
             }
         }
-        for (owner, only) in ruleset
-            .keywords
-            .iter()
-            .map(|k| (&k.id, &k.only))
-            .chain(ruleset.tags.iter().map(|t| (&t.id, &t.only)))
+        for (owner, only) in
+            ruleset.keywords.iter().map(|k| (&k.id, &k.only)).chain(ruleset.tags.iter().map(|t| (&t.id, &t.only)))
         {
             for kind in only {
                 if !kinds.contains(&kind.as_str()) {
@@ -525,9 +552,12 @@ impl Loader<'_> {
                 for arg in args {
                     if !allowed.contains(&arg.text.as_str()) {
                         self.diagnostics.push(
-                            Diagnostic::error(&codes::BAD_RULESET, format!("`{}` cannot be counted by `{}`", arg.text, name.text))
-                                .primary(arg.span, "not a kind, tag or deck type of this ruleset")
-                                .suggest(suggest(&arg.text, allowed.iter().copied())),
+                            Diagnostic::error(
+                                &codes::BAD_RULESET,
+                                format!("`{}` cannot be counted by `{}`", arg.text, name.text),
+                            )
+                            .primary(arg.span, "not a kind, tag or deck type of this ruleset")
+                            .suggest(suggest(&arg.text, allowed.iter().copied())),
                         );
                     }
                 }

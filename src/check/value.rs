@@ -24,7 +24,11 @@ impl GameChecker<'_> {
             self.report(
                 Diagnostic::error(
                     &codes::WRONG_VALUE_COUNT,
-                    format!("`{}` takes {needed} value{}, found {found}", node.name.text, if needed == 1 { "" } else { "s" }),
+                    format!(
+                        "`{}` takes {needed} value{}, found {found}",
+                        node.name.text,
+                        if needed == 1 { "" } else { "s" }
+                    ),
                 )
                 .primary(node.head_span(), format!("expected {needed} value{}", if needed == 1 { "" } else { "s" }))
                 .note(format!("`{}` takes: {}", node.name.text, expected.join(", "))),
@@ -112,8 +116,11 @@ impl GameChecker<'_> {
                     None => format!("at least {low}"),
                 };
                 self.report(
-                    Diagnostic::error(&codes::OUT_OF_BOUNDS, format!("{n} is out of bounds: the value must be {bounds}"))
-                        .primary(value.span, format!("must be {bounds}")),
+                    Diagnostic::error(
+                        &codes::OUT_OF_BOUNDS,
+                        format!("{n} is out of bounds: the value must be {bounds}"),
+                    )
+                    .primary(value.span, format!("must be {bounds}")),
                 );
                 return None;
             }
@@ -145,9 +152,12 @@ impl GameChecker<'_> {
     fn initiative(&mut self, value: &ast::Value) -> Option<Initiative> {
         let Some(scale) = self.ruleset.initiative.clone() else {
             self.report(
-                Diagnostic::error(&codes::INITIATIVE_OFF_SCALE, format!("the game `{}` declares no initiative scale", self.ruleset.id))
-                    .primary(value.span, "no scale to place this on")
-                    .help("declare one in the ruleset: `initiative X from 5.9 to 0.0 by 0.1`"),
+                Diagnostic::error(
+                    &codes::INITIATIVE_OFF_SCALE,
+                    format!("the game `{}` declares no initiative scale", self.ruleset.id),
+                )
+                .primary(value.span, "no scale to place this on")
+                .help("declare one in the ruleset: `initiative X from 5.9 to 0.0 by 0.1`"),
             );
             return None;
         };
@@ -186,11 +196,27 @@ impl GameChecker<'_> {
     fn name(&mut self, ty: &Type, name: &str, value: &ast::Value) -> Option<Value> {
         let ruleset = self.ruleset;
         let (candidates, code, what): (Vec<&str>, _, String) = match ty {
-            Type::Symbol => (ruleset.symbols.iter().map(|s| s.id.as_str()).collect(), &codes::UNKNOWN_SYMBOL, "effect symbol".into()),
-            Type::Arc => (ruleset.arcs.iter().map(|s| s.id.as_str()).collect(), &codes::UNKNOWN_ARC, "firing arc".into()),
-            Type::RangeBand => (ruleset.ranges.iter().map(|s| s.id.as_str()).collect(), &codes::UNKNOWN_RANGE_BAND, "range band".into()),
-            Type::DeckSymbol => (ruleset.deck_symbols.iter().map(|s| s.id.as_str()).collect(), &codes::UNKNOWN_VALUE, "deck symbol".into()),
-            Type::Kind => (ruleset.kinds.iter().map(|s| s.id.as_str()).collect(), &codes::UNKNOWN_KIND, "card kind".into()),
+            Type::Symbol => (
+                ruleset.symbols.iter().map(|s| s.id.as_str()).collect(),
+                &codes::UNKNOWN_SYMBOL,
+                "effect symbol".into(),
+            ),
+            Type::Arc => {
+                (ruleset.arcs.iter().map(|s| s.id.as_str()).collect(), &codes::UNKNOWN_ARC, "firing arc".into())
+            }
+            Type::RangeBand => (
+                ruleset.ranges.iter().map(|s| s.id.as_str()).collect(),
+                &codes::UNKNOWN_RANGE_BAND,
+                "range band".into(),
+            ),
+            Type::DeckSymbol => (
+                ruleset.deck_symbols.iter().map(|s| s.id.as_str()).collect(),
+                &codes::UNKNOWN_VALUE,
+                "deck symbol".into(),
+            ),
+            Type::Kind => {
+                (ruleset.kinds.iter().map(|s| s.id.as_str()).collect(), &codes::UNKNOWN_KIND, "card kind".into())
+            }
             Type::Tag => (ruleset.tags.iter().map(|s| s.id.as_str()).collect(), &codes::UNKNOWN_TAG, "tag".into()),
             Type::Enum(id) => (
                 ruleset.enum_values(id).unwrap_or_default().iter().map(String::as_str).collect(),
@@ -225,13 +251,17 @@ impl GameChecker<'_> {
             if self.deck_keyword_visible(name, card) {
                 if !args.is_empty() {
                     self.report(
-                        Diagnostic::error(&codes::KEYWORD_ARGUMENTS, format!("deck keyword `{name}` takes no arguments"))
-                            .primary(value.span, "remove the arguments"),
+                        Diagnostic::error(
+                            &codes::KEYWORD_ARGUMENTS,
+                            format!("deck keyword `{name}` takes no arguments"),
+                        )
+                        .primary(value.span, "remove the arguments"),
                     );
                 }
                 return Some(Value::Keyword { id: name.to_string(), args: Vec::new() });
             }
-            let candidates: Vec<&str> = ruleset.keywords.iter().map(|k| k.id.as_str()).chain(self.deck_keyword_names(card)).collect();
+            let candidates: Vec<&str> =
+                ruleset.keywords.iter().map(|k| k.id.as_str()).chain(self.deck_keyword_names(card)).collect();
             self.report(
                 Diagnostic::error(&codes::UNKNOWN_KEYWORD, format!("unknown keyword `{name}`"))
                     .primary(name_span, format!("not a keyword of `{}`", ruleset.id))
@@ -241,8 +271,11 @@ impl GameChecker<'_> {
         };
         if !def.only.is_empty() && !def.only.contains(&card.kind) {
             self.report(
-                Diagnostic::error(&codes::NOT_ALLOWED_ON_KIND, format!("`{name}` cannot appear on {} {} card", article(&card.kind), card.kind))
-                    .primary(name_span, format!("only on: {}", def.only.join(", "))),
+                Diagnostic::error(
+                    &codes::NOT_ALLOWED_ON_KIND,
+                    format!("`{name}` cannot appear on {} {} card", article(&card.kind), card.kind),
+                )
+                .primary(name_span, format!("only on: {}", def.only.join(", "))),
             );
         }
         let takes_many = def.params.last().is_some_and(|p| p.ty.repeat != Repeat::One);
@@ -252,7 +285,12 @@ impl GameChecker<'_> {
             self.report(
                 Diagnostic::error(
                     &codes::KEYWORD_ARGUMENTS,
-                    format!("`{name}` takes {} argument{}, found {}", def.params.len(), if def.params.len() == 1 { "" } else { "s" }, args.len()),
+                    format!(
+                        "`{name}` takes {} argument{}, found {}",
+                        def.params.len(),
+                        if def.params.len() == 1 { "" } else { "s" },
+                        args.len()
+                    ),
                 )
                 .primary(value.span, format!("expected `{signature}`")),
             );
@@ -302,4 +340,3 @@ fn signature(def: &super::model::KeywordDef) -> String {
         .collect();
     format!("{}({})", def.id, params.join(", "))
 }
-

@@ -29,7 +29,8 @@ pub fn check_paths(paths: &[PathBuf]) -> Result<Outcome> {
 /// file is refused without being loaded.
 fn read_limited(path: &std::path::Path) -> Result<Vec<u8>> {
     use std::io::Read;
-    let file = std::fs::File::open(path).into_diagnostic().wrap_err_with(|| format!("cannot open {}", path.display()))?;
+    let file =
+        std::fs::File::open(path).into_diagnostic().wrap_err_with(|| format!("cannot open {}", path.display()))?;
     let mut bytes = Vec::new();
     file.take(crate::syntax::MAX_FILE_SIZE as u64 + 1)
         .read_to_end(&mut bytes)

@@ -28,7 +28,9 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Check rulesets and cards, and report every problem
-    #[command(after_help = "Exit status: 0 when clean (warnings allowed), 1 when the input has errors, 2 on usage or I/O problems.")]
+    #[command(
+        after_help = "Exit status: 0 when clean (warnings allowed), 1 when the input has errors, 2 on usage or I/O problems."
+    )]
     Check {
         /// Files or folders to check (default: the project found from the current folder)
         paths: Vec<std::path::PathBuf>,

@@ -12,7 +12,10 @@ const STARTERS: &[(&str, &str)] = &[("dreadnaught-2e", include_str!("../../templ
 pub fn run(folder: &Path, game: &str) -> Result<ExitCode> {
     let Some((_, starter)) = STARTERS.iter().find(|(g, _)| *g == game) else {
         let games: Vec<&str> = builtin::ids().collect();
-        return Err(miette!(help = format!("bundled games: {}", games.join(", ")), "no starter project for game `{game}`"));
+        return Err(miette!(
+            help = format!("bundled games: {}", games.join(", ")),
+            "no starter project for game `{game}`"
+        ));
     };
     if folder.exists() {
         return Err(miette!(help = "choose a new folder name", "{} already exists", folder.display()));

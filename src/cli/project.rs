@@ -22,7 +22,9 @@ pub fn default_paths() -> Result<Vec<PathBuf>> {
         ));
     };
     let manifest = root.join(MANIFEST);
-    let text = std::fs::read_to_string(&manifest).into_diagnostic().wrap_err_with(|| format!("reading {}", manifest.display()))?;
+    let text = std::fs::read_to_string(&manifest)
+        .into_diagnostic()
+        .wrap_err_with(|| format!("reading {}", manifest.display()))?;
     let table: toml::Table = text.parse().map_err(|e| miette!("{}: {e}", manifest.display()))?;
     let paths = table
         .get("project")
@@ -37,7 +39,8 @@ pub fn default_paths() -> Result<Vec<PathBuf>> {
 pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut found = Vec::new();
     for path in paths {
-        let meta = std::fs::metadata(path).into_diagnostic().wrap_err_with(|| format!("cannot read {}", path.display()))?;
+        let meta =
+            std::fs::metadata(path).into_diagnostic().wrap_err_with(|| format!("cannot read {}", path.display()))?;
         if meta.is_dir() {
             walk(path, &mut found)?;
         } else {
@@ -50,7 +53,8 @@ pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
 }
 
 fn walk(dir: &Path, found: &mut Vec<PathBuf>) -> Result<()> {
-    let entries = std::fs::read_dir(dir).into_diagnostic().wrap_err_with(|| format!("cannot list {}", dir.display()))?;
+    let entries =
+        std::fs::read_dir(dir).into_diagnostic().wrap_err_with(|| format!("cannot list {}", dir.display()))?;
     for entry in entries {
         let path = entry.into_diagnostic()?.path();
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");

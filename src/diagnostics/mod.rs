@@ -57,14 +57,7 @@ impl Diagnostic {
     }
 
     pub fn new(code: &'static Code, severity: Severity, message: impl Into<String>) -> Diagnostic {
-        Diagnostic {
-            code,
-            severity,
-            message: message.into(),
-            labels: Vec::new(),
-            notes: Vec::new(),
-            help: None,
-        }
+        Diagnostic { code, severity, message: message.into(), labels: Vec::new(), notes: Vec::new(), help: None }
     }
 
     /// The label on the offending text.

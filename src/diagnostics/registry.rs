@@ -13,9 +13,7 @@ pub fn all() -> Vec<&'static Code> {
 
 /// Looks a code up by id (`E0203`, case-insensitive) or by name.
 pub fn find(query: &str) -> Option<&'static Code> {
-    all()
-        .into_iter()
-        .find(|c| c.id.eq_ignore_ascii_case(query) || c.name == query)
+    all().into_iter().find(|c| c.id.eq_ignore_ascii_case(query) || c.name == query)
 }
 
 #[cfg(test)]

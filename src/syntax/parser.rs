@@ -114,12 +114,7 @@ impl<'a> ChunkParser<'a> {
 
     fn block(&mut self, pair: Pair<'_, Rule>) -> Block {
         let span = self.span(&pair);
-        let nodes = self
-            .inner(pair)
-            .into_iter()
-            .filter(|p| p.as_rule() == Rule::node)
-            .map(|p| self.node(p))
-            .collect();
+        let nodes = self.inner(pair).into_iter().filter(|p| p.as_rule() == Rule::node).map(|p| self.node(p)).collect();
         Block { nodes, span }
     }
 

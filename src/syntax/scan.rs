@@ -73,7 +73,9 @@ pub fn scan(file: FileId, text: &str, diagnostics: &mut Vec<Diagnostic>) -> Vec<
                         diagnostics.push(
                             Diagnostic::error(&codes::UNTERMINATED_STRING, "unterminated string")
                                 .primary(Span::new(file, i, end), "this string has no closing `\"`")
-                                .help("close the string with `\"` on the same line; write `\\\"` for a quote inside it"),
+                                .help(
+                                    "close the string with `\"` on the same line; write `\\\"` for a quote inside it",
+                                ),
                         );
                         broken = true;
                         i = end;

@@ -1,0 +1,92 @@
+//! The command line as a user runs it: exit codes, summary, formats,
+//! `explain` and `new`.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn cardsmith(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cardsmith")).args(args).current_dir(dir).output().expect("cardsmith runs")
+}
+
+fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn bundled_dreadnaught_cards_check_clean() {
+    let output = cardsmith(&["check", "cards/dreadnaught-2e"], repo());
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(0), "{err}");
+    let summary = err.lines().last().unwrap_or("");
+    assert!(summary.starts_with("checked ") && summary.ends_with("0 errors, 0 warnings"), "{summary}");
+    assert!(!summary.contains(" 0 cards"), "{summary}");
+}
+
+#[test]
+fn errors_exit_1_and_usage_problems_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("bad.cards"), "game dreadnaught-2e\nofense \"X\" {}\n").unwrap();
+    let output = cardsmith(&["check", "bad.cards"], dir.path());
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("error[E0201]: unknown card kind `ofense`"), "{}", stderr(&output));
+    assert!(stderr(&output).contains("1 error"));
+
+    assert_eq!(cardsmith(&["check", "no-such-file.cards"], dir.path()).status.code(), Some(2));
+    assert_eq!(cardsmith(&["check", "--message-format", "fancy"], dir.path()).status.code(), Some(2));
+    // No path and no project around: a clear message, exit 2.
+    let lost = cardsmith(&["check"], dir.path());
+    assert_eq!(lost.status.code(), Some(2));
+    assert!(stderr(&lost).contains("cardsmith.toml"), "{}", stderr(&lost));
+}
+
+#[test]
+fn json_format_prints_one_object_per_diagnostic() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("bad.cards"), "game dreadnaught-2e\nofense \"X\" {}\noffense \"Y\" { arc narow }\n")
+        .unwrap();
+    let output = cardsmith(&["check", "--message-format", "json", "bad.cards"], dir.path());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let objects: Vec<serde_json::Value> =
+        stdout.lines().map(|l| serde_json::from_str(l).expect("one JSON object per line")).collect();
+    let codes: Vec<&str> = objects.iter().map(|o| o["code"].as_str().unwrap_or("")).collect();
+    assert_eq!(codes, vec!["E0201", "E0302", "E0208"]);
+    assert_eq!(objects[0]["file"], "bad.cards");
+    assert_eq!((objects[0]["line"].as_u64(), objects[0]["column"].as_u64()), (Some(2), Some(1)));
+    assert_eq!((objects[0]["byte_start"].as_u64(), objects[0]["byte_end"].as_u64()), (Some(20), Some(26)));
+}
+
+#[test]
+fn explain_prints_the_long_description() {
+    let output = cardsmith(&["explain", "E0304"], repo());
+    assert_eq!(output.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.starts_with("E0304 (initiative-off-scale)"), "{text}");
+    assert!(text.contains("5.9"));
+    assert_eq!(cardsmith(&["explain", "unknown-keyword"], repo()).status.code(), Some(0));
+    assert_eq!(cardsmith(&["explain", "E9999"], repo()).status.code(), Some(2));
+}
+
+#[test]
+fn a_new_project_checks_clean_from_its_own_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let created = cardsmith(&["new", "iron-tide", "--game", "dreadnaught-2e"], dir.path());
+    assert_eq!(created.status.code(), Some(0), "{}", stderr(&created));
+    let project = dir.path().join("iron-tide");
+    let nested = project.join("cards");
+    let output = cardsmith(&["check"], &nested);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stderr(&output).contains("checked 1 file: 2 cards, 0 decks; 0 errors, 0 warnings"), "{}", stderr(&output));
+    // A second `new` into the same folder refuses rather than overwrite.
+    assert_eq!(cardsmith(&["new", "iron-tide"], dir.path()).status.code(), Some(2));
+}
+
+#[test]
+fn help_shows_examples() {
+    let output = cardsmith(&["--help"], repo());
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("Examples:") && text.contains("cardsmith check"), "{text}");
+}
