@@ -1,0 +1,61 @@
+//! The bundled cards: they check clean, their decks have the composition the
+//! ruleset demands, and their IR holds what the card text says.
+
+use cardsmith::ir::{Game, Initiative, Plus, Value};
+use cardsmith::workspace::{Outcome, Workspace};
+use std::path::Path;
+
+fn check_folder(folder: &str) -> Outcome {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
+    let mut paths: Vec<_> = std::fs::read_dir(&dir).expect("folder").map(|e| e.expect("entry").path()).collect();
+    paths.sort();
+    let mut workspace = Workspace::new();
+    for path in paths {
+        let name = format!("{folder}/{}", path.file_name().and_then(|n| n.to_str()).unwrap_or("?"));
+        workspace.add_bytes(&name, std::fs::read(&path).expect("readable"));
+    }
+    workspace.check()
+}
+
+fn game<'a>(outcome: &'a Outcome, id: &str) -> &'a Game {
+    outcome.project.games.iter().find(|g| g.ruleset.id == id).expect("game present")
+}
+
+#[test]
+fn dreadnaught_2e_decks_have_their_composition() {
+    let outcome = check_folder("cards/dreadnaught-2e");
+    let rendered = cardsmith::diagnostics::render::human_string(&outcome.files, &outcome.diagnostics);
+    assert!(outcome.diagnostics.is_empty(), "{rendered}");
+    let game = game(&outcome, "dreadnaught-2e");
+    let size = |name: &str| -> i64 {
+        game.decks.iter().find(|d| d.name == name).expect("deck").cards.iter().map(|e| e.count).sum()
+    };
+    assert_eq!(size("Kinetic"), 27);
+    assert_eq!(size("Armour"), 11);
+    assert_eq!(size("Kinetic and Armour"), 40);
+    let draw = game.decks.iter().find(|d| d.name == "Kinetic and Armour").expect("draw deck");
+    assert!(draw.cards.iter().all(|e| e.card != "Kinetic Battery Control"), "System Cards are set aside");
+}
+
+#[test]
+fn spinal_railcannon_is_typed_as_printed() {
+    let outcome = check_folder("cards/dreadnaught-2e");
+    let game = game(&outcome, "dreadnaught-2e");
+    let card = game.cards.iter().find(|c| c.name == "Spinal Railcannon").expect("card");
+    assert_eq!(card.kind, "offense");
+    assert_eq!(card.tags, vec!["primary", "secondary-weapon"]);
+    assert_eq!(card.field("arc").expect("arc").values, vec![Value::Name("narrow".into())]);
+    let at = card.field("at").expect("at");
+    assert_eq!(at.values, vec![Value::Initiative(Initiative::Step(24))]);
+    let body = at.body.as_ref().expect("effects");
+    let effects: Vec<(&str, &str, i64, Plus)> =
+        body.effects.iter().map(|e| (e.role.as_str(), e.symbol.as_str(), e.amount, e.plus)).collect();
+    assert_eq!(effects, vec![("impact", "damage", 8, Plus::After), ("cost", "damage", 2, Plus::None)]);
+    let bonus = &body.conditions[0];
+    assert_eq!(bonus.body.effects[0].plus, Plus::Before);
+    let keywords = card.field("keywords").expect("keywords");
+    assert_eq!(
+        keywords.values,
+        vec![Value::Keyword { id: "unstoppable".into(), args: vec![Value::Name("damage".into())] }]
+    );
+}
