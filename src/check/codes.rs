@@ -104,14 +104,22 @@ A deck lists a card that no file of the same game defines.  Check the
 spelling, and that the file defining the card is among the paths checked.";
 
 UNKNOWN_DECK "E0213" "unknown-deck" "\
-A deck includes another deck by a name no deck of the same game has.";
+A deck includes another deck by a name no deck of the same game has.  A Draw
+Deck, for example, names the Offense and Defense Decks it is built from:
+
+    deck \"Kinetic and Armour\" draw {
+      deck \"Kinetic\"
+      deck \"Armour\"
+    }";
 
 DUPLICATE_FIELD "E0214" "duplicate-field" "\
 A field that may appear once on a card appears twice.  Remove one of them;
 fields that may repeat (such as `at` steps) are declared with `many`.";
 
 DUPLICATE_DECK "E0215" "duplicate-deck" "\
-Two decks of the same game have the same name.";
+Two decks of the same game have the same name.  Other decks include a deck by
+its name, so names must be unique within a game.  Neither deck is counted
+against its construction rules until the names differ.";
 
 WRONG_TYPE "E0301" "wrong-type" "\
 A value has the wrong form for its field: for example a save written `4`

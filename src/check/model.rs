@@ -84,8 +84,9 @@ pub fn tenths(value: i64) -> String {
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "by", rename_all = "kebab-case")]
 pub enum TieBreak {
-    /// Cards of this kind go first; among them, a higher (or lower) field wins.
-    Kind { kind: String, field: Option<String>, highest: bool },
+    /// Cards of these kinds go first (one tier); among them, a higher (or
+    /// lower) value of the field wins.
+    Kind { kinds: Vec<String>, field: Option<String>, highest: bool },
     /// The first side named goes first.
     Side { order: Vec<String> },
 }

@@ -323,11 +323,19 @@ impl Loader<'_> {
     fn tie_break(&mut self, node: &Node) -> Option<TieBreak> {
         match node.name.text.as_str() {
             "kind" => {
-                let kind = ident_at(node, 0)?.to_string();
+                // `kind terrain event by speed highest`: kinds up to `by`.
                 let by = node.values.iter().position(|v| v.kind == ValueKind::Ident("by".into()));
+                let kinds: Vec<String> = (0..by.unwrap_or(node.values.len()))
+                    .filter_map(|i| ident_at(node, i))
+                    .map(str::to_string)
+                    .collect();
+                if kinds.is_empty() {
+                    self.bad(node.head_span(), "a tie-break tier names its kinds: `kind terrain by speed highest`");
+                    return None;
+                }
                 let field = by.and_then(|i| ident_at(node, i + 1)).map(str::to_string);
                 let highest = !node.values.iter().any(|v| v.kind == ValueKind::Ident("lowest".into()));
-                Some(TieBreak::Kind { kind, field, highest })
+                Some(TieBreak::Kind { kinds, field, highest })
             }
             "side" => Some(TieBreak::Side { order: idents(node) }),
             _ => {
