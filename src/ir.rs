@@ -135,6 +135,13 @@ pub enum Value {
         id: String,
         args: Vec<Value>,
     },
+    /// A set of enum values written `F/S(R)`.
+    Set(Vec<String>),
+    /// A letter grade and its number of `+` marks.
+    Grade {
+        letter: String,
+        plus: i64,
+    },
 }
 
 /// Card text with its inline icons and card references resolved.
@@ -162,6 +169,9 @@ pub struct Deck {
     pub includes: Vec<String>,
     /// Every card in the deck with its count, included decks expanded.
     pub cards: Vec<DeckEntry>,
+    /// Values the deck type derives, such as a strategy rating.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub computed: std::collections::BTreeMap<String, i64>,
     #[serde(skip)]
     pub span: Span,
 }

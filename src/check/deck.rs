@@ -1,9 +1,11 @@
 //! Decks: `deck "Name" TYPE { symbol …; card "Name" x2; deck "Other" }`,
 //! resolved against the game's cards and checked against the construction
-//! rules their deck type declares.
+//! rules their deck type declares.  A deck type may rename its words (a
+//! Dropfleet `fleet` of `battlegroup`s listing `group`s), and a deck may
+//! define the decks it includes inline.
 
 use super::codes;
-use super::expr::{self, Pool};
+use super::expr::{self, Included, Pool};
 use super::game::GameChecker;
 use super::model::DeckType;
 use super::names::{article, ident_at, string_at, suggest};
@@ -13,11 +15,14 @@ use crate::source::Span;
 use crate::syntax::ast::{Node, ValueKind};
 use std::collections::HashMap;
 
+/// Included decks nest at most this deep.
+const MAX_INCLUDE_DEPTH: usize = 8;
+
 /// A deck as written, before its cards are counted.
 pub(super) struct DeckSource<'n> {
     pub node: &'n Node,
     pub name: String,
-    pub deck_type: &'n str,
+    pub deck_type: String,
     pub symbol: Option<(String, Span)>,
     pub cards: Vec<(String, i64, Span)>,
     pub includes: Vec<(String, Span)>,
@@ -27,113 +32,142 @@ pub(super) struct DeckSource<'n> {
 }
 
 impl GameChecker<'_> {
-    /// Reads a deck item; reports what is malformed.
-    pub fn read_deck<'n>(&mut self, node: &'n Node) -> Option<DeckSource<'n>> {
+    /// Whether a top-level word starts a deck in this game.
+    pub fn is_deck_word(&self, word: &str) -> bool {
+        self.ruleset.deck_types.iter().any(|d| d.word == word)
+    }
+
+    /// Reads a deck item, and any deck it defines inline, into `out`.
+    pub fn read_deck<'n>(&mut self, node: &'n Node, out: &mut Vec<DeckSource<'n>>) -> Option<String> {
+        let word = node.name.text.as_str();
         let Some(name) = string_at(node, 0) else {
             self.report(
-                Diagnostic::error(&codes::MISSING_NAME, "this deck has no name")
+                Diagnostic::error(&codes::MISSING_NAME, format!("this {word} has no name"))
                     .primary(node.name.span, "expected a quoted name after this")
-                    .help("write `deck \"Deck Name\" TYPE { ... }`"),
+                    .help(format!("write `{word} \"Name\" TYPE {{ ... }}`")),
             );
             return None;
         };
-        let types: Vec<&str> = self.ruleset.deck_types.iter().map(|d| d.id.as_str()).collect();
+        let ruleset = self.ruleset;
+        let types: Vec<&str> = ruleset.deck_types.iter().filter(|d| d.word == word).map(|d| d.id.as_str()).collect();
         let deck_type = match ident_at(node, 1) {
-            Some(t) if types.contains(&t) => t,
+            Some(t) if types.contains(&t) => ruleset.deck_type(t)?,
             found => {
                 let at = node.values.get(1).map(|v| v.span).unwrap_or(node.values[0].span);
                 let message = match found {
-                    Some(t) => format!("unknown deck type `{t}`"),
-                    None => format!("deck `{name}` does not say its type"),
+                    Some(t) => format!("unknown {word} type `{t}`"),
+                    None => format!("{word} `{name}` does not say its type"),
                 };
                 self.report(
                     Diagnostic::error(&codes::UNKNOWN_DECK_TYPE, message)
-                        .primary(at, "expected a deck type")
-                        .note(format!("the deck types of `{}` are: {}", self.ruleset.id, types.join(", ")))
+                        .primary(at, format!("expected a {word} type"))
+                        .note(format!("the {word} types of `{}` are: {}", ruleset.id, types.join(", ")))
                         .suggest(found.and_then(|t| suggest(t, types.iter().copied()))),
                 );
                 return None;
             }
         };
+        let problems_before = self.diagnostics.len();
         let mut deck = DeckSource {
             node,
             name: name.to_string(),
-            deck_type,
+            deck_type: deck_type.id.clone(),
             symbol: None,
             cards: Vec::new(),
             includes: Vec::new(),
             broken: false,
         };
-        let problems_before = self.diagnostics.len();
         for line in node.block.iter().flat_map(|b| &b.nodes) {
-            match line.name.text.as_str() {
-                "symbol" => match ident_at(line, 0) {
-                    Some(s) if self.ruleset.deck_symbols.iter().any(|d| d.id == s) => {
-                        deck.symbol = Some((s.to_string(), line.values[0].span));
-                    }
-                    _ => {
-                        let symbols: Vec<&str> = self.ruleset.deck_symbols.iter().map(|d| d.id.as_str()).collect();
-                        let at = line.values.first().map(|v| v.span).unwrap_or(line.name.span);
-                        let found = ident_at(line, 0).unwrap_or("");
-                        self.report(
-                            Diagnostic::error(&codes::UNKNOWN_VALUE, format!("unknown deck symbol `{found}`"))
-                                .primary(at, "not a deck symbol")
-                                .note(format!("expected one of: {}", symbols.join(", ")))
-                                .suggest(suggest(found, symbols.iter().copied())),
-                        );
-                    }
-                },
-                "card" | "deck" => {
-                    let Some(target) = string_at(line, 0) else {
-                        self.report(
-                            Diagnostic::error(
-                                &codes::MISSING_NAME,
-                                format!("`{}` needs a quoted name", line.name.text),
-                            )
-                            .primary(line.head_span(), "expected a name")
-                            .help(format!("write `{} \"Name\"`", line.name.text)),
-                        );
-                        continue;
-                    };
-                    let mut count = 1;
-                    for value in &line.values[1..] {
-                        match value.kind {
-                            ValueKind::Copies(n) if n >= 1 && line.name.text == "card" => count = n,
-                            ValueKind::Copies(n) if line.name.text == "card" => self.report(
-                                Diagnostic::error(&codes::BAD_COPY_COUNT, format!("a card cannot appear x{n} times"))
-                                    .primary(value.span, "must be at least x1")
-                                    .help("remove the line to leave the card out"),
-                            ),
-                            _ => self.report(
-                                Diagnostic::error(
-                                    &codes::WRONG_VALUE_COUNT,
-                                    format!("unexpected value after the {} name", line.name.text),
-                                )
-                                .primary(value.span, "not expected here")
-                                .help("a copy count is written `x2`"),
-                            ),
-                        }
-                    }
-                    let span = line.values[0].span;
-                    if line.name.text == "card" {
-                        deck.cards.push((target.to_string(), count, span));
-                    } else {
-                        deck.includes.push((target.to_string(), span));
-                    }
+            let word = line.name.text.as_str();
+            if deck_type.match_field.as_deref() == Some(word) {
+                deck.symbol = self.deck_symbol_line(line);
+            } else if deck_type.entry.iter().any(|e| e == word) {
+                if let Some((target, count, span)) = self.entry_line(line) {
+                    deck.cards.push((target, count, span));
                 }
-                other => {
-                    let fields = ["symbol", "card", "deck"];
-                    self.report(
-                        Diagnostic::error(&codes::UNKNOWN_FIELD, format!("a deck has no field `{other}`"))
-                            .primary(line.name.span, "unknown field")
-                            .note("a deck lists `symbol`, `card \"Name\" x2` and `deck \"Name\"` lines")
-                            .suggest(suggest(other, fields)),
-                    );
+            } else if self.is_deck_word(word) {
+                if line.block.is_some() || line.values.len() > 1 {
+                    // Defined here and included.
+                    if let Some(inner) = self.read_deck(line, out) {
+                        deck.includes.push((inner, line.values[0].span));
+                    }
+                } else if let Some(target) = string_at(line, 0) {
+                    deck.includes.push((target.to_string(), line.values[0].span));
+                } else {
+                    self.missing_name(line);
                 }
+            } else {
+                let mut fields: Vec<&str> = deck_type.entry.iter().map(String::as_str).collect();
+                fields.extend(deck_type.match_field.as_deref());
+                fields.extend(deck_type.includes.iter().filter_map(|t| ruleset.deck_type(t)).map(|t| t.word.as_str()));
+                self.report(
+                    Diagnostic::error(
+                        &codes::UNKNOWN_FIELD,
+                        format!("{} {} has no line `{word}`", article(&deck_type.display), deck_type.display),
+                    )
+                    .primary(line.name.span, "unknown line")
+                    .note(format!("expected one of: {}", fields.join(", ")))
+                    .suggest(suggest(word, fields.iter().copied())),
+                );
             }
         }
         deck.broken = self.diagnostics.len() > problems_before;
-        Some(deck)
+        out.push(deck);
+        Some(name.to_string())
+    }
+
+    fn missing_name(&mut self, line: &Node) {
+        self.report(
+            Diagnostic::error(&codes::MISSING_NAME, format!("`{}` needs a quoted name", line.name.text))
+                .primary(line.head_span(), "expected a name")
+                .help(format!("write `{} \"Name\"`", line.name.text)),
+        );
+    }
+
+    fn deck_symbol_line(&mut self, line: &Node) -> Option<(String, Span)> {
+        let symbols: Vec<&str> = self.ruleset.deck_symbols.iter().map(|d| d.id.as_str()).collect();
+        match ident_at(line, 0) {
+            Some(s) if symbols.is_empty() || symbols.contains(&s) => Some((s.to_string(), line.values[0].span)),
+            found => {
+                let at = line.values.first().map(|v| v.span).unwrap_or(line.name.span);
+                let found = found.unwrap_or("");
+                self.report(
+                    Diagnostic::error(&codes::UNKNOWN_VALUE, format!("unknown deck symbol `{found}`"))
+                        .primary(at, "not a deck symbol")
+                        .note(format!("expected one of: {}", symbols.join(", ")))
+                        .suggest(suggest(found, symbols.iter().copied())),
+                );
+                None
+            }
+        }
+    }
+
+    /// `card "Name" x2`.
+    fn entry_line(&mut self, line: &Node) -> Option<(String, i64, Span)> {
+        let Some(target) = string_at(line, 0) else {
+            self.missing_name(line);
+            return None;
+        };
+        let mut count = 1;
+        for value in &line.values[1..] {
+            match value.kind {
+                ValueKind::Copies(n) if n >= 1 => count = n,
+                ValueKind::Copies(n) => self.report(
+                    Diagnostic::error(&codes::BAD_COPY_COUNT, format!("a card cannot appear x{n} times"))
+                        .primary(value.span, "must be at least x1")
+                        .help("remove the line to leave the card out"),
+                ),
+                _ => self.report(
+                    Diagnostic::error(
+                        &codes::WRONG_VALUE_COUNT,
+                        format!("unexpected value after the {} name", line.name.text),
+                    )
+                    .primary(value.span, "not expected here")
+                    .help("a copy count is written `x2`"),
+                ),
+            }
+        }
+        Some((target.to_string(), count, line.values[0].span))
     }
 
     /// Resolves every deck of the game and checks its construction rules.
@@ -153,67 +187,24 @@ impl GameChecker<'_> {
                 deck_index.insert(&deck.name, i);
             }
         }
+        let index = Index { sources, cards: &card_index, decks: &deck_index };
         let mut decks = Vec::new();
         for deck in sources {
-            let Some(deck_type) = self.ruleset.deck_type(deck.deck_type) else { continue };
-            let mut pool = Pool::default();
+            let Some(deck_type) = self.ruleset.deck_type(&deck.deck_type) else { continue };
             let problems_before = self.diagnostics.len();
-            self.add_cards(deck, deck_type, cards, &card_index, &mut pool);
-            let mut includes = Vec::new();
-            for (name, span) in &deck.includes {
-                let Some(&i) = deck_index.get(name.as_str()) else {
-                    self.report(
-                        Diagnostic::error(&codes::UNKNOWN_DECK, format!("no deck is named `{name}`"))
-                            .primary(*span, "unknown deck")
-                            .suggest(suggest(name, sources.iter().map(|d| d.name.as_str()))),
-                    );
-                    continue;
-                };
-                let included = &sources[i];
-                if !deck_type.includes.iter().any(|t| t == included.deck_type) {
-                    self.report(
-                        Diagnostic::error(
-                            &codes::WRONG_DECK_INCLUDED,
-                            format!(
-                                "{} {} cannot include {} {} deck",
-                                article(&deck_type.display),
-                                deck_type.display,
-                                article(included.deck_type),
-                                included.deck_type
-                            ),
-                        )
-                        .primary(
-                            *span,
-                            format!("`{name}` is {} {} deck", article(included.deck_type), included.deck_type),
-                        )
-                        .note(format!(
-                            "{} {} includes: {}",
-                            article(&deck_type.display),
-                            deck_type.display,
-                            deck_type.includes.join(", ")
-                        )),
-                    );
-                    continue;
-                }
-                // The included deck's own problems are reported on that deck.
-                let mut quiet = std::mem::take(&mut self.diagnostics);
-                let mut inner = Pool::default();
-                if let Some(inner_type) = self.ruleset.deck_type(included.deck_type) {
-                    self.add_cards(included, inner_type, cards, &card_index, &mut inner);
-                }
-                std::mem::swap(&mut quiet, &mut self.diagnostics);
-                for entry in inner.entries {
-                    if !deck_type.set_aside.contains(&cards[entry.card].kind) {
-                        pool.entries.push(entry);
-                    }
-                }
-                *pool.decks.entry(included.deck_type.to_string()).or_default() += 1;
-                includes.push(name.clone());
-            }
+            let mut pool = Pool { own: deck.symbol.as_ref().map(|(s, _)| s.clone()), ..Pool::default() };
+            self.fill(deck, &index, cards, &mut pool, &mut vec![deck.name.as_str()], true);
+            let clean =
+                self.diagnostics.len() == problems_before && !deck.broken && !duplicated.contains(&deck.name.as_str());
             // Counting a deck whose lines did not resolve would only repeat
             // the same mistake as rule failures.
-            if self.diagnostics.len() == problems_before && !deck.broken && !duplicated.contains(&deck.name.as_str()) {
+            if clean {
                 self.rules(deck, deck_type, cards, &pool);
+            }
+            let mut computed = std::collections::BTreeMap::new();
+            for value in &deck_type.computed {
+                let mut evaluation = expr::Evaluation::new(self.ruleset, cards);
+                computed.insert(value.message.clone(), evaluation.eval(&value.expr, &pool));
             }
             let mut entries: Vec<DeckEntry> = Vec::new();
             for entry in &pool.entries {
@@ -225,14 +216,94 @@ impl GameChecker<'_> {
             }
             decks.push(Deck {
                 name: deck.name.clone(),
-                deck_type: deck.deck_type.to_string(),
+                deck_type: deck.deck_type.clone(),
                 symbol: deck.symbol.as_ref().map(|(s, _)| s.clone()),
-                includes,
+                includes: deck.includes.iter().map(|(n, _)| n.clone()).collect(),
                 cards: entries,
+                computed,
                 span: deck.node.head_span(),
             });
         }
         decks
+    }
+
+    /// Puts a deck's cards, and those of the decks it includes, in `pool`.
+    /// Problems are reported only for the outermost deck (`report`); an
+    /// included deck reports its own when it is checked itself.
+    fn fill<'s>(
+        &mut self,
+        deck: &DeckSource<'_>,
+        index: &Index<'s, '_>,
+        cards: &[Card],
+        pool: &mut Pool,
+        stack: &mut Vec<&'s str>,
+        report: bool,
+    ) {
+        let Some(deck_type) = self.ruleset.deck_type(&deck.deck_type) else { return };
+        let saved = (!report).then(|| std::mem::take(&mut self.diagnostics));
+        self.add_cards(deck, deck_type, cards, index.cards, pool);
+        if let Some(saved) = saved {
+            self.diagnostics = saved;
+        }
+        for (name, span) in &deck.includes {
+            let Some(&i) = index.decks.get(name.as_str()) else {
+                if report {
+                    self.report(
+                        Diagnostic::error(&codes::UNKNOWN_DECK, format!("no deck is named `{name}`"))
+                            .primary(*span, "unknown deck")
+                            .suggest(suggest(name, index.sources.iter().map(|d| d.name.as_str()))),
+                    );
+                }
+                continue;
+            };
+            let included = &index.sources[i];
+            if !deck_type.includes.iter().any(|t| *t == included.deck_type) {
+                if report {
+                    self.report(
+                        Diagnostic::error(
+                            &codes::WRONG_DECK_INCLUDED,
+                            format!(
+                                "{} {} cannot include {} {} deck",
+                                article(&deck_type.display),
+                                deck_type.display,
+                                article(&included.deck_type),
+                                included.deck_type
+                            ),
+                        )
+                        .primary(
+                            *span,
+                            format!("`{name}` is {} {} deck", article(&included.deck_type), included.deck_type),
+                        )
+                        .note(format!(
+                            "{} {} includes: {}",
+                            article(&deck_type.display),
+                            deck_type.display,
+                            deck_type.includes.join(", ")
+                        )),
+                    );
+                }
+                continue;
+            }
+            if stack.contains(&name.as_str()) || stack.len() >= MAX_INCLUDE_DEPTH {
+                if report {
+                    self.report(
+                        Diagnostic::error(&codes::WRONG_DECK_INCLUDED, format!("deck `{name}` includes itself"))
+                            .primary(*span, "this inclusion leads back to the deck"),
+                    );
+                }
+                continue;
+            }
+            stack.push(&included.name);
+            let mut inner = Pool { own: included.symbol.as_ref().map(|(s, _)| s.clone()), ..Pool::default() };
+            self.fill(included, index, cards, &mut inner, stack, false);
+            stack.pop();
+            for entry in &inner.entries {
+                if !deck_type.set_aside.contains(&cards[entry.card].kind) {
+                    pool.entries.push(*entry);
+                }
+            }
+            pool.included.push(Included { deck_type: included.deck_type.clone(), span: *span, pool: inner });
+        }
     }
 
     fn add_cards(
@@ -244,13 +315,17 @@ impl GameChecker<'_> {
         pool: &mut Pool,
     ) {
         if deck_type.match_field.is_some() && deck.symbol.is_none() {
+            let field = deck_type.match_field.as_deref().unwrap_or("symbol");
             self.report(
-                Diagnostic::error(&codes::MISSING_DECK_SYMBOL, format!("deck `{}` does not say its symbol", deck.name))
-                    .primary(
-                        deck.node.head_span(),
-                        format!("{} {} needs a `symbol` line", article(&deck_type.display), deck_type.display),
-                    )
-                    .help("add `symbol NAME` as the deck's first line"),
+                Diagnostic::error(
+                    &codes::MISSING_DECK_SYMBOL,
+                    format!("deck `{}` does not say its {field}", deck.name),
+                )
+                .primary(
+                    deck.node.head_span(),
+                    format!("{} {} needs a `{field}` line", article(&deck_type.display), deck_type.display),
+                )
+                .help(format!("add `{field} NAME` as the deck's first line")),
             );
         }
         for (name, count, span) in &deck.cards {
@@ -285,18 +360,21 @@ impl GameChecker<'_> {
 
     fn rules(&mut self, deck: &DeckSource<'_>, deck_type: &DeckType, cards: &[Card], pool: &Pool) {
         for rule in &deck_type.rules {
-            let mut evaluation = expr::Evaluation::new(cards, pool);
-            if evaluation.holds(&rule.expr) {
+            let mut evaluation = expr::Evaluation::new(self.ruleset, cards);
+            if evaluation.holds(&rule.expr, pool) {
                 continue;
             }
             let code = match rule.severity {
                 Severity::Error => &codes::DECK_RULE_BROKEN,
                 Severity::Warning => &codes::DECK_RULE_ADVICE,
             };
-            let mut diagnostic =
-                Diagnostic::new(code, rule.severity, format!("deck `{}` breaks a rule: {}", deck.name, rule.message))
-                    .primary(deck.node.values[0].span, evaluation.summary())
-                    .secondary(rule.span, "the rule, declared here");
+            let mut diagnostic = Diagnostic::new(
+                code,
+                rule.severity,
+                format!("{} `{}` breaks a rule: {}", deck.node.name.text, deck.name, rule.message),
+            )
+            .primary(deck.node.values[0].span, evaluation.summary())
+            .secondary(rule.span, "the rule, declared here");
             for span in evaluation.culprits.iter().take(3) {
                 diagnostic = diagnostic.secondary(*span, "counted here");
             }
@@ -304,4 +382,11 @@ impl GameChecker<'_> {
             self.report(diagnostic);
         }
     }
+}
+
+/// Name lookups shared while resolving the decks of one game.
+struct Index<'s, 'n> {
+    sources: &'s [DeckSource<'n>],
+    cards: &'s HashMap<&'s str, usize>,
+    decks: &'s HashMap<&'s str, usize>,
 }

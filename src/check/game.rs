@@ -159,6 +159,18 @@ impl<'a> GameChecker<'a> {
             } else {
                 field.schema.takes.as_slice()
             };
+            // A block field may be written on one line, its fields following
+            // its values: `weapon "Rail Battery" lock 4+ attack 3 damage 1`.
+            let inner_schema = field_shape.unwrap_or(&field.schema);
+            if field.has_block && node.block.is_none() {
+                if let Some((head, inline)) = split_inline(node, takes, inner_schema) {
+                    let values = self.values(takes, &head, card);
+                    let owner = format!("`{name}`");
+                    let inner = self.body(&field.schema, &inline, node.head_span(), card, &owner);
+                    body.fields.push(Field { name: name.to_string(), values, body: Some(inner) });
+                    continue;
+                }
+            }
             let values = self.values(takes, node, card);
             let inner = match (&node.block, field.has_block) {
                 (Some(block), true) => {
@@ -400,4 +412,37 @@ pub(super) fn deck_symbol(node: &Node, schema: &Schema) -> Option<String> {
             _ => None,
         }
     })
+}
+
+/// Splits `weapon "Name" lock 4+ attack 2` into the head (`weapon "Name"`) and
+/// one node per inline field, when every value after the head starts or
+/// continues a field of `schema`.
+fn split_inline(node: &Node, takes: &[super::model::TypeSpec], schema: &Schema) -> Option<(Node, Vec<Node>)> {
+    if takes.iter().any(|t| t.repeat != super::model::Repeat::One) || node.values.len() <= takes.len() {
+        return None;
+    }
+    let is_field = |v: &crate::syntax::ast::Value| matches!(&v.kind, ValueKind::Ident(n) if schema.field(n).is_some());
+    let rest = &node.values[takes.len()..];
+    if !is_field(&rest[0]) {
+        return None;
+    }
+    let mut inline: Vec<Node> = Vec::new();
+    for value in rest {
+        match (&value.kind, is_field(value)) {
+            (ValueKind::Ident(field), true) => inline.push(Node {
+                name: crate::syntax::ast::Name { text: field.clone(), span: value.span },
+                values: Vec::new(),
+                block: None,
+                expr: None,
+                span: value.span,
+            }),
+            _ => {
+                let last = inline.last_mut()?;
+                last.values.push(value.clone());
+                last.span = last.span.to(value.span).unwrap_or(last.span);
+            }
+        }
+    }
+    let head = Node { values: node.values[..takes.len()].to_vec(), block: None, ..node.clone() };
+    Some((head, inline))
 }

@@ -138,10 +138,8 @@ fn check_game(files: &Files, ruleset: &Ruleset, trees: &[&SourceTree]) -> (GameC
     let mut card_spans: HashMap<String, Span> = HashMap::new();
     for node in &items {
         let word = node.name.text.as_str();
-        if word == "deck" {
-            if let Some(deck) = checker.read_deck(node) {
-                deck_sources.push(deck);
-            }
+        if checker.is_deck_word(word) {
+            checker.read_deck(node, &mut deck_sources);
             continue;
         }
         if word == "game" {
@@ -152,7 +150,12 @@ fn check_game(files: &Files, ruleset: &Ruleset, trees: &[&SourceTree]) -> (GameC
             continue;
         }
         let Some(kind) = ruleset.kind(word) else {
-            let candidates: Vec<&str> = ruleset.kinds.iter().map(|k| k.id.as_str()).chain(["deck"]).collect();
+            let mut candidates: Vec<&str> = ruleset.kinds.iter().map(|k| k.id.as_str()).collect();
+            for deck_type in &ruleset.deck_types {
+                if !candidates.contains(&deck_type.word.as_str()) {
+                    candidates.push(&deck_type.word);
+                }
+            }
             checker.report(
                 Diagnostic::error(&codes::UNKNOWN_KIND, format!("unknown card kind `{word}`"))
                     .primary(node.name.span, format!("not a card kind of `{}`", ruleset.id))

@@ -5,6 +5,7 @@
 use crate::source::Span;
 use crate::syntax::ast::Expr;
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Ruleset {
@@ -52,6 +53,8 @@ pub struct Role {
 #[derive(Clone, Debug, Serialize)]
 pub struct Scale {
     pub has_x: bool,
+    /// Whether a whole number (`3`) is accepted as the step `3.0`.
+    pub whole_steps: bool,
     pub from_tenths: i64,
     pub to_tenths: i64,
     pub step_tenths: i64,
@@ -103,6 +106,15 @@ pub struct Band {
 pub struct EnumDef {
     pub id: String,
     pub values: Vec<String>,
+    /// A number per value, for rules that add values up (tonnage → 1, 5, 10).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub weights: BTreeMap<String, i64>,
+}
+
+impl EnumDef {
+    pub fn weight(&self, value: &str) -> Option<i64> {
+        self.weights.get(value).copied()
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -222,7 +234,11 @@ pub enum Type {
     Tag,
     /// Declares a keyword that cards sharing this card's deck symbol may use.
     NewKeyword,
+    /// A letter grade with optional `+` marks (`B++`).
+    Grade,
     Enum(String),
+    /// A `/`-separated set of values of an enum (`F/S(R)`).
+    Set(String),
 }
 
 impl Type {
@@ -249,11 +265,12 @@ impl Type {
         ("kind", Type::Kind),
         ("tag", Type::Tag),
         ("new-keyword", Type::NewKeyword),
+        ("grade", Type::Grade),
     ];
 
     /// How the type is written in a ruleset.
     pub fn name(&self) -> &str {
-        if let Type::Enum(name) = self {
+        if let Type::Enum(name) | Type::Set(name) = self {
             return name;
         }
         Type::BUILT_IN.iter().find(|(_, t)| t == self).map(|(n, _)| *n).unwrap_or("value")
@@ -282,7 +299,9 @@ impl Type {
             Type::Kind => "a card kind".into(),
             Type::Tag => "a tag".into(),
             Type::NewKeyword => "a new keyword's id like `flak-screen`".into(),
+            Type::Grade => "a grade like `B+`".into(),
             Type::Enum(name) => format!("one of the `{name}` values"),
+            Type::Set(name) => format!("a set of `{name}` values like `F/S`"),
         }
     }
 }
@@ -299,6 +318,12 @@ pub struct DeckType {
     /// Kinds of card left out when an included deck is added.
     pub set_aside: Vec<String>,
     pub rules: Vec<Constraint>,
+    /// Values derived from each deck of this type (`compute "name" expr`).
+    pub computed: Vec<Constraint>,
+    /// The word that starts such a deck in content (`deck`, `fleet` …).
+    pub word: String,
+    /// The words of lines that list a card (`card`, or `group` and `admiral` …).
+    pub entry: Vec<String>,
 }
 
 /// A construction rule: a message and an expression that must hold.

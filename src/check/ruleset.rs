@@ -10,7 +10,7 @@ use super::model::*;
 use super::names::{ident_at, string_at, suggest};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::source::{FileId, Files, Span};
-use crate::syntax::ast::{Expr, Node, SourceTree, ValueKind};
+use crate::syntax::ast::{Node, SourceTree, ValueKind};
 
 /// Reads a ruleset.  Returns `None` when the file has no `ruleset` header.
 pub fn load(files: &Files, file: FileId, tree: &SourceTree, diagnostics: &mut Vec<Diagnostic>) -> Option<Ruleset> {
@@ -183,12 +183,26 @@ impl Loader<'_> {
                     self.bad(node.head_span(), "`enum` needs an id and its values: `enum colour red green`");
                     return;
                 };
-                let values: Vec<String> =
-                    (1..node.values.len()).filter_map(|i| ident_at(node, i)).map(str::to_string).collect();
+                // Values in the head (names or strings), or one per line in a
+                // block with an optional weight: `L 1`.
+                let mut values: Vec<String> = node.values[1..]
+                    .iter()
+                    .filter_map(|v| match &v.kind {
+                        ValueKind::Ident(s) | ValueKind::String(s) => Some(s.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                let mut weights = std::collections::BTreeMap::new();
+                for child in children(node) {
+                    values.push(child.name.text.clone());
+                    if let Some(ValueKind::Int(weight)) = child.values.first().map(|v| &v.kind) {
+                        weights.insert(child.name.text.clone(), *weight);
+                    }
+                }
                 if values.is_empty() {
                     self.bad(node.head_span(), format!("enum `{id}` has no values"));
                 }
-                ruleset.enums.push(EnumDef { id: id.to_string(), values });
+                ruleset.enums.push(EnumDef { id: id.to_string(), values, weights });
             }
             "deck-symbol" => {
                 let Some((id, display)) = self.id_and_display(node) else { return };
@@ -259,18 +273,31 @@ impl Loader<'_> {
                     includes: Vec::new(),
                     set_aside: Vec::new(),
                     rules: Vec::new(),
+                    computed: Vec::new(),
+                    word: "deck".to_string(),
+                    entry: vec!["card".to_string()],
                 };
                 for child in children(node) {
                     match child.name.text.as_str() {
                         "match" => deck.match_field = ident_at(child, 0).map(str::to_string),
                         "includes" => deck.includes = idents(child),
                         "set-aside" => deck.set_aside = idents(child),
+                        "word" => deck.word = ident_at(child, 0).unwrap_or("deck").to_string(),
+                        "entry" => deck.entry = idents(child),
                         "require" | "recommend" => {
                             if let Some(rule) = self.constraint(child) {
                                 deck.rules.push(rule);
                             }
                         }
-                        _ => self.unknown(child, &["match", "includes", "set-aside", "require", "recommend"]),
+                        "compute" => {
+                            if let Some(rule) = self.constraint(child) {
+                                deck.computed.push(rule);
+                            }
+                        }
+                        _ => self.unknown(
+                            child,
+                            &["match", "includes", "set-aside", "word", "entry", "require", "recommend", "compute"],
+                        ),
                     }
                 }
                 ruleset.deck_types.push(deck);
@@ -286,6 +313,7 @@ impl Loader<'_> {
 
     fn scale(&mut self, node: &Node) -> Option<Scale> {
         let has_x = node.values.first().is_some_and(|v| v.kind == ValueKind::Ident("X".into()));
+        let whole_steps = node.values.iter().any(|v| v.kind == ValueKind::Ident("whole-steps".into()));
         let mut numbers = [None; 3];
         let mut slot = None;
         for value in &node.values {
@@ -308,7 +336,7 @@ impl Loader<'_> {
         }
         match numbers {
             [Some(from_tenths), Some(to_tenths), Some(step_tenths)] if step_tenths > 0 && from_tenths >= to_tenths => {
-                Some(Scale { has_x, from_tenths, to_tenths, step_tenths })
+                Some(Scale { has_x, whole_steps, from_tenths, to_tenths, step_tenths })
             }
             _ => {
                 self.bad(
@@ -441,6 +469,16 @@ impl Loader<'_> {
                 ValueKind::Ident(word) => (word.as_str(), Repeat::One),
                 ValueKind::Word(word) if word.ends_with('+') => (&word[..word.len() - 1], Repeat::OneOrMore),
                 ValueKind::Word(word) if word.ends_with('*') => (&word[..word.len() - 1], Repeat::ZeroOrMore),
+                ValueKind::Call { name, args } if name.text == "set" => {
+                    match args.first().map(|a| &a.kind) {
+                        Some(ValueKind::Ident(inner)) => {
+                            self.type_refs.push((inner.clone(), value.span));
+                            specs.push(TypeSpec { ty: Type::Set(inner.clone()), repeat: Repeat::One, bounds: None });
+                        }
+                        _ => self.bad(value.span, "`set` names an enum: `set(arc-token)`"),
+                    }
+                    continue;
+                }
                 ValueKind::Range { low, high } => {
                     match specs.last_mut() {
                         Some(last) => last.bounds = Some((*low, *high)),
@@ -519,57 +557,13 @@ impl Loader<'_> {
                 }
             }
         }
-        let deck_types: Vec<&str> = ruleset.deck_types.iter().map(|d| d.id.as_str()).collect();
-        let tags: Vec<&str> = ruleset.tags.iter().map(|t| t.id.as_str()).collect();
         for deck in &ruleset.deck_types {
-            for rule in &deck.rules {
-                self.check_expr(&rule.expr, &kinds, &tags, &deck_types);
+            for rule in deck.rules.iter().chain(&deck.computed) {
+                super::expr::validate(&rule.expr, ruleset, self.diagnostics);
             }
         }
         for rule in &ruleset.play_limits {
-            self.check_expr(&rule.expr, &kinds, &tags, &deck_types);
-        }
-    }
-
-    fn check_expr(&mut self, expr: &Expr, kinds: &[&str], tags: &[&str], deck_types: &[&str]) {
-        match expr {
-            Expr::Int(..) => {}
-            Expr::Name(name) => self.diagnostics.push(
-                Diagnostic::error(&codes::BAD_RULESET, format!("`{}` is not a value in a rule", name.text))
-                    .primary(name.span, "expected a number or a function such as `count(offense)`"),
-            ),
-            Expr::Not(inner, _) => self.check_expr(inner, kinds, tags, deck_types),
-            Expr::Binary { lhs, rhs, .. } => {
-                self.check_expr(lhs, kinds, tags, deck_types);
-                self.check_expr(rhs, kinds, tags, deck_types);
-            }
-            Expr::Call { name, args, .. } => {
-                let allowed: Vec<&str> = match name.text.as_str() {
-                    "count" | "max-copies" | "distinct" => kinds.iter().chain(tags).copied().collect(),
-                    "decks" => deck_types.to_vec(),
-                    other => {
-                        self.diagnostics.push(
-                            Diagnostic::error(&codes::BAD_RULESET, format!("`{other}` is not a rule function"))
-                                .primary(name.span, "unknown function")
-                                .note("rule functions: count, max-copies, distinct, decks")
-                                .suggest(suggest(other, ["count", "max-copies", "distinct", "decks"])),
-                        );
-                        return;
-                    }
-                };
-                for arg in args {
-                    if !allowed.contains(&arg.text.as_str()) {
-                        self.diagnostics.push(
-                            Diagnostic::error(
-                                &codes::BAD_RULESET,
-                                format!("`{}` cannot be counted by `{}`", arg.text, name.text),
-                            )
-                            .primary(arg.span, "not a kind, tag or deck type of this ruleset")
-                            .suggest(suggest(&arg.text, allowed.iter().copied())),
-                        );
-                    }
-                }
-            }
+            super::expr::validate(&rule.expr, ruleset, self.diagnostics);
         }
     }
 }

@@ -96,7 +96,17 @@ impl GameChecker<'_> {
             (Type::Dice, ValueKind::Dice { count, sides, modifier }) => {
                 Value::Dice { count: *count, sides: *sides, modifier: *modifier }
             }
+            (Type::Dice, ValueKind::Int(n)) => Value::Dice { count: 0, sides: 0, modifier: *n },
             (Type::Range, ValueKind::Range { low, high }) => Value::Range { low: *low, high: *high },
+            (Type::Range, ValueKind::Int(n)) => Value::Range { low: *n, high: Some(*n) },
+            (Type::Grade, ValueKind::Ident(text) | ValueKind::Word(text)) => match grade(text) {
+                Some(g) => g,
+                None => {
+                    self.wrong_type(&spec.ty, value);
+                    return None;
+                }
+            },
+            (Type::Set(id), _) => return self.set(id, value),
             (Type::Coord, ValueKind::Coord(q, r)) => Value::Coord { q: *q, r: *r },
             (Type::String, ValueKind::String(s)) => Value::String(s.clone()),
             (Type::Text, ValueKind::String(_)) => Value::Text(self.text(value)),
@@ -109,7 +119,11 @@ impl GameChecker<'_> {
                 return None;
             }
         };
-        if let (Some((low, high)), Value::Int(n) | Value::Signed(n)) = (spec.bounds, &typed) {
+        let bounded = match &typed {
+            Value::Int(n) | Value::Signed(n) | Value::Save { save: n, .. } => Some(*n),
+            _ => None,
+        };
+        if let (Some((low, high)), Some(n)) = (spec.bounds, bounded.as_ref()) {
             if *n < low || high.is_some_and(|h| *n > h) {
                 let bounds = match high {
                     Some(h) => format!("from {low} to {h}"),
@@ -174,6 +188,10 @@ impl GameChecker<'_> {
         match &value.kind {
             ValueKind::Ident(x) if x == "X" && scale.has_x => Some(Initiative::X),
             ValueKind::Ident(x) if x == "x" && scale.has_x => off_scale(self, "the first step is a capital `X`".into()),
+            ValueKind::Int(n) if scale.whole_steps => match n.checked_mul(10).filter(|t| scale.contains(*t)) {
+                Some(t) => Some(Initiative::Step(t)),
+                None => off_scale(self, "pick a step on the scale".into()),
+            },
             ValueKind::Int(n) => {
                 let fixed = n.checked_mul(10).filter(|t| scale.contains(*t));
                 match fixed {
@@ -235,6 +253,33 @@ impl GameChecker<'_> {
                 .suggest(suggest(name, candidates.iter().copied())),
         );
         None
+    }
+
+    /// `F/S(R)`, or a single `F` or `F(N)`, each item one of an enum's values.
+    fn set(&mut self, id: &str, value: &ast::Value) -> Option<Value> {
+        let items: Vec<String> = match &value.kind {
+            ValueKind::SlashList(items) => items.clone(),
+            ValueKind::Ident(item) => vec![item.clone()],
+            ValueKind::Call { .. } => vec![self.files.text(value.span).to_string()],
+            _ => {
+                self.wrong_type(&Type::Set(id.to_string()), value);
+                return None;
+            }
+        };
+        let allowed = self.ruleset.enum_values(id).unwrap_or_default();
+        let mut ok = true;
+        for item in &items {
+            if !allowed.contains(item) {
+                ok = false;
+                self.report(
+                    Diagnostic::error(&codes::UNKNOWN_VALUE, format!("unknown `{id}` value `{item}`"))
+                        .primary(value.span, format!("`{item}` is not one of the `{id}` values"))
+                        .note(format!("expected one of: {}", allowed.join(", ")))
+                        .suggest(suggest(item, allowed.iter().map(String::as_str))),
+                );
+            }
+        }
+        ok.then_some(Value::Set(items))
     }
 
     fn keyword(&mut self, value: &ast::Value, card: &CardContext) -> Option<Value> {
@@ -339,4 +384,12 @@ fn signature(def: &super::model::KeywordDef) -> String {
         })
         .collect();
     format!("{}({})", def.id, params.join(", "))
+}
+
+/// `B`, `A++`: one capital letter and any number of `+`.
+fn grade(text: &str) -> Option<Value> {
+    let mut chars = text.chars();
+    let letter = chars.next().filter(char::is_ascii_uppercase)?;
+    let rest = chars.as_str();
+    rest.chars().all(|c| c == '+').then(|| Value::Grade { letter: letter.to_string(), plus: rest.len() as i64 })
 }

@@ -101,6 +101,8 @@ pub enum ValueKind {
     Coord(i64, i64),
     /// `0..3`, `11..`, `1-3`
     Range { low: i64, high: Option<i64> },
+    /// `F/S/R`, `F/S(R)`, `C/B`: each item as written.
+    SlashList(Vec<String>),
     /// `long..`, `close..medium`
     BandRange { from: String, to: Option<String> },
     /// `x3`: a copy count.
@@ -129,6 +131,7 @@ impl ValueKind {
             ValueKind::Dice { .. } => "a dice roll",
             ValueKind::Coord(..) => "a hex offset",
             ValueKind::Range { .. } => "a number range",
+            ValueKind::SlashList(_) => "a `/`-separated set",
             ValueKind::BandRange { .. } => "a range of bands",
             ValueKind::Copies(_) => "a copy count",
             ValueKind::Star => "`*`",
@@ -144,7 +147,7 @@ impl ValueKind {
 pub enum Expr {
     Int(i64, Span),
     Name(Name),
-    Call { name: Name, args: Vec<Name>, span: Span },
+    Call { name: Name, args: Vec<Expr>, span: Span },
     Not(Box<Expr>, Span),
     Binary { op: BinOp, lhs: Box<Expr>, rhs: Box<Expr>, span: Span },
 }
@@ -171,6 +174,8 @@ pub enum BinOp {
     Gt,
     Add,
     Sub,
+    Mul,
+    Div,
 }
 
 impl BinOp {
@@ -186,6 +191,8 @@ impl BinOp {
             BinOp::Gt => ">",
             BinOp::Add => "+",
             BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
         }
     }
 
@@ -196,6 +203,7 @@ impl BinOp {
             BinOp::And => 2,
             BinOp::Eq | BinOp::Ne | BinOp::Le | BinOp::Ge | BinOp::Lt | BinOp::Gt => 3,
             BinOp::Add | BinOp::Sub => 4,
+            BinOp::Mul | BinOp::Div => 5,
         }
     }
 }

@@ -202,6 +202,7 @@ impl<'a> ChunkParser<'a> {
                 let to = if to.is_empty() { None } else { Some(to.to_string()) };
                 ValueKind::BandRange { from: from.to_string(), to }
             }
+            Rule::slash_list => ValueKind::SlashList(text.split('/').map(str::to_string).collect()),
             Rule::star => ValueKind::Star,
             Rule::ident => ValueKind::Ident(text.to_string()),
             _ => ValueKind::Word(text.to_string()),
@@ -225,6 +226,8 @@ impl<'a> ChunkParser<'a> {
                 Rule::op_gt => Some(BinOp::Gt),
                 Rule::op_add => Some(BinOp::Add),
                 Rule::op_sub => Some(BinOp::Sub),
+                Rule::op_mul => Some(BinOp::Mul),
+                Rule::op_div => Some(BinOp::Div),
                 _ => None,
             };
             if let Some(op) = op {
@@ -251,9 +254,13 @@ impl<'a> ChunkParser<'a> {
             Rule::expr => self.expr(pair),
             Rule::integer => Expr::Int(pair.as_str().parse().unwrap_or(i64::MAX), span),
             Rule::function => {
-                let mut names = self.inner(pair).into_iter().map(|p| self.name(p));
-                let name = names.next().unwrap_or(Name { text: String::new(), span });
-                Expr::Call { name, args: names.collect(), span }
+                let mut children = self.inner(pair).into_iter();
+                let name = match children.next() {
+                    Some(first) => self.name(first),
+                    None => Name { text: String::new(), span },
+                };
+                let args = children.map(|arg| self.expr(arg)).collect();
+                Expr::Call { name, args, span }
             }
             _ => Expr::Name(self.name(pair)),
         }
@@ -331,6 +338,8 @@ fn rename(rule: Rule) -> Option<&'static str> {
         | Rule::op_gt
         | Rule::op_add
         | Rule::op_sub
+        | Rule::op_mul
+        | Rule::op_div
         | Rule::op_not => "an operator",
         Rule::EOI => "the end of the line",
         _ => return None,
