@@ -61,16 +61,8 @@ impl Workspace {
     /// Adds the bundled ruleset of every game the content names that no given
     /// ruleset declares.
     fn add_bundled_rulesets(&mut self) {
-        let declared: Vec<String> = self
-            .trees
-            .iter()
-            .filter(|(_, t)| check::is_ruleset(t))
-            .filter_map(|(_, t)| t.nodes.first().and_then(|n| n.values.first()))
-            .filter_map(|v| match &v.kind {
-                syntax::ast::ValueKind::Ident(id) => Some(id.clone()),
-                _ => None,
-            })
-            .collect();
+        let declared: Vec<String> =
+            self.trees.iter().filter_map(|(_, t)| check::ruleset_id(t)).map(str::to_string).collect();
         let mut wanted: Vec<String> = self
             .trees
             .iter()

@@ -22,12 +22,17 @@ use crate::ir::{Game, Project};
 use crate::source::{FileId, Files, Span};
 use crate::syntax::ast::SourceTree;
 use model::Ruleset;
-use names::{ident_at, suggest};
+use names::suggest;
 use std::collections::HashMap;
 
 /// The `game` a content file names, if its first item is a `game` line.
 pub fn game_of(tree: &SourceTree) -> Option<&str> {
-    tree.nodes.first().filter(|n| n.name.text == "game").and_then(|n| ident_at(n, 0))
+    tree.nodes.first().filter(|n| n.name.text == "game").and_then(|n| names::id_at(n, 0))
+}
+
+/// The id a ruleset file declares, if it is one.
+pub fn ruleset_id(tree: &SourceTree) -> Option<&str> {
+    tree.nodes.first().filter(|n| n.name.text == "ruleset").and_then(|n| names::id_at(n, 0))
 }
 
 /// Whether the file declares a ruleset.

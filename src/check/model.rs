@@ -4,10 +4,11 @@
 
 use crate::source::Span;
 use crate::syntax::ast::Expr;
+use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Ruleset {
     pub id: String,
     pub title: String,
@@ -32,7 +33,7 @@ pub struct Ruleset {
 }
 
 /// Something declared with an id, a printed name and optional documentation.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Named {
     pub id: String,
     pub display: String,
@@ -40,7 +41,7 @@ pub struct Named {
     pub doc: Option<String>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Role {
     pub id: String,
     pub display: String,
@@ -50,7 +51,7 @@ pub struct Role {
 
 /// An initiative scale: optionally `X` first, then numbers from `from` down to
 /// `to` in steps of `step`, all in tenths.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Scale {
     pub has_x: bool,
     /// Whether a whole number (`3`) is accepted as the step `3.0`.
@@ -84,7 +85,7 @@ pub fn tenths(value: i64) -> String {
     format!("{sign}{}.{}", value.abs() / 10, value.abs() % 10)
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 #[serde(tag = "by", rename_all = "kebab-case")]
 pub enum TieBreak {
     /// Cards of these kinds go first (one tier); among them, a higher (or
@@ -94,7 +95,7 @@ pub enum TieBreak {
     Side { order: Vec<String> },
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Band {
     pub id: String,
     pub display: String,
@@ -102,7 +103,7 @@ pub struct Band {
     pub high: Option<i64>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct EnumDef {
     pub id: String,
     pub values: Vec<String>,
@@ -117,14 +118,14 @@ impl EnumDef {
     }
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct DeckSymbol {
     pub id: String,
     pub display: String,
     pub deck_type: Option<String>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct KeywordDef {
     pub id: String,
     pub display: String,
@@ -134,13 +135,13 @@ pub struct KeywordDef {
     pub doc: Option<String>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Param {
     pub name: String,
     pub ty: TypeSpec,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct TagDef {
     pub id: String,
     pub display: String,
@@ -149,7 +150,7 @@ pub struct TagDef {
     pub doc: Option<String>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Kind {
     pub id: String,
     pub display: String,
@@ -160,7 +161,7 @@ pub struct Kind {
 
 /// What a node may hold: positional values, then a block of fields and/or
 /// effect lines.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, JsonSchema)]
 pub struct Schema {
     pub takes: Vec<TypeSpec>,
     pub fields: Vec<FieldDef>,
@@ -179,7 +180,7 @@ impl Schema {
     }
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct FieldDef {
     pub name: String,
     pub required: bool,
@@ -193,7 +194,7 @@ pub struct FieldDef {
 }
 
 /// A value type with how often it repeats and optional bounds.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct TypeSpec {
     pub ty: Type,
     pub repeat: Repeat,
@@ -201,7 +202,7 @@ pub struct TypeSpec {
     pub bounds: Option<(i64, Option<i64>)>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Repeat {
     One,
@@ -209,7 +210,7 @@ pub enum Repeat {
     ZeroOrMore,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Type {
     Int,
@@ -306,7 +307,7 @@ impl Type {
     }
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct DeckType {
     pub id: String,
     pub display: String,
@@ -327,7 +328,7 @@ pub struct DeckType {
 }
 
 /// A construction rule: a message and an expression that must hold.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Constraint {
     pub message: String,
     pub severity: crate::diagnostics::Severity,

@@ -10,6 +10,15 @@ pub fn ident_at(node: &Node, i: usize) -> Option<&str> {
     }
 }
 
+/// A game or ruleset id at position `i`: a name, or a token such as
+/// `dropfleet-1.3` that also holds dots.
+pub fn id_at(node: &Node, i: usize) -> Option<&str> {
+    match &node.values.get(i)?.kind {
+        ValueKind::Ident(s) | ValueKind::Word(s) => Some(s),
+        _ => None,
+    }
+}
+
 /// The string at position `i` of a node's values.
 pub fn string_at(node: &Node, i: usize) -> Option<&str> {
     match &node.values.get(i)?.kind {

@@ -16,7 +16,7 @@ use crate::syntax::ast::{Node, SourceTree, ValueKind};
 pub fn load(files: &Files, file: FileId, tree: &SourceTree, diagnostics: &mut Vec<Diagnostic>) -> Option<Ruleset> {
     let header = tree.nodes.first().filter(|n| n.name.text == "ruleset")?;
     let mut loader = Loader { files, diagnostics, type_refs: Vec::new() };
-    let id = match ident_at(header, 0) {
+    let id = match super::names::id_at(header, 0) {
         Some(id) => id.to_string(),
         None => {
             loader.bad(header.head_span(), "a ruleset needs an id: `ruleset my-game { ... }`");
