@@ -4,22 +4,23 @@
 
 use crate::check::model::Ruleset;
 use crate::source::Span;
+use schemars::JsonSchema;
 use serde::Serialize;
 
 /// Everything a check produced, one entry per game in use.
-#[derive(Debug, Default, Serialize)]
+#[derive(Debug, Default, Serialize, JsonSchema)]
 pub struct Project {
     pub games: Vec<Game>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct Game {
     pub ruleset: Ruleset,
     pub cards: Vec<Card>,
     pub decks: Vec<Deck>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Card {
     pub name: String,
     pub kind: String,
@@ -36,7 +37,7 @@ impl Card {
 }
 
 /// What a card or a field's block holds.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, JsonSchema)]
 pub struct Body {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub fields: Vec<Field>,
@@ -46,7 +47,7 @@ pub struct Body {
     pub conditions: Vec<Conditional>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Field {
     pub name: String,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -56,7 +57,7 @@ pub struct Field {
 }
 
 /// `impact damage 8+`: a coloured effect line.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Effect {
     pub role: String,
     pub symbol: String,
@@ -65,7 +66,7 @@ pub struct Effect {
 }
 
 /// Where a `+` was written next to an effect's number.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Plus {
     None,
@@ -76,20 +77,20 @@ pub enum Plus {
 }
 
 /// Effects that apply only when a condition holds.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Conditional {
     pub condition: Condition,
     pub body: Body,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum Condition {
     /// The range is within these bands, inclusive.
     Range { from: String, to: Option<String>, open: bool },
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Initiative {
     /// Resolves before every numbered step.
@@ -98,7 +99,7 @@ pub enum Initiative {
     Step(i64),
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(tag = "type", content = "value", rename_all = "kebab-case")]
 pub enum Value {
     Int(i64),
@@ -145,13 +146,13 @@ pub enum Value {
 }
 
 /// Card text with its inline icons and card references resolved.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct Text {
     pub raw: String,
     pub parts: Vec<TextPart>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(tag = "type", content = "value", rename_all = "kebab-case")]
 pub enum TextPart {
     Plain(String),
@@ -159,7 +160,7 @@ pub enum TextPart {
     CardRef(String),
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Deck {
     pub name: String,
     pub deck_type: String,
@@ -176,7 +177,7 @@ pub struct Deck {
     pub span: Span,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct DeckEntry {
     pub card: String,
     pub count: i64,
