@@ -61,19 +61,23 @@ impl Workspace {
     /// Adds the bundled ruleset of every game the content names that no given
     /// ruleset declares.
     fn add_bundled_rulesets(&mut self) {
-        let declared: Vec<String> =
-            self.trees.iter().filter_map(|(_, t)| check::ruleset_id(t)).map(str::to_string).collect();
-        let mut wanted: Vec<String> = self
-            .trees
-            .iter()
-            .filter_map(|(_, t)| check::game_of(t))
-            .filter(|g| !declared.iter().any(|d| d == g))
-            .map(str::to_string)
-            .collect();
-        wanted.sort();
-        wanted.dedup();
-        for game in wanted {
-            if let Some((name, text)) = check::builtin::find(&game) {
+        loop {
+            let declared: Vec<String> =
+                self.trees.iter().filter_map(|(_, t)| check::ruleset_id(t)).map(str::to_string).collect();
+            let mut wanted: Vec<String> = self
+                .trees
+                .iter()
+                .filter_map(|(_, t)| check::game_of(t).or_else(|| check::extended_id(t)))
+                .filter(|g| !declared.iter().any(|d| d == g))
+                .map(str::to_string)
+                .collect();
+            wanted.sort();
+            wanted.dedup();
+            let bundled: Vec<(&str, &str)> = wanted.iter().filter_map(|g| check::builtin::find(g)).collect();
+            if bundled.is_empty() {
+                return;
+            }
+            for (name, text) in bundled {
                 let id = self.files.add(name, text);
                 self.parse(id);
             }

@@ -35,6 +35,11 @@ pub fn ruleset_id(tree: &SourceTree) -> Option<&str> {
     tree.nodes.first().filter(|n| n.name.text == "ruleset").and_then(|n| names::id_at(n, 0))
 }
 
+/// The id of the ruleset a ruleset file extends, if any.
+pub fn extended_id(tree: &SourceTree) -> Option<&str> {
+    ruleset::extends(tree).map(|(id, _)| id)
+}
+
 /// Whether the file declares a ruleset.
 pub fn is_ruleset(tree: &SourceTree) -> bool {
     tree.nodes.first().is_some_and(|n| n.name.text == "ruleset")
@@ -44,9 +49,11 @@ pub fn is_ruleset(tree: &SourceTree) -> bool {
 pub fn check(files: &Files, trees: &[(FileId, SourceTree)], diagnostics: &mut Vec<Diagnostic>) -> Project {
     let mut rulesets: Vec<Ruleset> = Vec::new();
     let mut content: Vec<(FileId, &SourceTree)> = Vec::new();
+    let ruleset_trees: Vec<(&str, &SourceTree)> = trees.iter().filter_map(|(_, t)| Some((ruleset_id(t)?, t))).collect();
     for (file, tree) in trees {
         if is_ruleset(tree) {
-            if let Some(ruleset) = ruleset::load(files, *file, tree, diagnostics) {
+            let bases = bases_of(tree, &ruleset_trees, diagnostics);
+            if let Some(ruleset) = ruleset::load(files, *file, tree, &bases, diagnostics) {
                 if let Some(first) = rulesets.iter().find(|r| r.id == ruleset.id) {
                     diagnostics.push(
                         Diagnostic::error(
@@ -123,6 +130,37 @@ pub fn check(files: &Files, trees: &[(FileId, SourceTree)], diagnostics: &mut Ve
         project.games.push(Game { ruleset, cards: Vec::new(), decks: Vec::new() });
     }
     project
+}
+
+/// The trees a ruleset extends, outermost base first.
+fn bases_of<'t>(
+    tree: &SourceTree,
+    rulesets: &[(&str, &'t SourceTree)],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<&'t SourceTree> {
+    let mut bases: Vec<&'t SourceTree> = Vec::new();
+    let mut current = ruleset::extends(tree);
+    while let Some((id, span)) = current {
+        let Some((_, base)) = rulesets.iter().find(|(r, _)| *r == id) else {
+            let known: Vec<&str> = rulesets.iter().map(|(r, _)| *r).collect();
+            diagnostics.push(
+                Diagnostic::error(&codes::UNKNOWN_GAME, format!("cannot extend unknown ruleset `{id}`"))
+                    .primary(span, "no ruleset has this id")
+                    .suggest(suggest(id, known.iter().copied())),
+            );
+            break;
+        };
+        if bases.iter().any(|b| std::ptr::eq(*b, *base)) || std::ptr::eq(*base, tree) || bases.len() >= 8 {
+            diagnostics.push(
+                Diagnostic::error(&codes::BAD_RULESET, format!("ruleset `{id}` extends itself"))
+                    .primary(span, "this leads back to the ruleset"),
+            );
+            break;
+        }
+        bases.insert(0, base);
+        current = ruleset::extends(base);
+    }
+    bases
 }
 
 type GameContent = (Vec<crate::ir::Card>, Vec<crate::ir::Deck>);

@@ -12,6 +12,9 @@ use std::collections::BTreeMap;
 pub struct Ruleset {
     pub id: String,
     pub title: String,
+    /// The ruleset this one extends with house rules, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extends: Option<String>,
     #[serde(skip)]
     pub span: Span,
     pub symbols: Vec<Named>,
@@ -341,6 +344,25 @@ pub struct Constraint {
 }
 
 impl Ruleset {
+    /// Drops a declaration, so an extending ruleset can replace it.
+    pub fn forget(&mut self, what: &str, id: &str) {
+        match what {
+            "symbol" => self.symbols.retain(|x| x.id != id),
+            "icon" => self.icons.retain(|x| x.id != id),
+            "arc" => self.arcs.retain(|x| x.id != id),
+            "role" => self.roles.retain(|x| x.id != id),
+            "range" => self.ranges.retain(|x| x.id != id),
+            "enum" => self.enums.retain(|x| x.id != id),
+            "deck-symbol" => self.deck_symbols.retain(|x| x.id != id),
+            "keyword" => self.keywords.retain(|x| x.id != id),
+            "tag" => self.tags.retain(|x| x.id != id),
+            "shape" => self.shapes.retain(|(x, _)| x != id),
+            "kind" => self.kinds.retain(|x| x.id != id),
+            "deck-type" => self.deck_types.retain(|x| x.id != id),
+            _ => {}
+        }
+    }
+
     pub fn kind(&self, id: &str) -> Option<&Kind> {
         self.kinds.iter().find(|k| k.id == id)
     }

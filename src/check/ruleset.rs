@@ -13,7 +13,17 @@ use crate::source::{FileId, Files, Span};
 use crate::syntax::ast::{Node, SourceTree, ValueKind};
 
 /// Reads a ruleset.  Returns `None` when the file has no `ruleset` header.
-pub fn load(files: &Files, file: FileId, tree: &SourceTree, diagnostics: &mut Vec<Diagnostic>) -> Option<Ruleset> {
+///
+/// `bases` holds the declarations of the rulesets it `extends`, outermost
+/// base first: they are read before the file's own, and a declaration of the
+/// file replaces the base's declaration of the same name.
+pub fn load(
+    files: &Files,
+    file: FileId,
+    tree: &SourceTree,
+    bases: &[&SourceTree],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Ruleset> {
     let header = tree.nodes.first().filter(|n| n.name.text == "ruleset")?;
     let mut loader = Loader { files, diagnostics, type_refs: Vec::new() };
     let id = match super::names::id_at(header, 0) {
@@ -26,6 +36,7 @@ pub fn load(files: &Files, file: FileId, tree: &SourceTree, diagnostics: &mut Ve
     let mut ruleset = Ruleset {
         id,
         title: String::new(),
+        extends: None,
         span: header.head_span(),
         symbols: Vec::new(),
         icons: Vec::new(),
@@ -46,15 +57,25 @@ pub fn load(files: &Files, file: FileId, tree: &SourceTree, diagnostics: &mut Ve
     for node in children(header) {
         match node.name.text.as_str() {
             "title" => ruleset.title = string_at(node, 0).unwrap_or_default().to_string(),
-            _ => loader.unknown(node, &["title"]),
+            "extends" => ruleset.extends = super::names::id_at(node, 0).map(str::to_string),
+            _ => loader.unknown(node, &["title", "extends"]),
         }
     }
     let mut seen: Vec<(String, String, Span)> = Vec::new();
-    for node in &tree.nodes[1..] {
-        loader.declaration(node, &mut ruleset, &mut seen);
+    for tree in bases.iter().chain([&tree]) {
+        for node in tree.nodes.iter().skip(1) {
+            loader.declaration(node, &mut ruleset, &mut seen);
+        }
     }
     loader.resolve(&ruleset, file);
     Some(ruleset)
+}
+
+/// The id of the ruleset a ruleset file extends, if any.
+pub fn extends(tree: &SourceTree) -> Option<(&str, Span)> {
+    let header = tree.nodes.first().filter(|n| n.name.text == "ruleset")?;
+    let line = children(header).iter().find(|n| n.name.text == "extends")?;
+    Some((super::names::id_at(line, 0)?, line.values[0].span))
 }
 
 fn children(node: &Node) -> &[Node] {
@@ -121,6 +142,12 @@ impl Loader<'_> {
         let what = node.name.text.as_str();
         if let Some(id) = ident_at(node, 0) {
             if matches!(what, "initiative" | "tie-break" | "play-limit") {
+            } else if let Some(at) =
+                seen.iter().position(|(w, i, first)| w == what && i == id && first.file != node.span.file)
+            {
+                // A house rule replaces the base game's declaration.
+                seen.remove(at);
+                ruleset.forget(what, id);
             } else if let Some((_, _, first)) = seen.iter().find(|(w, i, _)| w == what && i == id) {
                 self.diagnostics.push(
                     Diagnostic::error(&codes::DUPLICATE_DECLARATION, format!("`{what} {id}` is declared twice"))
@@ -159,6 +186,8 @@ impl Loader<'_> {
             }
             "initiative" => ruleset.initiative = self.scale(node),
             "tie-break" => {
+                // A ruleset's own chain replaces the one it extends.
+                ruleset.tie_break.clear();
                 for child in children(node) {
                     match self.tie_break(child) {
                         Some(step) => ruleset.tie_break.push(step),
