@@ -33,6 +33,8 @@ pub fn parse(files: &Files, file: FileId, diagnostics: &mut Vec<Diagnostic>) -> 
         }
         parser::ChunkParser::new(file, chunk.start, &mut tree.comments, diagnostics).parse(slice, &mut tree.nodes);
     }
+    // Comments are gathered while walking the tree, not in source order.
+    tree.comments.sort_by_key(|c| c.start);
     tree
 }
 

@@ -210,6 +210,16 @@ impl<'a> ChunkParser<'a> {
     }
 
     fn expr(&mut self, pair: Pair<'_, Rule>) -> Expr {
+        // The whole expression's span covers any parentheses inside it.
+        let whole = self.span(&pair);
+        match self.fold_expr(pair) {
+            Expr::Binary { op, lhs, rhs, .. } => Expr::Binary { op, lhs, rhs, span: whole },
+            Expr::Not(inner, _) => Expr::Not(inner, whole),
+            other => other,
+        }
+    }
+
+    fn fold_expr(&mut self, pair: Pair<'_, Rule>) -> Expr {
         // Operands and operators in source order; folded by precedence.
         let mut operands: Vec<Expr> = Vec::new();
         let mut operators: Vec<BinOp> = Vec::new();
@@ -327,7 +337,9 @@ fn rename(rule: Rule) -> Option<&'static str> {
         Rule::node | Rule::plain_node | Rule::name | Rule::constraint | Rule::constraint_kw => "a name",
         Rule::string | Rule::call | Rule::literal | Rule::call_args => "a value",
         Rule::block => "`{`",
-        Rule::expr | Rule::function | Rule::integer | Rule::ident => "an expression",
+        Rule::expr | Rule::function => "an expression",
+        Rule::integer => "a number",
+        Rule::ident => "a name",
         Rule::op_or
         | Rule::op_and
         | Rule::op_eq
