@@ -5,9 +5,11 @@
 //! [`diagnostics`].  The library does no I/O of its own: the command line
 //! ([`cli`]) reads files and hands their text in.
 
+pub mod backend;
 pub mod check;
 pub mod cli;
 pub mod diagnostics;
+pub mod engine;
 pub mod ir;
 pub mod source;
 pub mod syntax;

@@ -27,7 +27,7 @@ pub fn check_paths(paths: &[PathBuf]) -> Result<Outcome> {
 
 /// Reads a file, but never more than one byte past the size limit, so a huge
 /// file is refused without being loaded.
-fn read_limited(path: &std::path::Path) -> Result<Vec<u8>> {
+pub(super) fn read_limited(path: &std::path::Path) -> Result<Vec<u8>> {
     use std::io::Read;
     let file =
         std::fs::File::open(path).into_diagnostic().wrap_err_with(|| format!("cannot open {}", path.display()))?;

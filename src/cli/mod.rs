@@ -1,10 +1,13 @@
 //! The command line: argument parsing, reading files, printing results.
 //! This is the only place that does I/O.
 
+mod atomic;
+mod build;
 mod check;
 mod explain;
 mod new;
 mod project;
+mod timeline;
 
 use crate::diagnostics::render::MessageFormat;
 use clap::{Parser, Subcommand};
@@ -15,6 +18,9 @@ Examples:
   cardsmith check                          check the project around the current folder
   cardsmith check cards/dreadnaught-2e     check one folder (and any files in it)
   cardsmith check --message-format short   one line per problem
+  cardsmith build -o out                   write the engine data (JSON + schema) to out/
+  cardsmith timeline --attacker \"Kinetic Strike\" --defender \"Flak Batteries\"
+                                           the order in which a turn's effects resolve
   cardsmith explain E0304                  what a diagnostic code means
   cardsmith new my-ship --game dreadnaught-2e";
 
@@ -38,6 +44,24 @@ enum Command {
         #[arg(long, value_enum, default_value = "human")]
         message_format: MessageFormat,
     },
+    /// Check, then write the engine data: one JSON document per ruleset and schema.json
+    #[command(
+        after_help = "The output folder is replaced as a whole, atomically; nothing is written when the input has errors.\nExit status: 0 when written, 1 when the input has errors, 2 on usage or I/O problems."
+    )]
+    Build {
+        /// Files or folders to build (default: the project found from the current folder)
+        paths: Vec<std::path::PathBuf>,
+        /// The output folder (default: `[build] out` in cardsmith.toml, else `out`)
+        #[arg(short = 'o', long = "out")]
+        out: Option<std::path::PathBuf>,
+        /// How to print diagnostics
+        #[arg(long, value_enum, default_value = "human")]
+        message_format: MessageFormat,
+    },
+    /// Print the JSON Schema of the engine data (the schema.json that build writes)
+    Schema,
+    /// Print the order in which the effects of a turn's cards resolve
+    Timeline(timeline::Args),
     /// Explain a diagnostic code, such as E0304
     Explain {
         /// The code (E0304) or its name (initiative-off-scale); `--list` lists them all
@@ -63,6 +87,12 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Check { paths, message_format } => check::run(&paths, message_format),
+        Command::Build { paths, out, message_format } => build::run(&paths, out.as_deref(), message_format),
+        Command::Schema => {
+            print!("{}", crate::backend::schema::text());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Timeline(args) => timeline::run(&args),
         Command::Explain { code, list } => explain::run(code.as_deref(), list),
         Command::New { name, game } => new::run(&name, &game),
     };

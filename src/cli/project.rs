@@ -21,17 +21,22 @@ pub fn default_paths() -> Result<Vec<PathBuf>> {
             cwd.display()
         ));
     };
-    let manifest = root.join(MANIFEST);
-    let text = std::fs::read_to_string(&manifest)
-        .into_diagnostic()
-        .wrap_err_with(|| format!("reading {}", manifest.display()))?;
-    let table: toml::Table = text.parse().map_err(|e| miette!("{}: {e}", manifest.display()))?;
+    let table = manifest(&root)?;
     let paths = table
         .get("project")
         .and_then(|p| p.get("paths"))
         .and_then(|p| p.as_array())
         .map(|items| items.iter().filter_map(|i| i.as_str()).map(|p| root.join(p)).collect::<Vec<_>>());
     Ok(paths.unwrap_or_else(|| vec![root]))
+}
+
+/// The parsed `cardsmith.toml` of a project.
+pub fn manifest(root: &Path) -> Result<toml::Table> {
+    let manifest = root.join(MANIFEST);
+    let text = std::fs::read_to_string(&manifest)
+        .into_diagnostic()
+        .wrap_err_with(|| format!("reading {}", manifest.display()))?;
+    text.parse().map_err(|e| miette!("{}: {e}", manifest.display()))
 }
 
 /// Every `.rules` and `.cards` file under the given paths, sorted, each once.

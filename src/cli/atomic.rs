@@ -1,0 +1,139 @@
+//! Replacing an output folder as a whole, so that a failing or interrupted
+//! build never leaves it half-written.
+//!
+//! Every file is written (and flushed to disk) into a temporary folder next to
+//! the output folder, on the same file system; only then is the temporary
+//! folder moved into place.  On Linux the two folders are swapped in one
+//! atomic `renameat2(RENAME_EXCHANGE)`; elsewhere (or on a file system that
+//! cannot exchange) the old folder is renamed aside first.  A folder is only
+//! ever replaced if it is new, empty, or was written by cardsmith (it holds the
+//! [`MARKER`] file), so a mistyped `-o` cannot wipe unrelated files.
+
+use crate::backend::OutputFile;
+use miette::{miette, IntoDiagnostic, Result, WrapErr};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The file that marks a folder as cardsmith's output.
+pub const MARKER: &str = ".cardsmith-output";
+
+const MARKER_TEXT: &str = "This folder is written by cardsmith and replaced as a whole on every build.\n";
+
+/// Test hook, not a user setting: when set to a number of milliseconds, the
+/// build sleeps that long after writing its temporary folder and before moving
+/// it into place, so a test can kill it at a known moment.
+const PAUSE_HOOK: &str = "CARDSMITH_TEST_HOOK_PAUSE_BEFORE_RENAME_MS";
+
+/// Makes `out` hold exactly `files` (plus the marker), atomically.
+pub fn replace_folder(out: &Path, files: &[OutputFile]) -> Result<()> {
+    let (parent, name) = split(out)?;
+    check_replaceable(out)?;
+    remove_leftovers(&parent, &name);
+    let temp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
+    let written = write_all(&temp, files).and_then(|()| {
+        pause_for_tests();
+        move_into_place(&temp, out, &parent, &name)
+    });
+    if written.is_err() {
+        let _ = std::fs::remove_dir_all(&temp);
+    }
+    written
+}
+
+/// The parent folder and the plain name of the output folder.
+fn split(out: &Path) -> Result<(PathBuf, String)> {
+    let name = out.file_name().and_then(|n| n.to_str()).filter(|n| !n.is_empty());
+    let Some(name) = name else {
+        return Err(miette!(help = "name a folder such as `out`", "cannot write the build to {}", out.display()));
+    };
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    Ok((parent, name.to_string()))
+}
+
+fn check_replaceable(out: &Path) -> Result<()> {
+    let Ok(meta) = std::fs::symlink_metadata(out) else { return Ok(()) };
+    if !meta.is_dir() {
+        return Err(miette!(help = "choose a folder with `-o DIR`", "{} exists and is not a folder", out.display()));
+    }
+    let mut entries =
+        std::fs::read_dir(out).into_diagnostic().wrap_err_with(|| format!("cannot list {}", out.display()))?;
+    if entries.next().is_none() || out.join(MARKER).is_file() {
+        return Ok(());
+    }
+    Err(miette!(
+        help = "choose a new or empty folder with `-o DIR`: the build replaces its output folder as a whole",
+        "{} holds files that cardsmith did not write",
+        out.display()
+    ))
+}
+
+/// Temporary folders of builds that were killed before they finished.
+fn remove_leftovers(parent: &Path, name: &str) {
+    let Ok(entries) = std::fs::read_dir(parent) else { return };
+    let prefixes = [format!(".{name}.tmp-"), format!(".{name}.old-")];
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let file_name = file_name.to_string_lossy();
+        if prefixes.iter().any(|p| file_name.starts_with(p.as_str())) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+fn write_all(temp: &Path, files: &[OutputFile]) -> Result<()> {
+    std::fs::create_dir(temp).into_diagnostic().wrap_err_with(|| format!("cannot create {}", temp.display()))?;
+    let marker = OutputFile { name: MARKER.to_string(), contents: MARKER_TEXT.to_string() };
+    for file in files.iter().chain([&marker]) {
+        let path = temp.join(&file.name);
+        let mut handle = std::fs::File::create(&path)
+            .into_diagnostic()
+            .wrap_err_with(|| format!("cannot create {}", path.display()))?;
+        handle
+            .write_all(file.contents.as_bytes())
+            .and_then(|()| handle.sync_all())
+            .into_diagnostic()
+            .wrap_err_with(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}
+
+fn pause_for_tests() {
+    if let Some(ms) = std::env::var(PAUSE_HOOK).ok().and_then(|v| v.parse::<u64>().ok()) {
+        std::thread::sleep(std::time::Duration::from_millis(ms));
+    }
+}
+
+fn move_into_place(temp: &Path, out: &Path, parent: &Path, name: &str) -> Result<()> {
+    let moved = |e: std::io::Error| miette!("cannot move the build into {}: {e}", out.display());
+    if std::fs::symlink_metadata(out).is_err() {
+        return std::fs::rename(temp, out).map_err(moved);
+    }
+    if exchange(temp, out) {
+        // `temp` now holds the previous output.
+        let _ = std::fs::remove_dir_all(temp);
+        return Ok(());
+    }
+    let old = parent.join(format!(".{name}.old-{}", std::process::id()));
+    std::fs::rename(out, &old).map_err(moved)?;
+    if let Err(e) = std::fs::rename(temp, out) {
+        let _ = std::fs::rename(&old, out);
+        return Err(moved(e));
+    }
+    let _ = std::fs::remove_dir_all(&old);
+    Ok(())
+}
+
+/// Swaps two folders in one step, where the system can.
+#[cfg(target_os = "linux")]
+fn exchange(a: &Path, b: &Path) -> bool {
+    use rustix::fs::{renameat_with, RenameFlags, CWD};
+    renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE).is_ok()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn exchange(_: &Path, _: &Path) -> bool {
+    false
+}

@@ -1,0 +1,234 @@
+//! The engine data as the engine reads it: only the parts it needs, with
+//! defaults for what a document may leave out, and a catch-all for value and
+//! tie-break types this engine does not know, so a newer document of the same
+//! format version still loads.
+
+use serde::{Deserialize, Serialize};
+
+/// The format versions this engine reads.
+pub const FORMATS: &[u32] = &[1];
+
+#[derive(Debug, Deserialize)]
+pub struct Document {
+    pub format: u32,
+    pub ruleset: Ruleset,
+    #[serde(default)]
+    pub cards: Vec<Card>,
+}
+
+/// A document that cannot be read.
+#[derive(Debug)]
+pub enum ReadError {
+    Json(serde_json::Error),
+    Format(u32),
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::Json(e) => write!(f, "not engine data: {e}"),
+            ReadError::Format(v) => write!(f, "engine data format {v} is not one this engine reads ({FORMATS:?})"),
+        }
+    }
+}
+
+impl Document {
+    /// Reads a document, refusing format versions this engine does not know.
+    pub fn from_json(text: &str) -> Result<Document, ReadError> {
+        // The version is read on its own first, so a document of another
+        // version is refused for its version and not for its shape.
+        #[derive(Deserialize)]
+        struct Version {
+            format: u32,
+        }
+        let version: Version = serde_json::from_str(text).map_err(ReadError::Json)?;
+        if !FORMATS.contains(&version.format) {
+            return Err(ReadError::Format(version.format));
+        }
+        serde_json::from_str(text).map_err(ReadError::Json)
+    }
+
+    pub fn card(&self, name: &str) -> Option<&Card> {
+        self.cards.iter().find(|c| c.name == name)
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Ruleset {
+    pub id: String,
+    #[serde(default)]
+    pub initiative: Option<Scale>,
+    #[serde(default)]
+    pub tie_break: Vec<TieBreak>,
+}
+
+/// `X` (optionally) first, then from `from_tenths` down to `to_tenths` in
+/// steps of `step_tenths`.
+#[derive(Debug, Deserialize)]
+pub struct Scale {
+    pub has_x: bool,
+    pub from_tenths: i64,
+    pub to_tenths: i64,
+    pub step_tenths: i64,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "by", rename_all = "kebab-case")]
+pub enum TieBreak {
+    /// Cards of these kinds come first; among them a higher (or lower) value
+    /// of `field` comes first.
+    Kind {
+        kinds: Vec<String>,
+        #[serde(default)]
+        field: Option<String>,
+        #[serde(default = "highest")]
+        highest: bool,
+    },
+    /// Sides in this order.
+    Side { order: Vec<String> },
+    /// A tier this engine does not know; it breaks no tie.
+    #[serde(other)]
+    Unknown,
+}
+
+fn highest() -> bool {
+    true
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Card {
+    pub name: String,
+    pub kind: String,
+    #[serde(default)]
+    pub body: Body,
+}
+
+impl Card {
+    pub fn field(&self, name: &str) -> Option<&Field> {
+        self.body.fields.iter().find(|f| f.name == name)
+    }
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+pub struct Field {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<Body>,
+}
+
+/// What a field's block holds: nested fields, effect lines and conditions.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+pub struct Body {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<Field>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<Effect>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<Conditional>,
+}
+
+/// `impact damage 8+`.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+pub struct Effect {
+    pub role: String,
+    pub symbol: String,
+    pub amount: i64,
+    /// `none`, `after` (`8+`) or `before` (`+2`).
+    pub plus: String,
+}
+
+/// Effects that apply only when the condition holds.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+pub struct Conditional {
+    pub condition: Condition,
+    pub body: Body,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum Condition {
+    /// The range is within these bands: `from` alone, `from..to`, or `from..`
+    /// (`open`).
+    Range {
+        from: String,
+        #[serde(default)]
+        to: Option<String>,
+        #[serde(default)]
+        open: bool,
+    },
+    /// A condition this engine does not know.
+    #[serde(other)]
+    Other,
+}
+
+/// A typed value: `{"type": "int", "value": 3}`.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[serde(tag = "type", content = "value", rename_all = "kebab-case")]
+pub enum Value {
+    Int(i64),
+    Signed(i64),
+    Decimal(String),
+    Distance(String),
+    Initiative(Initiative),
+    String(String),
+    Name(String),
+    /// A value type the engine does not read.
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Value {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Value, D::Error> {
+        #[derive(Deserialize)]
+        struct Raw {
+            #[serde(rename = "type")]
+            ty: String,
+            #[serde(default)]
+            value: serde_json::Value,
+        }
+        let Raw { ty, value } = Raw::deserialize(deserializer)?;
+        let read = match ty.as_str() {
+            "int" => serde_json::from_value(value).map(Value::Int),
+            "signed" => serde_json::from_value(value).map(Value::Signed),
+            "decimal" => serde_json::from_value(value).map(Value::Decimal),
+            "distance" => serde_json::from_value(value).map(Value::Distance),
+            "initiative" => serde_json::from_value(value).map(Value::Initiative),
+            "string" => serde_json::from_value(value).map(Value::String),
+            "name" => serde_json::from_value(value).map(Value::Name),
+            _ => Ok(Value::Other),
+        };
+        read.map_err(serde::de::Error::custom)
+    }
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Initiative {
+    X,
+    /// In tenths.
+    Step(i64),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_value_condition_and_tier_types_still_load() {
+        let value: Vec<Value> =
+            serde_json::from_str(r#"[{"type":"int","value":3},{"type":"grade","value":{"letter":"B","plus":2}}]"#)
+                .expect("values");
+        assert_eq!(value, vec![Value::Int(3), Value::Other]);
+        let condition: Condition = serde_json::from_str(r#"{"type":"phase","name":"draw"}"#).expect("condition");
+        assert_eq!(condition, Condition::Other);
+        let tier: TieBreak = serde_json::from_str(r#"{"by":"priority","digits":1}"#).expect("tier");
+        assert!(matches!(tier, TieBreak::Unknown));
+    }
+
+    #[test]
+    fn a_document_of_another_format_is_refused_for_its_version() {
+        let error = Document::from_json(r#"{"format": 2, "whatever": true}"#).expect_err("refused");
+        assert!(matches!(error, ReadError::Format(2)), "{error}");
+    }
+}
