@@ -1,0 +1,303 @@
+//! The timeline, built from the rulebooks' statements (GAMES.md §1.3), with a
+//! tie at every level of each edition's chain.  Every timeline here goes
+//! through the engine data: cards are checked, serialised to JSON exactly as
+//! `cardsmith build` writes them, and read back by the engine's own types.
+
+use cardsmith::engine::data::Document;
+use cardsmith::engine::timeline::{timeline, Play, Timeline};
+use cardsmith::workspace::Workspace;
+
+/// Cards with one initiative each (unless said otherwise), for ties.
+const TIES_2E: &str = r#"game dreadnaught-2e
+
+boost "Power Three" {
+  power 3
+  at 3.0 { increase damage 1 }
+}
+boost "Also Power Three" {
+  power 3
+  at 3.0 { increase damage 1 }
+}
+boost "Power One" {
+  power 1
+  at 3.0 { increase damage 1 }
+}
+terrain "Fast Wreck" {
+  place 2
+  hp 4
+  speed 3
+  moves-at 3.0
+  chevron forward
+}
+terrain "Slow Wreck" {
+  place 2
+  hp 4
+  speed 1
+  moves-at 3.0
+  chevron forward
+}
+event "Quick Reaction" {
+  at 3.0 { impact damage +1 }
+}
+defense "Brace" {
+  symbol armour
+  at 3.0 { reduction damage 1 }
+}
+offense "Cannon" {
+  symbol kinetic
+  at 3.0 { impact damage 2 }
+}
+offense "Second Cannon" {
+  symbol kinetic
+  at 3.0 { impact damage 3 }
+}
+offense "Opening Salvo" {
+  symbol kinetic
+  at X 3.0 1.0 { impact damage 1 }
+}
+offense "Early Gun" {
+  symbol kinetic
+  at 5.0 { impact damage 1 }
+}
+"#;
+
+/// The first edition's timing (E1 L189–205): a priority digit within each
+/// step, Terrain and Event Cards as one tier, then Defense, then Offense, and
+/// no attacker/defender tie-break.  Declared here as data over the second
+/// edition's kinds, so the test does not depend on the bundled first-edition
+/// ruleset being complete.
+const FIRST_EDITION_TIMING: &str = r#"ruleset first-edition-timing {
+  title "Dreadnaught, second-edition cards with first-edition timing"
+  extends dreadnaught-2e
+}
+initiative X from 5.9 to 0.0 by 0.1 whole-steps
+tie-break {
+  kind terrain event
+  kind defense
+  kind offense
+}
+"#;
+
+fn engine_document(sources: &[(&str, &str)], game: &str) -> Document {
+    let mut workspace = Workspace::new();
+    for (name, text) in sources {
+        workspace.add_text(name, text);
+    }
+    let outcome = workspace.check();
+    let rendered = cardsmith::diagnostics::render::human_string(&outcome.files, &outcome.diagnostics);
+    assert!(outcome.stats.errors == 0, "{rendered}");
+    let files = cardsmith::backend::json::build(&outcome.files, &outcome.project).expect("engine data");
+    let file = files.iter().find(|f| f.name == format!("{game}.json")).expect("a document for the game");
+    Document::from_json(&file.contents).expect("the engine reads its own data")
+}
+
+fn plays(attacker: &[&str], defender: &[&str]) -> Vec<Play> {
+    let side = |side: &str, cards: &[&str]| -> Vec<Play> {
+        cards.iter().map(|c| Play { side: side.to_string(), card: c.to_string() }).collect()
+    };
+    [side("attacker", attacker), side("defender", defender)].concat()
+}
+
+fn second_edition(attacker: &[&str], defender: &[&str]) -> Timeline {
+    let doc = engine_document(&[("ties.cards", TIES_2E)], "dreadnaught-2e");
+    timeline(&doc, &plays(attacker, defender)).expect("timeline")
+}
+
+fn first_edition(attacker: &[&str], defender: &[&str], cards: &str) -> Timeline {
+    let content = format!("game first-edition-timing\n{cards}");
+    let doc =
+        engine_document(&[("timing.rules", FIRST_EDITION_TIMING), ("cards.cards", &content)], "first-edition-timing");
+    timeline(&doc, &plays(attacker, defender)).expect("timeline")
+}
+
+/// One line per resolution: `3.0 2= defender Brace`.
+fn order(timeline: &Timeline) -> Vec<String> {
+    let mut lines = Vec::new();
+    for step in &timeline.steps {
+        for r in &step.resolutions {
+            let mark = if r.simultaneous { "=" } else { "" };
+            lines.push(format!("{} {}{mark} {} {}", step.initiative, r.position, r.side, r.card));
+        }
+    }
+    lines
+}
+
+fn decided_by(timeline: &Timeline) -> Vec<Option<&str>> {
+    timeline.steps.iter().flat_map(|s| &s.resolutions).map(|r| r.decided_by.as_deref()).collect()
+}
+
+#[test]
+fn second_edition_boost_terrain_event_defense_offense() {
+    // E2 L212–218; the sides alternate so the side tier cannot explain it.
+    let t = second_edition(&["Cannon", "Quick Reaction", "Power One"], &["Brace", "Slow Wreck", "Power Three"]);
+    assert_eq!(
+        order(&t),
+        [
+            "3.0 1 defender Power Three",
+            "3.0 2 attacker Power One",
+            "3.0 3 defender Slow Wreck",
+            "3.0 4 attacker Quick Reaction",
+            "3.0 5 defender Brace",
+            "3.0 6 attacker Cannon",
+        ]
+    );
+    assert_eq!(
+        decided_by(&t),
+        [
+            None,
+            Some("kind boost by power highest"),
+            Some("kind boost"),
+            Some("kind terrain"),
+            Some("kind event"),
+            Some("kind defense"),
+        ]
+    );
+}
+
+#[test]
+fn second_edition_equal_power_falls_through_to_the_attacker() {
+    // Listed defender first: the order played does not matter, the chain does.
+    let t = second_edition(&["Also Power Three"], &["Power Three"]);
+    let t_reversed = timeline(
+        &engine_document(&[("ties.cards", TIES_2E)], "dreadnaught-2e"),
+        &[
+            Play { side: "defender".into(), card: "Power Three".into() },
+            Play { side: "attacker".into(), card: "Also Power Three".into() },
+        ],
+    )
+    .expect("timeline");
+    for t in [t, t_reversed] {
+        assert_eq!(order(&t), ["3.0 1 attacker Also Power Three", "3.0 2 defender Power Three"]);
+        assert_eq!(decided_by(&t)[1], Some("side attacker defender"));
+    }
+}
+
+#[test]
+fn second_edition_faster_terrain_first_whoever_plays_it() {
+    let t = second_edition(&["Slow Wreck"], &["Fast Wreck"]);
+    assert_eq!(order(&t), ["3.0 1 defender Fast Wreck", "3.0 2 attacker Slow Wreck"]);
+    assert_eq!(decided_by(&t)[1], Some("kind terrain by speed highest"));
+    assert_eq!(t.steps[0].resolutions[0].compared, ["speed 3"]);
+}
+
+#[test]
+fn second_edition_attacker_before_defender_as_the_ultimate_tiebreaker() {
+    // E2 L220: "the Attacker's effect is resolved immediately before the Defender's".
+    let t = second_edition(&["Second Cannon"], &["Cannon"]);
+    assert_eq!(order(&t), ["3.0 1 attacker Second Cannon", "3.0 2 defender Cannon"]);
+    let t = second_edition(&["Cannon"], &["Second Cannon"]);
+    assert_eq!(order(&t), ["3.0 1 attacker Cannon", "3.0 2 defender Second Cannon"]);
+}
+
+#[test]
+fn second_edition_still_tied_is_simultaneous() {
+    // Same step, same tier, same side: nothing in the chain separates them.
+    let t = second_edition(&["Cannon", "Second Cannon"], &["Cannon"]);
+    assert_eq!(order(&t), ["3.0 1= attacker Cannon", "3.0 1= attacker Second Cannon", "3.0 2 defender Cannon"]);
+    assert_eq!(decided_by(&t), [None, None, Some("side attacker defender")]);
+}
+
+#[test]
+fn second_edition_steps_in_scale_order_and_a_card_at_each_of_its_steps() {
+    // E2 L204: X first, then 5.9 down to 0.0; a card resolves at every step it lists.
+    let t = second_edition(&["Opening Salvo", "Power Three"], &["Early Gun"]);
+    assert_eq!(
+        order(&t),
+        [
+            "X 1 attacker Opening Salvo",
+            "5.0 1 defender Early Gun",
+            "3.0 1 attacker Power Three",
+            "3.0 2 attacker Opening Salvo",
+            "1.0 1 attacker Opening Salvo",
+        ]
+    );
+}
+
+#[test]
+fn second_edition_mixed_hand_of_the_bundled_decks() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("cards/dreadnaught-2e");
+    let mut sources = Vec::new();
+    for entry in std::fs::read_dir(&dir).expect("bundled cards") {
+        let path = entry.expect("entry").path();
+        let name = format!("cards/dreadnaught-2e/{}", path.file_name().and_then(|n| n.to_str()).unwrap_or("?"));
+        sources.push((name, std::fs::read_to_string(&path).expect("text")));
+    }
+    sources.sort();
+    let borrowed: Vec<(&str, &str)> = sources.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+    let doc = engine_document(&borrowed, "dreadnaught-2e");
+    let hand = plays(
+        &["Spinal Railcannon", "Follow-Through", "Flak Batteries", "Auxiliary Reactor"],
+        &["Reactive Plating", "Spaced Armour", "Deflector Array", "Flak Batteries", "Drifting Hulk", "Black Ice"],
+    );
+    let t = timeline(&doc, &hand).expect("timeline");
+    insta::assert_snapshot!("mixed-hand-2e.txt", cardsmith::engine::text::render(&t));
+    insta::assert_snapshot!("mixed-hand-2e.json", serde_json::to_string_pretty(&t).expect("json"));
+}
+
+const FIRST_EDITION_CARDS: &str = r#"
+terrain "Wreck" {
+  place 2
+  hp 4
+  speed 1
+  moves-at 3.0
+  chevron forward
+}
+terrain "Fast Wreck" {
+  place 2
+  hp 4
+  speed 3
+  moves-at 3.0
+  chevron forward
+}
+event "Sudden Storm" {
+  at 3.0 { impact damage 1 }
+}
+defense "Brace" {
+  symbol armour
+  at 3.0 { reduction damage 1 }
+}
+offense "Heavy Gun" {
+  symbol kinetic
+  at 3.2 { impact damage 4 }
+}
+offense "Light Gun" {
+  symbol kinetic
+  at 3.4 { impact damage 1 }
+}
+offense "Broadside" {
+  symbol kinetic
+  at 3 { impact damage 2 }
+}
+"#;
+
+#[test]
+fn first_edition_priority_digit_orders_a_step() {
+    // E1 L195: "an 3.4 card would resolve before an 3.2 card".
+    let t = first_edition(&["Heavy Gun"], &["Light Gun"], FIRST_EDITION_CARDS);
+    assert_eq!(order(&t), ["3.4 1 defender Light Gun", "3.2 1 attacker Heavy Gun"]);
+}
+
+#[test]
+fn first_edition_terrain_and_event_share_a_tier_then_defense_then_offense() {
+    // E1 L199–205: terrain and event are one tier; no speed, no side: still
+    // tied means simultaneous.  `at 3` is the whole step 3.0.
+    let t = first_edition(&["Broadside", "Wreck"], &["Brace", "Sudden Storm", "Fast Wreck"], FIRST_EDITION_CARDS);
+    assert_eq!(
+        order(&t),
+        [
+            "3.0 1= attacker Wreck",
+            "3.0 1= defender Sudden Storm",
+            "3.0 1= defender Fast Wreck",
+            "3.0 2 defender Brace",
+            "3.0 3 attacker Broadside",
+        ]
+    );
+    assert_eq!(decided_by(&t), [None, None, None, Some("kind terrain event"), Some("kind defense")]);
+}
+
+#[test]
+fn first_edition_has_no_attacker_tiebreak() {
+    // E1's two-player text never says ties favour the Attacker (GAMES.md §1.3).
+    let t = first_edition(&["Broadside"], &["Broadside"], FIRST_EDITION_CARDS);
+    assert_eq!(order(&t), ["3.0 1= attacker Broadside", "3.0 1= defender Broadside"]);
+}
