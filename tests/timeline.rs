@@ -301,3 +301,76 @@ fn first_edition_has_no_attacker_tiebreak() {
     let t = first_edition(&["Broadside"], &["Broadside"], FIRST_EDITION_CARDS);
     assert_eq!(order(&t), ["3.0 1= attacker Broadside", "3.0 1= defender Broadside"]);
 }
+
+fn cardsmith(args: &[&str], dir: &std::path::Path) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_cardsmith"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("cardsmith runs")
+}
+
+#[test]
+fn the_command_reads_a_built_document_and_builds_in_memory_alike() {
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("out");
+    let built = cardsmith(&["build", "cards/dreadnaught-2e", "-o", out.to_str().expect("utf-8")], repo);
+    assert_eq!(built.status.code(), Some(0), "{}", String::from_utf8_lossy(&built.stderr));
+    let document = out.join("dreadnaught-2e.json");
+    let hand = ["--attacker", "Spinal Railcannon", "--attacker", "Follow-Through", "--defender", "Spaced Armour"];
+    for format in ["text", "json"] {
+        let from_data = cardsmith(
+            &[&["timeline", "--data", document.to_str().expect("utf-8")], &hand[..], &["--format", format]].concat(),
+            repo,
+        );
+        let in_memory =
+            cardsmith(&[&["timeline", "cards/dreadnaught-2e"], &hand[..], &["--format", format]].concat(), repo);
+        assert_eq!(from_data.status.code(), Some(0), "{}", String::from_utf8_lossy(&from_data.stderr));
+        assert_eq!(in_memory.status.code(), Some(0), "{}", String::from_utf8_lossy(&in_memory.stderr));
+        assert_eq!(from_data.stdout, in_memory.stdout, "{format}: the built document and the in-memory build differ");
+    }
+    let text =
+        String::from_utf8_lossy(&cardsmith(&[&["timeline", "cards/dreadnaught-2e"], &hand[..]].concat(), repo).stdout)
+            .into_owned();
+    assert!(text.contains("\n2.4\n   1  attacker  Follow-Through (event)\n"), "{text}");
+    assert!(text.contains("   2  attacker  Spinal Railcannon (offense)  [tie-break: kind event]\n"), "{text}");
+}
+
+#[test]
+fn the_command_refuses_what_it_cannot_order() {
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let stderr = |o: &std::process::Output| String::from_utf8_lossy(&o.stderr).into_owned();
+
+    let typo = cardsmith(&["timeline", "cards/dreadnaught-2e", "--attacker", "Spinal Railcanon"], repo);
+    assert_eq!(typo.status.code(), Some(2));
+    assert!(stderr(&typo).contains("did you mean `Spinal Railcannon`?"), "{}", stderr(&typo));
+
+    let nothing_played = cardsmith(&["timeline", "cards/dreadnaught-2e"], repo);
+    assert_eq!(nothing_played.status.code(), Some(2));
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("bad.cards"), "game dreadnaught-2e\nofense \"X\" {}\n").expect("write");
+    let broken = cardsmith(&["timeline", "bad.cards", "--attacker", "X"], dir.path());
+    assert_eq!(broken.status.code(), Some(1));
+    assert!(stderr(&broken).contains("E0201"), "{}", stderr(&broken));
+
+    std::fs::write(
+        dir.path().join("untimed.rules"),
+        "ruleset untimed {\n  title \"No initiative\"\n}\nkind card \"Card\" {\n  field text text\n}\n",
+    )
+    .expect("write");
+    std::fs::write(
+        dir.path().join("untimed.cards"),
+        "game untimed\ncard \"Plain\" {\n  text \"Nothing happens.\"\n}\n",
+    )
+    .expect("write");
+    let untimed = cardsmith(&["timeline", "untimed.rules", "untimed.cards", "--attacker", "Plain"], dir.path());
+    assert_eq!(untimed.status.code(), Some(2), "{}", stderr(&untimed));
+    assert!(stderr(&untimed).contains("has no initiative scale"), "{}", stderr(&untimed));
+
+    std::fs::write(dir.path().join("future.json"), "{\"format\": 2}").expect("write");
+    let future = cardsmith(&["timeline", "--data", "future.json", "--attacker", "Plain"], dir.path());
+    assert_eq!(future.status.code(), Some(2));
+    assert!(stderr(&future).contains("format 2"), "{}", stderr(&future));
+}
