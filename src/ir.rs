@@ -28,6 +28,21 @@ pub struct Card {
     pub body: Body,
     #[serde(skip)]
     pub span: Span,
+    /// The whole card in the source, block included.
+    #[serde(skip)]
+    pub extent: Span,
+    /// `allow LINT…`, `warn LINT…`, `deny LINT…` lines in the card.
+    #[serde(skip)]
+    pub lint_levels: Vec<LintLevel>,
+}
+
+/// A lint level set in the source for one card or deck.
+#[derive(Clone, Debug)]
+pub struct LintLevel {
+    /// `allow`, `warn` or `deny`.
+    pub level: String,
+    pub lint: String,
+    pub span: Span,
 }
 
 impl Card {
@@ -54,6 +69,9 @@ pub struct Field {
     pub values: Vec<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub body: Option<Body>,
+    /// The field's line in the source.
+    #[serde(skip)]
+    pub span: Span,
 }
 
 /// `impact damage 8+`: a coloured effect line.
@@ -63,6 +81,8 @@ pub struct Effect {
     pub symbol: String,
     pub amount: i64,
     pub plus: Plus,
+    #[serde(skip)]
+    pub span: Span,
 }
 
 /// Where a `+` was written next to an effect's number.
@@ -173,6 +193,8 @@ pub struct Deck {
     /// Values the deck type derives, such as a strategy rating.
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub computed: std::collections::BTreeMap<String, i64>,
+    #[serde(skip)]
+    pub lint_levels: Vec<LintLevel>,
     #[serde(skip)]
     pub span: Span,
 }

@@ -15,12 +15,15 @@ pub struct Workspace {
     diagnostics: Vec<Diagnostic>,
     /// Files the user gave, as opposed to bundled rulesets added for them.
     user_files: usize,
+    lints: crate::lint::Config,
 }
 
 /// The result of checking a workspace.
 pub struct Outcome {
     pub files: Files,
     pub project: Project,
+    /// Certain fixes the lints offer (`cardsmith lint --fix`).
+    pub fixes: Vec<crate::lint::Fix>,
     /// Sorted by file and position.
     pub diagnostics: Vec<Diagnostic>,
     pub stats: Stats,
@@ -38,6 +41,11 @@ pub struct Stats {
 impl Workspace {
     pub fn new() -> Workspace {
         Workspace::default()
+    }
+
+    /// Sets the lint levels of the project (`[lints]` in `cardsmith.toml`).
+    pub fn set_lint_config(&mut self, config: crate::lint::Config) {
+        self.lints = config;
     }
 
     /// Adds a file read from disk.
@@ -88,6 +96,10 @@ impl Workspace {
         self.add_bundled_rulesets();
         let mut diagnostics = std::mem::take(&mut self.diagnostics);
         let project = check::check(&self.files, &self.trees, &mut diagnostics);
+        let errors: Vec<crate::source::Span> =
+            diagnostics.iter().filter(|d| d.is_error()).filter_map(|d| d.primary_span()).collect();
+        let linted = crate::lint::run(&self.files, &project, &self.lints, &errors);
+        diagnostics.extend(linted.diagnostics);
         diagnostics::sort(&mut diagnostics);
         let errors = diagnostics.iter().filter(|d| d.is_error()).count();
         let stats = Stats {
@@ -97,6 +109,6 @@ impl Workspace {
             errors,
             warnings: diagnostics.len() - errors,
         };
-        Outcome { files: self.files, project, diagnostics, stats }
+        Outcome { files: self.files, project, fixes: linted.fixes, diagnostics, stats }
     }
 }

@@ -84,10 +84,11 @@ A firing arc is not one of the game's arcs.  Dreadnaught 2e has seven:
 `standard`, `narrow`, `narrow-long`, `forward`, `broadside`, `turret` and
 `rear`.";
 
-UNRESOLVED_CARD_REFERENCE "E0209" "unresolved-card-reference" "\
-Card text names a card in italics (`*Spinal Railcannon*`) that no card of
-the same game defines.  Card names in text must match a card exactly; write
-`\\*` for a literal asterisk.";
+UNRESOLVED_CARD_REFERENCE "E0209" "unclosed-card-reference" "\
+Card text opens a card reference with `*` and never closes it.  A card name
+in text is written in italics between two asterisks (`*Spinal Railcannon*`);
+write `\\*` for a literal asterisk.  Whether the name exists is checked by the
+`unresolved-card-reference` lint.";
 
 UNKNOWN_ICON "E0210" "unknown-icon" "\
 Card text shows an icon (`{damage}`) the game does not declare.  Icons are

@@ -29,6 +29,7 @@ pub(super) struct DeckSource<'n> {
     /// Whether a line of the deck could not be read; its rules are then not
     /// counted, since the counts would be wrong.
     pub broken: bool,
+    pub lint_levels: Vec<crate::ir::LintLevel>,
 }
 
 impl GameChecker<'_> {
@@ -76,10 +77,13 @@ impl GameChecker<'_> {
             cards: Vec::new(),
             includes: Vec::new(),
             broken: false,
+            lint_levels: Vec::new(),
         };
         for line in node.block.iter().flat_map(|b| &b.nodes) {
             let word = line.name.text.as_str();
-            if deck_type.match_field.as_deref() == Some(word) {
+            if let Some(levels) = super::game::lint_level_line(line) {
+                deck.lint_levels.extend(levels);
+            } else if deck_type.match_field.as_deref() == Some(word) {
                 deck.symbol = self.deck_symbol_line(line);
             } else if deck_type.entry.iter().any(|e| e == word) {
                 if let Some((target, count, span)) = self.entry_line(line) {
@@ -222,6 +226,7 @@ impl GameChecker<'_> {
                 cards: entries,
                 computed,
                 span: deck.node.head_span(),
+                lint_levels: deck.lint_levels.clone(),
             });
         }
         decks

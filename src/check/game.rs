@@ -30,13 +30,13 @@ pub(super) struct GameChecker<'a> {
     pub ruleset: &'a Ruleset,
     pub diagnostics: Vec<Diagnostic>,
     pub deck_keywords: Vec<DeckKeyword>,
-    /// `*Card Name*` references in text, resolved once every card is known.
-    pub card_refs: Vec<(String, Span)>,
+    /// `allow`/`warn`/`deny` lines met while checking the current card.
+    pub lint_levels: Vec<ir::LintLevel>,
 }
 
 impl<'a> GameChecker<'a> {
     pub fn new(files: &'a Files, ruleset: &'a Ruleset) -> Self {
-        GameChecker { files, ruleset, diagnostics: Vec::new(), deck_keywords: Vec::new(), card_refs: Vec::new() }
+        GameChecker { files, ruleset, diagnostics: Vec::new(), deck_keywords: Vec::new(), lint_levels: Vec::new() }
     }
 
     pub fn report(&mut self, diagnostic: Diagnostic) {
@@ -113,7 +113,16 @@ impl<'a> GameChecker<'a> {
                 Body::default()
             }
         };
-        Some(Card { name: name.to_string(), kind: kind.id.clone(), tags, body, span: node.head_span() })
+        let lint_levels = std::mem::take(&mut self.lint_levels);
+        Some(Card {
+            name: name.to_string(),
+            kind: kind.id.clone(),
+            tags,
+            body,
+            span: node.head_span(),
+            extent: node.span,
+            lint_levels,
+        })
     }
 
     /// Checks the lines of a block against a schema.
@@ -137,6 +146,10 @@ impl<'a> GameChecker<'a> {
                 continue;
             }
             let Some(field) = schema.field(name) else {
+                if let Some(levels) = lint_level_line(node) {
+                    self.lint_levels.extend(levels);
+                    continue;
+                }
                 self.unknown_field(node, schema, owner_name);
                 continue;
             };
@@ -167,7 +180,12 @@ impl<'a> GameChecker<'a> {
                     let values = self.values(takes, &head, card);
                     let owner = format!("`{name}`");
                     let inner = self.body(&field.schema, &inline, node.head_span(), card, &owner);
-                    body.fields.push(Field { name: name.to_string(), values, body: Some(inner) });
+                    body.fields.push(Field {
+                        name: name.to_string(),
+                        values,
+                        body: Some(inner),
+                        span: node.head_span(),
+                    });
                     continue;
                 }
             }
@@ -193,7 +211,7 @@ impl<'a> GameChecker<'a> {
                 }
                 (None, false) => None,
             };
-            body.fields.push(Field { name: name.to_string(), values, body: inner });
+            body.fields.push(Field { name: name.to_string(), values, body: inner, span: node.head_span() });
         }
         for field in &schema.fields {
             if field.required && !seen.contains_key(field.name.as_str()) {
@@ -327,7 +345,7 @@ impl<'a> GameChecker<'a> {
                     .primary(block.span, "remove this block"),
             );
         }
-        Some(Effect { role, symbol, amount, plus })
+        Some(Effect { role, symbol, amount, plus, span: node.head_span() })
     }
 
     /// `when range BAND[..[BAND]] { effects }`.
@@ -382,21 +400,6 @@ impl<'a> GameChecker<'a> {
         }
         Some(Condition::Range { from, to, open })
     }
-
-    /// Reports every `*Card Name*` that names no card of the game.
-    pub fn resolve_card_refs(&mut self, cards: &[ir::Card]) {
-        let names: std::collections::HashSet<&str> = cards.iter().map(|c| c.name.as_str()).collect();
-        for (name, span) in std::mem::take(&mut self.card_refs) {
-            if !names.contains(name.as_str()) {
-                let suggestion = suggest(&name, cards.iter().map(|c| c.name.as_str()));
-                self.report(
-                    Diagnostic::error(&codes::UNRESOLVED_CARD_REFERENCE, format!("no card is named `{name}`"))
-                        .primary(span, "this card reference does not resolve")
-                        .suggest(suggestion),
-                );
-            }
-        }
-    }
 }
 
 /// The value of the first deck-symbol field of a card node, if written.
@@ -445,4 +448,23 @@ fn split_inline(node: &Node, takes: &[super::model::TypeSpec], schema: &Schema) 
     }
     let head = Node { values: node.values[..takes.len()].to_vec(), block: None, ..node.clone() };
     Some((head, inline))
+}
+
+/// `allow LINT…`, `warn LINT…` or `deny LINT…`: lint levels for one card or
+/// deck.  The lint names are checked by the lint pass.
+pub(super) fn lint_level_line(node: &Node) -> Option<Vec<ir::LintLevel>> {
+    if !matches!(node.name.text.as_str(), "allow" | "warn" | "deny") {
+        return None;
+    }
+    Some(
+        node.values
+            .iter()
+            .filter_map(|v| match &v.kind {
+                ValueKind::Ident(lint) => {
+                    Some(ir::LintLevel { level: node.name.text.clone(), lint: lint.clone(), span: v.span })
+                }
+                _ => None,
+            })
+            .collect(),
+    )
 }

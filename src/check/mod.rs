@@ -22,7 +22,7 @@ use crate::ir::{Game, Project};
 use crate::source::{FileId, Files, Span};
 use crate::syntax::ast::SourceTree;
 use model::Ruleset;
-use names::suggest;
+pub use names::suggest;
 use std::collections::HashMap;
 
 /// The `game` a content file names, if its first item is a `game` line.
@@ -220,7 +220,6 @@ fn check_game(files: &Files, ruleset: &Ruleset, trees: &[&SourceTree]) -> (GameC
         card_spans.insert(card.name.clone(), node.values[0].span);
         cards.push(card);
     }
-    checker.resolve_card_refs(&cards);
     let decks = checker.decks(&deck_sources, &cards);
     ((cards, decks), checker.diagnostics)
 }

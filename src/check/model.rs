@@ -33,6 +33,16 @@ pub struct Ruleset {
     pub kinds: Vec<Kind>,
     pub deck_types: Vec<DeckType>,
     pub play_limits: Vec<Constraint>,
+    /// The most a cost of a symbol can be (`cost-limit cost damage 24 "…"`).
+    pub cost_limits: Vec<CostLimit>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct CostLimit {
+    pub role: String,
+    pub symbol: String,
+    pub max: i64,
+    pub reason: String,
 }
 
 /// Something declared with an id, a printed name and optional documentation.
@@ -159,6 +169,12 @@ pub struct Kind {
     pub display: String,
     pub border: Option<String>,
     pub roles: Vec<String>,
+    /// Roles allowed but unusual on this kind (the `unusual-role` lint).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rare_roles: Vec<String>,
+    /// How many characters of text the kind's layout holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text_limit: Option<i64>,
     pub schema: Schema,
 }
 

@@ -53,6 +53,7 @@ pub fn load(
         kinds: Vec::new(),
         deck_types: Vec::new(),
         play_limits: Vec::new(),
+        cost_limits: Vec::new(),
     };
     for node in children(header) {
         match node.name.text.as_str() {
@@ -141,7 +142,7 @@ impl Loader<'_> {
     fn declaration(&mut self, node: &Node, ruleset: &mut Ruleset, seen: &mut Vec<(String, String, Span)>) {
         let what = node.name.text.as_str();
         if let Some(id) = ident_at(node, 0) {
-            if matches!(what, "initiative" | "tie-break" | "play-limit") {
+            if matches!(what, "initiative" | "tie-break" | "play-limit" | "cost-limit") {
             } else if let Some(at) =
                 seen.iter().position(|(w, i, first)| w == what && i == id && first.file != node.span.file)
             {
@@ -283,12 +284,29 @@ impl Loader<'_> {
             }
             "kind" => {
                 let Some((id, display)) = self.id_and_display(node) else { return };
-                let mut kind = Kind { id, display, border: None, roles: Vec::new(), schema: Schema::default() };
+                let mut kind = Kind {
+                    id,
+                    display,
+                    border: None,
+                    roles: Vec::new(),
+                    rare_roles: Vec::new(),
+                    text_limit: None,
+                    schema: Schema::default(),
+                };
                 for child in children(node) {
                     match child.name.text.as_str() {
                         "border" => kind.border = ident_at(child, 0).map(str::to_string),
                         "roles" => kind.roles = idents(child),
-                        _ => self.schema_item(child, &mut kind.schema, Some(&["border", "roles"])),
+                        "rare-roles" => kind.rare_roles = idents(child),
+                        "text-limit" => match child.values.first().map(|v| &v.kind) {
+                            Some(ValueKind::Int(n)) => kind.text_limit = Some(*n),
+                            _ => self.bad(child.head_span(), "`text-limit` takes a number of characters"),
+                        },
+                        _ => self.schema_item(
+                            child,
+                            &mut kind.schema,
+                            Some(&["border", "roles", "rare-roles", "text-limit"]),
+                        ),
                     }
                 }
                 ruleset.kinds.push(kind);
@@ -330,6 +348,18 @@ impl Loader<'_> {
                     }
                 }
                 ruleset.deck_types.push(deck);
+            }
+            "cost-limit" => {
+                // `cost-limit ROLE SYMBOL MAX "why"`
+                match (ident_at(node, 0), ident_at(node, 1), node.values.get(2).map(|v| &v.kind)) {
+                    (Some(role), Some(symbol), Some(ValueKind::Int(max))) => ruleset.cost_limits.push(CostLimit {
+                        role: role.to_string(),
+                        symbol: symbol.to_string(),
+                        max: *max,
+                        reason: string_at(node, 3).unwrap_or("no ship can pay more").to_string(),
+                    }),
+                    _ => self.bad(node.head_span(), "write `cost-limit cost damage 24 \"why\"`"),
+                }
             }
             "play-limit" => {
                 if let Some(rule) = self.constraint(node) {

@@ -73,7 +73,7 @@ impl GameChecker<'_> {
                         }
                         parts.push(TextPart::Icon(name.to_string()));
                     } else {
-                        self.card_refs.push((name.to_string(), span));
+                        // Resolved by the `unresolved-card-reference` lint.
                         parts.push(TextPart::CardRef(name.to_string()));
                     }
                 }

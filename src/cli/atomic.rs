@@ -137,3 +137,29 @@ fn exchange(a: &Path, b: &Path) -> bool {
 fn exchange(_: &Path, _: &Path) -> bool {
     false
 }
+
+/// Replaces one file's contents atomically: the text is written and flushed
+/// to a temporary file beside it, then renamed over it.
+pub fn replace_file(path: &Path, text: &str) -> Result<()> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+    let temp = dir.join(format!(".{name}.cardsmith-{}", std::process::id()));
+    let written = (|| -> Result<()> {
+        let mut file = std::fs::File::create(&temp)
+            .into_diagnostic()
+            .wrap_err_with(|| format!("cannot write {}", temp.display()))?;
+        file.write_all(text.as_bytes()).into_diagnostic()?;
+        file.sync_all().into_diagnostic()?;
+        if let Ok(meta) = std::fs::metadata(path) {
+            let _ = std::fs::set_permissions(&temp, meta.permissions());
+        }
+        std::fs::rename(&temp, path).into_diagnostic().wrap_err_with(|| format!("cannot replace {}", path.display()))
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    written
+}

@@ -18,6 +18,7 @@ pub fn run(paths: &[PathBuf], format: MessageFormat) -> Result<ExitCode> {
 pub fn check_paths(paths: &[PathBuf]) -> Result<Outcome> {
     let paths = if paths.is_empty() { project::default_paths()? } else { paths.to_vec() };
     let mut workspace = Workspace::new();
+    workspace.set_lint_config(project::lint_config()?);
     for path in project::collect(&paths)? {
         let bytes = read_limited(&path)?;
         workspace.add_bytes(&project::display_name(&path), bytes);

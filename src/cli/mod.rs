@@ -5,6 +5,8 @@ mod atomic;
 mod build;
 mod check;
 mod explain;
+mod fmt;
+mod lint;
 mod new;
 mod project;
 mod timeline;
@@ -18,6 +20,8 @@ Examples:
   cardsmith check                          check the project around the current folder
   cardsmith check cards/dreadnaught-2e     check one folder (and any files in it)
   cardsmith check --message-format short   one line per problem
+  cardsmith lint --fix                     apply the certain fixes (casing, terminology)
+  cardsmith fmt --check                    show what the formatter would change
   cardsmith build -o out                   write the engine data (JSON + schema) to out/
   cardsmith timeline --attacker \"Kinetic Strike\" --defender \"Flak Batteries\"
                                            the order in which a turn's effects resolve
@@ -43,6 +47,31 @@ enum Command {
         /// How to print diagnostics
         #[arg(long, value_enum, default_value = "human")]
         message_format: MessageFormat,
+    },
+    /// Check, with the card-text lints, and optionally apply their certain fixes
+    Lint {
+        /// Files or folders to lint (default: the project found from the current folder)
+        paths: Vec<std::path::PathBuf>,
+        /// Apply the fixes that are certain (keyword casing, terminology), writing files atomically
+        #[arg(long)]
+        fix: bool,
+        /// List every lint with its code and default level
+        #[arg(long)]
+        list: bool,
+        /// How to print diagnostics
+        #[arg(long, value_enum, default_value = "human")]
+        message_format: MessageFormat,
+    },
+    /// Format rulesets and cards in the one canonical layout
+    #[command(
+        after_help = "Exit status: 0 when done (or, with --check, when nothing would change), 1 when a file would change or does not parse, 2 on usage or I/O problems."
+    )]
+    Fmt {
+        /// Files or folders to format (default: the project found from the current folder)
+        paths: Vec<std::path::PathBuf>,
+        /// Change nothing; show a diff of each file that is not formatted
+        #[arg(long)]
+        check: bool,
     },
     /// Check, then write the engine data: one JSON document per ruleset and schema.json
     #[command(
@@ -87,6 +116,8 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Check { paths, message_format } => check::run(&paths, message_format),
+        Command::Lint { paths, fix, list, message_format } => lint::run(&paths, fix, list, message_format),
+        Command::Fmt { paths, check } => fmt::run(&paths, check),
         Command::Build { paths, out, message_format } => build::run(&paths, out.as_deref(), message_format),
         Command::Schema => {
             print!("{}", crate::backend::schema::text());

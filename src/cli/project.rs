@@ -39,6 +39,36 @@ pub fn manifest(root: &Path) -> Result<toml::Table> {
     text.parse().map_err(|e| miette!("{}: {e}", manifest.display()))
 }
 
+/// The lint levels of the project around the current folder (`[lints]` in
+/// its `cardsmith.toml`); the defaults when there is no project.
+pub fn lint_config() -> Result<crate::lint::Config> {
+    let mut config = crate::lint::Config::default();
+    let Some(root) = std::env::current_dir().ok().and_then(|cwd| find_root(&cwd)) else { return Ok(config) };
+    let table = manifest(&root)?;
+    let Some(lints) = table.get("lints") else { return Ok(config) };
+    let Some(lints) = lints.as_table() else {
+        return Err(miette!("{}: `[lints]` must be a table of lint names and levels", root.join(MANIFEST).display()));
+    };
+    for (name, level) in lints {
+        if crate::lint::lint(name).is_none() {
+            return Err(miette!(
+                help = "`cardsmith lint --list` lists the lints",
+                "{}: no lint is named `{name}`",
+                root.join(MANIFEST).display()
+            ));
+        }
+        let Some(level) = level.as_str().and_then(crate::lint::Level::parse) else {
+            return Err(miette!(
+                help = "a level is \"allow\", \"warn\" or \"deny\"",
+                "{}: the level of `{name}` must be allow, warn or deny",
+                root.join(MANIFEST).display()
+            ));
+        };
+        config.levels.insert(name.clone(), level);
+    }
+    Ok(config)
+}
+
 /// Every `.rules` and `.cards` file under the given paths, sorted, each once.
 /// A file named explicitly is read whatever its extension.
 pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {

@@ -7,6 +7,7 @@ pub fn all() -> Vec<&'static Code> {
     let mut codes: Vec<&'static Code> = Vec::new();
     codes.extend_from_slice(crate::syntax::codes::ALL);
     codes.extend_from_slice(crate::check::codes::ALL);
+    codes.extend_from_slice(crate::lint::CODES);
     codes.sort_by_key(|c| c.id);
     codes
 }

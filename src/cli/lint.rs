@@ -1,0 +1,65 @@
+//! `cardsmith lint`: the check with its lints, the lint catalogue, and
+//! `--fix` for the fixes that are certain.
+
+use super::{atomic, check};
+use crate::diagnostics::render::MessageFormat;
+use crate::lint::{apply_fixes, Fix, LINTS};
+use miette::Result;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+pub fn run(paths: &[PathBuf], fix: bool, list: bool, format: MessageFormat) -> Result<ExitCode> {
+    if list {
+        println!("{:<28} {:<6} {:<6} fix", "lint", "code", "level");
+        for lint in LINTS {
+            println!(
+                "{:<28} {:<6} {:<6} {}",
+                lint.name,
+                lint.code.id,
+                lint.default.word(),
+                if lint.fixable { "yes" } else { "" }
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut outcome = check::check_paths(paths)?;
+    if fix && !outcome.fixes.is_empty() {
+        let fixed = write_fixes(&outcome.files, &outcome.fixes)?;
+        eprintln!(
+            "fixed {} problem{} in {} file{}",
+            outcome.fixes.len(),
+            plural(outcome.fixes.len()),
+            fixed,
+            plural(fixed)
+        );
+        outcome = check::check_paths(paths)?;
+    }
+    check::print(&outcome, format)?;
+    Ok(if outcome.stats.errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// Applies the fixes file by file, each file replaced atomically.
+fn write_fixes(files: &crate::source::Files, fixes: &[Fix]) -> Result<usize> {
+    let mut by_file: BTreeMap<crate::source::FileId, Vec<Fix>> = BTreeMap::new();
+    for fix in fixes {
+        by_file.entry(fix.span.file).or_default().push(fix.clone());
+    }
+    for (file, fixes) in &by_file {
+        let source = files.get(*file);
+        let mut text = apply_fixes(&source.text, fixes);
+        if source.had_bom {
+            text.insert(0, '\u{feff}');
+        }
+        atomic::replace_file(&PathBuf::from(&source.name), &text)?;
+    }
+    Ok(by_file.len())
+}

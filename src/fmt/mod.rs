@@ -1,0 +1,260 @@
+//! The canonical formatter for `.rules` and `.cards` files.
+//!
+//! It prints the syntax tree back with one layout: two spaces of indentation
+//! per block, one node per line, single spaces between values, at most one
+//! blank line where the author left any.  A block written on one line stays on
+//! one line (`at 3.5 { impact damage 3 }`) when it holds no comment and fits.
+//! Values are printed as written, so no number or string changes.  Comments
+//! stay where they were: on their own line before the node that follows them,
+//! or at the end of the line they ended.
+//!
+//! Formatting refuses a file with syntax errors, and checks its own output:
+//! the result must parse to the same tree and keep every comment, or the
+//! original is returned untouched with an error.
+
+use crate::diagnostics::Diagnostic;
+use crate::source::{FileId, Files, SourceFile, Span};
+use crate::syntax::{
+    self,
+    ast::{Node, SourceTree, ValueKind},
+};
+
+/// Lines longer than this are not joined into one-line blocks.
+const MAX_WIDTH: usize = 120;
+
+#[derive(Debug)]
+pub enum FormatError {
+    /// The file does not parse; nothing is formatted.
+    Syntax(Vec<Diagnostic>),
+    /// The formatter's own check failed (a bug); the file is left as it is.
+    Unsafe(String),
+}
+
+/// Formats one file of the table.
+pub fn format_file(files: &Files, file: FileId) -> Result<String, FormatError> {
+    let mut diagnostics = Vec::new();
+    let tree = syntax::parse(files, file, &mut diagnostics);
+    if !diagnostics.is_empty() {
+        return Err(FormatError::Syntax(diagnostics));
+    }
+    let source = files.get(file);
+    let mut printer = Printer { source, comments: &tree.comments, next_comment: 0, out: String::new() };
+    printer.nodes(&tree.nodes, 0, None);
+    printer.rest_of_comments(0, usize::MAX);
+    let mut out = printer.out.trim_end().to_string();
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    verify(files, &tree, &out)?;
+    Ok(out)
+}
+
+/// Formats text in memory (for tests and editors).
+pub fn format_text(name: &str, text: &str) -> Result<String, FormatError> {
+    let mut files = Files::new();
+    let id = files.add(name, text);
+    format_file(&files, id)
+}
+
+struct Printer<'a> {
+    source: &'a SourceFile,
+    comments: &'a [Span],
+    next_comment: usize,
+    out: String,
+}
+
+impl<'a> Printer<'a> {
+    fn line_of(&self, offset: u32) -> usize {
+        self.source.line_index(offset as usize)
+    }
+
+    fn text(&self, span: Span) -> &'a str {
+        let source: &'a SourceFile = self.source;
+        source.text.get(span.range()).unwrap_or("")
+    }
+
+    fn indent(&mut self, depth: usize) {
+        for _ in 0..depth {
+            self.out.push_str("  ");
+        }
+    }
+
+    /// Whether the source has a blank line between two offsets.
+    fn blank_between(&self, from: u32, to: u32) -> bool {
+        let (a, b) = (self.line_of(from), self.line_of(to));
+        (a + 1..b).any(|line| {
+            let start = self.source.line_start(line);
+            let end = self.source.line_start(line + 1);
+            self.source.text[start..end].trim().is_empty()
+        })
+    }
+
+    /// Own-line comments that start before `before`, each on its own line.
+    fn comments_before(&mut self, depth: usize, before: u32, mut previous_end: Option<u32>) -> Option<u32> {
+        while let Some(comment) = self.comments.get(self.next_comment).copied() {
+            if comment.start >= before {
+                break;
+            }
+            if previous_end.is_some_and(|end| self.blank_between(end, comment.start)) {
+                self.out.push('\n');
+            }
+            self.indent(depth);
+            self.out.push_str(self.text(comment).trim_end());
+            self.out.push('\n');
+            self.next_comment += 1;
+            previous_end = Some(comment.end);
+        }
+        previous_end
+    }
+
+    /// A comment that starts on `line` (the end of what was just printed).
+    fn trailing_comment(&mut self, line: usize, before: u32) {
+        if let Some(comment) = self.comments.get(self.next_comment).copied() {
+            if comment.start < before && self.line_of(comment.start) == line {
+                self.out.push(' ');
+                self.out.push_str(self.text(comment).trim_end());
+                self.next_comment += 1;
+            }
+        }
+    }
+
+    fn rest_of_comments(&mut self, depth: usize, before: usize) {
+        let before = before.min(u32::MAX as usize) as u32;
+        let last_end = self.comments.get(self.next_comment.wrapping_sub(1)).map(|c| c.end);
+        self.comments_before(depth, before, last_end);
+    }
+
+    fn nodes(&mut self, nodes: &[Node], depth: usize, mut previous_end: Option<u32>) {
+        for node in nodes {
+            previous_end = self.comments_before(depth, node.span.start, previous_end);
+            if previous_end.is_some_and(|end| self.blank_between(end, node.span.start)) && !self.out.ends_with("{\n") {
+                self.out.push('\n');
+            }
+            self.node(node, depth);
+            previous_end = Some(node.span.end);
+        }
+    }
+
+    fn node(&mut self, node: &Node, depth: usize) {
+        self.indent(depth);
+        let head = self.head(node);
+        self.out.push_str(&head);
+        let Some(block) = &node.block else {
+            self.trailing_comment(self.line_of(node.span.end), u32::MAX);
+            self.out.push('\n');
+            return;
+        };
+        let inline = self.inline_block(node, depth * 2 + head.len());
+        if let Some(inline) = inline {
+            self.out.push_str(&inline);
+            self.trailing_comment(self.line_of(block.span.end), u32::MAX);
+            self.out.push('\n');
+            return;
+        }
+        self.out.push_str(" {");
+        self.trailing_comment(self.line_of(block.span.start), block.span.end);
+        self.out.push('\n');
+        self.nodes(&block.nodes, depth + 1, Some(block.span.start + 1));
+        let before_close = block.span.end.saturating_sub(1);
+        let last = block.nodes.last().map(|n| n.span.end).unwrap_or(block.span.start + 1);
+        self.comments_before(depth + 1, before_close, Some(last));
+        self.indent(depth);
+        self.out.push('}');
+        self.trailing_comment(self.line_of(block.span.end), u32::MAX);
+        self.out.push('\n');
+    }
+
+    /// `name value value`, values as written, calls with canonical spacing.
+    fn head(&self, node: &Node) -> String {
+        let mut parts = vec![node.name.text.clone()];
+        for value in &node.values {
+            parts.push(self.value(value));
+        }
+        if let Some(expr) = &node.expr {
+            parts.push(self.text(expr.span()).split_whitespace().collect::<Vec<_>>().join(" "));
+        }
+        parts.join(" ")
+    }
+
+    fn value(&self, value: &crate::syntax::ast::Value) -> String {
+        match &value.kind {
+            ValueKind::Call { name, args } => {
+                let args: Vec<String> = args.iter().map(|a| self.value(a)).collect();
+                format!("{}({})", name.text, args.join(", "))
+            }
+            _ => self.text(value.span).to_string(),
+        }
+    }
+
+    /// ` { a; b }` when the block was written on one line, holds no comment,
+    /// has no nested block, and fits.
+    fn inline_block(&self, node: &Node, used: usize) -> Option<String> {
+        let block = node.block.as_ref()?;
+        if self.line_of(block.span.start) != self.line_of(block.span.end.saturating_sub(1)) {
+            return None;
+        }
+        let has_comment =
+            self.comments[self.next_comment..].iter().any(|c| c.start < block.span.end && c.start > block.span.start);
+        if has_comment || block.nodes.iter().any(|n| n.block.is_some()) {
+            return None;
+        }
+        let inner: Vec<String> = block.nodes.iter().map(|n| self.head(n)).collect();
+        let text = if inner.is_empty() { " {}".to_string() } else { format!(" {{ {} }}", inner.join("; ")) };
+        (used + text.len() <= MAX_WIDTH).then_some(text)
+    }
+}
+
+/// The output must parse to the same tree and keep every comment.
+fn verify(files: &Files, original: &SourceTree, output: &str) -> Result<(), FormatError> {
+    let mut check = Files::new();
+    let id = check.add("formatted", output);
+    let mut diagnostics = Vec::new();
+    let tree = syntax::parse(&check, id, &mut diagnostics);
+    if !diagnostics.is_empty() {
+        return Err(FormatError::Unsafe("the formatted text does not parse".into()));
+    }
+    let comment_texts = |files: &Files, tree: &SourceTree| -> Vec<String> {
+        tree.comments.iter().map(|c| files.text(*c).trim_end().to_string()).collect()
+    };
+    if comment_texts(files, original) != comment_texts(&check, &tree) {
+        return Err(FormatError::Unsafe("a comment would be lost or moved out of order".into()));
+    }
+    if shape(files, &original.nodes) != shape(&check, &tree.nodes) {
+        return Err(FormatError::Unsafe("the formatted text means something else".into()));
+    }
+    Ok(())
+}
+
+/// A span-free rendering of a tree, for comparing meaning.
+fn shape(files: &Files, nodes: &[Node]) -> String {
+    let mut out = String::new();
+    for node in nodes {
+        out.push_str(&node.name.text);
+        for value in &node.values {
+            out.push('|');
+            out.push_str(&format!("{:?}", strip(&value.kind)));
+        }
+        if let Some(expr) = &node.expr {
+            out.push('|');
+            out.push_str(&files.text(expr.span()).split_whitespace().collect::<String>());
+        }
+        if let Some(block) = &node.block {
+            out.push('{');
+            out.push_str(&shape(files, &block.nodes));
+            out.push('}');
+        }
+        out.push(';');
+    }
+    out
+}
+
+/// Value kinds without spans (calls carry the spans of their arguments).
+fn strip(kind: &ValueKind) -> String {
+    match kind {
+        ValueKind::Call { name, args } => {
+            let args: Vec<String> = args.iter().map(|a| strip(&a.kind)).collect();
+            format!("{}({})", name.text, args.join(","))
+        }
+        other => format!("{other:?}"),
+    }
+}

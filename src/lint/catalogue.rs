@@ -1,0 +1,92 @@
+//! Every lint: its name, code, default level and explanation.
+
+use super::Level;
+use crate::diagnostics::Code;
+
+pub struct Lint {
+    /// The stable name used in `cardsmith.toml` and `allow` lines.
+    pub name: &'static str,
+    pub code: &'static Code,
+    pub default: Level,
+    /// Whether `cardsmith lint --fix` can fix it.
+    pub fixable: bool,
+}
+
+macro_rules! lints {
+    ($($konst:ident $id:literal $name:literal $default:ident $fixable:literal $text:literal;)*) => {
+        $(pub const $konst: Code = Code { id: $id, name: $name, explanation: $text };)*
+        pub const LINTS: &[Lint] = &[$(Lint { name: $name, code: &$konst, default: Level::$default, fixable: $fixable }),*];
+        pub const CODES: &[&Code] = &[$(&$konst),*];
+    };
+}
+
+lints! {
+TEXT_STRUCTURE_MISMATCH "L0001" "text-structure-mismatch" Warn false "\
+The card's text and its structured effects disagree: the text says
+`+2 {damage}` but no effect line gives 2 Damage, or the card has an effect
+line whose symbol its text never mentions.  Players read the text; engines
+read the effects.  Make them say the same thing.  Cards without text are not
+checked.";
+
+KEYWORD_SPELLING "L0002" "keyword-spelling" Warn true "\
+Card text names a keyword with other casing than the ruleset declares
+(`remains in play` for `Remains in Play`).  Keywords are printed the same way
+on every card so players recognise them.  `cardsmith lint --fix` rewrites
+them.";
+
+UNRESOLVED_CARD_REFERENCE "L0003" "unresolved-card-reference" Deny false "\
+Card text names a card in italics (`*Spinal Railcannon*`) that no card of the
+same game defines.  The nearest real name is suggested.  Card names in text
+must match a card exactly, because engines and the print layout follow the
+reference.";
+
+NEAR_DUPLICATE_NAMES "L0004" "near-duplicate-names" Warn false "\
+Two cards of the same game have names that differ by one or two letters
+(`Kinetic Strike` and `Kinetic Strik`): usually a typing mistake that left a
+card defined twice.  If both are meant, allow the lint on one of them:
+
+    offense \"Kinetic Strikes\" {
+      allow near-duplicate-names
+      ...
+    }";
+
+TERMINOLOGY_DRIFT "L0005" "terminology-drift" Warn true "\
+Card text uses a short form of one of the game's terms: `burn` where the
+ruleset's word is `Resource Burn`.  Consistent terms keep rules questions
+away.  `cardsmith lint --fix` writes the full term.";
+
+EFFECT_WITHOUT_INITIATIVE "L0006" "effect-without-initiative" Warn false "\
+The card has effects but no initiative step at which they resolve, although
+its kind has one (`at 3.5 { ... }`).  An engine cannot order such effects.";
+
+UNUSUAL_ROLE "L0007" "unusual-role" Warn false "\
+An effect uses a colour role that the ruleset marks as unusual for the card's
+kind (`rare-roles` in the kind), such as a blue reduction on an Offense Card.
+Some cards do this on purpose; allow the lint on them.";
+
+UNPAYABLE_COST "L0008" "unpayable-cost" Warn false "\
+A cost is larger than any ship can pay, by the ruleset's `cost-limit` (a
+Dreadnaught starts with 24 HP, so a cost of 30 Damage can never be paid).";
+
+TEXT_TOO_LONG "L0009" "text-too-long" Warn false "\
+The card's text is longer than its kind's layout holds (`text-limit` in the
+ruleset, in characters).  Printed, it would be shrunk below a legible size or
+cut.";
+
+CARD_IN_NO_DECK "L0010" "card-in-no-deck" Allow false "\
+A card is defined but no deck lists it.  Allowed by default, since designers
+often write cards before decks; turn it on in `cardsmith.toml` before a print
+run:
+
+    [lints]
+    card-in-no-deck = \"warn\"";
+
+RULE_IS_WARNING "L0011" "rule-is-warning" Allow false "\
+A ruleset declares a construction rule as a recommendation (`recommend`)
+rather than a requirement (`require`), so decks that break it are still
+valid.  Turn this on when auditing a ruleset.";
+
+UNKNOWN_LINT "L0000" "unknown-lint" Warn false "\
+An `allow`, `warn` or `deny` line, or the `[lints]` table of `cardsmith.toml`,
+names a lint that does not exist.  `cardsmith lint --list` lists them.";
+}

@@ -1,0 +1,232 @@
+//! Card-text lints: problems that do not make a card wrong for the rules but
+//! that a player would notice — text that disagrees with the card's effects,
+//! misspelt keywords, drifting terminology, near-duplicate names.
+//!
+//! Each lint has a stable name and code, a default level (allow, warn, deny)
+//! and its explanation next to its definition ([`catalogue`]).  Levels are set
+//! in `cardsmith.toml` (`[lints]`) and per card or deck in the source
+//! (`allow near-duplicate-names`).  Lints run on the checked IR; a few offer a
+//! fix that is certain (casing, terminology), applied by `cardsmith lint --fix`.
+
+mod catalogue;
+mod names;
+mod rules;
+mod text;
+
+pub use catalogue::{Lint, CODES, LINTS};
+
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::ir::{Card, Game, LintLevel, Project};
+use crate::source::{Files, Span};
+use std::collections::BTreeMap;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    Allow,
+    Warn,
+    Deny,
+}
+
+impl Level {
+    pub fn parse(word: &str) -> Option<Level> {
+        match word {
+            "allow" => Some(Level::Allow),
+            "warn" => Some(Level::Warn),
+            "deny" => Some(Level::Deny),
+            _ => None,
+        }
+    }
+
+    pub fn word(self) -> &'static str {
+        match self {
+            Level::Allow => "allow",
+            Level::Warn => "warn",
+            Level::Deny => "deny",
+        }
+    }
+}
+
+/// Project-wide levels, from `cardsmith.toml`.
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    pub levels: BTreeMap<String, Level>,
+}
+
+/// A certain edit: replace the text of `span` with `replacement`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fix {
+    pub span: Span,
+    pub replacement: String,
+}
+
+/// What one lint found, before levels decide whether and how it is shown.
+pub(crate) struct Finding {
+    pub lint: &'static Lint,
+    pub diagnostic: Diagnostic,
+    pub fix: Option<Fix>,
+}
+
+/// A finding with the lint levels written on its card or deck.
+pub(crate) type Found<'a> = (Finding, &'a [LintLevel]);
+
+/// The result of linting.
+#[derive(Default)]
+pub struct Outcome {
+    pub diagnostics: Vec<Diagnostic>,
+    pub fixes: Vec<Fix>,
+}
+
+/// Runs every lint over the project.  Cards with errors (`errors` holds the
+/// spans the checker reported) are not linted: their problems are already
+/// reported, and lints would only repeat them.
+pub fn run(files: &Files, project: &Project, config: &Config, errors: &[Span]) -> Outcome {
+    let mut outcome = Outcome::default();
+    let mut findings: Vec<Found<'_>> = Vec::new();
+    for game in &project.games {
+        let context = Context { files, game, errors };
+        let mut found = Vec::new();
+        text::run(&context, &mut found);
+        names::run(&context, &mut found);
+        rules::run(&context, &mut found);
+        findings.extend(found);
+    }
+    for (finding, levels) in findings {
+        let level = level_of(finding.lint, config, levels);
+        let severity = match level {
+            Level::Allow => continue,
+            Level::Warn => Severity::Warning,
+            Level::Deny => Severity::Error,
+        };
+        let mut diagnostic = finding.diagnostic;
+        diagnostic.severity = severity;
+        diagnostic = diagnostic.note(format!("`{}` is {} by default", finding.lint.name, past(finding.lint.default)));
+        if let Some(fix) = finding.fix {
+            outcome.fixes.push(fix);
+        }
+        outcome.diagnostics.push(diagnostic);
+    }
+    check_level_names(project, &mut outcome.diagnostics);
+    outcome
+}
+
+fn past(level: Level) -> &'static str {
+    match level {
+        Level::Allow => "allowed",
+        Level::Warn => "a warning",
+        Level::Deny => "an error",
+    }
+}
+
+fn level_of(lint: &Lint, config: &Config, source: &[LintLevel]) -> Level {
+    let mut level = config.levels.get(lint.name).copied().unwrap_or(lint.default);
+    for attribute in source {
+        if attribute.lint == lint.name {
+            level = Level::parse(&attribute.level).unwrap_or(level);
+        }
+    }
+    level
+}
+
+/// Every lint name in the source or the configuration must exist.
+fn check_level_names(project: &Project, diagnostics: &mut Vec<Diagnostic>) {
+    let names = LINTS.iter().map(|l| l.name);
+    for game in &project.games {
+        let attributes =
+            game.cards.iter().flat_map(|c| &c.lint_levels).chain(game.decks.iter().flat_map(|d| &d.lint_levels));
+        for attribute in attributes {
+            if lint(&attribute.lint).is_none() {
+                diagnostics.push(
+                    Diagnostic::warning(&catalogue::UNKNOWN_LINT, format!("unknown lint `{}`", attribute.lint))
+                        .primary(attribute.span, "no lint has this name")
+                        .suggest(crate::check::suggest(&attribute.lint, names.clone())),
+                );
+            }
+        }
+    }
+}
+
+/// A lint by name.
+pub fn lint(name: &str) -> Option<&'static Lint> {
+    LINTS.iter().find(|l| l.name == name)
+}
+
+/// What every lint reads.
+pub(crate) struct Context<'a> {
+    pub files: &'a Files,
+    pub game: &'a Game,
+    errors: &'a [Span],
+}
+
+impl<'a> Context<'a> {
+    /// A finding about a card (whose levels apply) or about the game.
+    pub fn finding(&self, lint: &'static Lint, diagnostic: Diagnostic, card: Option<&'a Card>) -> Found<'a> {
+        let levels: &'a [LintLevel] = card.map(|c| c.lint_levels.as_slice()).unwrap_or(&[]);
+        (Finding { lint, diagnostic, fix: None }, levels)
+    }
+
+    /// The cards that checked without errors.
+    pub fn clean_cards(&self) -> impl Iterator<Item = &'a Card> {
+        let errors = self.errors;
+        self.game.cards.iter().filter(move |c| {
+            !errors.iter().any(|e| e.file == c.extent.file && e.start >= c.extent.start && e.end <= c.extent.end)
+        })
+    }
+
+    /// The cards of the game by name.
+    pub fn card_names(&self) -> impl Iterator<Item = &'a str> {
+        self.game.cards.iter().map(|c| c.name.as_str())
+    }
+}
+
+/// Applies fixes to a file's text; overlapping fixes after the first are skipped.
+pub fn apply_fixes(text: &str, fixes: &[Fix]) -> String {
+    let mut sorted: Vec<&Fix> = fixes.iter().collect();
+    sorted.sort_by_key(|f| (f.span.start, f.span.end));
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0usize;
+    for fix in sorted {
+        let (start, end) = (fix.span.start as usize, fix.span.end as usize);
+        if start < at || end > text.len() {
+            continue;
+        }
+        out.push_str(&text[at..start]);
+        out.push_str(&fix.replacement);
+        at = end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+/// `docs/lints.md`, generated from the lint definitions.
+pub fn docs_markdown() -> String {
+    let mut out = String::from(
+        "# Lints\n\n<!-- Generated from src/lint/catalogue.rs; `cargo test --test lints` fails when this file is stale. -->\n\n\
+Lints find card text that a player would stumble over.  `cardsmith check` and\n\
+`cardsmith lint` run them; `cardsmith lint --fix` applies the fixes marked below,\n\
+which are certain, and nothing else.\n\n\
+Set a lint's level for the whole project in `cardsmith.toml`:\n\n```toml\n[lints]\ncard-in-no-deck = \"warn\"\nnear-duplicate-names = \"deny\"\n```\n\n\
+or for one card or deck, with a line in it:\n\n```\noffense \"Kinetic Strikes\" {\n  allow near-duplicate-names\n  ...\n}\n```\n\n\
+`allow` hides a lint, `warn` reports it as a warning, `deny` as an error (exit status 1).\n\n\
+| lint | code | default | fix |\n| --- | --- | --- | --- |\n",
+    );
+    for lint in LINTS {
+        out.push_str(&format!(
+            "| [`{}`](#{}) | {} | {} | {} |\n",
+            lint.name,
+            lint.name,
+            lint.code.id,
+            lint.default.word(),
+            if lint.fixable { "yes" } else { "" }
+        ));
+    }
+    for lint in LINTS {
+        out.push_str(&format!(
+            "\n## {}\n\n`{}`, {} by default.\n\n{}\n",
+            lint.name,
+            lint.code.id,
+            lint.default.word(),
+            lint.code.explanation
+        ));
+    }
+    out
+}

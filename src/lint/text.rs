@@ -1,0 +1,305 @@
+//! Lints that read card text: text against effects, keyword spelling and
+//! terminology.
+
+use super::catalogue::{KEYWORD_SPELLING, TERMINOLOGY_DRIFT, TEXT_STRUCTURE_MISMATCH};
+use super::{lint, Context, Fix, Found};
+use crate::diagnostics::Diagnostic;
+use crate::ir::{Body, Card, Effect, Field, Value};
+use crate::source::Span;
+
+pub(super) fn run<'a>(context: &Context<'a>, found: &mut Vec<Found<'a>>) {
+    for card in context.clean_cards() {
+        let texts = text_fields(&card.body);
+        if texts.is_empty() {
+            continue;
+        }
+        structure(context, card, &texts, found);
+        for field in &texts {
+            let Some(source) = QuotedText::of(context, field) else { continue };
+            keyword_spelling(context, card, &source, found);
+            terminology(context, card, &source, found);
+        }
+    }
+}
+
+/// Every field holding text, at any depth.
+fn text_fields(body: &Body) -> Vec<&Field> {
+    let mut out = Vec::new();
+    for field in &body.fields {
+        if field.values.iter().any(|v| matches!(v, Value::Text(_))) {
+            out.push(field);
+        }
+        if let Some(inner) = &field.body {
+            out.extend(text_fields(inner));
+        }
+    }
+    for conditional in &body.conditions {
+        out.extend(text_fields(&conditional.body));
+    }
+    out
+}
+
+fn effects(body: &Body) -> Vec<&Effect> {
+    let mut out: Vec<&Effect> = body.effects.iter().collect();
+    for field in &body.fields {
+        if let Some(inner) = &field.body {
+            out.extend(effects(inner));
+        }
+    }
+    for conditional in &body.conditions {
+        out.extend(effects(&conditional.body));
+    }
+    out
+}
+
+/// The source of a text field's string, with its position in the file.
+struct QuotedText<'a> {
+    /// The string as written, quotes excluded.
+    text: &'a str,
+    /// Where `text` starts in the file.
+    start: u32,
+    file: crate::source::FileId,
+}
+
+impl<'a> QuotedText<'a> {
+    fn of(context: &Context<'a>, field: &Field) -> Option<QuotedText<'a>> {
+        let line = context.files.text(field.span);
+        let open = line.find('"')?;
+        let close = line.rfind('"').filter(|c| *c > open)?;
+        Some(QuotedText {
+            text: &line[open + 1..close],
+            start: field.span.start + open as u32 + 1,
+            file: field.span.file,
+        })
+    }
+
+    fn span(&self, start: usize, end: usize) -> Span {
+        Span::new(self.file, self.start as usize + start, self.start as usize + end)
+    }
+
+    /// Byte ranges inside `{…}` and `*…*`, which are not prose.
+    fn markup(&self) -> Vec<(usize, usize)> {
+        let mut ranges = Vec::new();
+        let bytes = self.text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\\' => i += 1,
+                open @ (b'{' | b'*') => {
+                    let close = if open == b'{' { b'}' } else { b'*' };
+                    if let Some(len) = bytes[i + 1..].iter().position(|b| *b == close) {
+                        ranges.push((i, i + len + 2));
+                        i += len + 1;
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        ranges
+    }
+
+    /// Case-insensitive whole-word occurrences of `phrase` outside markup.
+    fn find_words(&self, phrase: &str) -> Vec<(usize, usize)> {
+        let lower = self.text.to_lowercase();
+        let wanted = phrase.to_lowercase();
+        if lower.len() != self.text.len() || wanted.is_empty() {
+            return Vec::new();
+        }
+        let markup = self.markup();
+        let is_word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '-');
+        lower
+            .match_indices(&wanted)
+            .map(|(at, m)| (at, at + m.len()))
+            .filter(|(start, end)| {
+                !is_word(self.text[..*start].chars().next_back())
+                    && !is_word(self.text[*end..].chars().next())
+                    && !markup.iter().any(|(a, b)| start < b && end > a)
+            })
+            .collect()
+    }
+}
+
+/// Every `(amount, symbol)` the card states in structure: effect lines, a
+/// base effect plus a conditional bonus, and fields such as `absorb damage 2`.
+fn structured_amounts(body: &Body, symbols: &[&str]) -> Vec<(i64, String)> {
+    let mut amounts: Vec<(i64, String)> = effects(body).iter().map(|e| (e.amount, e.symbol.clone())).collect();
+    let mut add_bonuses = |base: &Body| {
+        for effect in &base.effects {
+            for conditional in &base.conditions {
+                for bonus in conditional.body.effects.iter().filter(|b| b.symbol == effect.symbol) {
+                    amounts.push((effect.amount + bonus.amount, effect.symbol.clone()));
+                }
+            }
+        }
+    };
+    add_bonuses(body);
+    for field in &body.fields {
+        if let Some(inner) = &field.body {
+            add_bonuses(inner);
+        }
+    }
+    let mut stack: Vec<&Body> = vec![body];
+    while let Some(current) = stack.pop() {
+        for field in &current.fields {
+            let symbol = field.values.iter().find_map(|v| match v {
+                Value::Name(n) if symbols.contains(&n.as_str()) => Some(n.clone()),
+                _ => None,
+            });
+            if let Some(symbol) = symbol {
+                for value in &field.values {
+                    if let Value::Int(n) = value {
+                        amounts.push((*n, symbol.clone()));
+                    }
+                }
+            }
+            stack.extend(field.body.as_ref());
+        }
+    }
+    amounts
+}
+
+/// Amounts the text states next to an icon: `+2 {damage}`, `8 {damage}`.
+fn stated_amounts(text: &str) -> Vec<(i64, String, String)> {
+    let mut stated = Vec::new();
+    let mut offset = 0;
+    while let Some(open) = text[offset..].find('{') {
+        let rest = &text[offset..];
+        let Some(len) = rest[open..].find('}') else { break };
+        let icon = &rest[open + 1..open + len];
+        let before = text[..offset + open].trim_end();
+        let token_start = before
+            .char_indices()
+            .rev()
+            .find(|(_, c)| !(c.is_ascii_digit() || *c == '+'))
+            .map(|(i, c)| i + c.len_utf8())
+            .unwrap_or(0);
+        let token = &before[token_start..];
+        let digits: String = token.chars().filter(char::is_ascii_digit).collect();
+        if let Ok(amount) = digits.parse::<i64>() {
+            stated.push((amount, icon.to_string(), token.to_string()));
+        }
+        offset += open + len + 1;
+    }
+    stated
+}
+
+fn structure<'a>(context: &Context<'a>, card: &'a Card, texts: &[&Field], found: &mut Vec<Found<'a>>) {
+    let Some(lint) = lint(TEXT_STRUCTURE_MISMATCH.name) else { return };
+    let effects = effects(&card.body);
+    let symbols: Vec<&str> = context.game.ruleset.symbols.iter().map(|s| s.id.as_str()).collect();
+    let amounts = structured_amounts(&card.body, &symbols);
+    let mut mentioned: Vec<String> = Vec::new();
+    for field in texts {
+        for value in &field.values {
+            let Value::Text(text) = value else { continue };
+            for (amount, icon, written) in stated_amounts(&text.raw) {
+                if !symbols.contains(&icon.as_str()) {
+                    continue;
+                }
+                mentioned.push(icon.clone());
+                if !amounts.contains(&(amount, icon.clone())) {
+                    let diagnostic = Diagnostic::warning(
+                        lint.code,
+                        format!(
+                            "the text of `{}` says `{written} {{{icon}}}` but no effect of the card is {amount} {icon}",
+                            card.name
+                        ),
+                    )
+                    .primary(field.span, "the text says this")
+                    .help("make the text and the effect lines agree");
+                    found.push(context.finding(lint, diagnostic, Some(card)));
+                }
+            }
+            for icon in text.parts.iter().filter_map(|p| match p {
+                crate::ir::TextPart::Icon(i) => Some(i.clone()),
+                _ => None,
+            }) {
+                mentioned.push(icon);
+            }
+        }
+    }
+    let prose: String = texts
+        .iter()
+        .flat_map(|f| &f.values)
+        .filter_map(|v| if let Value::Text(t) = v { Some(t.raw.to_lowercase()) } else { None })
+        .collect::<Vec<_>>()
+        .join(" ");
+    for effect in effects {
+        let display =
+            context.game.ruleset.symbols.iter().find(|s| s.id == effect.symbol).map(|s| s.display.to_lowercase());
+        let named = mentioned.contains(&effect.symbol) || display.is_some_and(|d| prose.contains(&d));
+        if !named {
+            let diagnostic = Diagnostic::warning(
+                lint.code,
+                format!("`{}` has a {} effect its text never mentions", card.name, effect.symbol),
+            )
+            .primary(effect.span, "not in the card's text")
+            .help(format!("mention it in the text, e.g. `{} {{{}}}`", effect.amount, effect.symbol));
+            found.push(context.finding(lint, diagnostic, Some(card)));
+        }
+    }
+}
+
+fn keyword_spelling<'a>(context: &Context<'a>, card: &'a Card, source: &QuotedText<'_>, found: &mut Vec<Found<'a>>) {
+    let Some(lint) = lint(KEYWORD_SPELLING.name) else { return };
+    for keyword in &context.game.ruleset.keywords {
+        let display = keyword.display.as_str();
+        let multi_word = display.contains(' ');
+        let mut spellings = vec![display.to_string()];
+        if keyword.id.contains('-') {
+            spellings.push(keyword.id.clone());
+        }
+        for spelling in spellings {
+            for (start, end) in source.find_words(&spelling) {
+                let written = &source.text[start..end];
+                let lowercase_prose = !multi_word && written == written.to_lowercase();
+                if written == display || lowercase_prose {
+                    continue;
+                }
+                let span = source.span(start, end);
+                let diagnostic = Diagnostic::warning(lint.code, format!("keyword `{display}` is written `{written}`"))
+                    .primary(span, format!("write `{display}`"))
+                    .help("`cardsmith lint --fix` rewrites it");
+                let (mut finding, levels) = context.finding(lint, diagnostic, Some(card));
+                finding.fix = Some(Fix { span, replacement: display.to_string() });
+                found.push((finding, levels));
+            }
+        }
+    }
+}
+
+fn terminology<'a>(context: &Context<'a>, card: &'a Card, source: &QuotedText<'_>, found: &mut Vec<Found<'a>>) {
+    let Some(lint) = lint(TERMINOLOGY_DRIFT.name) else { return };
+    for symbol in &context.game.ruleset.symbols {
+        let Some((head, last)) = symbol.display.rsplit_once(' ') else { continue };
+        let full = source.find_words(&symbol.display);
+        for (start, end) in source.find_words(last) {
+            let inside_full = full.iter().any(|(a, b)| *a <= start && end <= *b);
+            if inside_full || source.text[..start].trim_end().to_lowercase().ends_with(&head.to_lowercase()) {
+                continue;
+            }
+            let span = source.span(start, end);
+            let written = &source.text[start..end];
+            let diagnostic =
+                Diagnostic::warning(lint.code, format!("`{written}` is called `{}` in this game", symbol.display))
+                    .primary(span, format!("write `{}`", symbol.display))
+                    .help("`cardsmith lint --fix` writes the full term");
+            let (mut finding, levels) = context.finding(lint, diagnostic, Some(card));
+            finding.fix = Some(Fix { span, replacement: symbol.display.clone() });
+            found.push((finding, levels));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stated_amounts;
+
+    #[test]
+    fn reads_amounts_next_to_icons() {
+        let found = stated_amounts("Deal 8 {damage}; at Long range +2 {damage}. Move {move}.");
+        let amounts: Vec<(i64, &str, &str)> = found.iter().map(|(n, i, w)| (*n, i.as_str(), w.as_str())).collect();
+        assert_eq!(amounts, vec![(8, "damage", "8"), (2, "damage", "+2")]);
+    }
+}

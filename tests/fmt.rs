@@ -1,0 +1,64 @@
+//! The formatter: bundled files are already canonical, formatting is
+//! idempotent, keeps every comment, and does not change what a file means.
+
+use cardsmith::fmt::format_text;
+use std::path::{Path, PathBuf};
+
+fn source_files(dir: &Path, found: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("folder") {
+        let path = entry.expect("entry").path();
+        if path.is_dir() {
+            source_files(&path, found);
+        } else if matches!(path.extension().and_then(|e| e.to_str()), Some("cards" | "rules")) {
+            found.push(path);
+        }
+    }
+}
+
+fn bundled() -> Vec<(String, String)> {
+    let mut paths = Vec::new();
+    source_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("cards"), &mut paths);
+    paths.sort();
+    paths.into_iter().map(|p| (p.display().to_string(), std::fs::read_to_string(&p).expect("readable"))).collect()
+}
+
+#[test]
+fn bundled_files_are_formatted() {
+    for (name, text) in bundled() {
+        let formatted = format_text(&name, &text).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        if formatted != text {
+            let first = text.lines().zip(formatted.lines()).position(|(a, b)| a != b).unwrap_or(0);
+            panic!(
+                "{name} is not formatted; first difference at line {}:\n  {:?}\n  {:?}",
+                first + 1,
+                text.lines().nth(first),
+                formatted.lines().nth(first)
+            );
+        }
+    }
+}
+
+#[test]
+fn formatting_is_idempotent_and_keeps_comments_everywhere() {
+    let messy = "// file comment\n\n\n// second\ngame   dreadnaught-2e // trailing\n// before card\noffense  \"A\"   primary{ // after brace\n    // first inside\n  symbol kinetic;arc turret\n\n\n  at 3.5 {impact damage 3} // after inline block\n  keywords unstoppable( damage ,push )\n  // last inside\n} // after close\n// between\n\ndeck \"D\" offense {\n  // only a comment\n}\n// at the end";
+    let once = format_text("m.cards", messy).expect("formats");
+    let twice = format_text("m.cards", &once).expect("formats again");
+    assert_eq!(once, twice, "not idempotent:\n{once}");
+    for comment in [
+        "// file comment",
+        "// second",
+        "// trailing",
+        "// before card",
+        "// after brace",
+        "// first inside",
+        "// after inline block",
+        "// last inside",
+        "// after close",
+        "// between",
+        "// only a comment",
+        "// at the end",
+    ] {
+        assert!(once.contains(comment), "{comment} lost:\n{once}");
+    }
+    insta::assert_snapshot!(once);
+}
