@@ -312,7 +312,17 @@ fn decimal(text: &str) -> Option<i128> {
 
 #[cfg(test)]
 mod tests {
-    use super::decimal;
+    use super::{decimal, step_label, Initiative, Scale};
+
+    #[test]
+    fn a_value_falls_in_its_scale_step() {
+        let tenths = Scale { has_x: true, from_tenths: 59, to_tenths: 0, step_tenths: 1 };
+        let whole = Scale { has_x: true, from_tenths: 50, to_tenths: 0, step_tenths: 10 };
+        assert_eq!(step_label(Initiative::Step(34), &tenths), "3.4");
+        assert_eq!(step_label(Initiative::Step(34), &whole), "3");
+        assert_eq!(step_label(Initiative::Step(30), &whole), "3");
+        assert_eq!(step_label(Initiative::X, &whole), "X");
+    }
 
     #[test]
     fn decimals_compare_as_numbers() {
