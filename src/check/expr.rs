@@ -201,7 +201,13 @@ impl<'a> Evaluation<'a> {
 
     /// "here count() is 26"-style summary of what was counted.
     pub fn summary(&self) -> String {
-        let parts: Vec<String> = self.counted.iter().map(|(call, n)| format!("{call} is {n}")).collect();
+        let mut parts: Vec<String> = Vec::new();
+        for (call, n) in &self.counted {
+            let part = format!("{call} is {n}");
+            if !parts.contains(&part) {
+                parts.push(part);
+            }
+        }
         if parts.is_empty() {
             "this deck".to_string()
         } else {

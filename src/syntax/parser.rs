@@ -123,6 +123,10 @@ impl<'a> ChunkParser<'a> {
         let kind = match pair.as_rule() {
             Rule::string => ValueKind::String(unescape(pair.as_str())),
             Rule::call => self.call(pair),
+            Rule::slash_value => match pair.into_inner().next() {
+                Some(form) => self.literal(form),
+                None => ValueKind::Word(String::new()),
+            },
             Rule::literal => match pair.into_inner().next() {
                 Some(form) => self.literal(form),
                 None => ValueKind::Word(String::new()),
@@ -335,7 +339,7 @@ fn climb(mut lhs: Expr, pairs: &mut std::iter::Peekable<impl Iterator<Item = (Bi
 fn rename(rule: Rule) -> Option<&'static str> {
     Some(match rule {
         Rule::node | Rule::plain_node | Rule::name | Rule::constraint | Rule::constraint_kw => "a name",
-        Rule::string | Rule::call | Rule::literal | Rule::call_args => "a value",
+        Rule::string | Rule::call | Rule::literal | Rule::call_args | Rule::slash_value => "a value",
         Rule::block => "`{`",
         Rule::expr | Rule::function => "an expression",
         Rule::integer => "a number",
