@@ -62,3 +62,13 @@ fn formatting_is_idempotent_and_keeps_comments_everywhere() {
     }
     insta::assert_snapshot!(once);
 }
+
+#[test]
+fn comments_survive_in_every_position_of_a_ruleset() {
+    let rules = "// head\nruleset r { // after brace\n  // inside header\n  title \"R\" // after title\n} // after close\n\n// before kind\nkind k \"K\" {\n  field f int // after field\n  // before block field\n  field g {\n    // inside nested\n    takes int\n    many // after many\n  } // after nested close\n  // end of kind\n}\ndeck-type d \"D\" {\n  require \"one\" count() == 1 // after rule\n  // after rules\n}\n// last line without newline";
+    let once = format_text("r.rules", rules).expect("formats");
+    assert_eq!(format_text("r.rules", &once).expect("formats again"), once);
+    let comments: Vec<&str> = rules.lines().filter_map(|l| l.find("//").map(|i| &l[i..])).collect();
+    let kept: Vec<&str> = once.lines().filter_map(|l| l.find("//").map(|i| &l[i..])).collect();
+    assert_eq!(comments, kept, "every comment, in order:\n{once}");
+}

@@ -569,7 +569,8 @@ impl Loader<'_> {
             return None;
         };
         let severity = if node.name.text == "recommend" { Severity::Warning } else { Severity::Error };
-        let text = self.files.text(expr.span()).to_string();
+        // As written, with spacing normalised (the expression is on one line).
+        let text = self.files.text(expr.span()).split_whitespace().collect::<Vec<_>>().join(" ");
         Some(Constraint { message, severity, text, expr, span: node.span })
     }
 
