@@ -90,3 +90,27 @@ fn help_shows_examples() {
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(text.contains("Examples:") && text.contains("cardsmith check"), "{text}");
 }
+
+#[test]
+fn lint_fix_applies_only_certain_fixes_and_fmt_check_shows_a_diff() {
+    let dir = tempfile::tempdir().unwrap();
+    let card = "game dreadnaught-2e\n\noffense \"Burner\"   {\n  symbol kinetic\n  arc standard\n  at 3.5 { impact burn 1; impact damage 2 }\n  text \"Inflict 1 burn and 3 {damage}. UNSTOPPABLE.\" // note\n}\n";
+    std::fs::write(dir.path().join("a.cards"), card).unwrap();
+
+    let check = cardsmith(&["fmt", "--check", "a.cards"], dir.path());
+    assert_eq!(check.status.code(), Some(1));
+    let diff = String::from_utf8_lossy(&check.stdout);
+    assert!(diff.contains("-offense \"Burner\"   {") && diff.contains("+offense \"Burner\" {"), "{diff}");
+    assert_eq!(std::fs::read_to_string(dir.path().join("a.cards")).unwrap(), card, "--check changes nothing");
+
+    let fixed = cardsmith(&["lint", "--fix", "a.cards"], dir.path());
+    assert_eq!(fixed.status.code(), Some(0), "{}", stderr(&fixed));
+    let text = std::fs::read_to_string(dir.path().join("a.cards")).unwrap();
+    assert!(text.contains("\"Inflict 1 Resource Burn and 3 {damage}. Unstoppable.\" // note"), "{text}");
+    assert!(stderr(&fixed).contains("L0001"), "the text/effect mismatch remains, unfixed: {}", stderr(&fixed));
+
+    assert_eq!(cardsmith(&["fmt", "a.cards"], dir.path()).status.code(), Some(0));
+    assert_eq!(cardsmith(&["fmt", "--check", "a.cards"], dir.path()).status.code(), Some(0));
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(leftovers.len(), 1, "no temporary files are left: {leftovers:?}");
+}
