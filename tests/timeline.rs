@@ -61,16 +61,15 @@ offense "Early Gun" {
 }
 "#;
 
-/// The first edition's timing (E1 L189–205): a priority digit within each
-/// step, Terrain and Event Cards as one tier, then Defense, then Offense, and
-/// no attacker/defender tie-break.  Declared here as data over the second
-/// edition's kinds, so the test does not depend on the bundled first-edition
-/// ruleset being complete.
-const FIRST_EDITION_TIMING: &str = r#"ruleset first-edition-timing {
-  title "Dreadnaught, second-edition cards with first-edition timing"
-  extends dreadnaught-2e
+/// The first edition's two-player text taken literally (E1 L199–205): no
+/// attacker/defender tier, so cards still tied resolve at the same time.  The
+/// bundled first-edition ruleset adds the side tier (a documented decision);
+/// this chain, declared as data over the same cards, shows the engine follows
+/// whichever chain the ruleset gives.
+const WITHOUT_SIDE_TIER: &str = r#"ruleset two-player-first-edition {
+  title "Dreadnaught, first edition, ties left simultaneous"
+  extends dreadnaught-1e
 }
-initiative X from 5.9 to 0.0 by 0.1 whole-steps
 tie-break {
   kind terrain event
   kind defense
@@ -103,10 +102,16 @@ fn second_edition(attacker: &[&str], defender: &[&str]) -> Timeline {
     timeline(&doc, &plays(attacker, defender)).expect("timeline")
 }
 
-fn first_edition(attacker: &[&str], defender: &[&str], cards: &str) -> Timeline {
-    let content = format!("game first-edition-timing\n{cards}");
+fn first_edition(attacker: &[&str], defender: &[&str]) -> Timeline {
+    let content = format!("game dreadnaught-1e\n{FIRST_EDITION_CARDS}");
+    let doc = engine_document(&[("first.cards", &content)], "dreadnaught-1e");
+    timeline(&doc, &plays(attacker, defender)).expect("timeline")
+}
+
+fn without_side_tier(attacker: &[&str], defender: &[&str]) -> Timeline {
+    let content = format!("game two-player-first-edition\n{FIRST_EDITION_CARDS}");
     let doc =
-        engine_document(&[("timing.rules", FIRST_EDITION_TIMING), ("cards.cards", &content)], "first-edition-timing");
+        engine_document(&[("timing.rules", WITHOUT_SIDE_TIER), ("cards.cards", &content)], "two-player-first-edition");
     timeline(&doc, &plays(attacker, defender)).expect("timeline")
 }
 
@@ -268,38 +273,61 @@ offense "Broadside" {
   symbol kinetic
   at 3 { impact damage 2 }
 }
+boost "Spare Capacitor" {
+  at 3.0 { increase damage 1 }
+}
 "#;
 
 #[test]
 fn first_edition_priority_digit_orders_a_step() {
     // E1 L195: "an 3.4 card would resolve before an 3.2 card".
-    let t = first_edition(&["Heavy Gun"], &["Light Gun"], FIRST_EDITION_CARDS);
+    let t = first_edition(&["Heavy Gun"], &["Light Gun"]);
     assert_eq!(order(&t), ["3.4 1 defender Light Gun", "3.2 1 attacker Heavy Gun"]);
 }
 
 #[test]
 fn first_edition_terrain_and_event_share_a_tier_then_defense_then_offense() {
-    // E1 L199–205: terrain and event are one tier; no speed, no side: still
-    // tied means simultaneous.  `at 3` is the whole step 3.0.
-    let t = first_edition(&["Broadside", "Wreck"], &["Brace", "Sudden Storm", "Fast Wreck"], FIRST_EDITION_CARDS);
+    // E1 L199–205: terrain and event are one tier, with no speed order; the
+    // bundled ruleset then puts the attacker first (its decision on §5.4).
+    // `at 3` is the whole step 3.0.
+    let t = first_edition(&["Broadside", "Wreck"], &["Brace", "Sudden Storm", "Fast Wreck"]);
+    assert_eq!(
+        order(&t),
+        [
+            "3.0 1 attacker Wreck",
+            "3.0 2= defender Sudden Storm",
+            "3.0 2= defender Fast Wreck",
+            "3.0 3 defender Brace",
+            "3.0 4 attacker Broadside",
+        ]
+    );
+    assert_eq!(
+        decided_by(&t),
+        [None, Some("side attacker defender"), None, Some("kind terrain event"), Some("kind defense")]
+    );
+}
+
+#[test]
+fn first_edition_boost_cards_meet_no_tier_and_come_last() {
+    let t = first_edition(&["Spare Capacitor"], &["Broadside"]);
+    assert_eq!(order(&t), ["3.0 1 defender Broadside", "3.0 2 attacker Spare Capacitor"]);
+    assert_eq!(decided_by(&t)[1], Some("kind offense"));
+}
+
+#[test]
+fn a_chain_without_a_side_tier_leaves_the_sides_simultaneous() {
+    // E1's two-player text: "they resolve at the same time and cannot affect
+    // each other in any way".
+    let t = without_side_tier(&["Broadside", "Wreck"], &["Broadside", "Sudden Storm"]);
     assert_eq!(
         order(&t),
         [
             "3.0 1= attacker Wreck",
             "3.0 1= defender Sudden Storm",
-            "3.0 1= defender Fast Wreck",
-            "3.0 2 defender Brace",
-            "3.0 3 attacker Broadside",
+            "3.0 2= attacker Broadside",
+            "3.0 2= defender Broadside",
         ]
     );
-    assert_eq!(decided_by(&t), [None, None, None, Some("kind terrain event"), Some("kind defense")]);
-}
-
-#[test]
-fn first_edition_has_no_attacker_tiebreak() {
-    // E1's two-player text never says ties favour the Attacker (GAMES.md §1.3).
-    let t = first_edition(&["Broadside"], &["Broadside"], FIRST_EDITION_CARDS);
-    assert_eq!(order(&t), ["3.0 1= attacker Broadside", "3.0 1= defender Broadside"]);
 }
 
 fn cardsmith(args: &[&str], dir: &std::path::Path) -> std::process::Output {
@@ -373,4 +401,39 @@ fn the_command_refuses_what_it_cannot_order() {
     let future = cardsmith(&["timeline", "--data", "future.json", "--attacker", "Plain"], dir.path());
     assert_eq!(future.status.code(), Some(2));
     assert!(stderr(&future).contains("format 2"), "{}", stderr(&future));
+}
+
+#[test]
+fn hostile_engine_data_gives_a_timeline_not_a_panic() {
+    let text = r#"{
+      "format": 1,
+      "ruleset": {
+        "id": "odd",
+        "initiative": {"has_x": false, "whole_steps": false, "from_tenths": -5, "to_tenths": 9223372036854775807, "step_tenths": 0},
+        "tie_break": [
+          {"by": "priority", "digits": 1},
+          {"by": "kind", "kinds": ["a"], "field": "power", "highest": false},
+          {"by": "side", "order": []}
+        ]
+      },
+      "cards": [
+        {"name": "Low", "kind": "a", "body": {"fields": [
+          {"name": "power", "values": [{"type": "decimal", "value": "99999999999999999999999999999999999999999.5"}]},
+          {"name": "at", "values": [{"type": "initiative", "value": {"step": -9223372036854775808}}, {"type": "mystery"}]}
+        ]}},
+        {"name": "High", "kind": "a", "body": {"fields": [
+          {"name": "power", "values": [{"type": "signed", "value": -9223372036854775808}]},
+          {"name": "nested", "body": {"fields": [
+            {"name": "at", "values": [{"type": "initiative", "value": {"step": 9223372036854775807}}, {"type": "initiative", "value": "x"}]}
+          ]}}
+        ]}}
+      ]
+    }"#;
+    let doc = Document::from_json(text).expect("a document of format 1");
+    let t = timeline(&doc, &plays(&["Low", "High"], &["High"])).expect("timeline");
+    assert_eq!(order(&t).first().map(String::as_str), Some("X 1= attacker High"));
+    assert_eq!(t.steps.iter().map(|s| s.resolutions.len()).sum::<usize>(), 5);
+    assert!(t.notes.iter().any(|n| n.contains("not known")), "{:?}", t.notes);
+    let text = cardsmith::engine::text::render(&t);
+    assert!(text.contains("Low"), "{text}");
 }

@@ -182,10 +182,10 @@ fn unknown_card(doc: &Document, name: &str) -> TimelineError {
 }
 
 /// `X` before every number; higher numbers first.
-fn at_order(at: Initiative) -> (u8, i64) {
+fn at_order(at: Initiative) -> (u8, std::cmp::Reverse<i64>) {
     match at {
-        Initiative::X => (0, 0),
-        Initiative::Step(t) => (1, -t),
+        Initiative::X => (0, std::cmp::Reverse(0)),
+        Initiative::Step(t) => (1, std::cmp::Reverse(t)),
     }
 }
 
@@ -193,8 +193,9 @@ fn at_order(at: Initiative) -> (u8, i64) {
 /// number below it on a scale of whole steps (where the tenth is a priority).
 fn step_label(at: Initiative, scale: &Scale) -> String {
     let Initiative::Step(t) = at else { return "X".to_string() };
-    let step = scale.step_tenths.max(1);
-    let start = scale.to_tenths + (t - scale.to_tenths).div_euclid(step) * step;
+    // In i128, so no document can make the arithmetic overflow.
+    let (t, to, step) = (i128::from(t), i128::from(scale.to_tenths), i128::from(scale.step_tenths.max(1)));
+    let start = to + (t - to).div_euclid(step) * step;
     if step % 10 == 0 {
         (start / 10).to_string()
     } else {
@@ -209,9 +210,10 @@ fn initiative_text(at: Initiative) -> String {
     }
 }
 
-pub(crate) fn tenths(value: i64) -> String {
+pub(crate) fn tenths(value: impl Into<i128>) -> String {
+    let value: i128 = value.into();
     let sign = if value < 0 { "-" } else { "" };
-    format!("{sign}{}.{}", value.abs() / 10, value.abs() % 10)
+    format!("{sign}{}.{}", value.unsigned_abs() / 10, value.unsigned_abs() % 10)
 }
 
 /// The card's place in the chain: for each tier in order, a number where
@@ -305,7 +307,7 @@ fn decimal(text: &str) -> Option<i128> {
     let whole: i128 = if whole.is_empty() { 0 } else { whole.parse().ok()? };
     let mut scaled = whole.checked_mul(1000)?;
     for (i, digit) in fraction.chars().take(3).enumerate() {
-        scaled += i128::from(digit.to_digit(10)?) * [100, 10, 1][i];
+        scaled = scaled.checked_add(i128::from(digit.to_digit(10)?) * [100, 10, 1][i])?;
     }
     Some(if negative { -scaled } else { scaled })
 }
@@ -322,6 +324,9 @@ mod tests {
         assert_eq!(step_label(Initiative::Step(34), &whole), "3");
         assert_eq!(step_label(Initiative::Step(30), &whole), "3");
         assert_eq!(step_label(Initiative::X, &whole), "X");
+        let hostile = Scale { has_x: false, from_tenths: i64::MAX, to_tenths: i64::MIN, step_tenths: i64::MIN };
+        assert_eq!(step_label(Initiative::Step(i64::MIN), &hostile), "-922337203685477580.8");
+        assert_eq!(step_label(Initiative::Step(i64::MAX), &hostile), "922337203685477580.7");
     }
 
     #[test]
@@ -330,5 +335,6 @@ mod tests {
         assert_eq!(decimal("-0.25"), Some(-250));
         assert_eq!(decimal("12"), Some(12000));
         assert_eq!(decimal("x"), None);
+        assert_eq!(decimal("170141183460469231731687303715884105.999"), None);
     }
 }
