@@ -2,20 +2,11 @@
 //! ruleset demands, and their IR holds what the card text says.
 
 use cardsmith::ir::{Game, Initiative, Plus, Value};
-use cardsmith::workspace::{Outcome, Workspace};
-use std::path::Path;
+mod common;
 
-fn check_folder(folder: &str) -> Outcome {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
-    let mut paths: Vec<_> = std::fs::read_dir(&dir).expect("folder").map(|e| e.expect("entry").path()).collect();
-    paths.sort();
-    let mut workspace = Workspace::new();
-    for path in paths {
-        let name = format!("{folder}/{}", path.file_name().and_then(|n| n.to_str()).unwrap_or("?"));
-        workspace.add_bytes(&name, std::fs::read(&path).expect("readable"));
-    }
-    workspace.check()
-}
+use cardsmith::workspace::Outcome;
+use common::check_folder;
+
 
 fn game<'a>(outcome: &'a Outcome, id: &str) -> &'a Game {
     outcome.project.games.iter().find(|g| g.ruleset.id == id).expect("game present")

@@ -4,22 +4,13 @@
 //! rating is the sum of its ships' Tonnage Values from the rulebook's table.
 
 use cardsmith::ir::{Card, Deck, Game, Value};
-use cardsmith::workspace::{Outcome, Workspace};
-use std::path::Path;
+mod common;
+
+use cardsmith::workspace::Outcome;
+use common::check_folder;
 
 const FOLDER: &str = "cards/dropfleet-1.3";
 
-fn check_folder(folder: &str) -> Outcome {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
-    let mut paths: Vec<_> = std::fs::read_dir(&dir).expect("folder").map(|e| e.expect("entry").path()).collect();
-    paths.sort();
-    let mut workspace = Workspace::new();
-    for path in paths {
-        let name = format!("{folder}/{}", path.file_name().and_then(|n| n.to_str()).unwrap_or("?"));
-        workspace.add_bytes(&name, std::fs::read(&path).expect("readable"));
-    }
-    workspace.check()
-}
 
 fn game(outcome: &Outcome) -> &Game {
     outcome.project.games.iter().find(|g| g.ruleset.id == "dropfleet-1.3").expect("game present")
