@@ -218,18 +218,23 @@ fn second_edition_steps_in_scale_order_and_a_card_at_each_of_its_steps() {
     );
 }
 
-#[test]
-fn second_edition_mixed_hand_of_the_bundled_decks() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("cards/dreadnaught-2e");
+/// The engine data of a bundled game, built from its folder.
+fn bundled_document(id: &str) -> Document {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("cards").join(id);
     let mut sources = Vec::new();
     for entry in std::fs::read_dir(&dir).expect("bundled cards") {
         let path = entry.expect("entry").path();
-        let name = format!("cards/dreadnaught-2e/{}", path.file_name().and_then(|n| n.to_str()).unwrap_or("?"));
+        let name = format!("cards/{id}/{}", path.file_name().and_then(|n| n.to_str()).unwrap_or("?"));
         sources.push((name, std::fs::read_to_string(&path).expect("text")));
     }
     sources.sort();
     let borrowed: Vec<(&str, &str)> = sources.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
-    let doc = engine_document(&borrowed, "dreadnaught-2e");
+    engine_document(&borrowed, id)
+}
+
+#[test]
+fn second_edition_mixed_hand_of_the_bundled_decks() {
+    let doc = bundled_document("dreadnaught-2e");
     let hand = plays(
         &["Spinal Railcannon", "Follow-Through", "Flak Batteries", "Auxiliary Reactor"],
         &["Reactive Plating", "Spaced Armour", "Deflector Array", "Flak Batteries", "Drifting Hulk", "Black Ice"],
@@ -237,6 +242,17 @@ fn second_edition_mixed_hand_of_the_bundled_decks() {
     let t = timeline(&doc, &hand).expect("timeline");
     insta::assert_snapshot!("mixed-hand-2e.txt", cardsmith::engine::text::render(&t));
     insta::assert_snapshot!("mixed-hand-2e.json", serde_json::to_string_pretty(&t).expect("json"));
+}
+
+#[test]
+fn first_edition_mixed_hand_of_the_bundled_decks() {
+    let doc = bundled_document("dreadnaught-1e");
+    let hand = plays(
+        &["Heavy Torpedo", "Torpedo Run", "Streak Missiles", "Deflector Array"],
+        &["Forward Shields", "Shield Reflection", "Capacitor Surge", "Drifting Hulk"],
+    );
+    let t = timeline(&doc, &hand).expect("timeline");
+    insta::assert_snapshot!("mixed-hand-1e.txt", cardsmith::engine::text::render(&t));
 }
 
 const FIRST_EDITION_CARDS: &str = r#"
