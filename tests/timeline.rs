@@ -5,7 +5,9 @@
 
 use cardsmith::engine::data::Document;
 use cardsmith::engine::timeline::{timeline, Play, Timeline};
-use cardsmith::workspace::Workspace;
+use cardsmith::workspace::{Outcome, Workspace};
+
+mod common;
 
 /// Cards with one initiative each (unless said otherwise), for ties.
 const TIES_2E: &str = r#"game dreadnaught-2e
@@ -82,7 +84,12 @@ fn engine_document(sources: &[(&str, &str)], game: &str) -> Document {
     for (name, text) in sources {
         workspace.add_text(name, text);
     }
-    let outcome = workspace.check();
+    document_of(&workspace.check(), game)
+}
+
+/// The engine data of one game, as `cardsmith build` writes it, read back by
+/// the engine.
+fn document_of(outcome: &Outcome, game: &str) -> Document {
     let rendered = cardsmith::diagnostics::render::human_string(&outcome.files, &outcome.diagnostics);
     assert!(outcome.stats.errors == 0, "{rendered}");
     let files = cardsmith::backend::json::build(&outcome.files, &outcome.project).expect("engine data");
@@ -220,16 +227,7 @@ fn second_edition_steps_in_scale_order_and_a_card_at_each_of_its_steps() {
 
 /// The engine data of a bundled game, built from its folder.
 fn bundled_document(id: &str) -> Document {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("cards").join(id);
-    let mut sources = Vec::new();
-    for entry in std::fs::read_dir(&dir).expect("bundled cards") {
-        let path = entry.expect("entry").path();
-        let name = format!("cards/{id}/{}", path.file_name().and_then(|n| n.to_str()).unwrap_or("?"));
-        sources.push((name, std::fs::read_to_string(&path).expect("text")));
-    }
-    sources.sort();
-    let borrowed: Vec<(&str, &str)> = sources.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
-    engine_document(&borrowed, id)
+    document_of(&common::check_folder(&format!("cards/{id}")), id)
 }
 
 #[test]
