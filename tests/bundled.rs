@@ -7,7 +7,6 @@ mod common;
 use cardsmith::workspace::Outcome;
 use common::check_folder;
 
-
 fn game<'a>(outcome: &'a Outcome, id: &str) -> &'a Game {
     outcome.project.games.iter().find(|g| g.ruleset.id == id).expect("game present")
 }

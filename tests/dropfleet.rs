@@ -11,7 +11,6 @@ use common::check_folder;
 
 const FOLDER: &str = "cards/dropfleet-1.3";
 
-
 fn game(outcome: &Outcome) -> &Game {
     outcome.project.games.iter().find(|g| g.ruleset.id == "dropfleet-1.3").expect("game present")
 }
