@@ -114,3 +114,13 @@ fn lint_fix_applies_only_certain_fixes_and_fmt_check_shows_a_diff() {
     let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(leftovers.len(), 1, "no temporary files are left: {leftovers:?}");
 }
+
+#[test]
+fn application_errors_read_as_sentences() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = cardsmith(&["check", "missing.cards"], dir.path());
+    assert_eq!(output.status.code(), Some(2));
+    let err = stderr(&output);
+    assert!(err.starts_with("error: cannot read missing.cards\n  caused by: "), "{err}");
+    assert!(!err.contains("Diagnostic {"), "{err}");
+}

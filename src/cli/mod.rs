@@ -130,8 +130,20 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(report) => {
-            eprintln!("{report:?}");
+            eprintln!("{}", describe(&report));
             ExitCode::from(USAGE_OR_IO)
         }
     }
+}
+
+/// An application error as `error: …`, its causes and its help, one per line.
+fn describe(report: &miette::Report) -> String {
+    let mut out = format!("error: {report}");
+    for cause in report.chain().skip(1) {
+        out.push_str(&format!("\n  caused by: {cause}"));
+    }
+    if let Some(help) = report.help() {
+        out.push_str(&format!("\n  help: {help}"));
+    }
+    out
 }
