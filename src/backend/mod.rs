@@ -5,9 +5,12 @@
 //!
 //! - [`json`]: the engine data, one JSON document per ruleset;
 //! - [`schema`]: the JSON Schema of those documents, generated from the same
-//!   types that are serialised.
+//!   types that are serialised;
+//! - [`print`]: printable proxies — SVG faces from templates, PNG, PDF
+//!   sheets, an HTML preview and Tabletop Simulator decks.
 
 pub mod json;
+pub mod print;
 pub mod schema;
 
 /// A file a backend produced: a plain file name (no folders) and its bytes.

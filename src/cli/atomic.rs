@@ -26,6 +26,13 @@ const PAUSE_HOOK: &str = "CARDSMITH_TEST_HOOK_PAUSE_BEFORE_RENAME_MS";
 
 /// Makes `out` hold exactly `files` (plus the marker), atomically.
 pub fn replace_folder(out: &Path, files: &[OutputFile]) -> Result<()> {
+    let files: Vec<(&str, &[u8])> = files.iter().map(|f| (f.name.as_str(), f.contents.as_bytes())).collect();
+    replace_folder_bytes(out, &files)
+}
+
+/// Like [`replace_folder`], for files of any bytes whose names may hold
+/// folders (`png/card.png`); a name that would leave the folder is refused.
+pub fn replace_folder_bytes(out: &Path, files: &[(&str, &[u8])]) -> Result<()> {
     let (parent, name) = split(out)?;
     check_replaceable(out)?;
     remove_leftovers(&parent, &name);
@@ -83,16 +90,25 @@ fn remove_leftovers(parent: &Path, name: &str) {
     }
 }
 
-fn write_all(temp: &Path, files: &[OutputFile]) -> Result<()> {
+fn write_all(temp: &Path, files: &[(&str, &[u8])]) -> Result<()> {
     std::fs::create_dir(temp).into_diagnostic().wrap_err_with(|| format!("cannot create {}", temp.display()))?;
-    let marker = OutputFile { name: MARKER.to_string(), contents: MARKER_TEXT.to_string() };
-    for file in files.iter().chain([&marker]) {
-        let path = temp.join(&file.name);
+    let marker = (MARKER, MARKER_TEXT.as_bytes());
+    for (name, contents) in files.iter().chain([&marker]) {
+        let relative = Path::new(name);
+        if !relative.components().all(|c| matches!(c, std::path::Component::Normal(_))) {
+            return Err(miette!("refusing to write `{name}` outside the output folder"));
+        }
+        let path = temp.join(relative);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .into_diagnostic()
+                .wrap_err_with(|| format!("cannot create {}", parent.display()))?;
+        }
         let mut handle = std::fs::File::create(&path)
             .into_diagnostic()
             .wrap_err_with(|| format!("cannot create {}", path.display()))?;
         handle
-            .write_all(file.contents.as_bytes())
+            .write_all(contents)
             .and_then(|()| handle.sync_all())
             .into_diagnostic()
             .wrap_err_with(|| format!("cannot write {}", path.display()))?;

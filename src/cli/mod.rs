@@ -8,6 +8,7 @@ mod explain;
 mod fmt;
 mod lint;
 mod new;
+mod print;
 mod project;
 mod timeline;
 
@@ -23,6 +24,8 @@ Examples:
   cardsmith lint --fix                     apply the certain fixes (casing, terminology)
   cardsmith fmt --check                    show what the formatter would change
   cardsmith build -o out                   write the engine data (JSON + schema) to out/
+  cardsmith print cards/dreadnaught-2e --backs
+                                           PDF sheets with duplex backs, PNGs, an HTML preview, TTS decks
   cardsmith timeline --attacker \"Kinetic Strike\" --defender \"Flak Batteries\"
                                            the order in which a turn's effects resolve
   cardsmith explain E0304                  what a diagnostic code means
@@ -87,6 +90,11 @@ enum Command {
         #[arg(long, value_enum, default_value = "human")]
         message_format: MessageFormat,
     },
+    /// Check, then write printable proxies: PDF sheets, PNG faces, an HTML preview, Tabletop Simulator decks
+    #[command(
+        after_help = "The output folder is replaced as a whole, atomically; nothing is written when the input has errors.\nDefaults come from `[print]` in cardsmith.toml.\nExit status: 0 when written (warnings allowed), 1 when the input has errors, 2 on usage or I/O problems."
+    )]
+    Print(print::Args),
     /// Print the JSON Schema of the engine data (the schema.json that build writes)
     Schema,
     /// Print the order in which the effects of a turn's cards resolve
@@ -119,6 +127,7 @@ pub fn main() -> ExitCode {
         Command::Lint { paths, fix, list, message_format } => lint::run(&paths, fix, list, message_format),
         Command::Fmt { paths, check } => fmt::run(&paths, check),
         Command::Build { paths, out, message_format } => build::run(&paths, out.as_deref(), message_format),
+        Command::Print(args) => print::run(&args),
         Command::Schema => {
             print!("{}", crate::backend::schema::text());
             Ok(ExitCode::SUCCESS)

@@ -1,0 +1,39 @@
+//! Diagnostic codes of printing, each with its explanation.  E07xx.
+
+use crate::diagnostics::Code;
+
+macro_rules! codes {
+    ($($konst:ident $id:literal $name:literal $text:literal;)*) => {
+        $(pub const $konst: Code = Code { id: $id, name: $name, explanation: $text };)*
+        pub const ALL: &[&Code] = &[$(&$konst),*];
+    };
+}
+
+codes! {
+TEXT_OVERFLOW "E0701" "text-overflow" "\
+A card's text does not fit its box on the printed face, even at the
+smallest size the template allows.  cardsmith wraps text to its box and
+shrinks it step by step down to that minimum; what still does not fit is
+cut off with an ellipsis, so the printed card would be missing words.
+
+Shorten the text (move reminder text to the rulebook, use icons such as
+`{damage}` instead of words), or, if you design the card layout, give the
+box more room or a smaller minimum size in the template's `text_box` call.";
+
+TEMPLATE_ERROR "E0702" "template-error" "\
+A face template could not be read or rendered.  Templates are tera
+templates (`templates/<ruleset>/<kind>.svg`); the message carries tera's
+own explanation, such as an unknown variable or an unclosed tag.  When the
+template is one of your project's overrides, fix it or delete it to use the
+bundled one.";
+
+UNKNOWN_DECK "E0703" "unknown-deck" "\
+`cardsmith print --deck NAME` names a deck that none of the checked files
+declares.  Deck names are the quoted names after `deck` (or the word the
+game uses, such as `fleet`); the message lists the decks that exist.";
+
+BAD_FACE "E0704" "bad-face" "\
+A face produced by a template is not valid SVG, so it cannot be drawn.
+This points at a mistake in a template (an unclosed element, an attribute
+without quotes); card text is always escaped and cannot cause it.";
+}

@@ -1,0 +1,396 @@
+//! The drawing functions templates call: `text_box` (rich text laid out in a
+//! box, shrunk to fit), `icon`, `arc` (a firing-arc diagram from sectors in
+//! degrees) and `hexes` (a movement grid).  They return SVG markup that
+//! tera inserts unescaped; every piece of card text in it is escaped here.
+
+use super::icons;
+use super::layout::{self, Align, BoxSpec, Paragraph, Piece};
+use super::svg::{escape, num};
+use super::view::colour;
+use crate::backend::print::fonts::Style;
+use serde_json::Value as Json;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use tera::{Function, Result, Tera, Value};
+
+/// Text that did not fit its box, reported against the card being rendered.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Overflow {
+    /// What the template called the box (`what="rules text"`).
+    pub what: String,
+    pub min_size: f32,
+}
+
+thread_local! {
+    static OVERFLOWS: RefCell<Vec<Overflow>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Runs `f`, returning what it returned and every overflow it caused.
+pub fn collect_overflows<R>(f: impl FnOnce() -> R) -> (R, Vec<Overflow>) {
+    OVERFLOWS.with(|o| o.borrow_mut().clear());
+    let result = f();
+    (result, OVERFLOWS.with(|o| std::mem::take(&mut *o.borrow_mut())))
+}
+
+pub fn register(tera: &mut Tera) {
+    tera.register_function("text_box", TextBox);
+    tera.register_function("icon", IconFn);
+    tera.register_function("arc", ArcFn);
+    tera.register_function("hexes", HexesFn);
+}
+
+fn number(args: &HashMap<String, Value>, name: &str, default: f32) -> f32 {
+    args.get(name).and_then(Value::as_f64).map(|v| v as f32).filter(|v| v.is_finite()).unwrap_or(default)
+}
+
+fn string<'a>(args: &'a HashMap<String, Value>, name: &str, default: &'a str) -> &'a str {
+    args.get(name).and_then(Value::as_str).unwrap_or(default)
+}
+
+fn align(word: &str) -> Align {
+    match word {
+        "middle" | "center" | "centre" => Align::Middle,
+        "end" | "right" | "bottom" => Align::End,
+        _ => Align::Start,
+    }
+}
+
+struct TextBox;
+
+impl Function for TextBox {
+    fn call(&self, args: &HashMap<String, Value>) -> Result<Value> {
+        let style = match string(args, "style", "") {
+            "b" | "bold" => Style::Bold,
+            "i" | "italic" => Style::Italic,
+            _ => Style::Regular,
+        };
+        let paragraphs = match args.get("paras").or_else(|| args.get("text")) {
+            Some(value) => paragraphs(value, style),
+            None => return Err("text_box needs `paras` (or `text`)".into()),
+        };
+        let size = number(args, "size", 8.0);
+        let spec = BoxSpec {
+            x: number(args, "x", 0.0),
+            y: number(args, "y", 0.0),
+            w: number(args, "w", 100.0).max(1.0),
+            h: number(args, "h", 20.0).max(1.0),
+            size,
+            min_size: number(args, "min", size * 0.6),
+            line_height: number(args, "lh", 1.18),
+            align: align(string(args, "align", "start")),
+            valign: align(string(args, "valign", "start")),
+            fill: string(args, "fill", "#1b1b1b").to_string(),
+        };
+        let laid = layout::lay_out(&paragraphs, &spec);
+        if !laid.fits {
+            let what = string(args, "what", "text").to_string();
+            OVERFLOWS.with(|o| o.borrow_mut().push(Overflow { what, min_size: spec.min_size }));
+        }
+        Ok(Value::String(laid.svg))
+    }
+
+    fn is_safe(&self) -> bool {
+        true
+    }
+}
+
+/// Reads paragraphs from a template value: a string, a list of pieces, or a
+/// list whose items are strings, pieces, lists of pieces or null.
+/// Pieces that do not name a style (`"s"`) take `style`.
+pub fn paragraphs(value: &Json, style: Style) -> Vec<Paragraph> {
+    match value {
+        Json::String(s) => vec![vec![text_piece(s, style, None)]],
+        Json::Array(items) if items.iter().any(|i| i.is_object()) => vec![pieces(value, style)],
+        Json::Array(items) => items.iter().flat_map(|i| paragraphs(i, style)).collect(),
+        Json::Object(_) => vec![pieces(value, style)],
+        Json::Number(n) => vec![vec![text_piece(&n.to_string(), style, None)]],
+        _ => Vec::new(),
+    }
+}
+
+fn pieces(value: &Json, default: Style) -> Paragraph {
+    match value {
+        Json::Array(items) => items.iter().flat_map(|i| pieces(i, default)).collect(),
+        Json::String(s) => vec![text_piece(s, default, None)],
+        Json::Object(map) => {
+            let colour = map.get("c").and_then(Json::as_str).map(colour);
+            if let Some(id) = map.get("i").and_then(Json::as_str) {
+                return vec![Piece::Icon { id: id.to_string(), colour }];
+            }
+            if let Some(text) = map.get("b").and_then(Json::as_str) {
+                let small = map.get("p").and_then(Json::as_str).map(str::to_string);
+                return vec![Piece::Badge {
+                    text: text.to_string(),
+                    small,
+                    fill: colour.unwrap_or_else(|| "#222".into()),
+                }];
+            }
+            let style = match map.get("s").and_then(Json::as_str) {
+                Some("b") => Style::Bold,
+                Some("i") => Style::Italic,
+                Some(_) => Style::Regular,
+                None => default,
+            };
+            let text = match map.get("t") {
+                Some(Json::String(s)) => s.clone(),
+                Some(Json::Number(n)) => n.to_string(),
+                _ => return Vec::new(),
+            };
+            vec![text_piece(&text, style, colour)]
+        }
+        Json::Number(n) => vec![text_piece(&n.to_string(), default, None)],
+        _ => Vec::new(),
+    }
+}
+
+fn text_piece(text: &str, style: Style, colour: Option<String>) -> Piece {
+    Piece::Text { text: text.to_string(), style, colour }
+}
+
+struct IconFn;
+
+impl Function for IconFn {
+    fn call(&self, args: &HashMap<String, Value>) -> Result<Value> {
+        let id = string(args, "id", "");
+        let size = number(args, "size", 10.0);
+        let fill = colour(string(args, "fill", "#1b1b1b"));
+        Ok(Value::String(icons::draw(id, number(args, "x", 0.0), number(args, "y", 0.0), size, &fill)))
+    }
+
+    fn is_safe(&self) -> bool {
+        true
+    }
+}
+
+/// `arc(x, y, r, sectors="-45 45; 135 225")`: a disc with the sectors
+/// shaded; 0° is the ship's front (up), angles grow clockwise.
+struct ArcFn;
+
+impl Function for ArcFn {
+    fn call(&self, args: &HashMap<String, Value>) -> Result<Value> {
+        let (cx, cy, r) = (number(args, "x", 0.0), number(args, "y", 0.0), number(args, "r", 10.0).max(0.5));
+        let fill = colour(string(args, "fill", "#c0262d"));
+        let stroke = colour(string(args, "stroke", "#1b1b1b"));
+        let mut out = format!(
+            "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"#fff\" stroke=\"{stroke}\" stroke-width=\"{}\"/>",
+            num(cx),
+            num(cy),
+            num(r),
+            num(r * 0.06)
+        );
+        for sector in string(args, "sectors", "").split(';') {
+            let bounds: Vec<f32> = sector.split_whitespace().filter_map(|n| n.parse().ok()).collect();
+            let [from, to] = bounds[..] else { continue };
+            if (to - from).abs() >= 359.9 {
+                out.push_str(&format!(
+                    "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{fill}\"/>",
+                    num(cx),
+                    num(cy),
+                    num(r * 0.94)
+                ));
+                continue;
+            }
+            let point = |deg: f32| {
+                let rad = deg.to_radians();
+                (cx + r * 0.94 * rad.sin(), cy - r * 0.94 * rad.cos())
+            };
+            let (x1, y1) = point(from);
+            let (x2, y2) = point(to);
+            let large = if (to - from).rem_euclid(360.0) > 180.0 { 1 } else { 0 };
+            out.push_str(&format!(
+                "<path d=\"M{} {}L{} {}A{} {} 0 {large} 1 {} {}Z\" fill=\"{fill}\"/>",
+                num(cx),
+                num(cy),
+                num(x1),
+                num(y1),
+                num(r * 0.94),
+                num(r * 0.94),
+                num(x2),
+                num(y2)
+            ));
+        }
+        // The ship, pointing at the front.
+        out.push_str(&format!(
+            "<path d=\"M{} {}L{} {}L{} {}Z\" fill=\"{stroke}\"/>",
+            num(cx),
+            num(cy - r * 0.3),
+            num(cx + r * 0.18),
+            num(cy + r * 0.22),
+            num(cx - r * 0.18),
+            num(cy + r * 0.22)
+        ));
+        Ok(Value::String(out))
+    }
+
+    fn is_safe(&self) -> bool {
+        true
+    }
+}
+
+/// `hexes(grid=card.fields.grid.0, x, y, w, h)`: a movement grid.  Every
+/// field of the grid whose values are hex offsets is drawn in the colour
+/// its name gives (`green 0,-1 0,-2`); the ship sits at `0,0` facing up;
+/// arrows in the colour of the `arrows` field run from the ship to each
+/// hex; `rotate` adds a turning arrow.
+struct HexesFn;
+
+impl Function for HexesFn {
+    fn call(&self, args: &HashMap<String, Value>) -> Result<Value> {
+        let grid = args.get("grid").cloned().unwrap_or(Json::Null);
+        let (x, y, w, h) =
+            (number(args, "x", 0.0), number(args, "y", 0.0), number(args, "w", 60.0), number(args, "h", 60.0));
+        Ok(Value::String(hex_grid(&grid, x, y, w, h)))
+    }
+
+    fn is_safe(&self) -> bool {
+        true
+    }
+}
+
+fn hex_grid(grid: &Json, x: f32, y: f32, w: f32, h: f32) -> String {
+    let fields = grid.pointer("/body/fields").and_then(Json::as_object);
+    let mut hexes: Vec<(i64, i64, String)> = Vec::new();
+    let mut arrows = "#1b1b1b".to_string();
+    let mut rotate = false;
+    for (name, views) in fields.into_iter().flatten() {
+        for view in views.as_array().into_iter().flatten() {
+            let values = view.get("values").and_then(Json::as_array).cloned().unwrap_or_default();
+            if name == "arrows" {
+                if let Some(id) = values.first().and_then(|v| v.get("id")).and_then(Json::as_str) {
+                    arrows = colour(id);
+                }
+            } else if name == "rotate" {
+                rotate = true;
+            }
+            for value in &values {
+                if value.get("type").and_then(Json::as_str) != Some("coord") {
+                    continue;
+                }
+                let text = value.get("text").and_then(Json::as_str).unwrap_or("");
+                if let Some((q, r)) = text.split_once(',') {
+                    if let (Ok(q), Ok(r)) = (q.trim().parse::<i64>(), r.trim().parse::<i64>()) {
+                        hexes.push((q.clamp(-20, 20), r.clamp(-20, 20), colour(name)));
+                    }
+                }
+            }
+        }
+    }
+    // Centres in units of the hex size (flat-topped hexes, axial offsets).
+    let centre = |q: i64, r: i64| (1.5 * q as f32, 3f32.sqrt() * (r as f32 + q as f32 / 2.0));
+    let mut points: Vec<(f32, f32)> = hexes.iter().map(|(q, r, _)| centre(*q, *r)).collect();
+    points.push((0.0, 0.0));
+    let (min_x, max_x) = points.iter().fold((f32::MAX, f32::MIN), |(a, b), p| (a.min(p.0), b.max(p.0)));
+    let (min_y, max_y) = points.iter().fold((f32::MAX, f32::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
+    let span_x = max_x - min_x + 2.0;
+    let span_y = max_y - min_y + 3f32.sqrt();
+    let size = (w / span_x).min(h / span_y).min(w / 4.0);
+    let ox = x + w / 2.0 - (min_x + max_x) / 2.0 * size;
+    let oy = y + h / 2.0 - (min_y + max_y) / 2.0 * size;
+    let at = |p: (f32, f32)| (ox + p.0 * size, oy + p.1 * size);
+    let hexagon = |c: (f32, f32), fill: &str, stroke: &str| {
+        let corners: Vec<String> = (0..6)
+            .map(|i| {
+                let a = (60.0 * i as f32).to_radians();
+                format!("{} {}", num(c.0 + size * 0.96 * a.cos()), num(c.1 + size * 0.96 * a.sin()))
+            })
+            .collect();
+        format!(
+            "<path d=\"M{}Z\" fill=\"{}\" stroke=\"{}\" stroke-width=\"{}\"/>",
+            corners.join("L"),
+            escape(fill),
+            escape(stroke),
+            num(size * 0.08)
+        )
+    };
+    let mut out = String::from("<g>");
+    for (q, r, fill) in &hexes {
+        out.push_str(&hexagon(at(centre(*q, *r)), fill, "#ffffff"));
+    }
+    let ship = at((0.0, 0.0));
+    out.push_str(&hexagon(ship, "#d5d8db", "#ffffff"));
+    out.push_str(&format!(
+        "<path d=\"M{} {}L{} {}L{} {}Z\" fill=\"#1b1b1b\"/>",
+        num(ship.0),
+        num(ship.1 - size * 0.6),
+        num(ship.0 + size * 0.38),
+        num(ship.1 + size * 0.45),
+        num(ship.0 - size * 0.38),
+        num(ship.1 + size * 0.45)
+    ));
+    for (q, r, _) in &hexes {
+        let end = at(centre(*q, *r));
+        let (dx, dy) = (end.0 - ship.0, end.1 - ship.1);
+        let length = (dx * dx + dy * dy).sqrt();
+        if length < 0.01 {
+            continue;
+        }
+        let (ux, uy) = (dx / length, dy / length);
+        let start = (ship.0 + ux * size * 0.7, ship.1 + uy * size * 0.7);
+        let tip = (end.0 - ux * size * 0.35, end.1 - uy * size * 0.35);
+        let head = size * 0.35;
+        let left = (tip.0 - ux * head - uy * head * 0.6, tip.1 - uy * head + ux * head * 0.6);
+        let right = (tip.0 - ux * head + uy * head * 0.6, tip.1 - uy * head - ux * head * 0.6);
+        out.push_str(&format!(
+            "<path d=\"M{} {}L{} {}\" stroke=\"{arrows}\" stroke-width=\"{}\" fill=\"none\"/>\
+             <path d=\"M{} {}L{} {}L{} {}Z\" fill=\"{arrows}\"/>",
+            num(start.0),
+            num(start.1),
+            num(tip.0 - ux * head * 0.5),
+            num(tip.1 - uy * head * 0.5),
+            num(size * 0.12),
+            num(tip.0),
+            num(tip.1),
+            num(left.0),
+            num(left.1),
+            num(right.0),
+            num(right.1)
+        ));
+    }
+    if rotate {
+        let r = size * 0.75;
+        out.push_str(&format!(
+            "<path d=\"M{} {}A{} {} 0 1 1 {} {}\" stroke=\"{arrows}\" stroke-width=\"{}\" fill=\"none\"/>",
+            num(ship.0 - r),
+            num(ship.1 + size * 0.1),
+            num(r),
+            num(r),
+            num(ship.0 + r * 0.7),
+            num(ship.1 + r * 0.75),
+            num(size * 0.1)
+        ));
+    }
+    out.push_str("</g>");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn reads_paragraphs_in_every_shape() {
+        let r = Style::Regular;
+        assert_eq!(paragraphs(&json!("plain"), r).len(), 1);
+        assert_eq!(paragraphs(&json!([{"t": "a"}, {"i": "damage"}]), r).len(), 1);
+        assert_eq!(paragraphs(&json!(["one", [{"t": "two", "s": "b"}], null]), r).len(), 2);
+        let bold = paragraphs(&json!(["name"]), Style::Bold);
+        assert!(matches!(&bold[0][0], Piece::Text { style: Style::Bold, .. }));
+        let badge = paragraphs(&json!([{"b": "5", "p": "9", "c": "black"}]), r);
+        assert!(matches!(&badge[0][0], Piece::Badge { small: Some(p), .. } if p == "9"));
+    }
+
+    #[test]
+    fn the_grid_draws_one_hexagon_per_offset_and_the_ship() {
+        let grid = json!({"body": {"fields": {
+            "arrows": [{"values": [{"type": "name", "id": "green", "text": "green"}]}],
+            "green": [{"values": [{"type": "coord", "text": "0,-1"}, {"type": "coord", "text": "1,-2"}]}],
+            "red": [{"values": [{"type": "coord", "text": "0,-4"}]}],
+            "rotate": [{"values": []}]
+        }}});
+        let svg = hex_grid(&grid, 0.0, 0.0, 60.0, 60.0);
+        assert_eq!(svg.matches("Z\" fill=\"#2f8a3b\" stroke").count(), 2, "{svg}");
+        assert_eq!(svg.matches("fill=\"#c0262d\" stroke").count(), 1);
+        assert!(svg.contains("#d5d8db") && svg.contains(" 0 1 1 "), "{svg}");
+    }
+}

@@ -1,0 +1,535 @@
+//! A print job: which cards, their faces as SVG, and the outputs built from
+//! them.
+
+use super::functions::{self, Overflow};
+use super::sheet::{pt, Grid, Size};
+use super::templates::Templates;
+use super::view::Viewer;
+use super::{codes, html, icons, pdf, png, svg, tts};
+use crate::diagnostics::Diagnostic;
+use crate::ir::{Card, Game, Project};
+use crate::source::Span;
+use resvg::usvg::Tree;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// What to print and how.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub card: Size,
+    pub paper: Size,
+    /// Millimetres of artwork beyond the cut line on each side.
+    pub bleed: f32,
+    /// A backs page after every fronts page, mirrored for long-edge duplex.
+    pub backs: bool,
+    /// Resolution of the PNG faces.
+    pub dpi: u32,
+    pub formats: Formats,
+    /// Print one deck, with its copies, instead of every card once.
+    pub deck: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Formats {
+    pub pdf: bool,
+    pub png: bool,
+    pub html: bool,
+    pub tts: bool,
+}
+
+impl Formats {
+    pub const ALL: Formats = Formats { pdf: true, png: true, html: true, tts: true };
+}
+
+/// A file of the output: a path relative to the output folder, and bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Blob {
+    pub name: String,
+    pub bytes: Vec<u8>,
+}
+
+/// One distinct card, drawn.
+#[derive(Clone, Debug)]
+pub struct Face {
+    pub game: String,
+    pub name: String,
+    /// `007-spinal-railcannon`: unique in its game, safe as a file name.
+    pub slug: String,
+    pub front: String,
+    pub back: String,
+    pub span: Span,
+}
+
+/// The faces of a job and the order in which copies are printed.
+#[derive(Debug, Default)]
+pub struct Job {
+    pub faces: Vec<Face>,
+    /// Indexes into `faces`, one per printed copy, grouped by game.
+    pub copies: Vec<usize>,
+    /// The name of the outputs: the deck's, else the game's.
+    pub title: String,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+#[derive(Serialize)]
+struct PageView {
+    w: f64,
+    h: f64,
+    bleed: f64,
+    width_mm: f64,
+    height_mm: f64,
+    viewbox: String,
+}
+
+#[derive(Serialize)]
+struct GameView<'a> {
+    id: &'a str,
+    title: &'a str,
+}
+
+/// Draws every card to print as SVG faces.  Problems (text that does not
+/// fit, a template that fails, an unknown deck) come back as diagnostics.
+pub fn prepare(project: &Project, templates: &mut Templates, options: &Options) -> Job {
+    let mut job = Job::default();
+    let selection = match select(project, options.deck.as_deref()) {
+        Ok(selection) => selection,
+        Err(diagnostic) => {
+            job.diagnostics.push(*diagnostic);
+            return job;
+        }
+    };
+    let icons: HashMap<String, Arc<icons::Icons>> =
+        project.games.iter().map(|g| (g.ruleset.id.clone(), templates.icons(&g.ruleset.id))).collect();
+    let templates: &Templates = templates;
+    let page = page_view(options);
+    let mut work: Vec<(usize, &Game, &Card, Option<i64>)> = Vec::new();
+    for (game, cards) in &selection.games {
+        for (card, copies) in cards {
+            work.push((work.len(), game, card, *copies));
+        }
+    }
+    let drawn = parallel(&work, |(number, game, card, copies)| {
+        let viewer = Viewer { ruleset: &game.ruleset };
+        let view = viewer.card(card, *copies, number + 1);
+        let mut context = tera::Context::new();
+        context.insert("card", &view);
+        context.insert("page", &page);
+        context.insert("game", &GameView { id: &game.ruleset.id, title: &game.ruleset.title });
+        context.insert("font", super::fonts::FAMILY);
+        let icons = icons.get(&game.ruleset.id).cloned().unwrap_or_default();
+        icons::with_icons(icons, || {
+            let mut faces = Vec::new();
+            let mut overflows = Vec::new();
+            for back in [false, true] {
+                let Some(name) = templates.face(&game.ruleset.id, &card.kind, back) else {
+                    return Err(format!("no template for `{}` cards", card.kind));
+                };
+                let (svg, found) = functions::collect_overflows(|| templates.render(&name, &context));
+                faces.push(svg.map_err(|e| format!("{name}: {e}"))?);
+                overflows.extend(found);
+            }
+            Ok((faces, overflows))
+        })
+    });
+    for ((number, game, card, _), result) in work.iter().zip(drawn) {
+        match result {
+            Ok((mut faces, overflows)) => {
+                report_overflows(&mut job.diagnostics, card, &overflows);
+                let back = faces.pop().unwrap_or_default();
+                let front = faces.pop().unwrap_or_default();
+                job.faces.push(Face {
+                    game: game.ruleset.id.clone(),
+                    name: card.name.clone(),
+                    slug: format!("{:03}-{}", number + 1, slug(&card.name)),
+                    front,
+                    back,
+                    span: card.span,
+                });
+            }
+            Err(message) => job.diagnostics.push(
+                Diagnostic::error(&codes::TEMPLATE_ERROR, format!("cannot draw `{}`", card.name))
+                    .primary(card.span, "while drawing this card")
+                    .note(message),
+            ),
+        }
+    }
+    if job.faces.len() == work.len() {
+        job.copies = selection.copies;
+    }
+    job.title = selection.title;
+    job
+}
+
+fn report_overflows(diagnostics: &mut Vec<Diagnostic>, card: &Card, overflows: &[Overflow]) {
+    for overflow in overflows {
+        diagnostics.push(
+            Diagnostic::warning(
+                &codes::TEXT_OVERFLOW,
+                format!("the {} of `{}` does not fit on the card", overflow.what, card.name),
+            )
+            .primary(card.span, "this card's text is cut off when printed")
+            .note(format!("it does not fit even at the smallest size, {}pt", svg::num(overflow.min_size)))
+            .help("shorten the text, or give it more room in the template"),
+        );
+    }
+}
+
+struct Selection<'a> {
+    games: Vec<(&'a Game, Vec<(&'a Card, Option<i64>)>)>,
+    /// Per printed copy, the index of its card in the order of `games`.
+    copies: Vec<usize>,
+    title: String,
+}
+
+/// Every card once (with the count its deck gives it), or one deck's cards
+/// with their copies.
+fn select<'a>(project: &'a Project, deck: Option<&str>) -> Result<Selection<'a>, Box<Diagnostic>> {
+    let Some(wanted) = deck else {
+        let mut games = Vec::new();
+        let mut copies = Vec::new();
+        for game in &project.games {
+            let mut cards = Vec::new();
+            for card in &game.cards {
+                copies.push(copies.len());
+                cards.push((card, deck_count(game, &card.name)));
+            }
+            if !cards.is_empty() {
+                games.push((game, cards));
+            }
+        }
+        let title = match games.as_slice() {
+            [(game, _)] => game.ruleset.id.clone(),
+            _ => "cards".to_string(),
+        };
+        return Ok(Selection { games, copies, title });
+    };
+    let found = project.games.iter().find_map(|g| g.decks.iter().find(|d| d.name == wanted).map(|d| (g, d)));
+    let Some((game, deck)) = found else {
+        let names: Vec<String> =
+            project.games.iter().flat_map(|g| g.decks.iter().map(|d| format!("\"{}\"", d.name))).collect();
+        let listed = if names.is_empty() { "none".to_string() } else { names.join(", ") };
+        return Err(Box::new(
+            Diagnostic::error(&codes::UNKNOWN_DECK, format!("no deck is named \"{wanted}\""))
+                .note(format!("the decks are: {listed}")),
+        ));
+    };
+    let mut cards = Vec::new();
+    let mut copies = Vec::new();
+    for entry in &deck.cards {
+        let Some(card) = game.cards.iter().find(|c| c.name == entry.card) else { continue };
+        let index = cards.len();
+        cards.push((card, Some(entry.count)));
+        copies.extend(std::iter::repeat_n(index, entry.count.clamp(0, 1000) as usize));
+    }
+    Ok(Selection { games: vec![(game, cards)], copies, title: slug(&deck.name) })
+}
+
+/// The count of a card in the first deck that lists it directly.
+fn deck_count(game: &Game, name: &str) -> Option<i64> {
+    game.decks
+        .iter()
+        .filter(|d| d.includes.is_empty())
+        .find_map(|d| d.cards.iter().find(|e| e.card == name).map(|e| e.count))
+}
+
+fn page_view(options: &Options) -> PageView {
+    let (w, h, b) = (pt(options.card.w), pt(options.card.h), pt(options.bleed));
+    let r = |v: f32| (f64::from(v) * 1000.0).round() / 1000.0;
+    PageView {
+        w: r(w),
+        h: r(h),
+        bleed: r(b),
+        width_mm: r(options.card.w + 2.0 * options.bleed),
+        height_mm: r(options.card.h + 2.0 * options.bleed),
+        viewbox: format!("{} {} {} {}", svg::num(-b), svg::num(-b), svg::num(w + 2.0 * b), svg::num(h + 2.0 * b)),
+    }
+}
+
+/// `Spinal Railcannon!` → `spinal-railcannon`.
+pub fn slug(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+        if out.len() >= 40 {
+            break;
+        }
+    }
+    let out = out.trim_end_matches('-').to_string();
+    if out.is_empty() {
+        "card".into()
+    } else {
+        out
+    }
+}
+
+/// Maps `f` over `items` on every core, keeping the order.
+fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).clamp(1, 8);
+    if threads == 1 || items.len() < 2 {
+        return items.iter().map(f).collect();
+    }
+    let chunk = items.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> =
+            items.chunks(chunk).map(|part| scope.spawn(|| part.iter().map(&f).collect::<Vec<R>>())).collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+    })
+}
+
+/// How many progress steps [`render`] reports.
+pub fn steps(job: &Job, options: &Options) -> usize {
+    let f = options.formats;
+    job.faces.len() * (1 + usize::from(f.png) + usize::from(f.tts)) + usize::from(f.pdf) + usize::from(f.html)
+}
+
+/// Builds the outputs of a prepared job.  `tick` is called as work is done,
+/// [`steps`] times in all.
+pub fn render(job: &Job, options: &Options, tick: &(dyn Fn() + Sync)) -> Result<Vec<Blob>, String> {
+    let grid = Grid::new(options.paper, options.card, options.bleed)
+        .ok_or("the card does not fit on the paper with its bleed")?;
+    let usvg = svg::options();
+    // Parse every distinct face once.
+    let mut backs: Vec<&str> = Vec::new();
+    let mut back_of: Vec<usize> = Vec::new();
+    let mut back_index: HashMap<&str, usize> = HashMap::new();
+    for face in &job.faces {
+        let index = *back_index.entry(face.back.as_str()).or_insert_with(|| {
+            backs.push(face.back.as_str());
+            backs.len() - 1
+        });
+        back_of.push(index);
+    }
+    let parse = |text: &&str| svg::parse(text, &usvg);
+    let fronts: Vec<Arc<Tree>> = collect_trees(
+        job,
+        parallel(&job.faces.iter().map(|f| f.front.as_str()).collect::<Vec<_>>(), |t| {
+            let tree = parse(t);
+            tick();
+            tree
+        }),
+    )?;
+    let back_trees: Vec<Arc<Tree>> = collect_trees(job, parallel(&backs, parse))?;
+    let trim = png::Trim::new(options.card.w, options.card.h, options.bleed);
+    let mut blobs = Vec::new();
+    let f = options.formats;
+    let by_game = group_by_game(job);
+    for (game, indexes) in &by_game {
+        let base = if by_game.len() == 1 { job.title.clone() } else { game.to_string() };
+        let copies: Vec<usize> = job.copies.iter().copied().filter(|i| job.faces[*i].game == *game).collect();
+        if f.pdf {
+            let placed: Vec<pdf::Placed> =
+                copies.iter().map(|i| pdf::Placed { front: &fronts[*i], back: &back_trees[back_of[*i]] }).collect();
+            blobs.push(Blob { name: format!("{base}.pdf"), bytes: pdf::write(&placed, &grid, options.backs)? });
+        }
+        if f.png {
+            blobs.extend(face_pngs(job, game, indexes, &fronts, &back_trees, &back_of, trim, options, tick)?);
+        }
+        if f.tts {
+            blobs.extend(tts_sheets(
+                job,
+                &base,
+                indexes,
+                &copies,
+                &fronts,
+                &back_trees,
+                &back_of,
+                trim,
+                options,
+                tick,
+            )?);
+        }
+    }
+    if f.pdf {
+        tick();
+    }
+    if f.html {
+        blobs.push(preview(job, &back_of, options));
+        tick();
+    }
+    Ok(blobs)
+}
+
+fn collect_trees(job: &Job, parsed: Vec<Result<Arc<Tree>, String>>) -> Result<Vec<Arc<Tree>>, String> {
+    parsed
+        .into_iter()
+        .enumerate()
+        .map(|(i, r)| {
+            r.map_err(|e| {
+                format!(
+                    "a face of `{}` is not valid SVG: {e}",
+                    job.faces.get(i).map(|f| f.name.as_str()).unwrap_or("?")
+                )
+            })
+        })
+        .collect()
+}
+
+/// Games in order of first appearance, with the indexes of their faces.
+fn group_by_game(job: &Job) -> Vec<(&str, Vec<usize>)> {
+    let mut groups: Vec<(&str, Vec<usize>)> = Vec::new();
+    for (index, face) in job.faces.iter().enumerate() {
+        match groups.iter_mut().find(|(g, _)| *g == face.game) {
+            Some((_, list)) => list.push(index),
+            None => groups.push((&face.game, vec![index])),
+        }
+    }
+    groups
+}
+
+#[allow(clippy::too_many_arguments)]
+fn face_pngs(
+    job: &Job,
+    game: &str,
+    indexes: &[usize],
+    fronts: &[Arc<Tree>],
+    backs: &[Arc<Tree>],
+    back_of: &[usize],
+    trim: png::Trim,
+    options: &Options,
+    tick: &(dyn Fn() + Sync),
+) -> Result<Vec<Blob>, String> {
+    let (w, h) = (png::pixels(options.card.w, options.dpi), png::pixels(options.card.h, options.dpi));
+    let mut users: HashMap<usize, usize> = HashMap::new();
+    for i in indexes {
+        *users.entry(back_of[*i]).or_default() += 1;
+    }
+    // A back used by one card is named after it; shared backs are numbered.
+    let mut shared: Vec<usize> = users.iter().filter(|(_, n)| **n > 1).map(|(b, _)| *b).collect();
+    shared.sort_unstable();
+    let mut jobs: Vec<(String, &Tree)> = Vec::new();
+    let mut done_backs: Vec<usize> = Vec::new();
+    for i in indexes {
+        let face = &job.faces[*i];
+        jobs.push((format!("png/{game}/{}.png", face.slug), &fronts[*i]));
+        let back = back_of[*i];
+        if done_backs.contains(&back) {
+            continue;
+        }
+        done_backs.push(back);
+        let name = match shared.iter().position(|b| *b == back) {
+            None => format!("png/{game}/{}-back.png", face.slug),
+            Some(0) if shared.len() == 1 => format!("png/{game}/back.png"),
+            Some(n) => format!("png/{game}/back-{}.png", n + 1),
+        };
+        jobs.push((name, &backs[back]));
+    }
+    let rendered = parallel(&jobs, |(name, tree)| {
+        let bytes = png::render(tree, trim, w, h).and_then(|p| png::encode(&p));
+        if !name.ends_with("back.png") && !name.contains("/back-") {
+            tick();
+        }
+        bytes.map(|bytes| Blob { name: name.clone(), bytes })
+    });
+    rendered.into_iter().collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn tts_sheets(
+    job: &Job,
+    base: &str,
+    indexes: &[usize],
+    copies: &[usize],
+    fronts: &[Arc<Tree>],
+    backs: &[Arc<Tree>],
+    back_of: &[usize],
+    trim: png::Trim,
+    options: &Options,
+    tick: &(dyn Fn() + Sync),
+) -> Result<Vec<Blob>, String> {
+    let max_w = png::pixels(options.card.w, options.dpi.min(300));
+    let mut blobs = Vec::new();
+    let mut sheets = Vec::new();
+    let mut slot_of: HashMap<usize, (usize, usize)> = HashMap::new();
+    for (sheet_index, part) in indexes.chunks(tts::PER_SHEET).enumerate() {
+        let sheet = tts::Sheet::new(part.len(), options.card.w, options.card.h, max_w);
+        let cells = parallel(part, |i| {
+            let cell = png::render(&fronts[*i], trim, sheet.face_w, sheet.face_h);
+            tick();
+            cell
+        });
+        let mut pixmap =
+            resvg::tiny_skia::Pixmap::new(sheet.face_w * sheet.columns as u32, sheet.face_h * sheet.rows as u32)
+                .ok_or("the sheet is too large")?;
+        pixmap.fill(resvg::tiny_skia::Color::WHITE);
+        for (slot, (i, cell)) in part.iter().zip(cells).enumerate() {
+            let cell = cell?;
+            let (x, y) = ((slot % sheet.columns) as u32 * sheet.face_w, (slot / sheet.columns) as u32 * sheet.face_h);
+            pixmap.draw_pixmap(
+                x as i32,
+                y as i32,
+                cell.as_ref(),
+                &resvg::tiny_skia::PixmapPaint::default(),
+                resvg::tiny_skia::Transform::identity(),
+                None,
+            );
+            slot_of.insert(*i, (sheet_index, slot));
+        }
+        let name = format!("tts/{base}-{}.png", sheet_index + 1);
+        blobs.push(Blob { name: name.clone(), bytes: png::encode(&pixmap)? });
+        sheets.push((name.trim_start_matches("tts/").to_string(), sheet));
+    }
+    // The back most cards share.
+    let mut counts: HashMap<usize, usize> = HashMap::new();
+    for i in indexes {
+        *counts.entry(back_of[*i]).or_default() += 1;
+    }
+    let common = counts.iter().max_by_key(|(b, n)| (**n, std::cmp::Reverse(**b))).map(|(b, _)| *b).unwrap_or(0);
+    if let Some(tree) = backs.get(common) {
+        let (w, h) =
+            (sheets.first().map(|s| s.1.face_w).unwrap_or(max_w), sheets.first().map(|s| s.1.face_h).unwrap_or(max_w));
+        let back = png::render(tree, trim, w, h)?;
+        blobs.push(Blob { name: format!("tts/{base}-back.png"), bytes: png::encode(&back)? });
+    }
+    let cards: Vec<tts::DeckCard> = copies
+        .iter()
+        .filter_map(|i| {
+            slot_of.get(i).map(|(sheet, slot)| tts::DeckCard { name: &job.faces[*i].name, sheet: *sheet, slot: *slot })
+        })
+        .collect();
+    let object = tts::saved_object(base, &cards, &sheets, &format!("{base}-back.png"));
+    let mut json = serde_json::to_vec_pretty(&object).map_err(|e| e.to_string())?;
+    json.push(b'\n');
+    blobs.push(Blob { name: format!("tts/{base}.json"), bytes: json });
+    Ok(blobs)
+}
+
+fn preview(job: &Job, back_of: &[usize], options: &Options) -> Blob {
+    let mut counts: HashMap<usize, usize> = HashMap::new();
+    for b in back_of {
+        *counts.entry(*b).or_default() += 1;
+    }
+    let entries: Vec<html::Entry> = job
+        .faces
+        .iter()
+        .enumerate()
+        .map(|(i, face)| html::Entry {
+            name: &face.name,
+            game: &face.game,
+            front: &face.front,
+            back: (counts.get(&back_of[i]) == Some(&1)).then_some(face.back.as_str()),
+        })
+        .collect();
+    let title = format!("{} — cardsmith preview", job.title);
+    Blob {
+        name: "preview.html".into(),
+        bytes: html::page(&title, &entries, options.card.w, options.card.h).into_bytes(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs_are_file_names() {
+        assert_eq!(slug("Spinal Railcannon"), "spinal-railcannon");
+        assert_eq!(slug("<script>alert(1)</script>"), "script-alert-1-script");
+        assert_eq!(slug("!!!"), "card");
+        assert_eq!(slug("Ünïcode Name"), "n-code-name");
+    }
+}

@@ -1,0 +1,29 @@
+//! Printable proxies: card faces drawn from tera templates as SVG, then
+//! rendered to PNG (resvg), PDF sheets (krilla), an HTML preview and
+//! Tabletop Simulator deck sheets.
+//!
+//! The pipeline: [`view`] turns each card of the IR into plain data;
+//! [`templates`] renders it through the card kind's template, whose
+//! [`functions`] lay text out with [`layout`] (wrapping, inline icons,
+//! shrink-to-fit, an overflow diagnostic) using the bundled [`fonts`];
+//! [`svg`] parses the faces with usvg; [`png`], [`pdf`], [`html`] and [`tts`]
+//! write the outputs, with [`sheet`] computing where cards sit on paper.
+//! Like every backend it returns bytes and never touches the file system.
+
+pub mod codes;
+pub mod fonts;
+pub mod functions;
+pub mod html;
+pub mod icons;
+pub mod layout;
+pub mod pdf;
+pub mod png;
+pub mod sheet;
+pub mod svg;
+pub mod templates;
+pub mod tts;
+pub mod view;
+
+mod job;
+
+pub use job::{prepare, render, steps, Blob, Face, Formats, Job, Options};

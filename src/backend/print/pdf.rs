@@ -1,0 +1,70 @@
+//! PDF sheets with krilla: cards at their exact size on a grid computed from
+//! paper, card and bleed ([`super::sheet`]), cut marks in the margins, trim
+//! and bleed boxes, and (with backs) a backs page after every fronts page
+//! with its columns mirrored for long-edge duplex.
+
+use super::sheet::{pt, Grid};
+use krilla::geom::{PathBuilder, Rect, Size, Transform};
+use krilla::page::PageSettings;
+use krilla::paint::{LineCap, Stroke};
+use krilla::Document;
+use krilla_svg::{SurfaceExt, SvgSettings};
+use resvg::usvg::Tree;
+
+/// One card on the sheets: its front and back trees, which include the
+/// bleed around the trimmed face.
+pub struct Placed<'a> {
+    pub front: &'a Tree,
+    pub back: &'a Tree,
+}
+
+/// Cut-mark stroke width, in points (a hairline a printer still shows).
+const MARK_WIDTH: f32 = 0.5;
+
+pub fn write(cards: &[Placed], grid: &Grid, backs: bool) -> Result<Vec<u8>, String> {
+    let mut document = Document::new();
+    let per_page = grid.per_page().max(1);
+    let chunks: Vec<&[Placed]> = if cards.is_empty() { vec![&[]] } else { cards.chunks(per_page).collect() };
+    for chunk in chunks {
+        page(&mut document, chunk, grid, false)?;
+        if backs {
+            page(&mut document, chunk, grid, true)?;
+        }
+    }
+    document.finish().map_err(|e| format!("cannot write the PDF: {e:?}"))
+}
+
+fn rect(b: (f32, f32, f32, f32)) -> Option<Rect> {
+    Rect::from_xywh(pt(b.0), pt(b.1), pt(b.2), pt(b.3))
+}
+
+fn page(document: &mut Document, cards: &[Placed], grid: &Grid, backs: bool) -> Result<(), String> {
+    let settings = PageSettings::from_wh(pt(grid.paper.w), pt(grid.paper.h))
+        .ok_or("the paper has no area")?
+        .with_trim_box(rect(grid.trim_box()))
+        .with_bleed_box(rect(grid.bleed_box()));
+    let mut page = document.start_page_with(settings);
+    let mut surface = page.surface();
+    let face = Size::from_wh(pt(grid.card.w + 2.0 * grid.bleed), pt(grid.card.h + 2.0 * grid.bleed))
+        .ok_or("the card has no area")?;
+    for (slot, card) in cards.iter().enumerate() {
+        let (x, y) = grid.slot(slot, backs);
+        surface.push_transform(&Transform::from_translate(pt(x - grid.bleed), pt(y - grid.bleed)));
+        let tree = if backs { card.back } else { card.front };
+        surface.draw_svg(tree, face, SvgSettings::default());
+        surface.pop();
+    }
+    let mut marks = PathBuilder::new();
+    for (x1, y1, x2, y2) in grid.cut_marks() {
+        marks.move_to(pt(x1), pt(y1));
+        marks.line_to(pt(x2), pt(y2));
+    }
+    if let Some(path) = marks.finish() {
+        surface.set_fill(None);
+        surface.set_stroke(Some(Stroke { width: MARK_WIDTH, line_cap: LineCap::Butt, ..Stroke::default() }));
+        surface.draw_path(&path);
+    }
+    surface.finish();
+    page.finish();
+    Ok(())
+}

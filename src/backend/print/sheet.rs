@@ -1,0 +1,218 @@
+//! Sheet geometry: card and paper sizes, how many cards fit a page, where
+//! each card and cut mark goes, and where a card's back goes on the backs
+//! page for long-edge duplex.  All lengths are in millimetres; PDF points are
+//! computed at the edge.
+
+/// Millimetres to PDF points.
+pub fn pt(mm: f32) -> f32 {
+    mm * 72.0 / 25.4
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Size {
+    pub w: f32,
+    pub h: f32,
+}
+
+/// `poker`, `bridge`, `tarot`, `mini`, or `WxH` in millimetres (`63.5x88.9`).
+pub fn card_size(name: &str) -> Option<Size> {
+    let size = match name.to_ascii_lowercase().as_str() {
+        "poker" => Size { w: 63.5, h: 88.9 },
+        "bridge" => Size { w: 57.15, h: 88.9 },
+        "tarot" => Size { w: 70.0, h: 120.0 },
+        "mini" => Size { w: 44.0, h: 67.0 },
+        other => {
+            let other = other.strip_suffix("mm").unwrap_or(other);
+            let (w, h) = other.split_once('x')?;
+            let (w, h): (f32, f32) = (w.trim().parse().ok()?, h.trim().parse().ok()?);
+            if !(20.0..=400.0).contains(&w) || !(20.0..=400.0).contains(&h) {
+                return None;
+            }
+            Size { w, h }
+        }
+    };
+    Some(size)
+}
+
+/// `a4`, `letter`, `a3`, `legal`.
+pub fn paper_size(name: &str) -> Option<Size> {
+    match name.to_ascii_lowercase().as_str() {
+        "a4" => Some(Size { w: 210.0, h: 297.0 }),
+        "letter" => Some(Size { w: 215.9, h: 279.4 }),
+        "a3" => Some(Size { w: 297.0, h: 420.0 }),
+        "legal" => Some(Size { w: 215.9, h: 355.6 }),
+        _ => None,
+    }
+}
+
+/// The margin kept clear at every paper edge (most printers cannot print
+/// closer) and the cut marks' gap from the cards and their longest length.
+pub const MARGIN: f32 = 5.0;
+pub const MARK_GAP: f32 = 1.0;
+pub const MARK_LENGTH: f32 = 5.0;
+
+/// Where cards go on a page.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Grid {
+    pub paper: Size,
+    pub card: Size,
+    pub bleed: f32,
+    pub columns: usize,
+    pub rows: usize,
+    /// The top-left corner of the first card's trimmed face.
+    pub left: f32,
+    pub top: f32,
+}
+
+impl Grid {
+    /// As many cards as fit inside the margins, each with its bleed around
+    /// it, centred on the page; `None` when not even one fits.
+    pub fn new(paper: Size, card: Size, bleed: f32) -> Option<Grid> {
+        let pitch = (card.w + 2.0 * bleed, card.h + 2.0 * bleed);
+        let columns = ((paper.w - 2.0 * MARGIN) / pitch.0).floor().max(0.0) as usize;
+        let rows = ((paper.h - 2.0 * MARGIN) / pitch.1).floor().max(0.0) as usize;
+        if columns == 0 || rows == 0 {
+            return None;
+        }
+        let block = (columns as f32 * pitch.0, rows as f32 * pitch.1);
+        let left = (paper.w - block.0) / 2.0 + bleed;
+        let top = (paper.h - block.1) / 2.0 + bleed;
+        Some(Grid { paper, card, bleed, columns, rows, left, top })
+    }
+
+    pub fn per_page(&self) -> usize {
+        self.columns * self.rows
+    }
+
+    /// The trimmed face of the card in `slot` (reading order), from the top
+    /// left of the page: x, y.  On a backs page the columns are mirrored, so
+    /// each back lands behind its front when the sheet is flipped on its long
+    /// edge.
+    pub fn slot(&self, slot: usize, backs: bool) -> (f32, f32) {
+        let (row, mut column) = (slot / self.columns, slot % self.columns);
+        if backs {
+            column = self.columns - 1 - column;
+        }
+        let pitch = (self.card.w + 2.0 * self.bleed, self.card.h + 2.0 * self.bleed);
+        (self.left + column as f32 * pitch.0, self.top + row as f32 * pitch.1)
+    }
+
+    /// The rectangle holding every trimmed card: x, y, w, h.
+    pub fn trim_box(&self) -> (f32, f32, f32, f32) {
+        let pitch = (self.card.w + 2.0 * self.bleed, self.card.h + 2.0 * self.bleed);
+        (
+            self.left,
+            self.top,
+            (self.columns - 1) as f32 * pitch.0 + self.card.w,
+            (self.rows - 1) as f32 * pitch.1 + self.card.h,
+        )
+    }
+
+    /// The trim box grown by the bleed.
+    pub fn bleed_box(&self) -> (f32, f32, f32, f32) {
+        let (x, y, w, h) = self.trim_box();
+        (x - self.bleed, y - self.bleed, w + 2.0 * self.bleed, h + 2.0 * self.bleed)
+    }
+
+    /// Cut marks: line segments (x1, y1, x2, y2) in the margins, outside the
+    /// cards and their bleed, on the line of every card edge.
+    pub fn cut_marks(&self) -> Vec<(f32, f32, f32, f32)> {
+        let (bx, by, bw, bh) = self.bleed_box();
+        let mut xs: Vec<f32> = Vec::new();
+        let mut ys: Vec<f32> = Vec::new();
+        for column in 0..self.columns {
+            let (x, _) = self.slot(column, false);
+            xs.extend([x, x + self.card.w]);
+        }
+        for row in 0..self.rows {
+            let (_, y) = self.slot(row * self.columns, false);
+            ys.extend([y, y + self.card.h]);
+        }
+        dedup(&mut xs);
+        dedup(&mut ys);
+        let top_room = (by - MARK_GAP).min(MARK_LENGTH + MARK_GAP) - MARK_GAP;
+        let side_room = (bx - MARK_GAP).min(MARK_LENGTH + MARK_GAP) - MARK_GAP;
+        let mut marks = Vec::new();
+        if top_room > 0.5 {
+            for x in &xs {
+                marks.push((*x, by - MARK_GAP - top_room, *x, by - MARK_GAP));
+                marks.push((*x, by + bh + MARK_GAP, *x, by + bh + MARK_GAP + top_room));
+            }
+        }
+        if side_room > 0.5 {
+            for y in &ys {
+                marks.push((bx - MARK_GAP - side_room, *y, bx - MARK_GAP, *y));
+                marks.push((bx + bw + MARK_GAP, *y, bx + bw + MARK_GAP + side_room, *y));
+            }
+        }
+        marks
+    }
+}
+
+fn dedup(values: &mut Vec<f32>) {
+    values.sort_by(f32::total_cmp);
+    values.dedup_by(|a, b| (*a - *b).abs() < 0.01);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid(paper: &str, card: &str, bleed: f32) -> Grid {
+        Grid::new(paper_size(paper).unwrap(), card_size(card).unwrap(), bleed).unwrap()
+    }
+
+    #[test]
+    fn rows_and_columns_follow_paper_card_and_bleed() {
+        let shape = |g: Grid| (g.columns, g.rows);
+        assert_eq!(shape(grid("a4", "poker", 0.0)), (3, 3));
+        assert_eq!(shape(grid("letter", "poker", 0.0)), (3, 3));
+        assert_eq!(shape(grid("a4", "tarot", 0.0)), (2, 2));
+        assert_eq!(shape(grid("letter", "tarot", 0.0)), (2, 2));
+        assert_eq!(shape(grid("a4", "bridge", 0.0)), (3, 3));
+        assert_eq!(shape(grid("a4", "poker", 3.0)), (2, 3));
+        assert_eq!(shape(grid("a4", "mini", 0.0)), (4, 4));
+        assert!(Grid::new(paper_size("a4").unwrap(), card_size("300x400").unwrap(), 0.0).is_none());
+    }
+
+    #[test]
+    fn cards_are_centred_and_backs_mirror_fronts() {
+        let g = grid("a4", "poker", 0.0);
+        assert!((g.left - (210.0 - 190.5) / 2.0).abs() < 1e-3);
+        assert!((g.top - (297.0 - 266.7) / 2.0).abs() < 1e-3);
+        for slot in 0..9 {
+            let (front, _) = g.slot(slot, false);
+            let (back, y) = g.slot(slot, true);
+            assert!((front + g.card.w / 2.0 - (210.0 - back - g.card.w / 2.0)).abs() < 1e-3);
+            assert_eq!(y, g.slot(slot, false).1);
+        }
+    }
+
+    #[test]
+    fn cut_marks_stay_outside_the_cards_and_on_the_page() {
+        for (paper, card, bleed) in [("a4", "poker", 0.0), ("letter", "poker", 0.0), ("a4", "tarot", 2.0)] {
+            let g = grid(paper, card, bleed);
+            let (bx, by, bw, bh) = g.bleed_box();
+            let marks = g.cut_marks();
+            assert!(!marks.is_empty(), "{paper} {card}");
+            for (x1, y1, x2, y2) in marks {
+                for (x, y) in [(x1, y1), (x2, y2)] {
+                    assert!((0.0..=g.paper.w).contains(&x) && (0.0..=g.paper.h).contains(&y));
+                    let inside = x > bx + 0.01 && x < bx + bw - 0.01 && y > by + 0.01 && y < by + bh - 0.01;
+                    assert!(!inside, "a mark at {x},{y} is on a card");
+                }
+            }
+        }
+        // 4 column edges and 4 row edges, marked at both ends.
+        assert_eq!(grid("a4", "poker", 0.0).cut_marks().len(), 16);
+    }
+
+    #[test]
+    fn sizes_parse() {
+        assert_eq!(card_size("63x88"), Some(Size { w: 63.0, h: 88.0 }));
+        assert_eq!(card_size("70x120mm"), Some(Size { w: 70.0, h: 120.0 }));
+        assert_eq!(card_size("huge"), None);
+        assert_eq!(card_size("0x5"), None);
+        assert!((pt(210.0) - 595.28).abs() < 0.01 && (pt(297.0) - 841.89).abs() < 0.01);
+    }
+}

@@ -1,0 +1,90 @@
+//! The face templates: the bundled ones (compiled in) and a project's
+//! overrides, in one tera instance with autoescaping on for `.svg`.
+//!
+//! A face of a card of kind K in ruleset R uses the first template found of
+//! `R/K.svg`, `R/card.svg`, `common/card.svg`; its back the first of
+//! `R/K-back.svg`, `R/back.svg`, `common/back.svg`.  A project overrides a
+//! template by giving one with the same name (`templates/R/K.svg`).  Icons
+//! come from `common/icons.svg`, then `R/icons.svg` (whose symbols win).
+
+use super::functions;
+use super::icons::Icons;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+macro_rules! bundled {
+    ($($name:literal)*) => {
+        &[$(($name, include_str!(concat!("../../../templates/", $name)))),*]
+    };
+}
+
+/// Every bundled template, by name.
+pub const BUNDLED: &[(&str, &str)] = bundled! {
+    "common/card.svg"
+    "common/back.svg"
+    "common/icons.svg"
+};
+
+pub struct Templates {
+    tera: tera::Tera,
+    names: BTreeMap<String, String>,
+    icons: BTreeMap<String, Arc<Icons>>,
+}
+
+impl Templates {
+    /// The bundled templates with `overrides` (name, text) replacing or
+    /// adding to them.  Fails with tera's message when a template does not
+    /// parse.
+    pub fn new(overrides: &[(String, String)]) -> Result<Templates, String> {
+        let mut names: BTreeMap<String, String> = BUNDLED.iter().map(|(n, t)| (n.to_string(), t.to_string())).collect();
+        for (name, text) in overrides {
+            names.insert(name.clone(), text.clone());
+        }
+        let mut tera = tera::Tera::default();
+        tera.autoescape_on(vec![".svg"]);
+        functions::register(&mut tera);
+        let templates: Vec<(&str, &str)> =
+            names.iter().filter(|(n, _)| !n.ends_with("icons.svg")).map(|(n, t)| (n.as_str(), t.as_str())).collect();
+        tera.add_raw_templates(templates).map_err(|e| chain(&e))?;
+        Ok(Templates { tera, names, icons: BTreeMap::new() })
+    }
+
+    /// The template of a card's front or back.
+    pub fn face(&self, ruleset: &str, kind: &str, back: bool) -> Option<String> {
+        let suffix = if back { "-back" } else { "" };
+        let generic = if back { "back" } else { "card" };
+        [format!("{ruleset}/{kind}{suffix}.svg"), format!("{ruleset}/{generic}.svg"), format!("common/{generic}.svg")]
+            .into_iter()
+            .find(|n| self.names.contains_key(n))
+    }
+
+    /// The icons a ruleset's faces draw with.
+    pub fn icons(&mut self, ruleset: &str) -> Arc<Icons> {
+        if let Some(icons) = self.icons.get(ruleset) {
+            return icons.clone();
+        }
+        let mut text = self.names.get("common/icons.svg").cloned().unwrap_or_default();
+        if let Some(own) = self.names.get(&format!("{ruleset}/icons.svg")) {
+            text.push_str(own);
+        }
+        let icons = Arc::new(Icons::parse(&text));
+        self.icons.insert(ruleset.to_string(), icons.clone());
+        icons
+    }
+
+    pub fn render(&self, name: &str, context: &tera::Context) -> Result<String, String> {
+        self.tera.render(name, context).map_err(|e| chain(&e))
+    }
+}
+
+/// A tera error with its causes, which hold the useful part.
+fn chain(error: &tera::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = std::error::Error::source(error);
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}

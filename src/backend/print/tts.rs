@@ -1,0 +1,125 @@
+//! Tabletop Simulator: deck sheets of up to 10 × 7 faces, at most 4096
+//! pixels a side, one back image, and the saved object (a `DeckCustom`) that
+//! references them.  The image addresses in the JSON are the sheets' file
+//! names; replace them with where you host the images (or pass a prefix).
+
+use serde_json::{json, Value};
+
+pub const MAX_COLUMNS: usize = 10;
+pub const MAX_ROWS: usize = 7;
+pub const MAX_PIXELS: u32 = 4096;
+/// Tabletop Simulator shows the last slot of a full 10 × 7 sheet as the
+/// hidden face, so a sheet holds at most 69 cards.
+pub const PER_SHEET: usize = MAX_COLUMNS * MAX_ROWS - 1;
+
+/// The shape of one sheet: columns, rows and the pixel size of one face.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sheet {
+    pub columns: usize,
+    pub rows: usize,
+    pub face_w: u32,
+    pub face_h: u32,
+}
+
+impl Sheet {
+    /// A sheet for `count` faces of a card `card_w` × `card_h` (any unit),
+    /// each face at most `max_w` pixels wide.
+    pub fn new(count: usize, card_w: f32, card_h: f32, max_w: u32) -> Sheet {
+        let count = count.clamp(1, PER_SHEET);
+        let columns = count.min(MAX_COLUMNS).max(2);
+        let rows = count.div_ceil(columns).max(2).min(MAX_ROWS);
+        let aspect = card_h / card_w.max(0.01);
+        let by_width = MAX_PIXELS / columns as u32;
+        let by_height = ((MAX_PIXELS / rows as u32) as f32 / aspect).floor() as u32;
+        let face_w = max_w.min(by_width).min(by_height).max(16);
+        let face_h = ((face_w as f32 * aspect).round() as u32).min(MAX_PIXELS / rows as u32);
+        Sheet { columns, rows, face_w, face_h }
+    }
+}
+
+/// One card of the deck: which sheet and slot shows it, and its name.
+pub struct DeckCard<'a> {
+    pub name: &'a str,
+    pub sheet: usize,
+    pub slot: usize,
+}
+
+/// The saved object: a deck with every copy, its sheets and back.
+pub fn saved_object(title: &str, cards: &[DeckCard], sheets: &[(String, Sheet)], back: &str) -> Value {
+    let custom: serde_json::Map<String, Value> = sheets
+        .iter()
+        .enumerate()
+        .map(|(index, (file, sheet))| {
+            (
+                (index + 1).to_string(),
+                json!({
+                    "FaceURL": file,
+                    "BackURL": back,
+                    "NumWidth": sheet.columns,
+                    "NumHeight": sheet.rows,
+                    "BackIsHidden": true,
+                    "UniqueBack": false,
+                    "Type": 0
+                }),
+            )
+        })
+        .collect();
+    let id = |card: &DeckCard| (card.sheet + 1) * 100 + card.slot;
+    let transform = json!({"posX": 0.0, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
+        "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0});
+    let contained: Vec<Value> = cards
+        .iter()
+        .map(|card| {
+            let deck = (card.sheet + 1).to_string();
+            json!({
+                "Name": "Card",
+                "Nickname": card.name,
+                "CardID": id(card),
+                "Transform": transform,
+                "CustomDeck": { deck.clone(): custom.get(&deck).cloned().unwrap_or(Value::Null) }
+            })
+        })
+        .collect();
+    json!({
+        "SaveName": title,
+        "ObjectStates": [{
+            "Name": "DeckCustom",
+            "Nickname": title,
+            "Transform": transform,
+            "DeckIDs": cards.iter().map(id).collect::<Vec<_>>(),
+            "CustomDeck": custom,
+            "ContainedObjects": contained
+        }]
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sheets_stay_within_the_limits() {
+        for count in [1, 2, 9, 26, 69, 200] {
+            let sheet = Sheet::new(count, 63.5, 88.9, 750);
+            assert!(sheet.columns <= MAX_COLUMNS && sheet.rows <= MAX_ROWS, "{count}: {sheet:?}");
+            assert!(sheet.columns * sheet.rows > count.min(PER_SHEET) - 1);
+            assert!(sheet.face_w * sheet.columns as u32 <= MAX_PIXELS, "{count}: {sheet:?}");
+            assert!(sheet.face_h * sheet.rows as u32 <= MAX_PIXELS, "{count}: {sheet:?}");
+        }
+        assert_eq!(Sheet::new(69, 63.5, 88.9, 750), Sheet { columns: 10, rows: 7, face_w: 409, face_h: 573 });
+    }
+
+    #[test]
+    fn the_saved_object_lists_every_copy() {
+        let cards = [
+            DeckCard { name: "A", sheet: 0, slot: 0 },
+            DeckCard { name: "A", sheet: 0, slot: 0 },
+            DeckCard { name: "B", sheet: 0, slot: 1 },
+        ];
+        let sheet = Sheet::new(2, 63.5, 88.9, 750);
+        let object = saved_object("Deck", &cards, &[("deck-1.png".into(), sheet)], "back.png");
+        assert_eq!(object["ObjectStates"][0]["DeckIDs"], json!([100, 100, 101]));
+        assert_eq!(object["ObjectStates"][0]["CustomDeck"]["1"]["FaceURL"], "deck-1.png");
+        assert_eq!(object["ObjectStates"][0]["ContainedObjects"][2]["Nickname"], "B");
+    }
+}

@@ -1,0 +1,467 @@
+//! What a template sees: a card of the IR turned into plain data, every
+//! value with its printed text and its rich text (icons, bold keywords,
+//! coloured effects, initiative badges) ready for [`super::layout`].
+//!
+//! Nothing here knows a game: names are looked up in the card's ruleset, and
+//! every field the card's kind declares is present (an empty list when the
+//! card leaves it out), so templates never meet an undefined field.
+
+use crate::check::model::{Ruleset, Schema, Type};
+use crate::ir::{Body, Card, Condition, Effect, Field, Initiative, Plus, Text, TextPart, Value};
+use serde::Serialize;
+use serde_json::{json, Value as Json};
+use std::collections::BTreeMap;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct CardView {
+    pub name: String,
+    pub kind: String,
+    pub kind_display: String,
+    /// The kind's border colour as `#rrggbb`, and as the ruleset names it.
+    pub border: String,
+    pub border_name: String,
+    pub tags: Vec<NamedView>,
+    /// How many copies the card's deck holds, when a deck lists it.
+    pub copies: Option<i64>,
+    /// The deck symbol the card carries, if any.
+    pub symbol: Option<NamedView>,
+    /// Every field the kind declares, by name: the card's values in order.
+    pub fields: BTreeMap<String, Vec<FieldView>>,
+    /// Effect lines written directly in the card.
+    pub effects: Vec<Json>,
+    /// Every field but text and the deck symbol as `Label: value`
+    /// paragraphs, nested blocks included: what a generic template prints.
+    pub lines: Vec<Json>,
+    /// The card's text fields, one paragraph each (labelled unless the
+    /// field is called `text`).
+    pub texts: Vec<Json>,
+    /// Position in the print job, from 1.
+    pub number: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct NamedView {
+    pub id: String,
+    pub display: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct FieldView {
+    /// The field's name made readable: `line-of-fire` → `Line of fire`.
+    pub label: String,
+    /// The values as plain text, separated by spaces (`2 4 3.0`).
+    pub text: String,
+    pub values: Vec<ValueView>,
+    /// The values as one paragraph of rich text.
+    pub rich: Json,
+    /// `rich` followed by the block's effects on one line, then one
+    /// paragraph per condition: ready for `text_box`.
+    pub paras: Vec<Json>,
+    pub body: Option<BodyView>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ValueView {
+    /// The value's type: `int`, `initiative`, `name`, `keyword`, `text` …
+    #[serde(rename = "type")]
+    pub ty: &'static str,
+    pub text: String,
+    /// For names: the id (`narrow`) beside the printed `text` (`Narrow`).
+    pub id: Option<String>,
+    pub rich: Json,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct BodyView {
+    pub fields: BTreeMap<String, Vec<FieldView>>,
+    pub effects: Vec<Json>,
+    pub conditions: Vec<ConditionView>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ConditionView {
+    pub text: String,
+    pub effects: Vec<Json>,
+}
+
+/// Builds views of cards for one ruleset.
+pub struct Viewer<'a> {
+    pub ruleset: &'a Ruleset,
+}
+
+impl Viewer<'_> {
+    pub fn card(&self, card: &Card, copies: Option<i64>, number: usize) -> CardView {
+        let kind = self.ruleset.kind(&card.kind);
+        let border_name = kind.and_then(|k| k.border.clone()).unwrap_or_else(|| "grey".into());
+        let schema = kind.map(|k| &k.schema);
+        let symbol = card.body.fields.iter().find_map(|f| match (f.values.first(), schema) {
+            (Some(Value::Name(id)), Some(schema))
+                if schema.field(&f.name).and_then(|d| d.schema.takes.first()).map(|t| &t.ty)
+                    == Some(&Type::DeckSymbol) =>
+            {
+                Some(NamedView { id: id.clone(), display: self.display(id) })
+            }
+            _ => None,
+        });
+        let fields = self.fields(&card.body.fields, schema);
+        let mut lines = Vec::new();
+        let mut texts = Vec::new();
+        let skip = symbol.as_ref().map(|s| s.id.clone());
+        generic_lines(&card.body.fields, &fields, skip.as_deref(), "", &mut lines, &mut texts);
+        CardView {
+            name: card.name.clone(),
+            kind: card.kind.clone(),
+            kind_display: kind.map(|k| k.display.clone()).unwrap_or_else(|| card.kind.clone()),
+            border: colour(&border_name),
+            border_name,
+            tags: card.tags.iter().map(|t| NamedView { id: t.clone(), display: self.display(t) }).collect(),
+            copies,
+            symbol,
+            fields,
+            effects: card.body.effects.iter().map(|e| self.effect(e)).collect(),
+            lines,
+            texts,
+            number,
+        }
+    }
+
+    fn fields(&self, fields: &[Field], schema: Option<&Schema>) -> BTreeMap<String, Vec<FieldView>> {
+        let mut map: BTreeMap<String, Vec<FieldView>> = BTreeMap::new();
+        if let Some(schema) = schema {
+            for def in &schema.fields {
+                map.entry(def.name.clone()).or_default();
+            }
+            if let Some(shape) = schema.shape.as_deref().and_then(|s| self.ruleset.shape(s)) {
+                for def in &shape.fields {
+                    map.entry(def.name.clone()).or_default();
+                }
+            }
+        }
+        for field in fields {
+            let def = schema.and_then(|s| {
+                s.field(&field.name).or_else(|| {
+                    s.shape.as_deref().and_then(|n| self.ruleset.shape(n)).and_then(|sh| sh.field(&field.name))
+                })
+            });
+            let inner = def.map(|d| self.inner_schema(&d.schema));
+            let view = self.field(field, inner.as_ref());
+            map.entry(field.name.clone()).or_default().push(view);
+        }
+        map
+    }
+
+    /// A field's own schema with its shared shape's fields merged in.
+    fn inner_schema(&self, schema: &Schema) -> Schema {
+        let mut merged = schema.clone();
+        if let Some(shape) = schema.shape.as_deref().and_then(|s| self.ruleset.shape(s)) {
+            merged.fields.extend(shape.fields.iter().cloned());
+        }
+        merged
+    }
+
+    fn field(&self, field: &Field, schema: Option<&Schema>) -> FieldView {
+        let values: Vec<ValueView> = field.values.iter().map(|v| self.value(v)).collect();
+        let text = values.iter().map(|v| v.text.as_str()).collect::<Vec<_>>().join(" ");
+        let separator = if field.values.iter().all(|v| matches!(v, Value::Keyword { .. })) { ", " } else { " " };
+        let mut rich: Vec<Json> = Vec::new();
+        for (index, value) in values.iter().enumerate() {
+            if index > 0 {
+                rich.push(plain(separator));
+            }
+            extend(&mut rich, &value.rich);
+        }
+        let body = field.body.as_ref().map(|b| self.body(b, schema));
+        let mut first = rich.clone();
+        let mut paras = Vec::new();
+        if let Some(body) = &body {
+            for effect in &body.effects {
+                if !first.is_empty() {
+                    first.push(plain(" "));
+                }
+                extend(&mut first, effect);
+            }
+            paras.push(Json::Array(first));
+            for condition in &body.conditions {
+                let mut line = vec![json!({"t": format!("{}:", condition.text), "s": "i"})];
+                for effect in &condition.effects {
+                    line.push(plain(" "));
+                    extend(&mut line, effect);
+                }
+                paras.push(Json::Array(line));
+            }
+        } else {
+            paras.push(Json::Array(first));
+        }
+        FieldView { label: label(&field.name), text, values, rich: Json::Array(rich), paras, body }
+    }
+
+    fn body(&self, body: &Body, schema: Option<&Schema>) -> BodyView {
+        BodyView {
+            fields: self.fields(&body.fields, schema),
+            effects: body.effects.iter().map(|e| self.effect(e)).collect(),
+            conditions: body
+                .conditions
+                .iter()
+                .map(|c| ConditionView {
+                    text: self.condition(&c.condition),
+                    effects: c.body.effects.iter().map(|e| self.effect(e)).collect(),
+                })
+                .collect(),
+        }
+    }
+
+    /// `impact damage 8+` → a bold `8+` and the damage icon in the role's colour.
+    fn effect(&self, effect: &Effect) -> Json {
+        let role = self.ruleset.role(&effect.role);
+        let colour = colour(role.map(|r| r.colour.as_str()).unwrap_or("black"));
+        let amount = match effect.plus {
+            Plus::None => effect.amount.to_string(),
+            Plus::After => format!("{}+", effect.amount),
+            Plus::Before => format!("{:+}", effect.amount),
+        };
+        let symbol = if self.ruleset.is_icon(&effect.symbol) {
+            json!({"i": effect.symbol, "c": colour})
+        } else {
+            json!({"t": format!(" {}", self.display(&effect.symbol)), "s": "b", "c": colour})
+        };
+        json!([{"t": amount, "s": "b", "c": colour}, symbol])
+    }
+
+    fn condition(&self, condition: &Condition) -> String {
+        match condition {
+            Condition::Range { from, to, open } => {
+                let from_text = self.display(from);
+                match (to, open) {
+                    (_, true) => format!("{from_text}+"),
+                    (Some(to), false) if to != from => format!("{from_text}–{}", self.display(to)),
+                    _ => from_text,
+                }
+            }
+        }
+    }
+
+    fn value(&self, value: &Value) -> ValueView {
+        let (ty, text, id, rich): (&'static str, String, Option<String>, Json) = match value {
+            Value::Int(n) => ("int", n.to_string(), None, Json::Null),
+            Value::Signed(n) => ("signed", format!("{n:+}"), None, Json::Null),
+            Value::Decimal(d) => ("decimal", d.clone(), None, Json::Null),
+            Value::Initiative(i) => {
+                let (main, small) = self.initiative(*i);
+                let text = match &small {
+                    Some(s) => format!("{main}.{s}"),
+                    None => main.clone(),
+                };
+                let badge = json!([{"b": main, "p": small, "c": "#222"}]);
+                ("initiative", text, None, badge)
+            }
+            Value::Distance(d) => ("distance", format!("{d}\""), None, Json::Null),
+            Value::Save { save, passive } => {
+                let text = match passive {
+                    Some(p) => format!("{save}+/{p}+"),
+                    None => format!("{save}+"),
+                };
+                ("save", text, None, Json::Null)
+            }
+            Value::Dice { count, sides, modifier } => {
+                let count = if *count == 1 { String::new() } else { count.to_string() };
+                let modifier = if *modifier == 0 { String::new() } else { format!("{modifier:+}") };
+                ("dice", format!("{count}D{sides}{modifier}"), None, Json::Null)
+            }
+            Value::Range { low, high } => {
+                let text = match high {
+                    Some(h) if h != low => format!("{low}-{h}"),
+                    Some(_) => low.to_string(),
+                    None => format!("{low}+"),
+                };
+                ("range", text, None, Json::Null)
+            }
+            Value::Coord { q, r } => ("coord", format!("{q},{r}"), None, json!([])),
+            Value::Text(t) => ("text", t.raw.clone(), None, self.text(t)),
+            Value::String(s) => ("string", s.clone(), None, Json::Null),
+            Value::Name(id) => {
+                let rich =
+                    if self.ruleset.symbols.iter().any(|s| &s.id == id) { json!([{"i": id}]) } else { Json::Null };
+                ("name", self.display(id), Some(id.clone()), rich)
+            }
+            Value::Star => ("star", "*".into(), None, Json::Null),
+            Value::Keyword { id, args } => {
+                let display = self.ruleset.keyword(id).map(|k| k.display.clone()).unwrap_or_else(|| label(id));
+                let mut rich = vec![json!({"t": display, "s": "b"})];
+                let mut text = display.clone();
+                if !args.is_empty() {
+                    let shown: Vec<ValueView> = args.iter().map(|a| self.value(a)).collect();
+                    text = format!("{text} ({})", shown.iter().map(|a| a.text.as_str()).collect::<Vec<_>>().join(", "));
+                    rich.push(json!({"t": " (", "s": "b"}));
+                    for (index, arg) in shown.iter().enumerate() {
+                        if index > 0 {
+                            rich.push(json!({"t": ", ", "s": "b"}));
+                        }
+                        match &arg.rich {
+                            Json::Array(items) if !items.is_empty() => rich.extend(items.iter().cloned()),
+                            _ => rich.push(json!({"t": arg.text, "s": "b"})),
+                        }
+                    }
+                    rich.push(json!({"t": ")", "s": "b"}));
+                }
+                ("keyword", text, Some(id.clone()), Json::Array(rich))
+            }
+            Value::Set(items) => ("set", items.join("/"), None, Json::Null),
+            Value::Grade { letter, plus } => {
+                ("grade", format!("{letter}{}", "+".repeat((*plus).clamp(0, 8) as usize)), None, Json::Null)
+            }
+        };
+        let rich = match rich {
+            Json::Null => json!([plain(&text)]),
+            other => other,
+        };
+        ValueView { ty, text, id, rich }
+    }
+
+    /// The big and small parts of an initiative badge: `X`; `2.4`; or, on a
+    /// scale of whole steps with a priority digit, `5` and `9`.
+    fn initiative(&self, initiative: Initiative) -> (String, Option<String>) {
+        match initiative {
+            Initiative::X => ("X".into(), None),
+            Initiative::Step(tenths) => {
+                let whole = self.ruleset.initiative.as_ref().is_some_and(|s| s.whole_steps);
+                let text = crate::check::model::tenths(tenths);
+                match (whole, text.split_once('.')) {
+                    (true, Some((step, "0"))) => (step.to_string(), None),
+                    (true, Some((step, priority))) => (step.to_string(), Some(priority.to_string())),
+                    _ => (text, None),
+                }
+            }
+        }
+    }
+
+    fn text(&self, text: &Text) -> Json {
+        let parts = text
+            .parts
+            .iter()
+            .map(|part| match part {
+                TextPart::Plain(s) => plain(s),
+                TextPart::Icon(id) => json!({"i": id}),
+                TextPart::CardRef(name) => json!({"t": name, "s": "i"}),
+            })
+            .collect();
+        Json::Array(parts)
+    }
+
+    /// The printed name of an id the ruleset declares, else the id made readable.
+    pub fn display(&self, id: &str) -> String {
+        let r = self.ruleset;
+        let found = r
+            .symbols
+            .iter()
+            .chain(&r.icons)
+            .chain(&r.arcs)
+            .find(|n| n.id == id)
+            .map(|n| n.display.clone())
+            .or_else(|| r.deck_symbols.iter().find(|d| d.id == id).map(|d| d.display.clone()))
+            .or_else(|| r.tag(id).map(|t| t.display.clone()))
+            .or_else(|| r.kind(id).map(|k| k.display.clone()))
+            .or_else(|| r.band(id).map(|b| b.display.clone()));
+        found.unwrap_or_else(|| id.to_string())
+    }
+}
+
+/// The `Label: value` paragraphs of fields, in the order written.
+fn generic_lines(
+    fields: &[Field],
+    views: &BTreeMap<String, Vec<FieldView>>,
+    skip: Option<&str>,
+    prefix: &str,
+    lines: &mut Vec<Json>,
+    texts: &mut Vec<Json>,
+) {
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    for field in fields {
+        let index = seen.entry(field.name.as_str()).or_default();
+        let Some(view) = views.get(&field.name).and_then(|v| v.get(*index)) else { continue };
+        *index += 1;
+        let all_text = !view.values.is_empty() && view.values.iter().all(|v| v.ty == "text");
+        if all_text && view.body.is_none() {
+            let mut para = Vec::new();
+            if field.name != "text" {
+                para.push(json!({"t": format!("{prefix}{}: ", view.label), "s": "b"}));
+            }
+            extend(&mut para, &view.rich);
+            texts.push(Json::Array(para));
+            continue;
+        }
+        if view.values.first().and_then(|v| v.id.as_deref()).is_some_and(|id| Some(id) == skip) {
+            continue;
+        }
+        let mut first = vec![json!({"t": format!("{prefix}{}", view.label), "s": "b"})];
+        let head = view.paras.first().and_then(Json::as_array).filter(|p| !p.is_empty());
+        if let Some(head) = head {
+            first.push(json!({"t": ": ", "s": "b"}));
+            first.extend(head.iter().cloned());
+        }
+        lines.push(Json::Array(first));
+        lines.extend(view.paras.iter().skip(1).cloned());
+        if let (Some(body), Some(inner)) = (&field.body, &view.body) {
+            generic_lines(&body.fields, &inner.fields, None, &format!("{prefix}{} – ", view.label), lines, texts);
+        }
+    }
+}
+
+fn plain(text: &str) -> Json {
+    json!({"t": text})
+}
+
+fn extend(into: &mut Vec<Json>, rich: &Json) {
+    match rich {
+        Json::Array(items) => into.extend(items.iter().cloned()),
+        Json::Null => {}
+        other => into.push(other.clone()),
+    }
+}
+
+/// `line-of-fire` → `Line of fire`.
+pub fn label(id: &str) -> String {
+    let words = id.replace(['-', '_'], " ");
+    let mut chars = words.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// A colour name of a ruleset (`red-orange`) as `#rrggbb`; `#…` passes through.
+pub fn colour(name: &str) -> String {
+    if name.starts_with('#') && name.len() <= 9 && name[1..].chars().all(|c| c.is_ascii_hexdigit()) {
+        return name.to_string();
+    }
+    let hex = match name {
+        "black" => "#1b1b1b",
+        "white" => "#ffffff",
+        "grey" | "gray" => "#6b7075",
+        "red" => "#c0262d",
+        "red-orange" | "orange-red" => "#d9531e",
+        "orange" => "#e8891d",
+        "yellow" => "#e0b31b",
+        "gold" => "#b8902a",
+        "green" => "#2f8a3b",
+        "blue" => "#1f5fae",
+        "purple" => "#6a3d9a",
+        "brown" => "#7a5230",
+        "silver" => "#9aa3ab",
+        _ => "#6b7075",
+    };
+    hex.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_colours() {
+        assert_eq!(label("line-of-fire"), "Line of fire");
+        assert_eq!(colour("red-orange"), "#d9531e");
+        assert_eq!(colour("#abc"), "#abc");
+        assert_eq!(colour("#<script>"), "#6b7075");
+        assert_eq!(colour("mauve"), "#6b7075");
+    }
+}

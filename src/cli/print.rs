@@ -1,0 +1,284 @@
+//! `cardsmith print [PATH...] [-o DIR]`: printable proxies of a project —
+//! PDF sheets, PNG faces, an HTML preview and Tabletop Simulator decks —
+//! written atomically to one folder.  Settings come from the command line,
+//! then `[print]` in `cardsmith.toml`, then the defaults.
+
+use super::{atomic, build, check, project};
+use crate::backend::print::{self, sheet, templates::Templates, Formats, Options};
+use crate::diagnostics::{render::MessageFormat, Diagnostic, Severity};
+use crate::workspace::Outcome;
+use miette::{miette, IntoDiagnostic, Result, WrapErr};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// The output folder when neither `-o` nor the manifest names one.
+const DEFAULT_OUT: &str = "print";
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Files or folders to print (default: the project found from the current folder)
+    pub paths: Vec<PathBuf>,
+    /// The output folder (default: `[print] out` in cardsmith.toml, else `print`)
+    #[arg(short = 'o', long = "out")]
+    pub out: Option<PathBuf>,
+    /// What to write, comma-separated: pdf, png, html, tts (default: all)
+    #[arg(long, value_delimiter = ',')]
+    pub format: Vec<String>,
+    /// Paper of the PDF sheets: a4, letter, a3 or legal (default: a4)
+    #[arg(long)]
+    pub paper: Option<String>,
+    /// Card size: poker, bridge, tarot, mini, or WxH in millimetres such as 63.5x88.9 (default: poker)
+    #[arg(long)]
+    pub card: Option<String>,
+    /// Bleed around each card, in millimetres (default: 0)
+    #[arg(long)]
+    pub bleed: Option<f32>,
+    /// Add a backs page after every fronts page, mirrored for long-edge duplex
+    #[arg(long)]
+    pub backs: bool,
+    /// Print one deck with its copies instead of every card once
+    #[arg(long)]
+    pub deck: Option<String>,
+    /// Resolution of the PNG faces (default: 300)
+    #[arg(long)]
+    pub dpi: Option<u32>,
+    /// How to print diagnostics
+    #[arg(long, value_enum, default_value = "human")]
+    pub message_format: MessageFormat,
+}
+
+pub fn run(args: &Args) -> Result<ExitCode> {
+    let cwd = std::env::current_dir().into_diagnostic()?;
+    let root = project::find_root(&cwd);
+    let manifest = match &root {
+        Some(root) => project::manifest(root)?.get("print").cloned(),
+        None => None,
+    };
+    let settings = Settings::read(manifest.as_ref(), root.as_deref())?;
+    let options = options(args, &settings)?;
+    let mut outcome = build::load(&args.paths, &cwd, root.as_deref())?;
+    if outcome.stats.errors > 0 {
+        check::print(&outcome, args.message_format)?;
+        eprintln!("nothing written: fix the errors first");
+        return Ok(ExitCode::from(1));
+    }
+    let overrides = match &root {
+        Some(root) => read_overrides(root, &outcome)?,
+        None => Vec::new(),
+    };
+    let job = match Templates::new(&overrides) {
+        Ok(mut templates) => print::prepare(&outcome.project, &mut templates, &options),
+        Err(message) => print::Job {
+            diagnostics: vec![
+                Diagnostic::error(&print::codes::TEMPLATE_ERROR, "a template does not parse").note(message)
+            ],
+            ..print::Job::default()
+        },
+    };
+    let print::Job { faces, copies, title, diagnostics } = job;
+    merge(&mut outcome, diagnostics);
+    check::print(&outcome, args.message_format)?;
+    if outcome.stats.errors > 0 {
+        eprintln!("nothing written: fix the errors first");
+        return Ok(ExitCode::from(1));
+    }
+    let job = print::Job { faces, copies, title, diagnostics: Vec::new() };
+    let progress = progress_bar(print::steps(&job, &options) as u64);
+    let blobs = print::render(&job, &options, &|| progress.inc(1)).map_err(|e| miette!("{e}"))?;
+    progress.finish_and_clear();
+    let out = match &args.out {
+        Some(out) => out.clone(),
+        None => settings.out.unwrap_or_else(|| root.as_deref().unwrap_or(&cwd).join(DEFAULT_OUT)),
+    };
+    let files: Vec<(&str, &[u8])> = blobs.iter().map(|b| (b.name.as_str(), b.bytes.as_slice())).collect();
+    atomic::replace_folder_bytes(&out, &files)?;
+    eprintln!("{}", summary(&job, &blobs, &out));
+    Ok(ExitCode::SUCCESS)
+}
+
+fn merge(outcome: &mut Outcome, diagnostics: Vec<Diagnostic>) {
+    for d in &diagnostics {
+        match d.severity {
+            Severity::Error => outcome.stats.errors += 1,
+            Severity::Warning => outcome.stats.warnings += 1,
+        }
+    }
+    outcome.diagnostics.extend(diagnostics);
+    crate::diagnostics::sort(&mut outcome.diagnostics);
+}
+
+fn progress_bar(steps: u64) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    // Only long jobs on a terminal get a bar.
+    if !std::io::stderr().is_terminal() || steps < 50 {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(steps);
+    if let Ok(style) = indicatif::ProgressStyle::with_template("printing {bar:40} {pos}/{len} {elapsed}") {
+        bar.set_style(style);
+    }
+    bar
+}
+
+fn summary(job: &print::Job, blobs: &[print::Blob], out: &Path) -> String {
+    let top: Vec<&str> = blobs.iter().filter(|b| !b.name.contains('/')).map(|b| b.name.as_str()).collect();
+    let mut folders: Vec<String> = Vec::new();
+    for prefix in ["png/", "tts/"] {
+        let n = blobs.iter().filter(|b| b.name.starts_with(prefix)).count();
+        if n > 0 {
+            folders.push(format!("{prefix} ({n} files)"));
+        }
+    }
+    let shown: Vec<String> = top.iter().map(|s| s.to_string()).chain(folders).collect();
+    format!(
+        "printed {} card{} ({} cop{}) to {}: {}",
+        job.faces.len(),
+        if job.faces.len() == 1 { "" } else { "s" },
+        job.copies.len(),
+        if job.copies.len() == 1 { "y" } else { "ies" },
+        out.display(),
+        shown.join(", ")
+    )
+}
+
+/// `[print]` in the manifest.
+#[derive(Debug, Default)]
+struct Settings {
+    out: Option<PathBuf>,
+    formats: Option<Vec<String>>,
+    paper: Option<String>,
+    card: Option<String>,
+    bleed: Option<f32>,
+    backs: Option<bool>,
+    dpi: Option<u32>,
+    deck: Option<String>,
+}
+
+impl Settings {
+    fn read(table: Option<&toml::Value>, root: Option<&Path>) -> Result<Settings> {
+        let Some(table) = table else { return Ok(Settings::default()) };
+        let where_ = || root.map(|r| r.join(project::MANIFEST).display().to_string()).unwrap_or_default();
+        let Some(table) = table.as_table() else {
+            return Err(miette!("{}: `[print]` must be a table", where_()));
+        };
+        let bad = |key: &str, what: &str| {
+            miette!(help = format!("write `{key} = {what}`"), "{}: `print.{key}` must be {what}", where_())
+        };
+        let mut s = Settings::default();
+        for (key, value) in table {
+            match key.as_str() {
+                "out" => {
+                    s.out =
+                        Some(root.unwrap_or(Path::new(".")).join(value.as_str().ok_or_else(|| bad(key, "\"folder\""))?))
+                }
+                "format" | "formats" => {
+                    let list = match value {
+                        toml::Value::String(text) => text.split(',').map(|f| f.trim().to_string()).collect(),
+                        toml::Value::Array(items) => items
+                            .iter()
+                            .map(|i| i.as_str().map(str::to_string))
+                            .collect::<Option<Vec<_>>>()
+                            .ok_or_else(|| bad(key, "[\"pdf\", \"png\"]"))?,
+                        _ => return Err(bad(key, "[\"pdf\", \"png\"]")),
+                    };
+                    s.formats = Some(list);
+                }
+                "paper" => s.paper = Some(value.as_str().ok_or_else(|| bad(key, "\"a4\""))?.to_string()),
+                "card" => s.card = Some(value.as_str().ok_or_else(|| bad(key, "\"poker\""))?.to_string()),
+                "bleed" => {
+                    s.bleed = Some(
+                        value
+                            .as_float()
+                            .or_else(|| value.as_integer().map(|i| i as f64))
+                            .ok_or_else(|| bad(key, "3"))? as f32,
+                    )
+                }
+                "backs" => s.backs = Some(value.as_bool().ok_or_else(|| bad(key, "true"))?),
+                "dpi" => {
+                    s.dpi = Some(value.as_integer().and_then(|i| u32::try_from(i).ok()).ok_or_else(|| bad(key, "300"))?)
+                }
+                "deck" => s.deck = Some(value.as_str().ok_or_else(|| bad(key, "\"Deck name\""))?.to_string()),
+                other => {
+                    return Err(miette!(
+                        help = "the keys are out, format, paper, card, bleed, backs, dpi and deck",
+                        "{}: unknown key `print.{other}`",
+                        where_()
+                    ))
+                }
+            }
+        }
+        Ok(s)
+    }
+}
+
+fn options(args: &Args, settings: &Settings) -> Result<Options> {
+    let paper_name = args.paper.clone().or_else(|| settings.paper.clone()).unwrap_or_else(|| "a4".into());
+    let paper = sheet::paper_size(&paper_name)
+        .ok_or_else(|| miette!(help = "use a4, letter, a3 or legal", "unknown paper `{paper_name}`"))?;
+    let card_name = args.card.clone().or_else(|| settings.card.clone()).unwrap_or_else(|| "poker".into());
+    let card = sheet::card_size(&card_name).ok_or_else(|| {
+        miette!(
+            help = "use poker, bridge, tarot, mini, or WxH in millimetres such as 63.5x88.9",
+            "unknown card size `{card_name}`"
+        )
+    })?;
+    let bleed = args.bleed.or(settings.bleed).unwrap_or(0.0);
+    if !(0.0..=10.0).contains(&bleed) {
+        return Err(miette!(help = "3 mm is usual", "a bleed of {bleed} mm is out of range (0 to 10)"));
+    }
+    let dpi = args.dpi.or(settings.dpi).unwrap_or(300);
+    if !(36..=1200).contains(&dpi) {
+        return Err(miette!(help = "300 is usual", "a resolution of {dpi} dpi is out of range (36 to 1200)"));
+    }
+    let names =
+        if !args.format.is_empty() { args.format.clone() } else { settings.formats.clone().unwrap_or_default() };
+    let formats = if names.is_empty() { Formats::ALL } else { parse_formats(&names)? };
+    if sheet::Grid::new(paper, card, bleed).is_none() {
+        return Err(miette!(
+            help = "choose larger paper, a smaller card or less bleed",
+            "a {card_name} card with {bleed} mm bleed does not fit on {paper_name} paper"
+        ));
+    }
+    let deck = args.deck.clone().or_else(|| settings.deck.clone());
+    Ok(Options { card, paper, bleed, backs: args.backs || settings.backs.unwrap_or(false), dpi, formats, deck })
+}
+
+fn parse_formats(names: &[String]) -> Result<Formats> {
+    let mut formats = Formats { pdf: false, png: false, html: false, tts: false };
+    for name in names {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "pdf" => formats.pdf = true,
+            "png" => formats.png = true,
+            "html" => formats.html = true,
+            "tts" => formats.tts = true,
+            "all" => formats = Formats::ALL,
+            other => return Err(miette!(help = "use pdf, png, html or tts", "unknown format `{other}`")),
+        }
+    }
+    Ok(formats)
+}
+
+/// The project's own templates: `templates/<ruleset>/*.svg` for each game
+/// in use, and `templates/common/*.svg`.
+fn read_overrides(root: &Path, outcome: &Outcome) -> Result<Vec<(String, String)>> {
+    let mut folders: Vec<String> = outcome.project.games.iter().map(|g| g.ruleset.id.clone()).collect();
+    folders.push("common".into());
+    let mut found = Vec::new();
+    for folder in folders {
+        let dir = root.join("templates").join(&folder);
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+        paths.sort();
+        for path in paths {
+            if path.extension().and_then(|e| e.to_str()) != Some("svg") || !path.is_file() {
+                continue;
+            }
+            let Some(name) = path.file_name().and_then(|n| n.to_str()) else { continue };
+            let text = std::fs::read_to_string(&path)
+                .into_diagnostic()
+                .wrap_err_with(|| format!("cannot read the template {}", path.display()))?;
+            found.push((format!("{folder}/{name}"), text));
+        }
+    }
+    Ok(found)
+}
