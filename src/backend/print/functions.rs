@@ -37,6 +37,23 @@ pub fn register(tera: &mut Tera) {
     tera.register_function("icon", IconFn);
     tera.register_function("arc", ArcFn);
     tera.register_function("hexes", HexesFn);
+    tera.register_filter("bold", |v: &Value, _: &HashMap<String, Value>| Ok(styled(v, "b")));
+    tera.register_filter("italic", |v: &Value, _: &HashMap<String, Value>| Ok(styled(v, "i")));
+}
+
+/// `"Flak Screen" | bold`: text or rich text in one face, for `text_box`.
+fn styled(value: &Json, style: &str) -> Json {
+    match value {
+        Json::String(text) => serde_json::json!({"t": text, "s": style}),
+        Json::Number(n) => serde_json::json!({"t": n.to_string(), "s": style}),
+        Json::Array(items) => Json::Array(items.iter().map(|i| styled(i, style)).collect()),
+        Json::Object(map) if map.contains_key("t") => {
+            let mut map = map.clone();
+            map.insert("s".into(), Json::String(style.into()));
+            Json::Object(map)
+        }
+        other => other.clone(),
+    }
 }
 
 fn number(args: &HashMap<String, Value>, name: &str, default: f32) -> f32 {
@@ -330,21 +347,25 @@ fn hex_grid(grid: &Json, x: f32, y: f32, w: f32, h: f32) -> String {
         let head = size * 0.35;
         let left = (tip.0 - ux * head - uy * head * 0.6, tip.1 - uy * head + ux * head * 0.6);
         let right = (tip.0 - ux * head + uy * head * 0.6, tip.1 - uy * head - ux * head * 0.6);
-        out.push_str(&format!(
-            "<path d=\"M{} {}L{} {}\" stroke=\"{arrows}\" stroke-width=\"{}\" fill=\"none\"/>\
-             <path d=\"M{} {}L{} {}L{} {}Z\" fill=\"{arrows}\"/>",
-            num(start.0),
-            num(start.1),
-            num(tip.0 - ux * head * 0.5),
-            num(tip.1 - uy * head * 0.5),
-            num(size * 0.12),
-            num(tip.0),
-            num(tip.1),
-            num(left.0),
-            num(left.1),
-            num(right.0),
-            num(right.1)
-        ));
+        // A white halo keeps an arrow visible on a hex of its own colour.
+        for (colour, width, halo) in [("#ffffff", size * 0.26, size * 0.08), (arrows.as_str(), size * 0.12, 0.0)] {
+            out.push_str(&format!(
+                "<path d=\"M{} {}L{} {}\" stroke=\"{colour}\" stroke-width=\"{}\" fill=\"none\"/>\
+                 <path d=\"M{} {}L{} {}L{} {}Z\" fill=\"{colour}\" stroke=\"{colour}\" stroke-width=\"{}\"/>",
+                num(start.0),
+                num(start.1),
+                num(tip.0 - ux * head * 0.5),
+                num(tip.1 - uy * head * 0.5),
+                num(width),
+                num(tip.0),
+                num(tip.1),
+                num(left.0),
+                num(left.1),
+                num(right.0),
+                num(right.1),
+                num(halo)
+            ));
+        }
     }
     if rotate {
         let r = size * 0.75;

@@ -23,6 +23,25 @@ pub const BUNDLED: &[(&str, &str)] = bundled! {
     "common/card.svg"
     "common/back.svg"
     "common/icons.svg"
+    "dreadnaught-2e/_frame.svg"
+    "dreadnaught-2e/offense.svg"
+    "dreadnaught-2e/defense.svg"
+    "dreadnaught-2e/event.svg"
+    "dreadnaught-2e/boost.svg"
+    "dreadnaught-2e/terrain.svg"
+    "dreadnaught-2e/system.svg"
+    "dreadnaught-2e/system-back.svg"
+    "dreadnaught-2e/back.svg"
+    "dreadnaught-2e/icons.svg"
+    "dreadnaught-1e/offense.svg"
+    "dreadnaught-1e/defense.svg"
+    "dreadnaught-1e/event.svg"
+    "dreadnaught-1e/boost.svg"
+    "dreadnaught-1e/terrain.svg"
+    "dreadnaught-1e/system.svg"
+    "dreadnaught-1e/system-back.svg"
+    "dreadnaught-1e/back.svg"
+    "dreadnaught-1e/icons.svg"
 };
 
 pub struct Templates {
@@ -43,8 +62,7 @@ impl Templates {
         let mut tera = tera::Tera::default();
         tera.autoescape_on(vec![".svg"]);
         functions::register(&mut tera);
-        let templates: Vec<(&str, &str)> =
-            names.iter().filter(|(n, _)| !n.ends_with("icons.svg")).map(|(n, t)| (n.as_str(), t.as_str())).collect();
+        let templates: Vec<(&str, &str)> = names.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
         tera.add_raw_templates(templates).map_err(|e| chain(&e))?;
         Ok(Templates { tera, names, icons: BTreeMap::new() })
     }
@@ -63,9 +81,13 @@ impl Templates {
         if let Some(icons) = self.icons.get(ruleset) {
             return icons.clone();
         }
-        let mut text = self.names.get("common/icons.svg").cloned().unwrap_or_default();
-        if let Some(own) = self.names.get(&format!("{ruleset}/icons.svg")) {
-            text.push_str(own);
+        // Icon files are templates too, so one can include another's.
+        let empty = tera::Context::new();
+        let mut text = String::new();
+        for name in ["common/icons.svg".to_string(), format!("{ruleset}/icons.svg")] {
+            if self.names.contains_key(&name) {
+                text.push_str(&self.tera.render(&name, &empty).unwrap_or_default());
+            }
         }
         let icons = Arc::new(Icons::parse(&text));
         self.icons.insert(ruleset.to_string(), icons.clone());

@@ -57,6 +57,10 @@ pub struct FieldView {
     /// `rich` followed by the block's effects on one line, then one
     /// paragraph per condition: ready for `text_box`.
     pub paras: Vec<Json>,
+    /// `paras` with the label in bold before the first: `Overload: …`.
+    pub labelled: Vec<Json>,
+    /// The fields of the block as `Label: value` paragraphs, text last.
+    pub lines: Vec<Json>,
     pub body: Option<BodyView>,
 }
 
@@ -192,7 +196,18 @@ impl Viewer<'_> {
         } else {
             paras.push(Json::Array(first));
         }
-        FieldView { label: label(&field.name), text, values, rich: Json::Array(rich), paras, body }
+        let mut labelled = paras.clone();
+        if let Some(Json::Array(first)) = labelled.first_mut() {
+            let separator = if first.is_empty() { "" } else { ": " };
+            first.insert(0, json!({"t": format!("{}{separator}", label(&field.name)), "s": "b"}));
+        }
+        let mut lines = Vec::new();
+        if let (Some(block), Some(view)) = (&field.body, &body) {
+            let mut texts = Vec::new();
+            generic_lines(&block.fields, &view.fields, None, "", &mut lines, &mut texts);
+            lines.extend(texts);
+        }
+        FieldView { label: label(&field.name), text, values, rich: Json::Array(rich), paras, labelled, lines, body }
     }
 
     fn body(&self, body: &Body, schema: Option<&Schema>) -> BodyView {
