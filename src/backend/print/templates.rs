@@ -42,6 +42,12 @@ pub const BUNDLED: &[(&str, &str)] = bundled! {
     "dreadnaught-1e/system-back.svg"
     "dreadnaught-1e/back.svg"
     "dreadnaught-1e/icons.svg"
+    "dropfleet-1.3/ship.svg"
+    "dreadnought-tcg/unit.svg"
+    "dreadnought-tcg/code.svg"
+    "dreadnought-tcg/caster.svg"
+    "dreadnought-tcg/arms.svg"
+    "dreadnought-tcg/idol.svg"
 };
 
 pub struct Templates {

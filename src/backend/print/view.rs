@@ -277,6 +277,7 @@ impl Viewer<'_> {
                 };
                 ("save", text, None, Json::Null)
             }
+            Value::Dice { sides: 0, modifier, .. } => ("dice", modifier.to_string(), None, Json::Null),
             Value::Dice { count, sides, modifier } => {
                 let count = if *count == 1 { String::new() } else { count.to_string() };
                 let modifier = if *modifier == 0 { String::new() } else { format!("{modifier:+}") };
