@@ -1,0 +1,328 @@
+//! `cardsmith print`: the PDF measured with poppler's tools (page size, cards
+//! per page, card size and cut marks from the rendered page, mirrored
+//! backs), every bundled card drawn without overflow, the overflow
+//! diagnostic, escaping of card text, and deterministic output.
+
+mod common;
+
+use cardsmith::backend::print::{self, sheet, templates::Templates, Formats, Options};
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn cardsmith(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cardsmith")).args(args).current_dir(dir).output().expect("cardsmith runs")
+}
+
+fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Runs a poppler tool; the test fails with a hint when it is missing.
+fn poppler(tool: &str, args: &[&str]) -> Output {
+    let output = Command::new(tool)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {tool} ({e}): install poppler-utils (.ci/run does)"));
+    assert!(output.status.success(), "{tool} failed: {}", String::from_utf8_lossy(&output.stderr));
+    output
+}
+
+/// A grey page rendered by pdftoppm: width, height and one byte a pixel.
+struct Gray {
+    width: usize,
+    height: usize,
+    pixels: Vec<u8>,
+}
+
+impl Gray {
+    fn render(pdf: &Path, page: usize, dpi: usize, dir: &Path) -> Gray {
+        let prefix = dir.join(format!("page-{page}"));
+        let (page_text, dpi_text) = (page.to_string(), dpi.to_string());
+        let pdf_text = pdf.to_string_lossy();
+        let prefix_text = prefix.to_string_lossy();
+        poppler(
+            "pdftoppm",
+            &["-r", &dpi_text, "-gray", "-f", &page_text, "-l", &page_text, "-singlefile", &pdf_text, &prefix_text],
+        );
+        let bytes = std::fs::read(prefix.with_extension("pgm")).expect("pdftoppm wrote a PGM");
+        // "P5\n<w> <h>\n255\n" then the pixels.
+        let mut fields = Vec::new();
+        let mut at = 0;
+        while fields.len() < 4 {
+            while bytes[at].is_ascii_whitespace() {
+                at += 1;
+            }
+            let start = at;
+            while !bytes[at].is_ascii_whitespace() {
+                at += 1;
+            }
+            fields.push(String::from_utf8_lossy(&bytes[start..at]).into_owned());
+        }
+        assert_eq!(fields[0], "P5");
+        let (width, height): (usize, usize) = (fields[1].parse().unwrap(), fields[2].parse().unwrap());
+        let pixels = bytes[at + 1..].to_vec();
+        assert_eq!(pixels.len(), width * height);
+        Gray { width, height, pixels }
+    }
+
+    fn dark(&self, x: usize, y: usize) -> bool {
+        self.pixels[y * self.width + x] < 128
+    }
+
+    /// Columns with dark pixels in rows `y0..y1`, merged into runs: the x
+    /// positions of vertical lines there.
+    fn vertical_lines(&self, y0: usize, y1: usize) -> Vec<f64> {
+        let hits: Vec<usize> = (0..self.width).filter(|&x| (y0..y1).any(|y| self.dark(x, y))).collect();
+        runs(&hits)
+    }
+
+    fn horizontal_lines(&self, x0: usize, x1: usize) -> Vec<f64> {
+        let hits: Vec<usize> = (0..self.height).filter(|&y| (x0..x1).any(|x| self.dark(x, y))).collect();
+        runs(&hits)
+    }
+
+    /// Whether the rectangle (in pixels) holds anything but white.
+    fn inked(&self, x: usize, y: usize, w: usize, h: usize) -> bool {
+        (y..y + h).step_by(3).any(|yy| (x..x + w).step_by(3).any(|xx| self.pixels[yy * self.width + xx] < 200))
+    }
+}
+
+fn runs(hits: &[usize]) -> Vec<f64> {
+    let mut lines: Vec<Vec<usize>> = Vec::new();
+    for &h in hits {
+        match lines.last_mut() {
+            Some(run) if run.last().is_some_and(|&l| h <= l + 1) => run.push(h),
+            _ => lines.push(vec![h]),
+        }
+    }
+    lines.iter().map(|r| r.iter().sum::<usize>() as f64 / r.len() as f64).collect()
+}
+
+fn mm(pixels: f64, dpi: usize) -> f64 {
+    pixels / dpi as f64 * 25.4
+}
+
+#[test]
+fn a4_pdf_has_nine_poker_cards_a_page_with_cut_marks_and_mirrored_backs() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let output = cardsmith(
+        &["print", "cards/dreadnaught-2e", "-o", out.to_str().unwrap(), "--format", "pdf", "--backs"],
+        repo(),
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let pdf = out.join("dreadnaught-2e.pdf");
+    let info = String::from_utf8_lossy(&poppler("pdfinfo", &["-box", &pdf.to_string_lossy()]).stdout).into_owned();
+    let field = |name: &str| -> Vec<f64> {
+        let line = info.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("no {name} in {info}"));
+        line[name.len()..].split_whitespace().filter_map(|w| w.parse().ok()).collect()
+    };
+    let size = field("Page size:");
+    assert!((size[0] - 595.28).abs() < 0.01 && (size[1] - 841.89).abs() < 0.01, "{info}");
+    // 26 cards: three pages of fronts, each followed by its backs.
+    assert_eq!(field("Pages:"), vec![6.0]);
+    // The trim box holds 3 × 3 poker cards exactly: 190.5 × 266.7 mm.
+    let trim = field("TrimBox:");
+    let (tw, th) = ((trim[2] - trim[0]) * 25.4 / 72.0, (trim[3] - trim[1]) * 25.4 / 72.0);
+    assert!((tw - 190.5).abs() < 0.05 && (th - 266.7).abs() < 0.05, "trim box {tw} × {th} mm");
+    assert!(info.contains("BleedBox:"), "{info}");
+
+    let dpi = 150;
+    let page = Gray::render(&pdf, 1, dpi, dir.path());
+    // Cut marks in the top margin, above the cards (which start 15.15 mm down).
+    let top = (14.0 / 25.4 * dpi as f64) as usize;
+    let xs = page.vertical_lines(0, top);
+    assert_eq!(xs.len(), 4, "four vertical cut marks above the cards: {xs:?}");
+    for pair in xs.windows(2) {
+        let width = mm(pair[1] - pair[0], dpi);
+        assert!((width - 63.5).abs() < 0.3, "card width {width} mm from the cut marks {xs:?}");
+    }
+    let left = (8.5 / 25.4 * dpi as f64) as usize;
+    let ys = page.horizontal_lines(0, left);
+    assert_eq!(ys.len(), 4, "four horizontal cut marks left of the cards: {ys:?}");
+    for pair in ys.windows(2) {
+        let height = mm(pair[1] - pair[0], dpi);
+        assert!((height - 88.9).abs() < 0.3, "card height {height} mm from the cut marks {ys:?}");
+    }
+    // Every cell of the first page holds a card.
+    let cell = |page: &Gray, row: usize, column: usize| {
+        let (x0, y0) = (xs[column] as usize, ys[row] as usize);
+        let (w, h) = ((xs[column + 1] - xs[column]) as usize, (ys[row + 1] - ys[row]) as usize);
+        page.inked(x0 + w / 4, y0 + h / 4, w / 2, h / 2)
+    };
+    let occupancy = |page: &Gray| -> Vec<bool> { (0..9).map(|slot| cell(page, slot / 3, slot % 3)).collect() };
+    assert_eq!(occupancy(&page).iter().filter(|c| **c).count(), 9);
+    // The last fronts page holds 8 cards; its backs page mirrors them.
+    let fronts = occupancy(&Gray::render(&pdf, 5, dpi, dir.path()));
+    let backs = occupancy(&Gray::render(&pdf, 6, dpi, dir.path()));
+    assert_eq!(fronts.iter().filter(|c| **c).count(), 8, "{fronts:?}");
+    let mirrored: Vec<bool> = (0..9).map(|slot| fronts[(slot / 3) * 3 + 2 - slot % 3]).collect();
+    assert_eq!(backs, mirrored, "backs must mirror fronts for long-edge duplex");
+    assert_ne!(backs, fronts);
+}
+
+#[test]
+fn letter_and_tarot_sheets_have_their_grids() {
+    let grid = |paper: &str, card: &str| {
+        let g = sheet::Grid::new(sheet::paper_size(paper).unwrap(), sheet::card_size(card).unwrap(), 0.0).unwrap();
+        (g.columns, g.rows)
+    };
+    assert_eq!(grid("letter", "poker"), (3, 3));
+    assert_eq!(grid("a4", "tarot"), (2, 2));
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let output = cardsmith(
+        &["print", "cards/dreadnaught-2e", "-o", out.to_str().unwrap(), "--format", "pdf", "--paper", "letter"],
+        repo(),
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let info =
+        String::from_utf8_lossy(&poppler("pdfinfo", &[&out.join("dreadnaught-2e.pdf").to_string_lossy()]).stdout)
+            .into_owned();
+    assert!(info.contains("612 x 792 pts"), "{info}");
+}
+
+fn options(formats: Formats) -> Options {
+    Options {
+        card: sheet::card_size("poker").unwrap(),
+        paper: sheet::paper_size("a4").unwrap(),
+        bleed: 0.0,
+        backs: false,
+        dpi: 300,
+        formats,
+        deck: None,
+    }
+}
+
+#[test]
+fn every_bundled_card_is_drawn_without_overflow() {
+    for folder in ["cards/dreadnaught-2e", "cards/dreadnaught-1e", "cards/dreadnought-tcg", "cards/dropfleet-1.3"] {
+        let outcome = common::check_folder(folder);
+        let mut templates = Templates::new(&[]).expect("bundled templates parse");
+        let job = print::prepare(&outcome.project, &mut templates, &options(Formats::ALL));
+        let rendered = cardsmith::diagnostics::render::human_string(&outcome.files, &job.diagnostics);
+        assert!(job.diagnostics.is_empty(), "{folder}:\n{rendered}");
+        assert_eq!(job.faces.len(), outcome.stats.cards, "{folder}");
+        let usvg = print::svg::options();
+        for face in &job.faces {
+            for svg in [&face.front, &face.back] {
+                let tree = print::svg::parse(svg, &usvg).unwrap_or_else(|e| panic!("{}: {e}", face.name));
+                assert!(tree.root().has_children(), "{} draws nothing", face.name);
+            }
+            assert!(face.front.contains("<text"), "{} has no text", face.name);
+        }
+    }
+}
+
+fn project(dir: &Path, cards: &str) {
+    std::fs::write(dir.join("cardsmith.toml"), "[project]\nname = \"t\"\npaths = [\"cards\"]\n").unwrap();
+    std::fs::create_dir_all(dir.join("cards")).unwrap();
+    std::fs::write(dir.join("cards/test.cards"), cards).unwrap();
+}
+
+#[test]
+fn text_that_cannot_fit_gets_a_diagnostic_at_the_card() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = "Deal 3 {damage} to every ship in range, then draw a card. ".repeat(40);
+    project(
+        dir.path(),
+        &format!("game dreadnaught-2e\n\nevent \"Endless Orders\" {{\n  allow text-too-long\n  at 3.0 {{ impact damage 3 }}\n  text \"{long}\"\n}}\n"),
+    );
+    let output = cardsmith(&["print", "--format", "html"], dir.path());
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(0), "overflow is a warning: {err}");
+    assert!(err.contains("warning[E0701]: the rules text of `Endless Orders` does not fit on the card"), "{err}");
+    assert!(err.contains("cards/test.cards:3:1"), "the diagnostic points at the card: {err}");
+    assert!(dir.path().join("print/preview.html").is_file());
+
+    let json = cardsmith(&["print", "--format", "html", "--message-format", "json"], dir.path());
+    let stdout = String::from_utf8_lossy(&json.stdout);
+    let object: serde_json::Value =
+        serde_json::from_str(stdout.lines().next().unwrap_or("")).expect("one JSON diagnostic");
+    assert_eq!(object["code"], "E0701");
+    assert_eq!(object["line"], 3);
+}
+
+#[test]
+fn card_text_is_escaped_everywhere() {
+    let dir = tempfile::tempdir().unwrap();
+    project(
+        dir.path(),
+        "game dreadnaught-2e\n\nevent \"<script>alert(1)</script>\" {\n  at 3.0 { impact damage 1 }\n  text \"Say \\\"</svg><b>&amp;\\\" then {damage}.\"\n}\n",
+    );
+    let output = cardsmith(&["print", "--format", "html,png,pdf,tts"], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let html = std::fs::read_to_string(dir.path().join("print/preview.html")).unwrap();
+    assert!(!html.contains("<script>") && !html.contains("<b>"), "markup from card text reached the page");
+    assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    assert!(html.contains("&lt;/svg&gt;&lt;b&gt;&amp;amp;"));
+    let pngs: Vec<_> = std::fs::read_dir(dir.path().join("print/png/dreadnaught-2e")).unwrap().collect();
+    assert_eq!(pngs.len(), 2, "the face and the shared back");
+    let tts = std::fs::read_to_string(dir.path().join("print/tts/dreadnaught-2e.json")).unwrap();
+    let object: serde_json::Value = serde_json::from_str(&tts).unwrap();
+    assert_eq!(object["ObjectStates"][0]["ContainedObjects"][0]["Nickname"], "<script>alert(1)</script>");
+}
+
+#[test]
+fn output_is_deterministic_and_a_failing_print_leaves_it_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let read_all = |out: &Path| -> Vec<(String, Vec<u8>)> {
+        let mut files = Vec::new();
+        let mut stack = vec![out.to_path_buf()];
+        while let Some(d) = stack.pop() {
+            for entry in std::fs::read_dir(&d).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else {
+                    files.push((
+                        path.strip_prefix(out).unwrap().to_string_lossy().into_owned(),
+                        std::fs::read(&path).unwrap(),
+                    ));
+                }
+            }
+        }
+        files.sort();
+        files
+    };
+    let run = |name: &str| {
+        let out = dir.path().join(name);
+        let output = cardsmith(
+            &["print", "cards/dreadnaught-2e", "-o", out.to_str().unwrap(), "--deck", "Armour", "--backs"],
+            repo(),
+        );
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        read_all(&out)
+    };
+    let first = run("a");
+    assert_eq!(first, run("b"), "two prints of the same input differ");
+    let names: Vec<&str> = first.iter().map(|(n, _)| n.as_str()).collect();
+    for expected in [
+        "armour.pdf",
+        "preview.html",
+        "tts/armour.json",
+        "tts/armour-1.png",
+        "tts/armour-back.png",
+        ".cardsmith-output",
+    ] {
+        assert!(names.contains(&expected), "{expected} missing from {names:?}");
+    }
+    let tts: serde_json::Value =
+        serde_json::from_slice(&first.iter().find(|(n, _)| n == "tts/armour.json").unwrap().1).unwrap();
+    assert_eq!(tts["ObjectStates"][0]["DeckIDs"].as_array().map(Vec::len), Some(11), "the Armour deck has 11 cards");
+
+    // An unknown deck is an input error: nothing is written, the old output stays.
+    let out = dir.path().join("a");
+    let output = cardsmith(&["print", "cards/dreadnaught-2e", "-o", out.to_str().unwrap(), "--deck", "Nope"], repo());
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("error[E0703]: no deck is named \"Nope\""), "{}", stderr(&output));
+    assert_eq!(read_all(&out), first);
+    // A paper too small for the card is a usage error.
+    let output =
+        cardsmith(&["print", "cards/dreadnaught-2e", "-o", out.to_str().unwrap(), "--card", "300x400"], repo());
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+}
