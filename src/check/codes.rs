@@ -188,6 +188,17 @@ An effect line is `ROLE SYMBOL AMOUNT`: the amount is a whole number, with
 `+` after it when another effect on the card can increase it (`8+`), or
 before it when it adds to the current value (`+2`).";
 
+CARD_RULE_BROKEN "E0314" "card-rule-broken" "\
+A card, or one of its blocks, breaks a rule its kind declares in the ruleset
+(`require` inside a `kind`, `shape` or `field`), such as \"red arrows move the
+target ship into blue hexes\" or \"the smaller move is not larger than the
+larger\".  The message names the rule; the second label points at it.";
+
+CARD_RULE_ADVICE "W0315" "card-rule-advice" "\
+A card, or one of its blocks, does not follow a rule its kind declares as a
+recommendation (`recommend` inside a `kind`, `shape` or `field`).  The card is
+still valid.";
+
 DECK_RULE_BROKEN "E0401" "deck-rule-broken" "\
 A deck breaks one of the construction rules its deck type declares in the
 ruleset (`require`).  The message names the rule; the note gives the counted

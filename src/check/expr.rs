@@ -5,7 +5,11 @@
 //! *filters*: a kind, tag or keyword name (`offense`, `primary`, `rare`), a
 //! field test (`tonnage == L`; `symbol != deck` compares with the deck's own
 //! symbol), or filters joined with `and`, `or` and `not`.  A card matches when
-//! any filter argument matches; no filter matches every card.
+//! any filter argument matches; no filter matches every card.  A field name as
+//! a filter matches the cards that have that field.
+//!
+//! Rules inside a card kind or a block shape are evaluated on one card (or
+//! block) at a time; `value(FIELD, N)` reads the N-th number of a field there.
 
 use super::codes;
 use super::model::{Ruleset, Type};
@@ -32,6 +36,7 @@ const FUNCTIONS: &[(&str, Args)] = &[
     ("out-of-range", Args::FieldThenFilters),
     ("decks", Args::DeckTypes),
     ("every", Args::Expression),
+    ("value", Args::FieldThenIndex),
 ];
 
 #[derive(Clone, Copy, PartialEq)]
@@ -42,6 +47,7 @@ enum Args {
     TwoFieldsThenFilters,
     DeckTypes,
     Expression,
+    FieldThenIndex,
 }
 
 /// Checks an expression against the ruleset's names.
@@ -88,6 +94,14 @@ pub fn validate(expr: &Expr, ruleset: &Ruleset, diagnostics: &mut Vec<Diagnostic
                         expect_name(arg, &types, "a deck type", diagnostics);
                     }
                     (Args::FieldThenNames, _) => expect_name(arg, &[], "a name", diagnostics),
+                    (Args::FieldThenIndex, _) => {
+                        if !matches!(arg, Expr::Int(n, _) if *n >= 1) {
+                            diagnostics.push(
+                                Diagnostic::error(&codes::BAD_RULESET, "`value` takes a field and a position from 1")
+                                    .primary(arg.span(), "expected a position such as `1`"),
+                            );
+                        }
+                    }
                     _ => validate_filter(arg, ruleset, diagnostics),
                 }
             }
@@ -97,15 +111,24 @@ pub fn validate(expr: &Expr, ruleset: &Ruleset, diagnostics: &mut Vec<Diagnostic
 
 fn field_count(shape: Args) -> usize {
     match shape {
-        Args::FieldThenFilters | Args::FieldThenNames => 1,
+        Args::FieldThenFilters | Args::FieldThenNames | Args::FieldThenIndex => 1,
         Args::TwoFieldsThenFilters => 2,
         _ => 0,
     }
 }
 
+/// Every field name the ruleset declares, at any depth.
 fn field_names(ruleset: &Ruleset) -> Vec<&str> {
-    let mut names: Vec<&str> =
-        ruleset.kinds.iter().flat_map(|k| k.schema.fields.iter().map(|f| f.name.as_str())).collect();
+    // `this`: a block's own values, in rules declared inside the block.
+    let mut names: Vec<&str> = vec!["this"];
+    let mut schemas: Vec<&super::model::Schema> = ruleset.kinds.iter().map(|k| &k.schema).collect();
+    schemas.extend(ruleset.shapes.iter().map(|(_, s)| s));
+    while let Some(schema) = schemas.pop() {
+        for field in &schema.fields {
+            names.push(&field.name);
+            schemas.push(&field.schema);
+        }
+    }
     names.sort();
     names.dedup();
     names
@@ -133,9 +156,10 @@ fn validate_filter(arg: &Expr, ruleset: &Ruleset, diagnostics: &mut Vec<Diagnost
         .map(|k| k.id.as_str())
         .chain(ruleset.tags.iter().map(|t| t.id.as_str()))
         .chain(ruleset.keywords.iter().map(|k| k.id.as_str()))
+        .chain(field_names(ruleset))
         .collect();
     match arg {
-        Expr::Name(_) => expect_name(arg, &names, "a kind, tag or keyword", diagnostics),
+        Expr::Name(_) => expect_name(arg, &names, "a kind, tag, keyword or field", diagnostics),
         Expr::Binary { op: BinOp::And | BinOp::Or, lhs, rhs, .. } => {
             validate_filter(lhs, ruleset, diagnostics);
             validate_filter(rhs, ruleset, diagnostics);
@@ -209,7 +233,7 @@ impl<'a> Evaluation<'a> {
             }
         }
         if parts.is_empty() {
-            "this deck".to_string()
+            "here".to_string()
         } else {
             format!("here {}", parts.join(", "))
         }
@@ -313,6 +337,15 @@ impl<'a> Evaluation<'a> {
                 pool.included.iter().filter(|d| types.is_empty() || types.contains(&d.deck_type.as_str())).count()
                     as i64
             }
+            "value" => {
+                let position = match args.get(1) {
+                    Some(Expr::Int(n, _)) => (*n).max(1) as usize - 1,
+                    _ => 0,
+                };
+                let Some(entry) = pool.entries.first() else { return 0 };
+                let values = self.cards[entry.card].field(field(0)).map(|f| f.values.as_slice()).unwrap_or_default();
+                values.iter().filter_map(number).nth(position).unwrap_or(0)
+            }
             "every" => {
                 let Some(inner) = args.first() else { return 1 };
                 let mut failing = Vec::new();
@@ -348,7 +381,15 @@ impl<'a> Evaluation<'a> {
             Expr::Not(inner, _) => !self.matches(card, inner, pool),
             Expr::Name(name) => {
                 let n = name.text.as_str();
-                card.kind == n || card.tags.iter().any(|t| t == n) || card_keywords(card).any(|k| k == n)
+                // A kind, tag or keyword first; a field name only when the
+                // name is none of those (Dropfleet's `launch` is both).
+                let vocabulary = self.ruleset.kind(n).is_some()
+                    || self.ruleset.tag(n).is_some()
+                    || self.ruleset.keyword(n).is_some();
+                card.kind == n
+                    || card.tags.iter().any(|t| t == n)
+                    || card_keywords(card).any(|k| k == n)
+                    || (!vocabulary && card.body.fields.iter().any(|f| f.name == n))
             }
             Expr::Binary { op, lhs, rhs, .. } => {
                 let Expr::Name(field) = &**lhs else { return false };
@@ -491,5 +532,15 @@ fn expr_text(expr: &Expr) -> String {
         Expr::Not(inner, _) => format!("not {}", expr_text(inner)),
         Expr::Binary { op, lhs, rhs, .. } => format!("{} {} {}", expr_text(lhs), op.symbol(), expr_text(rhs)),
         Expr::Call { name, args, .. } => call_text(name, args),
+    }
+}
+
+/// A value as a number, for `value(FIELD, N)`.
+fn number(value: &Value) -> Option<i64> {
+    match value {
+        Value::Int(n) | Value::Signed(n) => Some(*n),
+        Value::Initiative(crate::ir::Initiative::Step(tenths)) => Some(*tenths),
+        Value::Save { save, .. } => Some(*save),
+        _ => None,
     }
 }

@@ -5,6 +5,7 @@
 //! any order and across files.
 
 use super::codes;
+use super::expr::{Evaluation, Pool, PoolEntry};
 use super::model::{Kind, Ruleset, Schema, Type};
 use super::names::{article, string_at, suggest};
 use crate::diagnostics::Diagnostic;
@@ -15,6 +16,7 @@ use std::collections::HashMap;
 
 /// What the checker knows about the card it is in.
 pub(super) struct CardContext {
+    pub name: String,
     pub kind: String,
     /// The card's deck symbol, which scopes deck keywords.
     pub symbol: Option<String>,
@@ -80,7 +82,8 @@ impl<'a> GameChecker<'a> {
             );
             return None;
         };
-        let context = CardContext { kind: kind.id.clone(), symbol: deck_symbol(node, &kind.schema) };
+        let context =
+            CardContext { name: name.to_string(), kind: kind.id.clone(), symbol: deck_symbol(node, &kind.schema) };
         let owner = format!("{} `{name}`", kind.display);
         let mut tags = Vec::new();
         for value in &node.values[1..] {
@@ -113,6 +116,7 @@ impl<'a> GameChecker<'a> {
                 Body::default()
             }
         };
+        self.apply_rules(&kind.schema, &context, &body, None, node.head_span());
         let lint_levels = std::mem::take(&mut self.lint_levels);
         Some(Card {
             name: name.to_string(),
@@ -180,6 +184,7 @@ impl<'a> GameChecker<'a> {
                     let values = self.values(takes, &head, card);
                     let owner = format!("`{name}`");
                     let inner = self.body(&field.schema, &inline, node.head_span(), card, &owner);
+                    self.apply_rules(inner_schema, card, &inner, Some(&values), node.head_span());
                     body.fields.push(Field {
                         name: name.to_string(),
                         values,
@@ -211,6 +216,9 @@ impl<'a> GameChecker<'a> {
                 }
                 (None, false) => None,
             };
+            if let Some(inner) = &inner {
+                self.apply_rules(inner_schema, card, inner, Some(&values), node.head_span());
+            }
             body.fields.push(Field { name: name.to_string(), values, body: inner, span: node.head_span() });
         }
         for field in &schema.fields {
@@ -245,6 +253,45 @@ impl<'a> GameChecker<'a> {
             }
         }
         body
+    }
+
+    /// Checks the rules a kind or block declares (`require "…" EXPR`) on one
+    /// card or block.  A block sees its own fields and, under the name `this`,
+    /// the values written before it (`ability trigger { … }`).
+    fn apply_rules(&mut self, schema: &Schema, card: &CardContext, body: &Body, own: Option<&[Value]>, at: Span) {
+        if schema.rules.is_empty() {
+            return;
+        }
+        let mut body = body.clone();
+        if let Some(values) = own {
+            body.fields.push(Field { name: "this".to_string(), values: values.to_vec(), body: None, span: at });
+        }
+        let subject = [Card {
+            name: card.name.clone(),
+            kind: card.kind.clone(),
+            tags: Vec::new(),
+            body,
+            span: at,
+            extent: at,
+            lint_levels: Vec::new(),
+        }];
+        let pool = Pool { entries: vec![PoolEntry { card: 0, count: 1, span: at }], ..Pool::default() };
+        for rule in &schema.rules {
+            let mut evaluation = Evaluation::new(self.ruleset, &subject);
+            if evaluation.holds(&rule.expr, &pool) {
+                continue;
+            }
+            let code = match rule.severity {
+                crate::diagnostics::Severity::Error => &codes::CARD_RULE_BROKEN,
+                crate::diagnostics::Severity::Warning => &codes::CARD_RULE_ADVICE,
+            };
+            self.report(
+                Diagnostic::new(code, rule.severity, format!("`{}` breaks a rule: {}", card.name, rule.message))
+                    .primary(at, evaluation.summary())
+                    .secondary(rule.span, "the rule, declared here")
+                    .note(format!("the rule is `{}`", rule.text)),
+            );
+        }
     }
 
     fn unknown_field(&mut self, node: &Node, schema: &Schema, owner_name: &str) {

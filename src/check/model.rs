@@ -191,6 +191,10 @@ pub struct Schema {
     /// A shared shape whose takes and fields this schema uses.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shape: Option<String>,
+    /// Rules every card (or block) of this shape must follow, such as "red
+    /// arrows move the target into blue hexes".
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rules: Vec<Constraint>,
 }
 
 impl Schema {

@@ -443,8 +443,13 @@ impl Loader<'_> {
             "takes" => schema.takes = self.type_specs(node, 0),
             "together" => schema.together.push(idents(node)),
             "effects" => schema.effects = true,
+            "require" | "recommend" => {
+                if let Some(rule) = self.constraint(node) {
+                    schema.rules.push(rule);
+                }
+            }
             _ => {
-                let mut expected = vec!["field", "takes", "together", "effects"];
+                let mut expected = vec!["field", "takes", "together", "effects", "require", "recommend"];
                 expected.extend(extra.unwrap_or(&[]));
                 self.unknown(node, &expected);
             }
@@ -512,6 +517,14 @@ impl Loader<'_> {
                     self.schema_item(child, &mut field.schema, None);
                 }
                 _ => self.schema_item(child, &mut field.schema, Some(&["required", "many", "doc", "body"])),
+            }
+        }
+        if !field.has_block {
+            if let Some(rule) = field.schema.rules.first() {
+                self.bad(
+                    rule.span,
+                    format!("field `{}` holds no block for this rule to check; declare it in the kind", field.name),
+                );
             }
         }
         Some(field)
@@ -621,6 +634,14 @@ impl Loader<'_> {
             for rule in deck.rules.iter().chain(&deck.computed) {
                 super::expr::validate(&rule.expr, ruleset, self.diagnostics);
             }
+        }
+        let mut schemas: Vec<&Schema> = ruleset.kinds.iter().map(|k| &k.schema).collect();
+        schemas.extend(ruleset.shapes.iter().map(|(_, s)| s));
+        while let Some(schema) = schemas.pop() {
+            for rule in &schema.rules {
+                super::expr::validate(&rule.expr, ruleset, self.diagnostics);
+            }
+            schemas.extend(schema.fields.iter().map(|f| &f.schema));
         }
         for rule in &ruleset.play_limits {
             super::expr::validate(&rule.expr, ruleset, self.diagnostics);
