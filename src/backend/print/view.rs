@@ -291,7 +291,7 @@ impl Viewer<'_> {
                 };
                 ("range", text, None, Json::Null)
             }
-            Value::Coord { q, r } => ("coord", format!("{q},{r}"), None, json!([])),
+            Value::Coord { q, r } => ("coord", format!("{q},{r}"), None, Json::Null),
             Value::Text(t) => ("text", t.raw.clone(), None, self.text(t)),
             Value::String(s) => ("string", s.clone(), None, Json::Null),
             Value::Name(id) => {

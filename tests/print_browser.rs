@@ -1,0 +1,117 @@
+//! The HTML preview in a real browser: headless Chromium (Debian's
+//! `chromium`, installed by `.ci/run`) opens the page offline, every card's
+//! SVG is laid out at card size with the embedded fonts loaded, no script
+//! or console error occurs, and a screenshot shows cards, not a blank page.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+const FLAGS: &[&str] = &[
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+];
+
+/// A probe added to a copy of the page: it records errors, then writes what
+/// it found into `data-result` on the body once the fonts are ready.
+const PROBE_HEAD: &str = "<script>window.__errors=[];\
+window.addEventListener('error',e=>window.__errors.push(String(e.message||e.type)),true);</script>";
+const PROBE_BODY: &str = "<script>document.fonts.ready.then(()=>{\
+const figs=[...document.querySelectorAll('figure.card')];\
+const small=figs.filter(f=>{const s=f.querySelector('svg');if(!s)return true;const r=s.getBoundingClientRect();return r.width<150||r.height<200;});\
+const empty=figs.filter(f=>f.querySelectorAll('svg text').length===0);\
+const fonts=[...document.fonts].filter(f=>f.status==='loaded').length;\
+const failed=[...document.fonts].filter(f=>f.status==='error').length;\
+document.body.setAttribute('data-result',JSON.stringify({cards:figs.length,small:small.length,empty:empty.length,fonts,failed,errors:window.__errors}));\
+});</script>";
+
+fn chromium(args: &[&str], profile: &Path) -> Output {
+    let profile = format!("--user-data-dir={}", profile.display());
+    Command::new("chromium")
+        .args(FLAGS)
+        .arg(&profile)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run chromium ({e}): install Debian's `chromium` (.ci/run does)"))
+}
+
+#[test]
+fn the_preview_shows_every_card_in_headless_chromium() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let output = Command::new(env!("CARGO_BIN_EXE_cardsmith"))
+        .args(["print", "cards/dreadnaught-2e", "-o", out.to_str().unwrap(), "--format", "html"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cardsmith runs");
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let page = std::fs::read_to_string(out.join("preview.html")).unwrap();
+    let cards = page.matches("<figure class=\"card\"").count();
+    assert_eq!(cards, 26, "one figure per card");
+    assert!(
+        !page.contains("http://")
+            || page.matches("http://").count() == page.matches("http://www.w3.org/2000/svg").count(),
+        "the page must not load anything from the network"
+    );
+
+    // The probe: run the page and read the result from the DOM.
+    let probed = page.replacen("<head>", &format!("<head>{PROBE_HEAD}"), 1).replacen(
+        "</body>",
+        &format!("{PROBE_BODY}</body>"),
+        1,
+    );
+    let probe_path = dir.path().join("probe.html");
+    std::fs::write(&probe_path, probed).unwrap();
+    let url = format!("file://{}", probe_path.display());
+    let dumped = chromium(
+        &["--enable-logging=stderr", "--v=0", "--virtual-time-budget=10000", "--dump-dom", &url],
+        &dir.path().join("profile-1"),
+    );
+    let dom = String::from_utf8_lossy(&dumped.stdout);
+    let logs = String::from_utf8_lossy(&dumped.stderr);
+    let console: Vec<&str> = logs.lines().filter(|l| l.contains("CONSOLE")).collect();
+    assert!(console.is_empty(), "console messages: {console:#?}");
+    let start = dom
+        .find("data-result=\"")
+        .map(|i| i + "data-result=\"".len())
+        .unwrap_or_else(|| panic!("the probe did not run: {logs}"));
+    let end = start + dom[start..].find('"').unwrap();
+    let result: serde_json::Value = serde_json::from_str(&dom[start..end].replace("&quot;", "\"")).unwrap();
+    assert_eq!(result["cards"], 26, "{result}");
+    assert_eq!(result["small"], 0, "every card is laid out at card size: {result}");
+    assert_eq!(result["empty"], 0, "every card has text: {result}");
+    assert_eq!(result["fonts"], 3, "the three embedded faces load: {result}");
+    assert_eq!(result["failed"], 0, "{result}");
+    assert_eq!(result["errors"], serde_json::json!([]), "{result}");
+
+    // A screenshot of the real page is not blank.
+    let shot = dir.path().join("shot.png");
+    let taken = chromium(
+        &[
+            "--window-size=1200,1600",
+            &format!("--screenshot={}", shot.display()),
+            &format!("file://{}", out.join("preview.html").display()),
+        ],
+        &dir.path().join("profile-2"),
+    );
+    assert!(shot.is_file(), "no screenshot: {}", String::from_utf8_lossy(&taken.stderr));
+    let pixmap = resvg::tiny_skia::Pixmap::load_png(&shot).expect("a PNG screenshot");
+    let pixels = pixmap.pixels();
+    let background = pixels[0];
+    let differing = pixels.iter().filter(|p| **p != background).count();
+    assert!(
+        differing * 3 > pixels.len(),
+        "the screenshot is mostly blank: {differing} of {} pixels differ",
+        pixels.len()
+    );
+    let mut colours: Vec<u32> =
+        pixels.iter().map(|p| u32::from(p.red()) << 16 | u32::from(p.green()) << 8 | u32::from(p.blue())).collect();
+    colours.sort_unstable();
+    colours.dedup();
+    assert!(colours.len() > 50, "only {} colours: not the cards", colours.len());
+}
