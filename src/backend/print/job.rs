@@ -419,7 +419,7 @@ fn face_pngs(
         jobs.push((name, &backs[back]));
     }
     let rendered = parallel(&jobs, |(name, tree)| {
-        let bytes = png::render(tree, trim, w, h).and_then(|p| png::encode(&p));
+        let bytes = png::render(tree, trim, w, h).and_then(|p| png::encode(&p, options.dpi));
         if !name.ends_with("back.png") && !name.contains("/back-") {
             tick();
         }
@@ -470,7 +470,7 @@ fn tts_sheets(
             slot_of.insert(*i, (sheet_index, slot));
         }
         let name = format!("tts/{base}-{}.png", sheet_index + 1);
-        blobs.push(Blob { name: name.clone(), bytes: png::encode(&pixmap)? });
+        blobs.push(Blob { name: name.clone(), bytes: png::encode(&pixmap, options.dpi.min(300))? });
         sheets.push((name.trim_start_matches("tts/").to_string(), sheet));
     }
     // The back most cards share.
@@ -483,7 +483,7 @@ fn tts_sheets(
         let (w, h) =
             (sheets.first().map(|s| s.1.face_w).unwrap_or(max_w), sheets.first().map(|s| s.1.face_h).unwrap_or(max_w));
         let back = png::render(tree, trim, w, h)?;
-        blobs.push(Blob { name: format!("tts/{base}-back.png"), bytes: png::encode(&back)? });
+        blobs.push(Blob { name: format!("tts/{base}-back.png"), bytes: png::encode(&back, options.dpi.min(300))? });
     }
     let cards: Vec<tts::DeckCard> = copies
         .iter()

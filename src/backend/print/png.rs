@@ -39,8 +39,23 @@ pub fn draw(tree: &Tree, trim: Trim, pixmap: &mut Pixmap, x: f32, y: f32, width:
     resvg::render(tree, transform, &mut region);
 }
 
-pub fn encode(pixmap: &Pixmap) -> Result<Vec<u8>, String> {
-    pixmap.encode_png().map_err(|e| format!("cannot encode a PNG: {e}"))
+/// Encodes an opaque image (faces are drawn on white) as 8-bit RGB with
+/// fast compression, recording its resolution: several times quicker than
+/// tiny-skia's RGBA encoder, which dominated the time to print.
+pub fn encode(pixmap: &Pixmap, dpi: u32) -> Result<Vec<u8>, String> {
+    let rgb: Vec<u8> = pixmap.data().chunks_exact(4).flat_map(|p| [p[0], p[1], p[2]]).collect();
+    let mut bytes = Vec::new();
+    let mut encoder = png::Encoder::new(&mut bytes, pixmap.width(), pixmap.height());
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Fast);
+    let per_metre = (f64::from(dpi) / 0.0254).round() as u32;
+    encoder.set_pixel_dims(Some(png::PixelDimensions { xppu: per_metre, yppu: per_metre, unit: png::Unit::Meter }));
+    let failed = |e: png::EncodingError| format!("cannot encode a PNG: {e}");
+    let mut writer = encoder.write_header().map_err(failed)?;
+    writer.write_image_data(&rgb).map_err(failed)?;
+    writer.finish().map_err(failed)?;
+    Ok(bytes)
 }
 
 /// Pixels for a length in millimetres at `dpi`.
