@@ -326,3 +326,28 @@ fn output_is_deterministic_and_a_failing_print_leaves_it_alone() {
         cardsmith(&["print", "cards/dreadnaught-2e", "-o", out.to_str().unwrap(), "--card", "300x400"], repo());
     assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
 }
+
+#[test]
+fn print_settings_come_from_the_manifest_and_the_command_line_wins() {
+    let dir = tempfile::tempdir().unwrap();
+    project(dir.path(), "game dreadnaught-2e\n\nevent \"Quick Repairs\" {\n  at 3.0 { increase damage 1 }\n}\n");
+    let manifest = dir.path().join("cardsmith.toml");
+    let base = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, format!("{base}\n[print]\nout = \"proxies\"\nformat = [\"html\"]\ncard = \"tarot\"\n"))
+        .unwrap();
+    let output = cardsmith(&["print"], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let html = std::fs::read_to_string(dir.path().join("proxies/preview.html")).unwrap();
+    assert!(html.contains("width=\"70mm\" height=\"120mm\""), "tarot faces");
+    assert!(!dir.path().join("proxies/dreadnaught-2e.pdf").exists());
+
+    let output = cardsmith(&["print", "--format", "pdf", "--card", "poker"], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(dir.path().join("proxies/dreadnaught-2e.pdf").is_file());
+    assert!(!dir.path().join("proxies/preview.html").exists(), "the folder is replaced as a whole");
+
+    std::fs::write(&manifest, format!("{base}\n[print]\npaper = \"a5\"\n")).unwrap();
+    let output = cardsmith(&["print"], dir.path());
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("unknown paper `a5`"), "{}", stderr(&output));
+}

@@ -27,7 +27,7 @@ own explanation, such as an unknown variable or an unclosed tag.  When the
 template is one of your project's overrides, fix it or delete it to use the
 bundled one.";
 
-UNKNOWN_DECK "E0703" "unknown-deck" "\
+UNKNOWN_DECK "E0703" "no-such-deck" "\
 `cardsmith print --deck NAME` names a deck that none of the checked files
 declares.  Deck names are the quoted names after `deck` (or the word the
 game uses, such as `fleet`); the message lists the decks that exist.";

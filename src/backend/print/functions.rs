@@ -410,7 +410,7 @@ mod tests {
             "rotate": [{"values": []}]
         }}});
         let svg = hex_grid(&grid, 0.0, 0.0, 60.0, 60.0);
-        assert_eq!(svg.matches("Z\" fill=\"#2f8a3b\" stroke").count(), 2, "{svg}");
+        assert_eq!(svg.matches("fill=\"#2f8a3b\" stroke=\"#ffffff\"").count(), 2, "{svg}");
         assert_eq!(svg.matches("fill=\"#c0262d\" stroke").count(), 1);
         assert!(svg.contains("#d5d8db") && svg.contains(" 0 1 1 "), "{svg}");
     }

@@ -98,7 +98,7 @@ struct Atom {
 
 /// Sets `paragraphs` in the box, shrinking as needed.
 pub fn lay_out(paragraphs: &[Paragraph], spec: &BoxSpec) -> Laid {
-    let words: Vec<Vec<Word>> = paragraphs.iter().map(|p| words(p)).filter(|w| !w.is_empty()).collect();
+    let words: Vec<Vec<Word>> = paragraphs.iter().map(words).filter(|w| !w.is_empty()).collect();
     let min = spec.min_size.min(spec.size).max(0.5);
     let mut size = spec.size.max(min);
     loop {

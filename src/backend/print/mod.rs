@@ -25,5 +25,7 @@ pub mod tts;
 pub mod view;
 
 mod job;
+mod outputs;
 
-pub use job::{prepare, render, steps, Blob, Face, Formats, Job, Options};
+pub use job::{prepare, Blob, Face, Formats, Job, Options};
+pub use outputs::{render, steps};

@@ -26,8 +26,8 @@ impl Sheet {
     /// each face at most `max_w` pixels wide.
     pub fn new(count: usize, card_w: f32, card_h: f32, max_w: u32) -> Sheet {
         let count = count.clamp(1, PER_SHEET);
-        let columns = count.min(MAX_COLUMNS).max(2);
-        let rows = count.div_ceil(columns).max(2).min(MAX_ROWS);
+        let columns = count.clamp(2, MAX_COLUMNS);
+        let rows = count.div_ceil(columns).clamp(2, MAX_ROWS);
         let aspect = card_h / card_w.max(0.01);
         let by_width = MAX_PIXELS / columns as u32;
         let by_height = ((MAX_PIXELS / rows as u32) as f32 / aspect).floor() as u32;
