@@ -215,6 +215,14 @@ fn every_bundled_card_is_drawn_without_overflow() {
             }
             assert!(face.front.contains("<text"), "{} has no text", face.name);
         }
+        if folder == "cards/dreadnaught-2e" {
+            // A keyword a System Card declares prints with the name it gives.
+            let flak = job.faces.iter().find(|f| f.name == "Flak Batteries").expect("Flak Batteries");
+            assert!(flak.front.contains("Screen") && !flak.front.contains("screen"), "{}", flak.front);
+            // The System Card's back is its reverse.
+            let system = job.faces.iter().find(|f| f.name == "Kinetic Battery Control").expect("System Card");
+            assert!(system.back.contains("Deploy"), "{}", system.back);
+        }
     }
 }
 

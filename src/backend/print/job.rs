@@ -100,6 +100,8 @@ pub fn prepare(project: &Project, templates: &mut Templates, options: &Options) 
     let icons: HashMap<String, Arc<icons::Icons>> =
         project.games.iter().map(|g| (g.ruleset.id.clone(), templates.icons(&g.ruleset.id))).collect();
     let templates: &Templates = templates;
+    let viewers: HashMap<String, Viewer> =
+        project.games.iter().map(|g| (g.ruleset.id.clone(), Viewer::new(g))).collect();
     let page = page_view(options);
     let mut work: Vec<(usize, &Game, &Card, Option<i64>)> = Vec::new();
     for (game, cards) in &selection.games {
@@ -108,8 +110,8 @@ pub fn prepare(project: &Project, templates: &mut Templates, options: &Options) 
         }
     }
     let drawn = parallel(&work, |(number, game, card, copies)| {
-        let viewer = Viewer { ruleset: &game.ruleset };
-        let view = viewer.card(card, *copies, number + 1);
+        let view = viewers.get(&game.ruleset.id).map(|v| v.card(card, *copies, number + 1));
+        let Some(view) = view else { return Err(format!("no game `{}`", game.ruleset.id)) };
         let mut context = tera::Context::new();
         context.insert("card", &view);
         context.insert("page", &page);

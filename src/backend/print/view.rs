@@ -88,12 +88,33 @@ pub struct ConditionView {
     pub effects: Vec<Json>,
 }
 
-/// Builds views of cards for one ruleset.
+/// Builds views of the cards of one game.
 pub struct Viewer<'a> {
     pub ruleset: &'a Ruleset,
+    /// Keywords that cards declare for their deck (`new-keyword` fields),
+    /// by id, with the name the card gives them.
+    deck_keywords: BTreeMap<String, String>,
 }
 
-impl Viewer<'_> {
+impl<'a> Viewer<'a> {
+    pub fn new(game: &'a crate::ir::Game) -> Viewer<'a> {
+        let ruleset = &game.ruleset;
+        let mut deck_keywords = BTreeMap::new();
+        for card in &game.cards {
+            let Some(schema) = ruleset.kind(&card.kind).map(|k| &k.schema) else { continue };
+            for field in &card.body.fields {
+                let declares = schema.field(&field.name).and_then(|d| d.schema.takes.first()).map(|t| &t.ty)
+                    == Some(&Type::NewKeyword);
+                if let (true, Some(Value::Name(id)), Some(Value::String(name))) =
+                    (declares, field.values.first(), field.values.get(1))
+                {
+                    deck_keywords.insert(id.clone(), name.clone());
+                }
+            }
+        }
+        Viewer { ruleset, deck_keywords }
+    }
+
     pub fn card(&self, card: &Card, copies: Option<i64>, number: usize) -> CardView {
         let kind = self.ruleset.kind(&card.kind);
         let border_name = kind.and_then(|k| k.border.clone()).unwrap_or_else(|| "grey".into());
@@ -301,7 +322,12 @@ impl Viewer<'_> {
             }
             Value::Star => ("star", "*".into(), None, Json::Null),
             Value::Keyword { id, args } => {
-                let display = self.ruleset.keyword(id).map(|k| k.display.clone()).unwrap_or_else(|| label(id));
+                let display = self
+                    .ruleset
+                    .keyword(id)
+                    .map(|k| k.display.clone())
+                    .or_else(|| self.deck_keywords.get(id).cloned())
+                    .unwrap_or_else(|| label(id));
                 let mut rich = vec![json!({"t": display, "s": "b"})];
                 let mut text = display.clone();
                 if !args.is_empty() {
