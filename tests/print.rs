@@ -359,3 +359,28 @@ fn print_settings_come_from_the_manifest_and_the_command_line_wins() {
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("unknown paper `a5`"), "{}", stderr(&output));
 }
+
+#[test]
+fn hostile_card_text_prints_without_panicking() {
+    let long_word = "Unbreakable".repeat(40);
+    let source = format!(
+        "game dreadnaught-2e\n\n\
+         event \"\u{202E}desrever\u{202C} 🚀🚀 \\t tab\" {{\n  at X {{ impact damage 1 }}\n  text \"{long_word}\"\n}}\n\n\
+         event \"{}\" {{\n  at 0.0 {{ impact damage 1 }}\n  text \"\\n\\n\\n&amp; &#x41; ]]> <!-- {{damage}}{{damage}}{{damage}}\"\n}}\n",
+        "W".repeat(300)
+    );
+    let mut workspace = cardsmith::workspace::Workspace::new();
+    workspace.add_text("hostile.cards", &source);
+    let outcome = workspace.check();
+    let errors: Vec<_> = outcome.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.message.clone()).collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    let mut templates = Templates::new(&[]).expect("templates");
+    let job = print::prepare(&outcome.project, &mut templates, &options(Formats::ALL));
+    assert_eq!(job.faces.len(), 2);
+    assert!(job.diagnostics.iter().all(|d| d.code.id == "E0701"), "only overflow warnings");
+    assert!(!job.diagnostics.is_empty(), "a 440-letter word cannot fit");
+    let blobs = print::render(&job, &options(Formats::ALL), &|| {}).expect("renders");
+    let html = &blobs.iter().find(|b| b.name == "preview.html").expect("preview").bytes;
+    let html = String::from_utf8_lossy(html);
+    assert!(html.contains("]]&gt; &lt;!--"), "card text stays text");
+}
