@@ -1,20 +1,9 @@
 //! The command line as a user runs it: exit codes, summary, formats,
 //! `explain` and `new`.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
-fn cardsmith(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cardsmith")).args(args).current_dir(dir).output().expect("cardsmith runs")
-}
-
-fn repo() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+use common::{cardsmith, repo, stderr};
 
 #[test]
 fn bundled_dreadnaught_cards_check_clean() {

@@ -3,22 +3,13 @@
 //! (the Python `jsonschema` package), byte-identical across runs, and written
 //! atomically: a failing or killed build leaves the previous output intact.
 
+mod common;
+
+use common::{cardsmith, repo, stderr};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn cardsmith(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cardsmith")).args(args).current_dir(dir).output().expect("cardsmith runs")
-}
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
 
 /// Every file of a folder (hidden ones included) with its bytes.
 fn contents(dir: &Path) -> BTreeMap<String, Vec<u8>> {

@@ -4,22 +4,11 @@
 //! diagnostic, escaping of card text, and deterministic output.
 
 mod common;
+use common::{cardsmith, repo, stderr};
 
 use cardsmith::backend::print::{self, sheet, templates::Templates, Formats, Options};
 use std::path::Path;
 use std::process::{Command, Output};
-
-fn cardsmith(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cardsmith")).args(args).current_dir(dir).output().expect("cardsmith runs")
-}
-
-fn repo() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
 
 /// Runs a poppler tool; the test fails with a hint when it is missing.
 fn poppler(tool: &str, args: &[&str]) -> Output {

@@ -8,6 +8,7 @@ use cardsmith::engine::timeline::{timeline, Play, Timeline};
 use cardsmith::workspace::{Outcome, Workspace};
 
 mod common;
+use common::cardsmith;
 
 /// Cards with one initiative each (unless said otherwise), for ties.
 const TIES_2E: &str = r#"game dreadnaught-2e
@@ -342,14 +343,6 @@ fn a_chain_without_a_side_tier_leaves_the_sides_simultaneous() {
             "3.0 2= defender Broadside",
         ]
     );
-}
-
-fn cardsmith(args: &[&str], dir: &std::path::Path) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_cardsmith"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("cardsmith runs")
 }
 
 #[test]

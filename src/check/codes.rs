@@ -3,14 +3,7 @@
 //! E01xx: files and rulesets.  E02xx: names that do not resolve.  E03xx:
 //! values and fields of the wrong shape.  E04xx: decks and construction rules.
 
-use crate::diagnostics::Code;
-
-macro_rules! codes {
-    ($($konst:ident $id:literal $name:literal $text:literal;)*) => {
-        $(pub const $konst: Code = Code { id: $id, name: $name, explanation: $text };)*
-        pub const ALL: &[&Code] = &[$(&$konst),*];
-    };
-}
+use crate::diagnostics::codes;
 
 codes! {
 MISSING_GAME "E0101" "missing-game" "\

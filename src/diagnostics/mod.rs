@@ -9,6 +9,17 @@
 pub mod registry;
 pub mod render;
 
+/// Declares a family of codes and its `ALL` list:
+/// `codes! { NAME "E0101" "name" "explanation"; … }`.
+macro_rules! codes {
+    ($($konst:ident $id:literal $name:literal $text:literal;)*) => {
+        $(pub const $konst: $crate::diagnostics::Code =
+            $crate::diagnostics::Code { id: $id, name: $name, explanation: $text };)*
+        pub const ALL: &[&$crate::diagnostics::Code] = &[$(&$konst),*];
+    };
+}
+pub(crate) use codes;
+
 use crate::source::Span;
 use serde::Serialize;
 

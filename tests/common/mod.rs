@@ -1,4 +1,5 @@
 //! Helpers shared by the integration tests.
+#![allow(dead_code)]
 
 use cardsmith::workspace::{Outcome, Workspace};
 use std::path::Path;
@@ -15,4 +16,22 @@ pub fn check_folder(folder: &str) -> Outcome {
         workspace.add_bytes(&name, std::fs::read(&path).expect("readable"));
     }
     workspace.check()
+}
+
+/// Runs the `cardsmith` binary in a folder.
+pub fn cardsmith(args: &[&str], dir: &Path) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_cardsmith"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("cardsmith runs")
+}
+
+/// The repository root.
+pub fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
 }

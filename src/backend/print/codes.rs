@@ -1,13 +1,6 @@
 //! Diagnostic codes of printing, each with its explanation.  E07xx.
 
-use crate::diagnostics::Code;
-
-macro_rules! codes {
-    ($($konst:ident $id:literal $name:literal $text:literal;)*) => {
-        $(pub const $konst: Code = Code { id: $id, name: $name, explanation: $text };)*
-        pub const ALL: &[&Code] = &[$(&$konst),*];
-    };
-}
+use crate::diagnostics::codes;
 
 codes! {
 TEXT_OVERFLOW "E0701" "text-overflow" "\
