@@ -1,6 +1,7 @@
 //! A set of sources checked together: the entry point for the command line,
 //! tests and editors.  Sources come in as bytes or text; nothing here touches
-//! the file system.
+//! the file system.  Files are parsed when the workspace is checked, all
+//! together, spread over the machine's cores ([`syntax::parse_many`]).
 
 use crate::check;
 use crate::diagnostics::{self, Diagnostic};
@@ -11,6 +12,8 @@ use crate::syntax::{self, ast::SourceTree};
 #[derive(Default)]
 pub struct Workspace {
     pub files: Files,
+    /// Files loaded but not parsed yet.
+    unparsed: Vec<FileId>,
     trees: Vec<(FileId, SourceTree)>,
     diagnostics: Vec<Diagnostic>,
     /// Files the user gave, as opposed to bundled rulesets added for them.
@@ -52,7 +55,7 @@ impl Workspace {
     pub fn add_bytes(&mut self, name: &str, bytes: Vec<u8>) {
         self.user_files += 1;
         if let Some(id) = syntax::load(&mut self.files, name, bytes, &mut self.diagnostics) {
-            self.parse(id);
+            self.unparsed.push(id);
         }
     }
 
@@ -61,9 +64,13 @@ impl Workspace {
         self.add_bytes(name, text.as_bytes().to_vec());
     }
 
-    fn parse(&mut self, id: FileId) {
-        let tree = syntax::parse(&self.files, id, &mut self.diagnostics);
-        self.trees.push((id, tree));
+    /// Parses every file added since the last call, in the order added.
+    fn parse_added(&mut self) {
+        let ids = std::mem::take(&mut self.unparsed);
+        for (id, (tree, diagnostics)) in ids.iter().zip(syntax::parse_many(&self.files, &ids)) {
+            self.diagnostics.extend(diagnostics);
+            self.trees.push((*id, tree));
+        }
     }
 
     /// Adds the bundled ruleset of every game the content names that no given
@@ -87,12 +94,14 @@ impl Workspace {
             }
             for (name, text) in bundled {
                 let id = self.files.add(name, text);
-                self.parse(id);
+                self.unparsed.push(id);
             }
+            self.parse_added();
         }
     }
 
     pub fn check(mut self) -> Outcome {
+        self.parse_added();
         self.add_bundled_rulesets();
         let mut diagnostics = std::mem::take(&mut self.diagnostics);
         let project = check::check(&self.files, &self.trees, &mut diagnostics);
