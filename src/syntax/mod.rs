@@ -8,6 +8,7 @@
 
 pub mod ast;
 pub mod codes;
+mod literal;
 mod parser;
 pub mod scan;
 

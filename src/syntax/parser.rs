@@ -4,6 +4,7 @@
 
 use super::ast::*;
 use super::codes;
+use super::literal::{self, Form};
 use crate::diagnostics::Diagnostic;
 use crate::source::{FileId, Span};
 use pest::iterators::Pair;
@@ -11,7 +12,7 @@ use pest::Parser as _;
 
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/cardsmith.pest"]
-struct Grammar;
+pub(super) struct Grammar;
 
 /// Enough for any real item; pathological input stops here instead of hanging.
 const CALL_LIMIT: usize = 5_000_000;
@@ -57,7 +58,7 @@ impl<'a> ChunkParser<'a> {
     fn inner<'i>(&mut self, pair: Pair<'i, Rule>) -> Vec<Pair<'i, Rule>> {
         let mut children = Vec::new();
         for child in pair.into_inner() {
-            if child.as_rule() == Rule::COMMENT {
+            if child.as_rule() == Rule::comment {
                 let span = self.span(&child);
                 self.comments.push(span);
             } else {
@@ -143,7 +144,7 @@ impl<'a> ChunkParser<'a> {
             match child.as_rule() {
                 Rule::ident => name = Some(self.name(child)),
                 Rule::call_args => {
-                    for arg in self.inner(child) {
+                    for arg in self.inner(child).into_iter().filter(|a| a.as_rule() != Rule::comma) {
                         args.push(self.value(arg));
                     }
                 }
@@ -155,8 +156,11 @@ impl<'a> ChunkParser<'a> {
     }
 
     fn literal(&mut self, pair: Pair<'_, Rule>) -> ValueKind {
-        let span = self.span(&pair);
-        let text = pair.as_str();
+        self.form(form_of(&pair), pair.as_str(), self.span(&pair))
+    }
+
+    /// The value of a literal of a known form.
+    fn form(&mut self, form: Form, text: &str, span: Span) -> ValueKind {
         let mut number = |digits: &str| -> i64 {
             match digits.parse::<i64>() {
                 Ok(n) => n,
@@ -169,18 +173,18 @@ impl<'a> ChunkParser<'a> {
                 }
             }
         };
-        match pair.as_rule() {
-            Rule::integer => ValueKind::Int(number(text)),
-            Rule::signed => ValueKind::Signed(number(text.trim_start_matches('+'))),
-            Rule::plus_after => ValueKind::PlusAfter(number(&text[..text.len() - 1])),
-            Rule::copies => ValueKind::Copies(number(&text[1..])),
-            Rule::decimal => ValueKind::Decimal(decimal(text, &mut number)),
-            Rule::distance => ValueKind::Distance(decimal(&text[..text.len() - 1], &mut number)),
-            Rule::save_pair => {
+        match form {
+            Form::Integer => ValueKind::Int(number(text)),
+            Form::Signed => ValueKind::Signed(number(text.trim_start_matches('+'))),
+            Form::PlusAfter => ValueKind::PlusAfter(number(&text[..text.len() - 1])),
+            Form::Copies => ValueKind::Copies(number(&text[1..])),
+            Form::Decimal => ValueKind::Decimal(decimal(text, &mut number)),
+            Form::Distance => ValueKind::Distance(decimal(&text[..text.len() - 1], &mut number)),
+            Form::SavePair => {
                 let (a, b) = text.split_once('/').unwrap_or((text, text));
                 ValueKind::SavePair(number(a.trim_end_matches('+')), number(b.trim_end_matches('+')))
             }
-            Rule::dice => {
+            Form::Dice => {
                 let (count, rest) = text.split_once('D').unwrap_or(("", text));
                 let count = if count.is_empty() { 1 } else { number(count) };
                 let (sides, modifier) = match rest.find(['+', '-']) {
@@ -189,11 +193,11 @@ impl<'a> ChunkParser<'a> {
                 };
                 ValueKind::Dice { count, sides, modifier }
             }
-            Rule::coord => {
+            Form::Coord => {
                 let (q, r) = text.split_once(',').unwrap_or((text, "0"));
                 ValueKind::Coord(number(q.trim_start_matches('+')), number(r.trim_start_matches('+')))
             }
-            Rule::range => {
+            Form::Range => {
                 let (low, high) = match text.split_once("..") {
                     Some(parts) => parts,
                     None => text.split_once('-').unwrap_or((text, "")),
@@ -201,15 +205,15 @@ impl<'a> ChunkParser<'a> {
                 let high = if high.is_empty() { None } else { Some(number(high)) };
                 ValueKind::Range { low: number(low), high }
             }
-            Rule::band_range => {
+            Form::BandRange => {
                 let (from, to) = text.split_once("..").unwrap_or((text, ""));
                 let to = if to.is_empty() { None } else { Some(to.to_string()) };
                 ValueKind::BandRange { from: from.to_string(), to }
             }
-            Rule::slash_list => ValueKind::SlashList(text.split('/').map(str::to_string).collect()),
-            Rule::star => ValueKind::Star,
-            Rule::ident => ValueKind::Ident(text.to_string()),
-            _ => ValueKind::Word(text.to_string()),
+            Form::SlashList => ValueKind::SlashList(text.split('/').map(str::to_string).collect()),
+            Form::Star => ValueKind::Star,
+            Form::Ident => ValueKind::Ident(text.to_string()),
+            Form::Word => ValueKind::Word(text.to_string()),
         }
     }
 
@@ -302,6 +306,28 @@ impl<'a> ChunkParser<'a> {
     }
 }
 
+/// The form of the pair inside a `literal` (or a `literal_spec`, for its test).
+pub(super) fn form_of(pair: &Pair<'_, Rule>) -> Form {
+    match pair.as_rule() {
+        Rule::token => literal::classify(pair.as_str()),
+        Rule::coord => Form::Coord,
+        Rule::distance => Form::Distance,
+        Rule::slash_list => Form::SlashList,
+        Rule::dice => Form::Dice,
+        Rule::save_pair => Form::SavePair,
+        Rule::range => Form::Range,
+        Rule::band_range => Form::BandRange,
+        Rule::plus_after => Form::PlusAfter,
+        Rule::signed => Form::Signed,
+        Rule::decimal => Form::Decimal,
+        Rule::integer => Form::Integer,
+        Rule::copies => Form::Copies,
+        Rule::star => Form::Star,
+        Rule::ident => Form::Ident,
+        _ => Form::Word,
+    }
+}
+
 fn unreachable_node(span: Span) -> Node {
     Node { name: Name { text: String::new(), span }, values: Vec::new(), block: None, expr: None, span }
 }
@@ -341,6 +367,8 @@ fn rename(rule: Rule) -> Option<&'static str> {
         Rule::node | Rule::plain_node | Rule::name | Rule::constraint | Rule::constraint_kw => "a name",
         Rule::string | Rule::call | Rule::literal | Rule::call_args | Rule::slash_value => "a value",
         Rule::block => "`{`",
+        Rule::comma => "`,`",
+        Rule::call_close => "`)`",
         Rule::expr | Rule::function => "an expression",
         Rule::integer => "a number",
         Rule::ident => "a name",
