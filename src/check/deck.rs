@@ -8,11 +8,12 @@ use super::codes;
 use super::expr::{self, Included, Pool};
 use super::game::GameChecker;
 use super::model::DeckType;
-use super::names::{article, ident_at, string_at, suggest};
+use super::names::{article, ident_at, string_at, suggest, Suggester};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{Card, Deck, DeckEntry, Value};
 use crate::source::Span;
 use crate::syntax::ast::{Node, ValueKind};
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 /// Included decks nest at most this deep.
@@ -191,7 +192,14 @@ impl GameChecker<'_> {
                 deck_index.insert(&deck.name, i);
             }
         }
-        let index = Index { sources, cards: &card_index, decks: &deck_index };
+        let index = Index {
+            sources,
+            cards: &card_index,
+            decks: &deck_index,
+            card_names: RefCell::new(None),
+            deck_names: RefCell::new(None),
+            all_cards: cards,
+        };
         let mut decks = Vec::new();
         for deck in sources {
             let Some(deck_type) = self.ruleset.deck_type(&deck.deck_type) else { continue };
@@ -211,11 +219,14 @@ impl GameChecker<'_> {
                 computed.insert(value.message.clone(), evaluation.eval(&value.expr, &pool));
             }
             let mut entries: Vec<DeckEntry> = Vec::new();
+            let mut position: HashMap<usize, usize> = HashMap::new();
             for entry in &pool.entries {
-                let name = &cards[entry.card].name;
-                match entries.iter_mut().find(|e| &e.card == name) {
-                    Some(existing) => existing.count += entry.count,
-                    None => entries.push(DeckEntry { card: name.clone(), count: entry.count }),
+                match position.get(&entry.card) {
+                    Some(&at) => entries[at].count = entries[at].count.saturating_add(entry.count),
+                    None => {
+                        position.insert(entry.card, entries.len());
+                        entries.push(DeckEntry { card: cards[entry.card].name.clone(), count: entry.count });
+                    }
                 }
             }
             decks.push(Deck {
@@ -246,7 +257,7 @@ impl GameChecker<'_> {
     ) {
         let Some(deck_type) = self.ruleset.deck_type(&deck.deck_type) else { return };
         let saved = (!report).then(|| std::mem::take(&mut self.diagnostics));
-        self.add_cards(deck, deck_type, cards, index.cards, pool);
+        self.add_cards(deck, deck_type, cards, index, pool);
         if let Some(saved) = saved {
             self.diagnostics = saved;
         }
@@ -256,7 +267,7 @@ impl GameChecker<'_> {
                     self.report(
                         Diagnostic::error(&codes::UNKNOWN_DECK, format!("no deck is named `{name}`"))
                             .primary(*span, "unknown deck")
-                            .suggest(suggest(name, index.sources.iter().map(|d| d.name.as_str()))),
+                            .suggest(index.deck_like(name)),
                     );
                 }
                 continue;
@@ -316,7 +327,7 @@ impl GameChecker<'_> {
         deck: &DeckSource<'_>,
         deck_type: &DeckType,
         cards: &[Card],
-        index: &HashMap<&str, usize>,
+        index: &Index<'_, '_>,
         pool: &mut Pool,
     ) {
         if deck_type.match_field.is_some() && deck.symbol.is_none() {
@@ -334,11 +345,11 @@ impl GameChecker<'_> {
             );
         }
         for (name, count, span) in &deck.cards {
-            let Some(&i) = index.get(name.as_str()) else {
+            let Some(&i) = index.cards.get(name.as_str()) else {
                 self.report(
                     Diagnostic::error(&codes::UNKNOWN_CARD, format!("no card is named `{name}`"))
                         .primary(*span, "unknown card")
-                        .suggest(suggest(name, cards.iter().map(|c| c.name.as_str()))),
+                        .suggest(index.card_like(name)),
                 );
                 continue;
             };
@@ -394,4 +405,22 @@ struct Index<'s, 'n> {
     sources: &'s [DeckSource<'n>],
     cards: &'s HashMap<&'s str, usize>,
     decks: &'s HashMap<&'s str, usize>,
+    all_cards: &'s [Card],
+    /// Suggestions for unknown names, built at the first one.
+    card_names: RefCell<Option<Suggester<'s>>>,
+    deck_names: RefCell<Option<Suggester<'s>>>,
+}
+
+impl<'s> Index<'s, '_> {
+    fn card_like(&self, name: &str) -> Option<&'s str> {
+        let cards = self.all_cards;
+        let mut names = self.card_names.borrow_mut();
+        names.get_or_insert_with(|| Suggester::new(cards.iter().map(|c| c.name.as_str()))).suggest(name)
+    }
+
+    fn deck_like(&self, name: &str) -> Option<&'s str> {
+        let sources = self.sources;
+        let mut names = self.deck_names.borrow_mut();
+        names.get_or_insert_with(|| Suggester::new(sources.iter().map(|d| d.name.as_str()))).suggest(name)
+    }
 }

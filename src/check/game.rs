@@ -31,14 +31,24 @@ pub(super) struct GameChecker<'a> {
     pub files: &'a Files,
     pub ruleset: &'a Ruleset,
     pub diagnostics: Vec<Diagnostic>,
+    /// Each keyword declared for a deck, with its deck's symbol, once.
     pub deck_keywords: Vec<DeckKeyword>,
+    /// The symbols each deck keyword is declared for, to look one up by name.
+    deck_keyword_symbols: HashMap<String, Vec<Option<String>>>,
     /// `allow`/`warn`/`deny` lines met while checking the current card.
     pub lint_levels: Vec<ir::LintLevel>,
 }
 
 impl<'a> GameChecker<'a> {
     pub fn new(files: &'a Files, ruleset: &'a Ruleset) -> Self {
-        GameChecker { files, ruleset, diagnostics: Vec::new(), deck_keywords: Vec::new(), lint_levels: Vec::new() }
+        GameChecker {
+            files,
+            ruleset,
+            diagnostics: Vec::new(),
+            deck_keywords: Vec::new(),
+            deck_keyword_symbols: HashMap::new(),
+            lint_levels: Vec::new(),
+        }
     }
 
     pub fn report(&mut self, diagnostic: Diagnostic) {
@@ -55,13 +65,18 @@ impl<'a> GameChecker<'a> {
                 .field(&field.name.text)
                 .is_some_and(|f| f.schema.takes.first().is_some_and(|t| t.ty == Type::NewKeyword));
             if let (true, Some(ValueKind::Ident(id))) = (declares, field.values.first().map(|v| &v.kind)) {
-                self.deck_keywords.push(DeckKeyword { id: id.clone(), symbol: symbol.clone() });
+                let symbols = self.deck_keyword_symbols.entry(id.clone()).or_default();
+                if !symbols.contains(&symbol) {
+                    symbols.push(symbol.clone());
+                    self.deck_keywords.push(DeckKeyword { id: id.clone(), symbol: symbol.clone() });
+                }
             }
         }
     }
 
     pub fn deck_keyword_visible(&self, id: &str, card: &CardContext) -> bool {
-        self.deck_keywords.iter().any(|k| k.id == id && (k.symbol.is_none() || k.symbol == card.symbol))
+        let symbols = self.deck_keyword_symbols.get(id).map(Vec::as_slice).unwrap_or_default();
+        symbols.iter().any(|symbol| symbol.is_none() || *symbol == card.symbol)
     }
 
     pub fn deck_keyword_names(&self, card: &CardContext) -> Vec<&str> {

@@ -22,7 +22,7 @@ use crate::ir::{Game, Project};
 use crate::source::{FileId, Files, Span};
 use crate::syntax::ast::SourceTree;
 use model::Ruleset;
-pub use names::suggest;
+pub use names::{suggest, Suggester};
 use std::collections::HashMap;
 
 /// The `game` a content file names, if its first item is a `game` line.

@@ -82,6 +82,9 @@ pub struct Outcome {
 pub fn run(files: &Files, project: &Project, config: &Config, errors: &[Span]) -> Outcome {
     let mut outcome = Outcome::default();
     let mut findings: Vec<Found<'_>> = Vec::new();
+    let mut errors = errors.to_vec();
+    errors.sort_unstable();
+    let errors = errors.as_slice();
     for game in &project.games {
         let context = Context { files, game, errors };
         let mut found = Vec::new();
@@ -154,6 +157,7 @@ pub fn lint(name: &str) -> Option<&'static Lint> {
 pub(crate) struct Context<'a> {
     pub files: &'a Files,
     pub game: &'a Game,
+    /// Sorted, so that finding the errors inside a card is a binary search.
     errors: &'a [Span],
 }
 
@@ -168,7 +172,12 @@ impl<'a> Context<'a> {
     pub fn clean_cards(&self) -> impl Iterator<Item = &'a Card> {
         let errors = self.errors;
         self.game.cards.iter().filter(move |c| {
-            !errors.iter().any(|e| e.file == c.extent.file && e.start >= c.extent.start && e.end <= c.extent.end)
+            let card = c.extent;
+            let first = errors.partition_point(|e| (e.file, e.start) < (card.file, card.start));
+            !errors[first..]
+                .iter()
+                .take_while(|e| e.file == card.file && e.start <= card.end)
+                .any(|e| e.end <= card.end)
         })
     }
 

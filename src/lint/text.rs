@@ -59,6 +59,10 @@ struct QuotedText<'a> {
     /// Where `text` starts in the file.
     start: u32,
     file: crate::source::FileId,
+    /// `text` in lower case, when that keeps every byte offset, else `None`.
+    lower: Option<String>,
+    /// Byte ranges of `{…}` and `*…*`, which are not prose.
+    markup: Vec<(usize, usize)>,
 }
 
 impl<'a> QuotedText<'a> {
@@ -66,10 +70,14 @@ impl<'a> QuotedText<'a> {
         let line = context.files.text(field.span);
         let open = line.find('"')?;
         let close = line.rfind('"').filter(|c| *c > open)?;
+        let text = &line[open + 1..close];
+        let lower = Some(text.to_lowercase()).filter(|l| l.len() == text.len());
         Some(QuotedText {
-            text: &line[open + 1..close],
+            text,
             start: field.span.start + open as u32 + 1,
             file: field.span.file,
+            lower,
+            markup: markup(text),
         })
     }
 
@@ -77,36 +85,12 @@ impl<'a> QuotedText<'a> {
         Span::new(self.file, self.start as usize + start, self.start as usize + end)
     }
 
-    /// Byte ranges inside `{…}` and `*…*`, which are not prose.
-    fn markup(&self) -> Vec<(usize, usize)> {
-        let mut ranges = Vec::new();
-        let bytes = self.text.as_bytes();
-        let mut i = 0;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'\\' => i += 1,
-                open @ (b'{' | b'*') => {
-                    let close = if open == b'{' { b'}' } else { b'*' };
-                    if let Some(len) = bytes[i + 1..].iter().position(|b| *b == close) {
-                        ranges.push((i, i + len + 2));
-                        i += len + 1;
-                    }
-                }
-                _ => {}
-            }
-            i += 1;
-        }
-        ranges
-    }
-
     /// Case-insensitive whole-word occurrences of `phrase` outside markup.
     fn find_words(&self, phrase: &str) -> Vec<(usize, usize)> {
-        let lower = self.text.to_lowercase();
         let wanted = phrase.to_lowercase();
-        if lower.len() != self.text.len() || wanted.is_empty() {
+        let Some(lower) = self.lower.as_deref().filter(|_| !wanted.is_empty()) else {
             return Vec::new();
-        }
-        let markup = self.markup();
+        };
         let is_word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '-');
         lower
             .match_indices(&wanted)
@@ -114,10 +98,32 @@ impl<'a> QuotedText<'a> {
             .filter(|(start, end)| {
                 !is_word(self.text[..*start].chars().next_back())
                     && !is_word(self.text[*end..].chars().next())
-                    && !markup.iter().any(|(a, b)| start < b && end > a)
+                    && !self.markup.iter().any(|(a, b)| start < b && end > a)
             })
             .collect()
     }
+}
+
+/// Byte ranges inside `{…}` and `*…*`, which are not prose.
+fn markup(text: &str) -> Vec<(usize, usize)> {
+    let mut ranges = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 1,
+            open @ (b'{' | b'*') => {
+                let close = if open == b'{' { b'}' } else { b'*' };
+                if let Some(len) = bytes[i + 1..].iter().position(|b| *b == close) {
+                    ranges.push((i, i + len + 2));
+                    i += len + 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    ranges
 }
 
 /// Every `(amount, symbol)` the card states in structure: effect lines, a
