@@ -267,6 +267,10 @@ impl<'a> GameChecker<'a> {
                 );
             }
         }
+        // The IR of 100,000 cards holds millions of these lists.
+        body.fields.shrink_to_fit();
+        body.effects.shrink_to_fit();
+        body.conditions.shrink_to_fit();
         body
     }
 

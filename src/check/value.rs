@@ -13,7 +13,7 @@ impl GameChecker<'_> {
     /// Types a node's values against a list of type specs.
     pub(super) fn values(&mut self, specs: &[TypeSpec], node: &Node, card: &CardContext) -> Vec<Value> {
         let values = &node.values;
-        let mut typed = Vec::new();
+        let mut typed = Vec::with_capacity(values.len());
         let needed = specs.iter().filter(|s| s.repeat != Repeat::ZeroOrMore).count();
         if values.len() < needed {
             let expected: Vec<String> = specs.iter().map(|s| s.ty.describe()).collect();
@@ -341,7 +341,7 @@ impl GameChecker<'_> {
             );
             return None;
         }
-        let mut typed = Vec::new();
+        let mut typed = Vec::with_capacity(args.len());
         for (i, arg) in args.iter().enumerate() {
             let param = &def.params[i.min(def.params.len() - 1)];
             let spec = TypeSpec { repeat: Repeat::One, ..param.ty.clone() };

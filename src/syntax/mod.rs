@@ -36,6 +36,7 @@ pub fn parse(files: &Files, file: FileId, diagnostics: &mut Vec<Diagnostic>) -> 
     }
     // Comments are gathered while walking the tree, not in source order.
     tree.comments.sort_by_key(|c| c.start);
+    tree.nodes.shrink_to_fit();
     tree
 }
 

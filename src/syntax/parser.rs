@@ -81,9 +81,11 @@ impl<'a> ChunkParser<'a> {
     fn plain_node(&mut self, pair: Pair<'_, Rule>) -> Node {
         let span = self.span(&pair);
         let mut name = None;
-        let mut values = Vec::new();
+        let children = self.inner(pair);
+        // Sized exactly: a tree of 100,000 cards holds millions of these.
+        let mut values = Vec::with_capacity(children.iter().filter(|c| is_value(c.as_rule())).count());
         let mut block = None;
-        for child in self.inner(pair) {
+        for child in children {
             match child.as_rule() {
                 Rule::name => name = Some(self.name(child)),
                 Rule::block => block = Some(self.block(child)),
@@ -115,7 +117,11 @@ impl<'a> ChunkParser<'a> {
 
     fn block(&mut self, pair: Pair<'_, Rule>) -> Block {
         let span = self.span(&pair);
-        let nodes = self.inner(pair).into_iter().filter(|p| p.as_rule() == Rule::node).map(|p| self.node(p)).collect();
+        let children = self.inner(pair);
+        let mut nodes = Vec::with_capacity(children.iter().filter(|p| p.as_rule() == Rule::node).count());
+        for child in children.into_iter().filter(|p| p.as_rule() == Rule::node) {
+            nodes.push(self.node(child));
+        }
         Block { nodes, span }
     }
 
@@ -326,6 +332,11 @@ pub(super) fn form_of(pair: &Pair<'_, Rule>) -> Form {
         Rule::ident => Form::Ident,
         _ => Form::Word,
     }
+}
+
+/// Whether a child of a node is one of its values.
+fn is_value(rule: Rule) -> bool {
+    !matches!(rule, Rule::name | Rule::block | Rule::constraint_kw | Rule::expr)
 }
 
 fn unreachable_node(span: Span) -> Node {
