@@ -87,14 +87,14 @@ impl<'a> QuotedText<'a> {
 
     /// Case-insensitive whole-word occurrences of `phrase` outside markup.
     fn find_words(&self, phrase: &str) -> Vec<(usize, usize)> {
-        let wanted = phrase.to_lowercase();
+        let already_lower = phrase.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase());
+        let wanted: std::borrow::Cow<'_, str> =
+            if already_lower { phrase.into() } else { phrase.to_lowercase().into() };
         let Some(lower) = self.lower.as_deref().filter(|_| !wanted.is_empty()) else {
             return Vec::new();
         };
         let is_word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '-');
-        lower
-            .match_indices(&wanted)
-            .map(|(at, m)| (at, at + m.len()))
+        matches(lower, &wanted)
             .filter(|(start, end)| {
                 !is_word(self.text[..*start].chars().next_back())
                     && !is_word(self.text[*end..].chars().next())
@@ -102,6 +102,26 @@ impl<'a> QuotedText<'a> {
             })
             .collect()
     }
+}
+
+/// The non-overlapping occurrences of `needle` in `haystack`, leftmost first,
+/// as `str::match_indices` finds them; cheaper for the short texts and
+/// phrases here, which are searched thousands of times per card pool.
+fn matches<'h>(haystack: &'h str, needle: &'h str) -> impl Iterator<Item = (usize, usize)> + 'h {
+    let (hay, needle) = (haystack.as_bytes(), needle.as_bytes());
+    let mut from = 0;
+    std::iter::from_fn(move || {
+        let first = *needle.first()?;
+        while from + needle.len() <= hay.len() {
+            let at = from + hay[from..].iter().position(|b| *b == first)?;
+            if hay[at..].starts_with(needle) {
+                from = at + needle.len();
+                return Some((at, from));
+            }
+            from = at + 1;
+        }
+        None
+    })
 }
 
 /// Byte ranges inside `{…}` and `*…*`, which are not prose.
@@ -252,12 +272,9 @@ fn keyword_spelling<'a>(context: &Context<'a>, card: &'a Card, source: &QuotedTe
     for keyword in &context.game.ruleset.keywords {
         let display = keyword.display.as_str();
         let multi_word = display.contains(' ');
-        let mut spellings = vec![display.to_string()];
-        if keyword.id.contains('-') {
-            spellings.push(keyword.id.clone());
-        }
-        for spelling in spellings {
-            for (start, end) in source.find_words(&spelling) {
+        let id = keyword.id.contains('-').then_some(keyword.id.as_str());
+        for spelling in std::iter::once(display).chain(id) {
+            for (start, end) in source.find_words(spelling) {
                 let written = &source.text[start..end];
                 let lowercase_prose = !multi_word && written == written.to_lowercase();
                 if written == display || lowercase_prose {
@@ -300,7 +317,23 @@ fn terminology<'a>(context: &Context<'a>, card: &'a Card, source: &QuotedText<'_
 
 #[cfg(test)]
 mod tests {
-    use super::stated_amounts;
+    use super::{matches, stated_amounts};
+
+    #[test]
+    fn finds_what_match_indices_finds() {
+        for (haystack, needle) in [
+            ("aaaa", "aa"),
+            ("xab ab ab", "ab ab"),
+            ("flak-screen flak", "flak"),
+            ("", "a"),
+            ("ab", "abc"),
+            ("é é", "é"),
+        ] {
+            let expected: Vec<(usize, usize)> =
+                haystack.match_indices(needle).map(|(at, m)| (at, at + m.len())).collect();
+            assert_eq!(matches(haystack, needle).collect::<Vec<_>>(), expected, "{needle} in {haystack}");
+        }
+    }
 
     #[test]
     fn reads_amounts_next_to_icons() {
