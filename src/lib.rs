@@ -13,6 +13,7 @@ pub mod engine;
 pub mod fmt;
 pub mod ir;
 pub mod lint;
+mod parallel;
 pub mod source;
 pub mod syntax;
 pub mod workspace;

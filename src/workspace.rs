@@ -107,7 +107,12 @@ impl Workspace {
         let project = check::check(&self.files, &self.trees, &mut diagnostics);
         let errors: Vec<crate::source::Span> =
             diagnostics.iter().filter(|d| d.is_error()).filter_map(|d| d.primary_span()).collect();
-        let linted = crate::lint::run(&self.files, &project, &self.lints, &errors);
+        // Freeing millions of tree nodes takes a while: done beside the lints.
+        let trees = std::mem::take(&mut self.trees);
+        let linted = std::thread::scope(|scope| {
+            scope.spawn(move || drop(trees));
+            crate::lint::run(&self.files, &project, &self.lints, &errors)
+        });
         diagnostics.extend(linted.diagnostics);
         diagnostics::sort(&mut diagnostics);
         let errors = diagnostics.iter().filter(|d| d.is_error()).count();

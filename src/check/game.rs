@@ -22,6 +22,7 @@ pub(super) struct CardContext {
     pub symbol: Option<String>,
 }
 
+#[derive(Clone)]
 pub(super) struct DeckKeyword {
     pub id: String,
     pub symbol: Option<String>,
@@ -47,6 +48,19 @@ impl<'a> GameChecker<'a> {
             diagnostics: Vec::new(),
             deck_keywords: Vec::new(),
             deck_keyword_symbols: HashMap::new(),
+            lint_levels: Vec::new(),
+        }
+    }
+
+    /// A checker for another share of the same game's cards: the deck
+    /// keywords found so far, no problems yet.
+    pub fn fork(&self) -> Self {
+        GameChecker {
+            files: self.files,
+            ruleset: self.ruleset,
+            diagnostics: Vec::new(),
+            deck_keywords: self.deck_keywords.clone(),
+            deck_keyword_symbols: self.deck_keyword_symbols.clone(),
             lint_levels: Vec::new(),
         }
     }

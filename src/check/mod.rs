@@ -165,6 +165,38 @@ fn bases_of<'t>(
 
 type GameContent = (Vec<crate::ir::Card>, Vec<crate::ir::Deck>);
 
+impl game::GameChecker<'_> {
+    /// Checks one top-level item that is not a deck: the card it holds, if
+    /// it holds one.
+    fn item(&mut self, node: &crate::syntax::ast::Node) -> Option<crate::ir::Card> {
+        let ruleset = self.ruleset;
+        let word = node.name.text.as_str();
+        if word == "game" {
+            self.report(
+                Diagnostic::error(&codes::MISSING_GAME, "a file names its game once, on its first line")
+                    .primary(node.head_span(), "a second `game` line"),
+            );
+            return None;
+        }
+        let Some(kind) = ruleset.kind(word) else {
+            let mut candidates: Vec<&str> = ruleset.kinds.iter().map(|k| k.id.as_str()).collect();
+            for deck_type in &ruleset.deck_types {
+                if !candidates.contains(&deck_type.word.as_str()) {
+                    candidates.push(&deck_type.word);
+                }
+            }
+            self.report(
+                Diagnostic::error(&codes::UNKNOWN_KIND, format!("unknown card kind `{word}`"))
+                    .primary(node.name.span, format!("not a card kind of `{}`", ruleset.id))
+                    .note(format!("expected one of: {}", candidates.join(", ")))
+                    .suggest(suggest(word, candidates.iter().copied())),
+            );
+            return None;
+        };
+        self.card(node, kind)
+    }
+}
+
 fn check_game(files: &Files, ruleset: &Ruleset, trees: &[&SourceTree]) -> (GameContent, Vec<Diagnostic>) {
     let mut checker = game::GameChecker::new(files, ruleset);
     let items: Vec<&crate::syntax::ast::Node> = trees.iter().flat_map(|t| t.nodes.iter().skip(1)).collect();
@@ -176,50 +208,51 @@ fn check_game(files: &Files, ruleset: &Ruleset, trees: &[&SourceTree]) -> (GameC
         }
     }
 
-    let mut cards: Vec<crate::ir::Card> = Vec::new();
-    let mut deck_sources = Vec::new();
-    let mut card_spans: HashMap<String, Span> = HashMap::new();
-    for node in &items {
-        let word = node.name.text.as_str();
-        if checker.is_deck_word(word) {
-            checker.read_deck(node, &mut deck_sources);
-            continue;
-        }
-        if word == "game" {
-            checker.report(
-                Diagnostic::error(&codes::MISSING_GAME, "a file names its game once, on its first line")
-                    .primary(node.head_span(), "a second `game` line"),
-            );
-            continue;
-        }
-        let Some(kind) = ruleset.kind(word) else {
-            let mut candidates: Vec<&str> = ruleset.kinds.iter().map(|k| k.id.as_str()).collect();
-            for deck_type in &ruleset.deck_types {
-                if !candidates.contains(&deck_type.word.as_str()) {
-                    candidates.push(&deck_type.word);
-                }
+    // Second pass: every item on its own, spread over the cores; then, in
+    // source order, the names given twice.
+    let checker_ref = &checker;
+    let checked = crate::parallel::map(&crate::parallel::chunks(&items), |chunk| {
+        let mut worker = checker_ref.fork();
+        let mut cards = Vec::new();
+        let mut decks = Vec::new();
+        for node in chunk.iter() {
+            if worker.is_deck_word(&node.name.text) {
+                worker.read_deck(node, &mut decks);
+            } else if let Some(card) = worker.item(node) {
+                cards.push((card, *node));
             }
-            checker.report(
-                Diagnostic::error(&codes::UNKNOWN_KIND, format!("unknown card kind `{word}`"))
-                    .primary(node.name.span, format!("not a card kind of `{}`", ruleset.id))
-                    .note(format!("expected one of: {}", candidates.join(", ")))
-                    .suggest(suggest(word, candidates.iter().copied())),
-            );
-            continue;
-        };
-        let Some(card) = checker.card(node, kind) else { continue };
-        if let Some(first) = card_spans.get(&card.name) {
-            checker.report(
-                Diagnostic::error(&codes::DUPLICATE_CARD, format!("two cards are named `{}`", card.name))
-                    .primary(node.values[0].span, "second card with this name")
-                    .secondary(*first, "first card with this name")
-                    .help("rename one; for several copies list the card in a deck with a count such as `x2`"),
-            );
-            continue;
         }
-        card_spans.insert(card.name.clone(), node.values[0].span);
-        cards.push(card);
+        (cards, decks, worker.diagnostics)
+    });
+    let mut checked_cards = Vec::with_capacity(items.len());
+    let mut deck_sources = Vec::new();
+    for (cards, decks, diagnostics) in checked {
+        checker.diagnostics.extend(diagnostics);
+        checked_cards.extend(cards);
+        deck_sources.extend(decks);
     }
+    let mut first_of: HashMap<&str, Span> = HashMap::with_capacity(checked_cards.len());
+    let mut twice = vec![false; checked_cards.len()];
+    for (i, (card, node)) in checked_cards.iter().enumerate() {
+        let span = node.values[0].span;
+        match first_of.get(card.name.as_str()) {
+            Some(first) => {
+                twice[i] = true;
+                checker.report(
+                    Diagnostic::error(&codes::DUPLICATE_CARD, format!("two cards are named `{}`", card.name))
+                        .primary(span, "second card with this name")
+                        .secondary(*first, "first card with this name")
+                        .help("rename one; for several copies list the card in a deck with a count such as `x2`"),
+                );
+            }
+            None => {
+                first_of.insert(&card.name, span);
+            }
+        }
+    }
+    drop(first_of);
+    let cards: Vec<crate::ir::Card> =
+        checked_cards.into_iter().zip(twice).filter(|(_, twice)| !twice).map(|((card, _), _)| card).collect();
     let decks = checker.decks(&deck_sources, &cards);
     ((cards, decks), checker.diagnostics)
 }

@@ -87,11 +87,34 @@ pub fn run(files: &Files, project: &Project, config: &Config, errors: &[Span]) -
     let errors = errors.as_slice();
     for game in &project.games {
         let context = Context { files, game, errors };
-        let mut found = Vec::new();
-        text::run(&context, &mut found);
-        names::run(&context, &mut found);
-        rules::run(&context, &mut found);
-        findings.extend(found);
+        // The lints of one card read only that card: spread over the cores,
+        // beside the lints about names, which read them all.
+        let clean: Vec<&Card> = context.clean_cards().collect();
+        let (per_card, about_names) = std::thread::scope(|scope| {
+            let about_names = scope.spawn(|| {
+                let mut found = Vec::new();
+                names::run(&context, &mut found);
+                found
+            });
+            let per_card = crate::parallel::map(&crate::parallel::chunks(&clean), |cards| {
+                let (mut text, mut rules) = (Vec::new(), Vec::new());
+                text::run(&context, cards, &mut text);
+                rules::run(&context, cards, &mut rules);
+                (text, rules)
+            });
+            match about_names.join() {
+                Ok(found) => (per_card, found),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        });
+        let mut rules_found = Vec::new();
+        for (text, rules) in per_card {
+            findings.extend(text);
+            rules_found.extend(rules);
+        }
+        findings.extend(about_names);
+        findings.extend(rules_found);
+        rules::recommendations(&context, &mut findings);
     }
     for (finding, levels) in findings {
         let level = level_of(finding.lint, config, levels);

@@ -8,9 +8,11 @@ use crate::check::model::{Kind, Type};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{Body, Card, Effect, TextPart, Value};
 
-pub(super) fn run<'a>(context: &Context<'a>, found: &mut Vec<Found<'a>>) {
+/// Runs the lints of one card on each of `cards` (cards without errors);
+/// [`recommendations`] is the one about the ruleset.
+pub(super) fn run<'a>(context: &Context<'a>, cards: &[&'a Card], found: &mut Vec<Found<'a>>) {
     let ruleset = &context.game.ruleset;
-    for card in context.clean_cards() {
+    for &card in cards {
         let Some(kind) = ruleset.kind(&card.kind) else { continue };
         let mut effects = Vec::new();
         walk(&card.body, false, &mut effects);
@@ -21,7 +23,6 @@ pub(super) fn run<'a>(context: &Context<'a>, found: &mut Vec<Found<'a>>) {
         }
         too_long(context, card, kind, found);
     }
-    recommendations(context, found);
 }
 
 /// Every effect, with whether an initiative governs it.
@@ -116,7 +117,7 @@ fn too_long<'a>(context: &Context<'a>, card: &'a Card, kind: &Kind, found: &mut 
     }
 }
 
-fn recommendations<'a>(context: &Context<'a>, found: &mut Vec<Found<'a>>) {
+pub(super) fn recommendations<'a>(context: &Context<'a>, found: &mut Vec<Found<'a>>) {
     let Some(lint) = lint(RULE_IS_WARNING.name) else { return };
     for deck_type in &context.game.ruleset.deck_types {
         for rule in deck_type.rules.iter().filter(|r| r.severity == Severity::Warning) {

@@ -7,8 +7,9 @@ use crate::diagnostics::Diagnostic;
 use crate::ir::{Body, Card, Effect, Field, Value};
 use crate::source::Span;
 
-pub(super) fn run<'a>(context: &Context<'a>, found: &mut Vec<Found<'a>>) {
-    for card in context.clean_cards() {
+/// Runs the text lints on `cards` (cards without errors).
+pub(super) fn run<'a>(context: &Context<'a>, cards: &[&'a Card], found: &mut Vec<Found<'a>>) {
+    for &card in cards {
         let texts = text_fields(&card.body);
         if texts.is_empty() {
             continue;

@@ -40,46 +40,15 @@ pub fn parse(files: &Files, file: FileId, diagnostics: &mut Vec<Diagnostic>) -> 
     tree
 }
 
-/// Each parsing thread gets this much stack, so that how deep an item may
-/// nest before pest's stack guard stops it does not depend on the thread.
-const PARSE_STACK: usize = 8 * 1024 * 1024;
-
 /// Parses several files of the table, spread over the machine's cores.  The
 /// result is in the order of `ids`, one tree and its problems per file, and is
 /// the same whatever the number of cores.
 pub fn parse_many(files: &Files, ids: &[FileId]) -> Vec<(SourceTree, Vec<Diagnostic>)> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let next = AtomicUsize::new(0);
-    // Each thread takes the next file until none is left, so one large file
-    // does not hold up the files behind it.
-    let work = || {
-        let mut done = Vec::new();
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(&id) = ids.get(i) else { return done };
-            let mut diagnostics = Vec::new();
-            let tree = parse(files, id, &mut diagnostics);
-            done.push((i, tree, diagnostics));
-        }
-    };
-    let mut parsed = std::thread::scope(|scope| {
-        let threads: Vec<_> = (0..cores.min(ids.len()))
-            .filter_map(|_| std::thread::Builder::new().stack_size(PARSE_STACK).spawn_scoped(scope, work).ok())
-            .collect();
-        let mut parsed = Vec::with_capacity(ids.len());
-        for thread in threads {
-            match thread.join() {
-                Ok(done) => parsed.extend(done),
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        }
-        // Files no thread could be started for.
-        parsed.extend(work());
-        parsed
-    });
-    parsed.sort_unstable_by_key(|(i, _, _)| *i);
-    parsed.into_iter().map(|(_, tree, diagnostics)| (tree, diagnostics)).collect()
+    crate::parallel::map(ids, |id| {
+        let mut diagnostics = Vec::new();
+        let tree = parse(files, *id, &mut diagnostics);
+        (tree, diagnostics)
+    })
 }
 
 /// Adds a file read from disk to the table.  Text that is not UTF-8, or a file
