@@ -5,20 +5,10 @@
 
 mod common;
 
-use common::{cardsmith, repo, stderr};
+use common::{bundled_project, cardsmith, contents, kill_before_the_swap, repo, stderr};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
-
-/// Every file of a folder (hidden ones included) with its bytes.
-fn contents(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    std::fs::read_dir(dir)
-        .expect("output folder")
-        .map(|e| e.expect("entry").path())
-        .map(|p| (p.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string(), std::fs::read(&p).expect("file")))
-        .collect()
-}
+use std::process::Command;
 
 /// Builds the bundled `cards/` folder from the repository into `out`.
 fn build_bundled(out: &Path) -> BTreeMap<String, Vec<u8>> {
@@ -169,14 +159,7 @@ fn two_builds_from_different_folders_are_byte_identical() {
 
 /// A project with the bundled Dreadnaught 2e cards, and its first build.
 fn project_with_a_build() -> (tempfile::TempDir, BTreeMap<String, Vec<u8>>) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    std::fs::write(dir.path().join("cardsmith.toml"), "[project]\npaths = [\"cards\"]\n").expect("manifest");
-    let cards = dir.path().join("cards");
-    std::fs::create_dir(&cards).expect("cards");
-    for entry in std::fs::read_dir(repo().join("cards/dreadnaught-2e")).expect("bundled cards") {
-        let path = entry.expect("entry").path();
-        std::fs::copy(&path, cards.join(path.file_name().expect("name"))).expect("copy");
-    }
+    let dir = bundled_project("dreadnaught-2e");
     let output = cardsmith(&["build"], dir.path());
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let before = contents(&dir.path().join("out"));
@@ -204,29 +187,7 @@ fn a_failing_build_leaves_the_previous_output_untouched() {
 fn a_build_killed_before_it_moves_its_output_leaves_the_previous_output_intact() {
     let (dir, before) = project_with_a_build();
     edit_a_card(dir.path());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cardsmith"))
-        .arg("build")
-        .current_dir(dir.path())
-        .env("CARDSMITH_TEST_HOOK_PAUSE_BEFORE_RENAME_MS", "60000")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("cardsmith starts");
-    // The marker is the last file written: once it is there, every file is.
-    let started = Instant::now();
-    let temp = loop {
-        let found = std::fs::read_dir(dir.path())
-            .expect("project folder")
-            .map(|e| e.expect("entry").path())
-            .find(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(".out.tmp-")));
-        if let Some(temp) = found.filter(|t| t.join(".cardsmith-output").is_file()) {
-            break temp;
-        }
-        assert!(started.elapsed() < Duration::from_secs(60), "the build never wrote its temporary folder");
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    child.kill().expect("SIGKILL");
-    child.wait().expect("reaped");
+    let temp = kill_before_the_swap(&["build"], dir.path(), "out");
     assert_eq!(contents(&dir.path().join("out")), before, "the previous output changed");
     let written = contents(&temp);
     assert_ne!(written["dreadnaught-2e.json"], before["dreadnaught-2e.json"], "the killed build had new data");

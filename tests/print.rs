@@ -267,25 +267,6 @@ fn card_text_is_escaped_everywhere() {
 #[test]
 fn output_is_deterministic_and_a_failing_print_leaves_it_alone() {
     let dir = tempfile::tempdir().unwrap();
-    let read_all = |out: &Path| -> Vec<(String, Vec<u8>)> {
-        let mut files = Vec::new();
-        let mut stack = vec![out.to_path_buf()];
-        while let Some(d) = stack.pop() {
-            for entry in std::fs::read_dir(&d).unwrap() {
-                let path = entry.unwrap().path();
-                if path.is_dir() {
-                    stack.push(path);
-                } else {
-                    files.push((
-                        path.strip_prefix(out).unwrap().to_string_lossy().into_owned(),
-                        std::fs::read(&path).unwrap(),
-                    ));
-                }
-            }
-        }
-        files.sort();
-        files
-    };
     let run = |name: &str| {
         let out = dir.path().join(name);
         let output = cardsmith(
@@ -293,11 +274,11 @@ fn output_is_deterministic_and_a_failing_print_leaves_it_alone() {
             repo(),
         );
         assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-        read_all(&out)
+        common::contents(&out)
     };
     let first = run("a");
     assert_eq!(first, run("b"), "two prints of the same input differ");
-    let names: Vec<&str> = first.iter().map(|(n, _)| n.as_str()).collect();
+    let names: Vec<&str> = first.keys().map(String::as_str).collect();
     for expected in [
         "armour.pdf",
         "preview.html",
@@ -308,8 +289,7 @@ fn output_is_deterministic_and_a_failing_print_leaves_it_alone() {
     ] {
         assert!(names.contains(&expected), "{expected} missing from {names:?}");
     }
-    let tts: serde_json::Value =
-        serde_json::from_slice(&first.iter().find(|(n, _)| n == "tts/armour.json").unwrap().1).unwrap();
+    let tts: serde_json::Value = serde_json::from_slice(&first["tts/armour.json"]).unwrap();
     assert_eq!(tts["ObjectStates"][0]["DeckIDs"].as_array().map(Vec::len), Some(11), "the Armour deck has 11 cards");
 
     // An unknown deck is an input error: nothing is written, the old output stays.
@@ -317,7 +297,7 @@ fn output_is_deterministic_and_a_failing_print_leaves_it_alone() {
     let output = cardsmith(&["print", "cards/dreadnaught-2e", "-o", out.to_str().unwrap(), "--deck", "Nope"], repo());
     assert_eq!(output.status.code(), Some(1));
     assert!(stderr(&output).contains("error[E0703]: no deck is named \"Nope\""), "{}", stderr(&output));
-    assert_eq!(read_all(&out), first);
+    assert_eq!(common::contents(&out), first);
     // A paper too small for the card is a usage error.
     let output =
         cardsmith(&["print", "cards/dreadnaught-2e", "-o", out.to_str().unwrap(), "--card", "300x400"], repo());

@@ -35,3 +35,68 @@ pub fn repo() -> &'static Path {
 pub fn stderr(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
+
+/// Every file under `dir`, hidden ones included, by its path relative to
+/// `dir` (with `/`), with its bytes.
+pub fn contents(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut files = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(folder) = stack.pop() {
+        for entry in std::fs::read_dir(&folder).expect("readable folder") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let name = path.strip_prefix(dir).expect("below dir").to_string_lossy().replace('\\', "/");
+                files.insert(name, std::fs::read(&path).expect("readable file"));
+            }
+        }
+    }
+    files
+}
+
+/// A project in a temporary folder: `cardsmith.toml` and, under `cards/`, a
+/// copy of the bundled cards of `game`.
+pub fn bundled_project(game: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("cardsmith.toml"), "[project]\npaths = [\"cards\"]\n").expect("manifest");
+    let cards = dir.path().join("cards");
+    std::fs::create_dir(&cards).expect("cards");
+    for entry in std::fs::read_dir(repo().join("cards").join(game)).expect("bundled cards") {
+        let path = entry.expect("entry").path();
+        std::fs::copy(&path, cards.join(path.file_name().expect("name"))).expect("copy");
+    }
+    dir
+}
+
+/// Starts `cardsmith ARGS` in `dir` paused just before it swaps its finished
+/// output folder in, waits until the temporary folder beside `dir/OUT` holds
+/// every file (its marker is written last), and kills the process with
+/// SIGKILL.  Returns the temporary folder it left.
+pub fn kill_before_the_swap(args: &[&str], dir: &Path, out: &str) -> std::path::PathBuf {
+    use std::time::{Duration, Instant};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cardsmith"))
+        .args(args)
+        .current_dir(dir)
+        .env("CARDSMITH_TEST_HOOK_PAUSE_BEFORE_RENAME_MS", "60000")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("cardsmith starts");
+    let prefix = format!(".{out}.tmp-");
+    let started = Instant::now();
+    let temp = loop {
+        let found = std::fs::read_dir(dir)
+            .expect("project folder")
+            .map(|e| e.expect("entry").path())
+            .find(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(&prefix)));
+        if let Some(temp) = found.filter(|t| t.join(".cardsmith-output").is_file()) {
+            break temp;
+        }
+        assert!(started.elapsed() < Duration::from_secs(120), "cardsmith never wrote its temporary folder");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    child.kill().expect("SIGKILL");
+    child.wait().expect("reaped");
+    temp
+}
