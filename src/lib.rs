@@ -13,7 +13,7 @@ pub mod engine;
 pub mod fmt;
 pub mod ir;
 pub mod lint;
-mod parallel;
+pub(crate) mod parallel;
 pub mod source;
 pub mod syntax;
 pub mod workspace;

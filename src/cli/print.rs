@@ -84,8 +84,21 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     }
     let job = print::Job { faces, copies, title, diagnostics: Vec::new() };
     let progress = progress_bar(print::steps(&job, &options) as u64);
-    let blobs = print::render(&job, &options, &|| progress.inc(1)).map_err(|e| miette!("{e}"))?;
+    let rendered = print::render(&job, &options, &|| progress.inc(1));
     progress.finish_and_clear();
+    let blobs = match rendered {
+        Ok(blobs) => blobs,
+        Err(print::RenderError::Faces(diagnostics)) => {
+            // What was shown above is not shown again.
+            outcome.diagnostics.clear();
+            (outcome.stats.errors, outcome.stats.warnings) = (0, 0);
+            merge(&mut outcome, diagnostics);
+            check::print(&outcome, args.message_format)?;
+            eprintln!("nothing written: fix the errors first");
+            return Ok(ExitCode::from(1));
+        }
+        Err(print::RenderError::Output(message)) => return Err(miette!("{message}")),
+    };
     let out = match &args.out {
         Some(out) => out.clone(),
         None => settings.out.unwrap_or_else(|| root.as_deref().unwrap_or(&cwd).join(DEFAULT_OUT)),

@@ -7,6 +7,7 @@ use super::view::Viewer;
 use super::{codes, icons, svg};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Card, Game, Project};
+use crate::parallel::map as parallel;
 use crate::source::Span;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -268,20 +269,6 @@ pub fn slug(name: &str) -> String {
     } else {
         out
     }
-}
-
-/// Maps `f` over `items` on every core, keeping the order.
-pub(super) fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).clamp(1, 8);
-    if threads == 1 || items.len() < 2 {
-        return items.iter().map(f).collect();
-    }
-    let chunk = items.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> =
-            items.chunks(chunk).map(|part| scope.spawn(|| part.iter().map(&f).collect::<Vec<R>>())).collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
-    })
 }
 
 #[cfg(test)]

@@ -28,4 +28,4 @@ mod job;
 mod outputs;
 
 pub use job::{prepare, Blob, Face, Formats, Job, Options};
-pub use outputs::{render, steps};
+pub use outputs::{render, steps, RenderError};

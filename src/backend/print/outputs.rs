@@ -1,12 +1,42 @@
 //! The outputs of a prepared job: faces parsed once with usvg, then the PDF
 //! sheets, PNG faces, Tabletop Simulator sheets and the HTML preview.
 
-use super::job::{parallel, Blob, Job, Options};
+use super::codes;
+use super::job::{Blob, Job, Options};
 use super::sheet::Grid;
 use super::{html, pdf, png, svg, tts};
+use crate::diagnostics::Diagnostic;
+use crate::parallel::map as parallel;
 use resvg::usvg::Tree;
 use std::collections::HashMap;
 use std::sync::Arc;
+
+/// Why a job's outputs could not be built.
+#[derive(Debug)]
+pub enum RenderError {
+    /// Faces a template drew that are not valid SVG, each at its card.
+    Faces(Vec<Diagnostic>),
+    /// An output could not be made (an image too large, a PDF that failed).
+    Output(String),
+}
+
+impl std::fmt::Display for RenderError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RenderError::Faces(diagnostics) => {
+                let messages: Vec<&str> = diagnostics.iter().map(|d| d.message.as_str()).collect();
+                write!(f, "{}", messages.join("; "))
+            }
+            RenderError::Output(message) => write!(f, "{message}"),
+        }
+    }
+}
+
+impl From<String> for RenderError {
+    fn from(message: String) -> RenderError {
+        RenderError::Output(message)
+    }
+}
 
 /// How many progress steps [`render`] reports.
 pub fn steps(job: &Job, options: &Options) -> usize {
@@ -16,74 +46,144 @@ pub fn steps(job: &Job, options: &Options) -> usize {
 
 /// Builds the outputs of a prepared job.  `tick` is called as work is done,
 /// [`steps`] times in all.
-pub fn render(job: &Job, options: &Options, tick: &(dyn Fn() + Sync)) -> Result<Vec<Blob>, String> {
+pub fn render(job: &Job, options: &Options, tick: &(dyn Fn() + Sync)) -> Result<Vec<Blob>, RenderError> {
     let grid = Grid::new(options.paper, options.card, options.bleed)
-        .ok_or("the card does not fit on the paper with its bleed")?;
-    let usvg = svg::options();
-    // Parse every distinct face once.
-    let mut backs: Vec<&str> = Vec::new();
-    let mut back_of: Vec<usize> = Vec::new();
-    let mut back_index: HashMap<&str, usize> = HashMap::new();
-    for face in &job.faces {
-        let index = *back_index.entry(face.back.as_str()).or_insert_with(|| {
-            backs.push(face.back.as_str());
-            backs.len() - 1
-        });
-        back_of.push(index);
-    }
-    let parse = |text: &&str| svg::parse(text, &usvg);
-    let fronts: Vec<Arc<Tree>> = collect_trees(
-        job,
-        parallel(&job.faces.iter().map(|f| f.front.as_str()).collect::<Vec<_>>(), |t| {
-            let tree = parse(t);
-            tick();
-            tree
-        }),
-    )?;
-    let back_trees: Vec<Arc<Tree>> = collect_trees(job, parallel(&backs, parse))?;
+        .ok_or_else(|| "the card does not fit on the paper with its bleed".to_string())?;
+    let parsed = Parsed::new(job, tick)?;
     let trim = png::Trim::new(options.card.w, options.card.h, options.bleed);
-    let mut blobs = Vec::new();
     let f = options.formats;
     let by_game = group_by_game(job);
-    let drawn = Drawn { job, fronts: &fronts, backs: &back_trees, back_of: &back_of, trim, options, tick };
-    for (game, indexes) in &by_game {
-        let base = if by_game.len() == 1 { job.title.clone() } else { game.to_string() };
-        let copies: Vec<usize> = job.copies.iter().copied().filter(|i| job.faces[*i].game == *game).collect();
-        if f.pdf {
-            let placed: Vec<pdf::Placed> =
-                copies.iter().map(|i| pdf::Placed { front: &fronts[*i], back: &back_trees[back_of[*i]] }).collect();
-            blobs.push(Blob { name: format!("{base}.pdf"), bytes: pdf::write(&placed, &grid, options.backs)? });
+    let base_of = |game: &str| if by_game.len() == 1 { job.title.clone() } else { game.to_string() };
+    let copies_of =
+        |game: &str| -> Vec<usize> { job.copies.iter().copied().filter(|i| job.faces[*i].game == game).collect() };
+    let drawn = Drawn { job, parsed: &parsed, trim, options, tick };
+    std::thread::scope(|scope| {
+        // krilla writes one document at a time: the sheets are written on a
+        // thread of their own while the images take every core.
+        let sheets = f.pdf.then(|| {
+            scope.spawn(|| -> Result<Vec<Blob>, String> {
+                let mut blobs = Vec::new();
+                for (game, _) in &by_game {
+                    let placed: Vec<pdf::Placed> = copies_of(game)
+                        .iter()
+                        .map(|i| pdf::Placed { front: &parsed.fronts[*i], back: parsed.back_of(*i) })
+                        .collect();
+                    let bytes = pdf::write(&placed, &grid, options.backs)?;
+                    blobs.push(Blob { name: format!("{}.pdf", base_of(game)), bytes });
+                }
+                tick();
+                Ok(blobs)
+            })
+        });
+        let mut images = Vec::new();
+        for (game, indexes) in &by_game {
+            if f.png {
+                images.extend(face_pngs(&drawn, game, indexes)?);
+            }
+            if f.tts {
+                images.extend(tts_sheets(&drawn, &base_of(game), indexes, &copies_of(game))?);
+            }
         }
-        if f.png {
-            blobs.extend(face_pngs(&drawn, game, indexes)?);
+        let mut blobs = match sheets.map(|thread| thread.join()) {
+            Some(Ok(sheets)) => sheets?,
+            Some(Err(panic)) => std::panic::resume_unwind(panic),
+            None => Vec::new(),
+        };
+        blobs.extend(images);
+        if f.html {
+            blobs.push(preview(job, &parsed, options));
+            tick();
         }
-        if f.tts {
-            blobs.extend(tts_sheets(&drawn, &base, indexes, &copies)?);
-        }
-    }
-    if f.pdf {
-        tick();
-    }
-    if f.html {
-        blobs.push(preview(job, &back_of, options));
-        tick();
-    }
-    Ok(blobs)
+        Ok(blobs)
+    })
 }
 
-fn collect_trees(job: &Job, parsed: Vec<Result<Arc<Tree>, String>>) -> Result<Vec<Arc<Tree>>, String> {
-    parsed
-        .into_iter()
-        .enumerate()
-        .map(|(i, r)| {
-            r.map_err(|e| {
-                format!(
-                    "a face of `{}` is not valid SVG: {e}",
-                    job.faces.get(i).map(|f| f.name.as_str()).unwrap_or("?")
-                )
-            })
-        })
-        .collect()
+/// Every distinct face parsed once by usvg: each card's front, and each
+/// back once however many cards share it.
+struct Parsed {
+    fronts: Vec<Arc<Tree>>,
+    backs: Vec<Arc<Tree>>,
+    /// For each face of the job, the index of its back in `backs`.
+    back_index: Vec<usize>,
+    /// For each back, how many faces show it.
+    back_users: Vec<usize>,
+}
+
+impl Parsed {
+    fn new(job: &Job, tick: &(dyn Fn() + Sync)) -> Result<Parsed, RenderError> {
+        let usvg = svg::options();
+        let mut distinct: Vec<(&str, usize)> = Vec::new();
+        let mut index_of: HashMap<&str, usize> = HashMap::new();
+        let mut back_index = Vec::with_capacity(job.faces.len());
+        for (i, face) in job.faces.iter().enumerate() {
+            let index = *index_of.entry(face.back.as_str()).or_insert_with(|| {
+                distinct.push((face.back.as_str(), i));
+                distinct.len() - 1
+            });
+            back_index.push(index);
+        }
+        let mut back_users = vec![0; distinct.len()];
+        for b in &back_index {
+            back_users[*b] += 1;
+        }
+        let fronts = parallel(&job.faces, |face| {
+            let tree = svg::parse(&face.front, &usvg);
+            tick();
+            tree
+        });
+        let backs = parallel(&distinct, |(text, _)| svg::parse(text, &usvg));
+        let mut problems = Vec::new();
+        let fronts = keep_valid(job, fronts.into_iter().enumerate(), "front", &mut problems);
+        let backs = keep_valid(
+            job,
+            backs.into_iter().zip(distinct.iter().map(|(_, first)| *first)).map(|(r, i)| (i, r)),
+            "back",
+            &mut problems,
+        );
+        if !problems.is_empty() {
+            return Err(RenderError::Faces(problems));
+        }
+        Ok(Parsed { fronts, backs, back_index, back_users })
+    }
+
+    fn back_of(&self, face: usize) -> &Tree {
+        &self.backs[self.back_index[face]]
+    }
+
+    /// Whether the face has a back no other face shows (a System Card's
+    /// reverse) rather than its game's common back.
+    fn own_back(&self, face: usize) -> bool {
+        self.back_users[self.back_index[face]] == 1
+    }
+}
+
+/// The trees that parsed; a diagnostic at the card for each that did not.
+/// `parsed` pairs each result with the index of the face it was drawn for.
+fn keep_valid(
+    job: &Job,
+    parsed: impl Iterator<Item = (usize, Result<Arc<Tree>, String>)>,
+    side: &str,
+    problems: &mut Vec<Diagnostic>,
+) -> Vec<Arc<Tree>> {
+    let mut trees = Vec::new();
+    for (i, result) in parsed {
+        match result {
+            Ok(tree) => trees.push(tree),
+            Err(message) => {
+                let face = &job.faces[i];
+                problems.push(
+                    Diagnostic::error(
+                        &codes::BAD_FACE,
+                        format!("the {side} drawn for `{}` is not valid SVG", face.name),
+                    )
+                    .primary(face.span, "while drawing this card")
+                    .note(message)
+                    .help("the template that draws this kind of card writes broken SVG: fix or remove it"),
+                );
+            }
+        }
+    }
+    trees
 }
 
 /// Games in order of first appearance, with the indexes of their faces.
@@ -101,31 +201,29 @@ fn group_by_game(job: &Job) -> Vec<(&str, Vec<usize>)> {
 /// The parsed faces of a job, shared by the image outputs.
 struct Drawn<'a> {
     job: &'a Job,
-    fronts: &'a [Arc<Tree>],
-    backs: &'a [Arc<Tree>],
-    /// For each face, the index of its back in `backs`.
-    back_of: &'a [usize],
+    parsed: &'a Parsed,
     trim: png::Trim,
     options: &'a Options,
     tick: &'a (dyn Fn() + Sync),
 }
 
 fn face_pngs(drawn: &Drawn, game: &str, indexes: &[usize]) -> Result<Vec<Blob>, String> {
-    let Drawn { job, fronts, backs, back_of, trim, options, tick } = *drawn;
+    let Drawn { job, parsed, trim, options, tick } = *drawn;
     let (w, h) = (png::pixels(options.card.w, options.dpi), png::pixels(options.card.h, options.dpi));
     let mut users: HashMap<usize, usize> = HashMap::new();
     for i in indexes {
-        *users.entry(back_of[*i]).or_default() += 1;
+        *users.entry(parsed.back_index[*i]).or_default() += 1;
     }
     // A back used by one card is named after it; shared backs are numbered.
     let mut shared: Vec<usize> = users.iter().filter(|(_, n)| **n > 1).map(|(b, _)| *b).collect();
     shared.sort_unstable();
-    let mut jobs: Vec<(String, &Tree)> = Vec::new();
+    // Each image with whether it is a front (fronts are the progress steps).
+    let mut images: Vec<(String, &Tree, bool)> = Vec::new();
     let mut done_backs: Vec<usize> = Vec::new();
     for i in indexes {
         let face = &job.faces[*i];
-        jobs.push((format!("png/{game}/{}.png", face.slug), &fronts[*i]));
-        let back = back_of[*i];
+        images.push((format!("png/{game}/{}.png", face.slug), &parsed.fronts[*i], true));
+        let back = parsed.back_index[*i];
         if done_backs.contains(&back) {
             continue;
         }
@@ -135,11 +233,11 @@ fn face_pngs(drawn: &Drawn, game: &str, indexes: &[usize]) -> Result<Vec<Blob>, 
             Some(0) if shared.len() == 1 => format!("png/{game}/back.png"),
             Some(n) => format!("png/{game}/back-{}.png", n + 1),
         };
-        jobs.push((name, &backs[back]));
+        images.push((name, &parsed.backs[back], false));
     }
-    let rendered = parallel(&jobs, |(name, tree)| {
-        let bytes = png::render(tree, trim, w, h).and_then(|p| png::encode(&p, options.dpi));
-        if !name.ends_with("back.png") && !name.contains("/back-") {
+    let rendered = parallel(&images, |(name, tree, front)| {
+        let bytes = png::render_png(tree, trim, w, h, options.dpi);
+        if *front {
             tick();
         }
         bytes.map(|bytes| Blob { name: name.clone(), bytes })
@@ -147,51 +245,43 @@ fn face_pngs(drawn: &Drawn, game: &str, indexes: &[usize]) -> Result<Vec<Blob>, 
     rendered.into_iter().collect()
 }
 
+/// Tabletop Simulator sheets of fronts; where a sheet holds a card with a
+/// back of its own, a sheet of backs in the same layout beside it.
 fn tts_sheets(drawn: &Drawn, base: &str, indexes: &[usize], copies: &[usize]) -> Result<Vec<Blob>, String> {
-    let Drawn { job, fronts, backs, back_of, trim, options, tick } = *drawn;
-    let max_w = png::pixels(options.card.w, options.dpi.min(300));
+    let Drawn { job, parsed, trim, options, tick } = *drawn;
+    let dpi = options.dpi.min(300);
+    let max_w = png::pixels(options.card.w, dpi);
+    // The back most cards share.
+    let mut counts: HashMap<usize, usize> = HashMap::new();
+    for i in indexes {
+        *counts.entry(parsed.back_index[*i]).or_default() += 1;
+    }
+    let common = counts.iter().max_by_key(|(b, n)| (**n, std::cmp::Reverse(**b))).map(|(b, _)| *b).unwrap_or(0);
     let mut blobs = Vec::new();
     let mut sheets = Vec::new();
     let mut slot_of: HashMap<usize, (usize, usize)> = HashMap::new();
     for (sheet_index, part) in indexes.chunks(tts::PER_SHEET).enumerate() {
         let sheet = tts::Sheet::new(part.len(), options.card.w, options.card.h, max_w);
-        let cells = parallel(part, |i| {
-            let cell = png::render(&fronts[*i], trim, sheet.face_w, sheet.face_h);
-            tick();
-            cell
-        });
-        let mut pixmap =
-            resvg::tiny_skia::Pixmap::new(sheet.face_w * sheet.columns as u32, sheet.face_h * sheet.rows as u32)
-                .ok_or("the sheet is too large")?;
-        pixmap.fill(resvg::tiny_skia::Color::WHITE);
-        for (slot, (i, cell)) in part.iter().zip(cells).enumerate() {
-            let cell = cell?;
-            let (x, y) = ((slot % sheet.columns) as u32 * sheet.face_w, (slot / sheet.columns) as u32 * sheet.face_h);
-            pixmap.draw_pixmap(
-                x as i32,
-                y as i32,
-                cell.as_ref(),
-                &resvg::tiny_skia::PixmapPaint::default(),
-                resvg::tiny_skia::Transform::identity(),
-                None,
-            );
+        let fronts: Vec<&Tree> = part.iter().map(|i| &*parsed.fronts[*i]).collect();
+        let face = format!("{base}-{}.png", sheet_index + 1);
+        blobs.push(Blob { name: format!("tts/{face}"), bytes: sheet_image(&fronts, &sheet, trim, dpi, tick)? });
+        let back = if part.iter().all(|i| parsed.back_index[*i] == common) {
+            None
+        } else {
+            let backs: Vec<&Tree> = part.iter().map(|i| parsed.back_of(*i)).collect();
+            let name = format!("{base}-{}-backs.png", sheet_index + 1);
+            blobs.push(Blob { name: format!("tts/{name}"), bytes: sheet_image(&backs, &sheet, trim, dpi, &|| {})? });
+            Some(name)
+        };
+        for (slot, i) in part.iter().enumerate() {
             slot_of.insert(*i, (sheet_index, slot));
         }
-        let name = format!("tts/{base}-{}.png", sheet_index + 1);
-        blobs.push(Blob { name: name.clone(), bytes: png::encode(&pixmap, options.dpi.min(300))? });
-        sheets.push((name.trim_start_matches("tts/").to_string(), sheet));
+        sheets.push(tts::SheetFiles { face, back, sheet });
     }
-    // The back most cards share.
-    let mut counts: HashMap<usize, usize> = HashMap::new();
-    for i in indexes {
-        *counts.entry(back_of[*i]).or_default() += 1;
-    }
-    let common = counts.iter().max_by_key(|(b, n)| (**n, std::cmp::Reverse(**b))).map(|(b, _)| *b).unwrap_or(0);
-    if let Some(tree) = backs.get(common) {
-        let (w, h) =
-            (sheets.first().map(|s| s.1.face_w).unwrap_or(max_w), sheets.first().map(|s| s.1.face_h).unwrap_or(max_w));
+    if let Some(tree) = parsed.backs.get(common) {
+        let (w, h) = sheets.first().map_or((max_w, max_w), |s| (s.sheet.face_w, s.sheet.face_h));
         let back = png::render(tree, trim, w, h)?;
-        blobs.push(Blob { name: format!("tts/{base}-back.png"), bytes: png::encode(&back, options.dpi.min(300))? });
+        blobs.push(Blob { name: format!("tts/{base}-back.png"), bytes: png::encode(&back, dpi)? });
     }
     let cards: Vec<tts::DeckCard> = copies
         .iter()
@@ -206,11 +296,38 @@ fn tts_sheets(drawn: &Drawn, base: &str, indexes: &[usize], copies: &[usize]) ->
     Ok(blobs)
 }
 
-fn preview(job: &Job, back_of: &[usize], options: &Options) -> Blob {
-    let mut counts: HashMap<usize, usize> = HashMap::new();
-    for b in back_of {
-        *counts.entry(*b).or_default() += 1;
+/// One sheet image: `trees` drawn in the sheet's slots, row by row.
+fn sheet_image(
+    trees: &[&Tree],
+    sheet: &tts::Sheet,
+    trim: png::Trim,
+    dpi: u32,
+    tick: &(dyn Fn() + Sync),
+) -> Result<Vec<u8>, String> {
+    let cells = parallel(trees, |tree| {
+        let cell = png::render(tree, trim, sheet.face_w, sheet.face_h);
+        tick();
+        cell
+    });
+    let (w, h) = (sheet.face_w * sheet.columns as u32, sheet.face_h * sheet.rows as u32);
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(w, h).ok_or("the sheet is too large")?;
+    pixmap.fill(resvg::tiny_skia::Color::WHITE);
+    for (slot, cell) in cells.into_iter().enumerate() {
+        let cell = cell?;
+        let (x, y) = ((slot % sheet.columns) as u32 * sheet.face_w, (slot / sheet.columns) as u32 * sheet.face_h);
+        pixmap.draw_pixmap(
+            x as i32,
+            y as i32,
+            cell.as_ref(),
+            &resvg::tiny_skia::PixmapPaint::default(),
+            resvg::tiny_skia::Transform::identity(),
+            None,
+        );
     }
+    png::encode(&pixmap, dpi)
+}
+
+fn preview(job: &Job, parsed: &Parsed, options: &Options) -> Blob {
     let entries: Vec<html::Entry> = job
         .faces
         .iter()
@@ -219,7 +336,7 @@ fn preview(job: &Job, back_of: &[usize], options: &Options) -> Blob {
             name: &face.name,
             game: &face.game,
             front: &face.front,
-            back: (counts.get(&back_of[i]) == Some(&1)).then_some(face.back.as_str()),
+            back: parsed.own_back(i).then_some(face.back.as_str()),
         })
         .collect();
     let title = format!("{} — cardsmith preview", job.title);

@@ -1,7 +1,8 @@
 //! Tabletop Simulator: deck sheets of up to 10 × 7 faces, at most 4096
-//! pixels a side, one back image, and the saved object (a `DeckCustom`) that
-//! references them.  The image addresses in the JSON are the sheets' file
-//! names; replace them with where you host the images (or pass a prefix).
+//! pixels a side, the back most cards share, a sheet of backs beside any
+//! sheet holding a card with a back of its own (`UniqueBack`), and the saved
+//! object (a `DeckCustom`) that references them.  The image addresses in the
+//! JSON are the images' file names: replace them with where you host them.
 
 use serde_json::{json, Value};
 
@@ -37,6 +38,14 @@ impl Sheet {
     }
 }
 
+/// The images of one sheet: its fronts, and its backs when its cards do not
+/// all show the deck's common back.
+pub struct SheetFiles {
+    pub face: String,
+    pub back: Option<String>,
+    pub sheet: Sheet,
+}
+
 /// One card of the deck: which sheet and slot shows it, and its name.
 pub struct DeckCard<'a> {
     pub name: &'a str,
@@ -45,20 +54,20 @@ pub struct DeckCard<'a> {
 }
 
 /// The saved object: a deck with every copy, its sheets and back.
-pub fn saved_object(title: &str, cards: &[DeckCard], sheets: &[(String, Sheet)], back: &str) -> Value {
+pub fn saved_object(title: &str, cards: &[DeckCard], sheets: &[SheetFiles], back: &str) -> Value {
     let custom: serde_json::Map<String, Value> = sheets
         .iter()
         .enumerate()
-        .map(|(index, (file, sheet))| {
+        .map(|(index, files)| {
             (
                 (index + 1).to_string(),
                 json!({
-                    "FaceURL": file,
-                    "BackURL": back,
-                    "NumWidth": sheet.columns,
-                    "NumHeight": sheet.rows,
+                    "FaceURL": files.face,
+                    "BackURL": files.back.as_deref().unwrap_or(back),
+                    "NumWidth": files.sheet.columns,
+                    "NumHeight": files.sheet.rows,
                     "BackIsHidden": true,
-                    "UniqueBack": false,
+                    "UniqueBack": files.back.is_some(),
                     "Type": 0
                 }),
             )
@@ -117,9 +126,16 @@ mod tests {
             DeckCard { name: "B", sheet: 0, slot: 1 },
         ];
         let sheet = Sheet::new(2, 63.5, 88.9, 750);
-        let object = saved_object("Deck", &cards, &[("deck-1.png".into(), sheet)], "back.png");
+        let files = [
+            SheetFiles { face: "deck-1.png".into(), back: None, sheet },
+            SheetFiles { face: "deck-2.png".into(), back: Some("deck-2-backs.png".into()), sheet },
+        ];
+        let object = saved_object("Deck", &cards, &files, "back.png");
         assert_eq!(object["ObjectStates"][0]["DeckIDs"], json!([100, 100, 101]));
-        assert_eq!(object["ObjectStates"][0]["CustomDeck"]["1"]["FaceURL"], "deck-1.png");
+        let custom = &object["ObjectStates"][0]["CustomDeck"];
+        assert_eq!(custom["1"]["FaceURL"], "deck-1.png");
+        assert_eq!((&custom["1"]["BackURL"], &custom["1"]["UniqueBack"]), (&json!("back.png"), &json!(false)));
+        assert_eq!((&custom["2"]["BackURL"], &custom["2"]["UniqueBack"]), (&json!("deck-2-backs.png"), &json!(true)));
         assert_eq!(object["ObjectStates"][0]["ContainedObjects"][2]["Nickname"], "B");
     }
 }

@@ -1,0 +1,70 @@
+//! A project's own face templates: one put in `templates/<game>/` under the
+//! name of a bundled one replaces it, one that writes broken SVG is an error
+//! at the card it drew, and Tabletop Simulator decks keep a card's own back.
+
+mod common;
+use common::{bundled_project, cardsmith, contents, stderr};
+
+use std::path::Path;
+
+fn project(dir: &Path, cards: &str) {
+    std::fs::write(dir.join("cardsmith.toml"), "[project]\npaths = [\"cards\"]\n").expect("manifest");
+    std::fs::create_dir_all(dir.join("cards")).expect("cards");
+    std::fs::write(dir.join("cards/test.cards"), cards).expect("cards");
+}
+
+const EVENT: &str = "game dreadnaught-2e\n\nevent \"Quick Repairs\" {\n  at 3.0 { increase damage 1 }\n}\n";
+
+fn template(dir: &Path, name: &str, text: &str) {
+    let folder = dir.join("templates/dreadnaught-2e");
+    std::fs::create_dir_all(&folder).expect("templates");
+    std::fs::write(folder.join(name), text).expect("template");
+}
+
+#[test]
+fn a_project_template_replaces_the_bundled_one_of_the_same_name() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let boost = "\nboost \"Targeting Uplink\" {\n  power 2\n  at 3.5 { impact damage +1 }\n}\n";
+    project(dir.path(), &format!("{EVENT}{boost}"));
+    template(
+        dir.path(),
+        "event.svg",
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="{{ page.viewbox }}"><text x="10" y="20">House frame: {{ card.name }}</text></svg>"#,
+    );
+    let output = cardsmith(&["print", "--format", "html"], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let preview = std::fs::read_to_string(dir.path().join("print/preview.html")).expect("preview");
+    assert!(preview.contains("House frame: Quick Repairs"), "the override was not used");
+    // Only the template of that name changed: the Boost Card is drawn as ever.
+    assert_eq!(preview.matches("House frame").count(), 1, "{preview}");
+    assert!(preview.contains(">Targeting Uplink</text>"), "the bundled boost template went missing");
+}
+
+#[test]
+fn a_template_that_writes_broken_svg_is_an_error_at_the_card() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    project(dir.path(), EVENT);
+    template(dir.path(), "event.svg", r#"<svg xmlns="http://www.w3.org/2000/svg"><rect width="3"></svg>"#);
+    let output = cardsmith(&["print", "--format", "pdf"], dir.path());
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    assert!(err.contains("error[E0704]: the front drawn for `Quick Repairs` is not valid SVG"), "{err}");
+    assert!(err.contains("cards/test.cards:3:1"), "the diagnostic points at the card: {err}");
+    assert!(err.contains("nothing written"), "{err}");
+    assert!(!dir.path().join("print").exists(), "nothing is written");
+}
+
+#[test]
+fn a_card_with_its_own_back_gets_a_sheet_of_backs_in_tabletop_simulator() {
+    // The System Card's reverse is a back no other card shows.
+    let dir = bundled_project("dreadnaught-2e");
+    let output = cardsmith(&["print", "--format", "tts", "--deck", "Kinetic"], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let files = contents(&dir.path().join("print"));
+    let object: serde_json::Value = serde_json::from_slice(&files["tts/kinetic.json"]).expect("saved object");
+    let sheet = &object["ObjectStates"][0]["CustomDeck"]["1"];
+    assert_eq!(sheet["UniqueBack"], true, "{sheet}");
+    assert_eq!(sheet["BackURL"], "kinetic-1-backs.png");
+    assert!(files.contains_key("tts/kinetic-1-backs.png"), "{:?}", files.keys());
+    assert!(files.contains_key("tts/kinetic-back.png"), "the common back is still there");
+}
