@@ -54,6 +54,29 @@ fn shapers() -> &'static Shapers {
 /// Shaped with rustybuzz, so kerning and ligatures count as they will when
 /// the text is rendered.
 pub fn width(text: &str, style: Style) -> f32 {
+    thread_local! {
+        /// Widths this thread has measured, per style: card text repeats its
+        /// words, and each shaping call builds its plan anew.
+        static MEASURED: std::cell::RefCell<[std::collections::HashMap<String, f32>; 3]> = Default::default();
+    }
+    /// Past this many words a style's table starts again, bounding memory.
+    const KEEP: usize = 50_000;
+    MEASURED.with(|measured| {
+        let mut measured = measured.borrow_mut();
+        let known = &mut measured[style as usize];
+        if let Some(width) = known.get(text) {
+            return *width;
+        }
+        let width = shape_width(text, style);
+        if known.len() >= KEEP {
+            known.clear();
+        }
+        known.insert(text.to_string(), width);
+        width
+    })
+}
+
+fn shape_width(text: &str, style: Style) -> f32 {
     let Some(face) = &shapers().faces[style as usize] else { return fallback_width(text) };
     let mut buffer = rustybuzz::UnicodeBuffer::new();
     buffer.push_str(text);
