@@ -283,7 +283,7 @@ impl<'a> Evaluation<'a> {
             _ => "",
         };
         match function {
-            "count" => self.matching(args, pool).map(|e| e.count).sum(),
+            "count" => total(self.matching(args, pool).map(|e| e.count)),
             "groups" => self.matching(args, pool).count() as i64,
             "distinct" => self.per_name(args, pool).len() as i64,
             "max-copies" | "max-groups" => {
@@ -299,12 +299,19 @@ impl<'a> Evaluation<'a> {
             "any" => i64::from(self.matching(args, pool).next().is_some()),
             "sum" => {
                 let field = field(0);
-                self.matching(&args[1..], pool).map(|e| self.field_number(&self.cards[e.card], field) * e.count).sum()
+                total(
+                    self.matching(&args[1..], pool)
+                        .map(|e| self.field_number(&self.cards[e.card], field).saturating_mul(e.count)),
+                )
             }
             "sum-rows" => {
                 let field = field(0);
                 let wanted: Vec<&str> = args[1..].iter().filter_map(name_of).collect();
-                pool.entries.iter().map(|e| self.row_sum(&self.cards[e.card], field, &wanted) * e.count).sum()
+                total(
+                    pool.entries
+                        .iter()
+                        .map(|e| self.row_sum(&self.cards[e.card], field, &wanted).saturating_mul(e.count)),
+                )
             }
             "subset" => self.subset(field(0), field(1), &args[2..], pool),
             "values" => {
@@ -422,7 +429,7 @@ impl<'a> Evaluation<'a> {
         let mut per_name: BTreeMap<&'a str, (i64, Vec<Span>)> = BTreeMap::new();
         for entry in self.matching(filters, pool) {
             let slot = per_name.entry(cards[entry.card].name.as_str()).or_default();
-            slot.0 += entry.count;
+            slot.0 = slot.0.saturating_add(entry.count);
             slot.1.push(entry.span);
         }
         per_name
@@ -441,7 +448,7 @@ impl<'a> Evaluation<'a> {
                 Value::Name(name) => weights.and_then(|e| e.weight(name)).unwrap_or(0),
                 _ => 0,
             })
-            .sum()
+            .fold(0, i64::saturating_add)
     }
 
     fn enum_of(&self, card: &Card, field: &str) -> Option<&'a super::model::EnumDef> {
@@ -466,7 +473,7 @@ impl<'a> Evaluation<'a> {
             .filter(|f| f.name == field && f.values.iter().any(mentions))
             .flat_map(|f| &f.values)
             .map(|v| if let Value::Int(n) = v { *n } else { 0 })
-            .sum()
+            .fold(0, i64::saturating_add)
     }
 
     /// Whether every card's `needs` values (with multiplicity) are each found
@@ -543,4 +550,10 @@ fn number(value: &Value) -> Option<i64> {
         Value::Save { save, .. } => Some(*save),
         _ => None,
     }
+}
+
+/// A sum that stops at the largest number rather than overflowing: card
+/// values and copy counts are the user's, and may be absurd.
+fn total(numbers: impl Iterator<Item = i64>) -> i64 {
+    numbers.fold(0, i64::saturating_add)
 }

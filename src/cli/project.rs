@@ -22,12 +22,25 @@ pub fn default_paths() -> Result<Vec<PathBuf>> {
         ));
     };
     let table = manifest(&root)?;
-    let paths = table
-        .get("project")
-        .and_then(|p| p.get("paths"))
-        .and_then(|p| p.as_array())
-        .map(|items| items.iter().filter_map(|i| i.as_str()).map(|p| root.join(p)).collect::<Vec<_>>());
-    Ok(paths.unwrap_or_else(|| vec![root]))
+    let Some(items) = table.get("project").and_then(|p| p.get("paths")).and_then(|p| p.as_array()) else {
+        return Ok(vec![root]);
+    };
+    let inside = root.canonicalize().into_diagnostic()?;
+    let mut paths = Vec::new();
+    for item in items.iter().filter_map(|i| i.as_str()) {
+        let path = root.join(item);
+        // A path that does not exist is reported when it is read.
+        if path.canonicalize().is_ok_and(|p| !p.starts_with(&inside)) {
+            return Err(miette!(
+                help = "keep the cards inside the project folder, or name the folder on the command line",
+                "{}: the path `{item}` leads outside the project folder {}",
+                root.join(MANIFEST).display(),
+                root.display()
+            ));
+        }
+        paths.push(path);
+    }
+    Ok(paths)
 }
 
 /// The parsed `cardsmith.toml` of a project.
@@ -70,39 +83,78 @@ pub fn lint_config() -> Result<crate::lint::Config> {
 }
 
 /// Every `.rules` and `.cards` file under the given paths, sorted, each once.
-/// A file named explicitly is read whatever its extension.
+/// A file named explicitly is read whatever its extension.  Links met inside
+/// a folder are followed only while they stay inside it: a link that leads
+/// out is refused, and one that leads back to a folder already read (a loop)
+/// is passed over, as is a second way to a file already found.
 pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
-    let mut found = Vec::new();
+    let mut walk = Walk::default();
     for path in paths {
         let meta =
             std::fs::metadata(path).into_diagnostic().wrap_err_with(|| format!("cannot read {}", path.display()))?;
         if meta.is_dir() {
-            walk(path, &mut found)?;
+            let top = path.canonicalize().into_diagnostic()?;
+            walk.folder(path, &top)?;
         } else {
-            found.push(path.clone());
+            walk.file(path);
         }
     }
-    found.sort();
-    found.dedup();
-    Ok(found)
+    walk.found.sort();
+    Ok(walk.found)
 }
 
-fn walk(dir: &Path, found: &mut Vec<PathBuf>) -> Result<()> {
-    let entries =
-        std::fs::read_dir(dir).into_diagnostic().wrap_err_with(|| format!("cannot list {}", dir.display()))?;
-    for entry in entries {
-        let path = entry.into_diagnostic()?.path();
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        if name.starts_with('.') || name == "target" {
-            continue;
-        }
-        if path.is_dir() {
-            walk(&path, found)?;
-        } else if matches!(path.extension().and_then(|e| e.to_str()), Some("rules" | "cards")) {
-            found.push(path);
+#[derive(Default)]
+struct Walk {
+    found: Vec<PathBuf>,
+    /// Real paths of the folders and files read so far.
+    seen: std::collections::HashSet<PathBuf>,
+}
+
+impl Walk {
+    fn file(&mut self, path: &Path) {
+        let real = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+        if self.seen.insert(real) {
+            self.found.push(path.to_path_buf());
         }
     }
-    Ok(())
+
+    fn folder(&mut self, dir: &Path, top: &Path) -> Result<()> {
+        let real = dir.canonicalize().into_diagnostic().wrap_err_with(|| format!("cannot read {}", dir.display()))?;
+        if !self.seen.insert(real) {
+            return Ok(());
+        }
+        let entries =
+            std::fs::read_dir(dir).into_diagnostic().wrap_err_with(|| format!("cannot list {}", dir.display()))?;
+        let mut paths: Vec<PathBuf> =
+            entries.map(|e| e.map(|e| e.path())).collect::<Result<_, _>>().into_diagnostic()?;
+        paths.sort();
+        for path in paths {
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if name.starts_with('.') || name == "target" {
+                continue;
+            }
+            let link = std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink());
+            if link {
+                // A dangling link is no file to read.
+                let Ok(target) = path.canonicalize() else { continue };
+                if !target.starts_with(top) {
+                    return Err(miette!(
+                        help = "copy what it links to into the folder, or name that path on the command line",
+                        "{} links to {}, outside {}",
+                        path.display(),
+                        target.display(),
+                        top.display()
+                    ));
+                }
+            }
+            if path.is_dir() {
+                self.folder(&path, top)?;
+            } else if matches!(path.extension().and_then(|e| e.to_str()), Some("rules" | "cards")) {
+                self.file(&path);
+            }
+        }
+        Ok(())
+    }
 }
 
 /// A path as shown in diagnostics: relative to the current folder when under it.

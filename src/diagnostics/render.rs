@@ -23,7 +23,7 @@ pub fn human(files: &Files, diagnostics: &[Diagnostic], out: &mut dyn WriteColor
     let config = term::Config::default();
     let adapter = CodespanFiles(files);
     for d in diagnostics {
-        term::emit(out, &config, &adapter, &to_codespan(d)).map_err(std::io::Error::other)?;
+        term::emit(out, &config, &adapter, &to_codespan(files, d)).map_err(std::io::Error::other)?;
     }
     Ok(())
 }
@@ -126,20 +126,38 @@ fn severity_word(severity: Severity) -> &'static str {
     }
 }
 
-fn to_codespan(d: &Diagnostic) -> cs::Diagnostic<FileId> {
+/// Lines longer than this are not shown as a snippet: a label on one (a
+/// megabyte of brackets on a single line) becomes a note with its position.
+const LONGEST_SHOWN_LINE: usize = 400;
+
+fn to_codespan(files: &Files, d: &Diagnostic) -> cs::Diagnostic<FileId> {
     let severity = match d.severity {
         Severity::Error => cs::Severity::Error,
         Severity::Warning => cs::Severity::Warning,
     };
+    let mut positions = Vec::new();
     let labels = d
         .labels
         .iter()
+        .filter(|l| {
+            let file = files.get(l.span.file);
+            let long = [l.span.start as usize, l.span.end as usize].iter().any(|&offset| {
+                let line = file.line_index(offset);
+                file.line_start(line + 1).saturating_sub(file.line_start(line)) > LONGEST_SHOWN_LINE
+            });
+            if long {
+                let (line, column) = file.line_column(l.span.start as usize);
+                positions.push(format!("{}:{line}:{column}: {} (a line too long to show)", file.name, l.message));
+            }
+            !long
+        })
         .map(|l| {
             let style = if l.primary { cs::LabelStyle::Primary } else { cs::LabelStyle::Secondary };
             cs::Label::new(style, l.span.file, l.span.range()).with_message(l.message.clone())
         })
         .collect();
-    let mut notes = d.notes.clone();
+    let mut notes = positions;
+    notes.extend(d.notes.iter().cloned());
     if let Some(help) = &d.help {
         notes.push(format!("help: {help}"));
     }

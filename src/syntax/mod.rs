@@ -59,7 +59,9 @@ pub fn load(files: &mut Files, name: &str, bytes: Vec<u8>, diagnostics: &mut Vec
         diagnostics.push(
             Diagnostic::error(
                 &codes::FILE_TOO_LARGE,
-                format!("`{name}` is {} bytes; files larger than {} bytes are not read", bytes.len(), MAX_FILE_SIZE),
+                // The command line reads no more than one byte past the
+                // limit, so the size itself is not known here.
+                format!("`{name}` is larger than {MAX_FILE_SIZE} bytes (8 MiB), the most a file may hold"),
             )
             .primary(Span::new(id, 0, 0), "this file")
             .help("split a very large card pool into several files"),

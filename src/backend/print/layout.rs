@@ -70,6 +70,11 @@ pub struct Laid {
 
 /// How much smaller the size gets at each try.
 const STEP: f32 = 0.25;
+/// At most this many tries, however far apart the size and the minimum.
+const MAX_STEPS: f32 = 64.0;
+/// The largest text size honoured, in the SVG's units (a card is about 180
+/// wide): anything larger is a slip in a template.
+const MAX_SIZE: f32 = 1000.0;
 /// The gap between paragraphs, in lines.
 const PARAGRAPH_GAP: f32 = 0.35;
 /// Icons are drawn this many ems wide.
@@ -99,8 +104,12 @@ struct Atom {
 /// Sets `paragraphs` in the box, shrinking as needed.
 pub fn lay_out(paragraphs: &[Paragraph], spec: &BoxSpec) -> Laid {
     let words: Vec<Vec<Word>> = paragraphs.iter().map(words).filter(|w| !w.is_empty()).collect();
-    let min = spec.min_size.min(spec.size).max(0.5);
-    let mut size = spec.size.max(min);
+    // Sizes come from templates, which a project may write: one that is not a
+    // number, or absurdly large, must not stall the shrinking below.
+    let sane = |v: f32, fallback: f32| if v.is_finite() { v.clamp(0.5, MAX_SIZE) } else { fallback };
+    let mut size = sane(spec.size, 10.0);
+    let min = sane(spec.min_size, 0.5).min(size);
+    let step = STEP.max((size - min) / MAX_STEPS);
     loop {
         let lines = wrap(&words, spec.w / size);
         let height = block_height(&lines, size, spec.line_height);
@@ -112,7 +121,7 @@ pub fn lay_out(paragraphs: &[Paragraph], spec: &BoxSpec) -> Laid {
             let svg = emit(&lines, size, spec);
             return Laid { svg, size, fits, lines: count };
         }
-        size = (size - STEP).max(min);
+        size = (size - step).max(min);
     }
 }
 
