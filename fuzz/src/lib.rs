@@ -1,0 +1,213 @@
+//! What each fuzz target does with its input, in one place: the targets in
+//! `fuzz_targets/` call these, and `tests/fuzz_replay.rs` replays the seed
+//! corpus (the bundled cards) and every saved crash through the same code.
+//!
+//! Beyond "does not panic", each target checks a property a person relies on:
+//! every diagnostic points inside the file at character boundaries and renders;
+//! formatting is idempotent; laid-out text stays in its box or says it does not
+//! fit; a printed face is SVG that usvg reads.
+
+use cardsmith::backend::print::{
+    self,
+    fonts::Style,
+    layout::{self, Align, BoxSpec, Piece},
+    sheet,
+    templates::Templates,
+    Formats, Options,
+};
+use cardsmith::diagnostics::{render, Diagnostic};
+use cardsmith::source::Files;
+use cardsmith::workspace::Workspace;
+
+/// Parsing alone: scanning, pest and building the syntax tree.
+pub fn parse(data: &[u8]) {
+    let mut files = Files::new();
+    let mut diagnostics = Vec::new();
+    if let Some(id) = cardsmith::syntax::load(&mut files, "fuzz.cards", data.to_vec(), &mut diagnostics) {
+        cardsmith::syntax::parse(&files, id, &mut diagnostics);
+    }
+    diagnostics_are_sound(&files, &diagnostics);
+}
+
+/// The whole check of one file (a ruleset or cards of a bundled game):
+/// parsing, checking, the lints, and rendering every diagnostic.
+pub fn check(data: &[u8]) {
+    let mut workspace = Workspace::new();
+    workspace.add_bytes("fuzz.cards", data.to_vec());
+    let outcome = workspace.check();
+    diagnostics_are_sound(&outcome.files, &outcome.diagnostics);
+    for fix in &outcome.fixes {
+        let text = &outcome.files.get(fix.span.file).text;
+        assert!(text.get(fix.span.range()).is_some(), "a fix outside the text: {fix:?}");
+    }
+}
+
+/// The formatter: what it accepts it formats once and for all.
+pub fn fmt(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(once) = cardsmith::fmt::format_text("fuzz.cards", text) else { return };
+    match cardsmith::fmt::format_text("fuzz.cards", &once) {
+        Ok(twice) => assert_eq!(once, twice, "formatting is not idempotent"),
+        Err(e) => panic!("the formatter's output does not format again: {e:?}\n{once}"),
+    }
+}
+
+/// Text layout on its own: the first bytes choose the box, the rest is rich
+/// text (`{icon}`, `[badge]`, `*italic*`, `**bold**`, blank lines between
+/// paragraphs).
+pub fn layout(data: &[u8]) {
+    let (spec, text) = box_spec(data);
+    // A card's text is far shorter; longer inputs only slow the search.
+    let text = &text[..text.len().min(MAX_TEXT)];
+    let paragraphs: Vec<layout::Paragraph> = String::from_utf8_lossy(text).split("\n\n").map(rich_text).collect();
+    let laid = layout::lay_out(&paragraphs, &spec);
+    assert!(laid.size.is_finite() && laid.size > 0.0, "text set at size {}", laid.size);
+    if spec.size.is_finite() && spec.size >= 0.5 {
+        assert!(laid.size <= spec.size + 1e-3, "text grew: {} > {}", laid.size, spec.size);
+    }
+    let svg = format!(r#"<svg xmlns="http://www.w3.org/2000/svg" width="600" height="600">{}</svg>"#, laid.svg);
+    if let Err(e) = print::svg::parse(&svg, &print::svg::options()) {
+        panic!("laid-out text is not SVG ({e}):\n{svg}");
+    }
+}
+
+/// A card through the whole of printing short of rasterising: checked, drawn
+/// through its kind's template with its text laid out, and read back by usvg.
+pub fn print(data: &[u8]) {
+    let mut workspace = Workspace::new();
+    workspace.add_bytes("fuzz.cards", data.to_vec());
+    let outcome = workspace.check();
+    if outcome.stats.errors > 0 || outcome.project.games.iter().all(|g| g.cards.is_empty()) {
+        return;
+    }
+    thread_local! {
+        static TEMPLATES: std::cell::RefCell<Option<Templates>> = const { std::cell::RefCell::new(None) };
+    }
+    let options = Options {
+        card: sheet::card_size("poker").unwrap_or_else(|| panic!("poker size")),
+        paper: sheet::paper_size("a4").unwrap_or_else(|| panic!("a4 size")),
+        bleed: 0.0,
+        backs: true,
+        dpi: 30,
+        formats: Formats { pdf: false, png: false, html: false, tts: false },
+        deck: None,
+    };
+    let job = TEMPLATES.with(|templates| {
+        let mut templates = templates.borrow_mut();
+        let templates = templates.get_or_insert_with(|| match Templates::new(&[]) {
+            Ok(templates) => templates,
+            Err(e) => panic!("the bundled templates do not load: {e}"),
+        });
+        print::prepare(&outcome.project, templates, &options)
+    });
+    let usvg = print::svg::options();
+    for face in &job.faces {
+        for svg in [&face.front, &face.back] {
+            if let Err(e) = print::svg::parse(svg, &usvg) {
+                panic!("the face of `{}` is not SVG ({e}):\n{svg}", face.name);
+            }
+        }
+    }
+}
+
+/// Every label of every diagnostic lies in its file at character boundaries,
+/// and every diagnostic renders in each format.
+fn diagnostics_are_sound(files: &Files, diagnostics: &[Diagnostic]) {
+    for diagnostic in diagnostics {
+        for label in &diagnostic.labels {
+            let text = &files.get(label.span.file).text;
+            let range = label.span.range();
+            assert!(
+                range.start <= range.end && text.get(range.clone()).is_some(),
+                "{} points at {range:?} in a text of {} bytes: {}",
+                diagnostic.code.id,
+                text.len(),
+                diagnostic.message
+            );
+        }
+        std::hint::black_box(render::short(files, diagnostic));
+        std::hint::black_box(render::json(files, diagnostic));
+    }
+    std::hint::black_box(render::human_string(files, diagnostics));
+}
+
+/// The most text the layout target sets, in bytes.
+const MAX_TEXT: usize = 4096;
+
+/// The box: from the first byte on, small whole numbers scaled to sensible
+/// ranges; when the first byte is odd, raw floats (zero, negative, huge,
+/// infinite, not a number) instead.
+fn box_spec(data: &[u8]) -> (BoxSpec, &[u8]) {
+    let byte = |i: usize| data.get(i).copied().unwrap_or(0);
+    let raw = |i: usize| {
+        let bytes = [byte(i), byte(i + 1), byte(i + 2), byte(i + 3)];
+        f32::from_le_bytes(bytes)
+    };
+    let aligns = [Align::Start, Align::Middle, Align::End];
+    let (values, used) = if byte(0) % 2 == 1 {
+        ([raw(1), raw(5), raw(9), raw(13), raw(17)], 21)
+    } else {
+        let scaled = |i: usize, scale: f32| f32::from(byte(i)) * scale;
+        ([scaled(1, 1.0), scaled(2, 1.0), scaled(3, 0.125), scaled(4, 0.0625), scaled(5, 1.0 / 64.0)], 6)
+    };
+    let spec = BoxSpec {
+        x: 10.0,
+        y: 10.0,
+        w: values[0],
+        h: values[1],
+        size: values[2],
+        min_size: values[3],
+        line_height: values[4],
+        align: aligns[usize::from(byte(0) / 2) % 3],
+        valign: aligns[usize::from(byte(0) / 6) % 3],
+        fill: "#000".to_string(),
+    };
+    (spec, data.get(used..).unwrap_or(&[]))
+}
+
+/// One paragraph of marked-up text as pieces.
+fn rich_text(text: &str) -> layout::Paragraph {
+    let mut pieces = Vec::new();
+    let mut style = Style::Regular;
+    let mut rest = text;
+    let mut plain = String::new();
+    let flush = |plain: &mut String, pieces: &mut Vec<Piece>, style: Style| {
+        if !plain.is_empty() {
+            pieces.push(Piece::Text { text: std::mem::take(plain), style, colour: None });
+        }
+    };
+    while let Some(c) = rest.chars().next() {
+        let closing = match c {
+            '{' => rest.find('}'),
+            '[' => rest.find(']'),
+            _ => None,
+        };
+        if let Some(end) = closing {
+            flush(&mut plain, &mut pieces, style);
+            let inner = rest[1..end].to_string();
+            pieces.push(if c == '{' {
+                Piece::Icon { id: inner, colour: Some("#c0392b".to_string()) }
+            } else {
+                let (text, small) = match inner.split_once('.') {
+                    Some((a, b)) => (a.to_string(), Some(b.to_string())),
+                    None => (inner, None),
+                };
+                Piece::Badge { text, small, fill: "#222".to_string() }
+            });
+            rest = &rest[end + 1..];
+        } else if let Some(after) = rest.strip_prefix("**") {
+            flush(&mut plain, &mut pieces, style);
+            style = if style == Style::Bold { Style::Regular } else { Style::Bold };
+            rest = after;
+        } else if let Some(after) = rest.strip_prefix('*') {
+            flush(&mut plain, &mut pieces, style);
+            style = if style == Style::Italic { Style::Regular } else { Style::Italic };
+            rest = after;
+        } else {
+            plain.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    flush(&mut plain, &mut pieces, style);
+    pieces
+}

@@ -1,0 +1,59 @@
+//! The fuzz targets' own code (`fuzz/src/lib.rs`) run on their seed corpus,
+//! the bundled cards, and on every input a fuzzer ever found a crash with
+//! (`fuzz/regressions/TARGET/`), so a fixed crash stays fixed without a
+//! fuzzer on the machine.  `fuzz_smoke.rs` runs the fuzzer itself.
+
+#[path = "../fuzz/src/lib.rs"]
+mod targets;
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+const TARGETS: &[(&str, fn(&[u8]))] = &[
+    ("parse", targets::parse),
+    ("check", targets::check),
+    ("fmt", targets::fmt),
+    ("layout", targets::layout),
+    ("print", targets::print),
+];
+
+fn files_under(dir: &Path, found: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files_under(&path, found);
+        } else {
+            found.push(path);
+        }
+    }
+}
+
+#[test]
+fn every_target_takes_every_bundled_file() {
+    let mut seeds = Vec::new();
+    files_under(&common::repo().join("cards"), &mut seeds);
+    assert!(seeds.len() >= 20, "the seed corpus is the bundled cards: {} files", seeds.len());
+    for seed in &seeds {
+        let bytes = std::fs::read(seed).expect("readable");
+        for (_, target) in TARGETS {
+            target(&bytes);
+        }
+    }
+}
+
+#[test]
+fn every_saved_crash_is_fixed() {
+    let mut replayed = 0;
+    for (name, target) in TARGETS {
+        let mut inputs = Vec::new();
+        files_under(&common::repo().join("fuzz/regressions").join(name), &mut inputs);
+        for input in inputs {
+            let bytes = std::fs::read(&input).expect("readable");
+            target(&bytes);
+            replayed += 1;
+        }
+    }
+    assert!(replayed > 0, "fuzz/regressions holds the inputs of crashes found and fixed");
+}
