@@ -15,37 +15,50 @@ fn stdout(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
-#[test]
-fn a_fifty_megabyte_file_is_refused_unread_with_a_diagnostic() {
+/// Checks one file in a fresh folder: it must fail with exit 1, promptly.
+/// Returns everything printed.
+fn check_refused(name: &str, bytes: &[u8]) -> String {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut text = b"game dreadnaught-2e\n".to_vec();
-    text.resize(50 << 20, b' ');
-    std::fs::write(dir.path().join("huge.cards"), &text).expect("write");
+    std::fs::write(dir.path().join(name), bytes).expect("write");
     let started = Instant::now();
-    let output = cardsmith(&["check", "huge.cards"], dir.path());
+    let output = cardsmith(&["check", name], dir.path());
     assert!(started.elapsed() < PROMPTLY, "took {:?}", started.elapsed());
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
-    let shown = stdout(&output) + &stderr(&output);
+    stdout(&output) + &stderr(&output)
+}
+
+#[test]
+fn a_fifty_megabyte_file_is_refused_unread_with_a_diagnostic() {
+    let mut text = b"game dreadnaught-2e\n".to_vec();
+    text.resize(50 << 20, b' ');
+    let shown = check_refused("huge.cards", &text);
     assert!(shown.contains("error[E0009]"), "{shown}");
     assert!(shown.contains("`huge.cards` is larger than 8388608 bytes"), "{shown}");
 }
 
 #[test]
 fn two_megabytes_of_open_parentheses_are_refused_with_a_diagnostic() {
-    let dir = tempfile::tempdir().expect("temp dir");
     let mut text = b"game dreadnaught-2e\noffense \"Parens\" {\n  text ".to_vec();
     text.extend(vec![b'('; 2 << 20]);
-    std::fs::write(dir.path().join("parens.cards"), &text).expect("write");
-    let started = Instant::now();
-    let output = cardsmith(&["check", "parens.cards"], dir.path());
-    assert!(started.elapsed() < PROMPTLY, "took {:?}", started.elapsed());
-    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
-    let shown = stdout(&output) + &stderr(&output);
+    let shown = check_refused("parens.cards", &text);
     assert!(shown.contains("error[E0003]: unclosed `{`"), "{shown}");
     assert!(shown.contains("parens.cards:2:18"), "the diagnostic points at the brace: {shown}");
     // The two-megabyte line is not printed: its label becomes a note.
     assert!(shown.len() < 4000, "{} bytes of output", shown.len());
     assert!(shown.contains("parens.cards:3:"), "{shown}");
+}
+
+#[test]
+fn a_million_nested_parentheses_in_a_rule_are_refused_with_a_diagnostic() {
+    let depth = 1 << 20;
+    let mut text = b"ruleset deep {\n  title \"Deep\"\n}\n\nrequire \"deep\" ".to_vec();
+    text.extend(vec![b'('; depth]);
+    text.push(b'1');
+    text.extend(vec![b')'; depth]);
+    text.extend(b" > 0\n");
+    let shown = check_refused("deep.rules", &text);
+    assert!(shown.contains("error[E0"), "{}", &shown[..shown.len().min(2000)]);
+    assert!(shown.len() < 4000, "{} bytes of output", shown.len());
 }
 
 #[cfg(unix)]

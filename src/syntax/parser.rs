@@ -299,9 +299,15 @@ impl<'a> ChunkParser<'a> {
             pest::error::ErrorVariant::ParsingError { positives, .. } => describe_expected(positives),
             pest::error::ErrorVariant::CustomError { message } => {
                 let at = Span::new(self.file, self.offset, self.offset + text.len());
+                let why = match message.as_str() {
+                    "stack limit reached" => "its brackets nest too deeply for the parser",
+                    "call limit reached" => "it took the parser too many steps",
+                    other => other,
+                };
                 return Diagnostic::error(&codes::PARSER_LIMIT, "this item is too complex to parse")
                     .primary(at, "parsing stopped inside this item")
-                    .note(message.clone());
+                    .note(why.to_string())
+                    .help("split the item, or nest brackets less deeply");
             }
         };
         let (found, length) = found_at(text, position);
