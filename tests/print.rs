@@ -353,3 +353,27 @@ fn hostile_card_text_prints_without_panicking() {
     let html = String::from_utf8_lossy(html);
     assert!(html.contains("]]&gt; &lt;!--"), "card text stays text");
 }
+
+#[test]
+fn bleed_reaches_beyond_the_trim_box_and_custom_card_sizes_print() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let args = ["print", "cards/dreadnaught-2e", "-o", out.to_str().unwrap(), "--format", "pdf"];
+    let output = cardsmith(&[&args[..], &["--bleed", "3", "--card", "70x100mm"]].concat(), repo());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let pdf = out.join("dreadnaught-2e.pdf");
+    let info = String::from_utf8_lossy(&poppler("pdfinfo", &["-box", &pdf.to_string_lossy()]).stdout).into_owned();
+    let field = |name: &str| -> Vec<f64> {
+        let line = info.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("no {name} in {info}"));
+        line[name.len()..].split_whitespace().filter_map(|w| w.parse().ok()).collect()
+    };
+    let (trim, bleed) = (field("TrimBox:"), field("BleedBox:"));
+    let mm = |points: f64| points * 25.4 / 72.0;
+    for (side, outward) in [(0, -1.0), (1, -1.0), (2, 1.0), (3, 1.0)] {
+        let reach = mm(bleed[side] - trim[side]) * outward;
+        assert!((reach - 3.0).abs() < 0.05, "bleed box side {side} reaches {reach} mm past the trim box: {info}");
+    }
+    // Two 70 mm cards with 3 mm of bleed each side fit across A4, and two
+    // 100 mm ones down it: four a page, so 26 cards take 7 pages.
+    assert_eq!(field("Pages:"), vec![7.0], "{info}");
+}
