@@ -26,7 +26,7 @@ pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> 
     };
     let mut results = std::thread::scope(|scope| {
         let threads: Vec<_> = (0..cores.min(items.len()))
-            .filter_map(|_| std::thread::Builder::new().stack_size(STACK).spawn_scoped(scope, &work).ok())
+            .filter_map(|_| std::thread::Builder::new().stack_size(STACK).spawn_scoped(scope, work).ok())
             .collect();
         let mut results = Vec::with_capacity(items.len());
         for thread in threads {

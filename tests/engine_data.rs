@@ -12,7 +12,7 @@ use std::process::Command;
 
 /// Builds the bundled `cards/` folder from the repository into `out`.
 fn build_bundled(out: &Path) -> BTreeMap<String, Vec<u8>> {
-    let output = cardsmith(&["build", "cards", "-o", out.to_str().expect("utf-8 path")], &repo());
+    let output = cardsmith(&["build", "cards", "-o", out.to_str().expect("utf-8 path")], repo());
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     contents(out)
 }
@@ -36,7 +36,7 @@ fn engine_data_of_every_bundled_ruleset() {
 fn schema_json_is_the_generated_schema() {
     let dir = tempfile::tempdir().expect("temp dir");
     let files = build_bundled(&dir.path().join("out"));
-    let printed = cardsmith(&["schema"], &repo());
+    let printed = cardsmith(&["schema"], repo());
     assert_eq!(printed.status.code(), Some(0));
     assert_eq!(files["schema.json"], printed.stdout);
     assert_eq!(String::from_utf8_lossy(&printed.stdout), cardsmith::backend::schema::text());

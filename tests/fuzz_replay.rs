@@ -10,7 +10,10 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-const TARGETS: &[(&str, fn(&[u8]))] = &[
+/// What a fuzz target does with one input.
+type Target = fn(&[u8]);
+
+const TARGETS: &[(&str, Target)] = &[
     ("parse", targets::parse),
     ("check", targets::check),
     ("fmt", targets::fmt),

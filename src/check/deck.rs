@@ -273,7 +273,7 @@ impl GameChecker<'_> {
                 continue;
             };
             let included = &index.sources[i];
-            if !deck_type.includes.iter().any(|t| *t == included.deck_type) {
+            if !deck_type.includes.contains(&included.deck_type) {
                 if report {
                     self.report(
                         Diagnostic::error(
