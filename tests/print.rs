@@ -80,6 +80,27 @@ impl Gray {
     }
 }
 
+/// What `pdfinfo -box` says of a PDF.
+struct PdfInfo(String);
+
+impl PdfInfo {
+    fn of(pdf: &Path) -> PdfInfo {
+        PdfInfo(String::from_utf8_lossy(&poppler("pdfinfo", &["-box", &pdf.to_string_lossy()]).stdout).into_owned())
+    }
+
+    /// The numbers on the line that starts with `name` (`"TrimBox:"`).
+    fn field(&self, name: &str) -> Vec<f64> {
+        let line = self.0.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("no {name} in {}", self.0));
+        line[name.len()..].split_whitespace().filter_map(|w| w.parse().ok()).collect()
+    }
+}
+
+impl std::fmt::Display for PdfInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 fn runs(hits: &[usize]) -> Vec<f64> {
     let mut lines: Vec<Vec<usize>> = Vec::new();
     for &h in hits {
@@ -105,11 +126,8 @@ fn a4_pdf_has_nine_poker_cards_a_page_with_cut_marks_and_mirrored_backs() {
     );
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let pdf = out.join("dreadnaught-2e.pdf");
-    let info = String::from_utf8_lossy(&poppler("pdfinfo", &["-box", &pdf.to_string_lossy()]).stdout).into_owned();
-    let field = |name: &str| -> Vec<f64> {
-        let line = info.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("no {name} in {info}"));
-        line[name.len()..].split_whitespace().filter_map(|w| w.parse().ok()).collect()
-    };
+    let info = PdfInfo::of(&pdf);
+    let field = |name: &str| info.field(name);
     let size = field("Page size:");
     assert!((size[0] - 595.28).abs() < 0.01 && (size[1] - 841.89).abs() < 0.01, "{info}");
     // 26 cards: three pages of fronts, each followed by its backs.
@@ -118,7 +136,7 @@ fn a4_pdf_has_nine_poker_cards_a_page_with_cut_marks_and_mirrored_backs() {
     let trim = field("TrimBox:");
     let (tw, th) = ((trim[2] - trim[0]) * 25.4 / 72.0, (trim[3] - trim[1]) * 25.4 / 72.0);
     assert!((tw - 190.5).abs() < 0.05 && (th - 266.7).abs() < 0.05, "trim box {tw} × {th} mm");
-    assert!(info.contains("BleedBox:"), "{info}");
+    assert!(info.0.contains("BleedBox:"), "{info}");
 
     let dpi = 150;
     let page = Gray::render(&pdf, 1, dpi, dir.path());
@@ -362,11 +380,8 @@ fn bleed_reaches_beyond_the_trim_box_and_custom_card_sizes_print() {
     let output = cardsmith(&[&args[..], &["--bleed", "3", "--card", "70x100mm"]].concat(), repo());
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let pdf = out.join("dreadnaught-2e.pdf");
-    let info = String::from_utf8_lossy(&poppler("pdfinfo", &["-box", &pdf.to_string_lossy()]).stdout).into_owned();
-    let field = |name: &str| -> Vec<f64> {
-        let line = info.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("no {name} in {info}"));
-        line[name.len()..].split_whitespace().filter_map(|w| w.parse().ok()).collect()
-    };
+    let info = PdfInfo::of(&pdf);
+    let field = |name: &str| info.field(name);
     let (trim, bleed) = (field("TrimBox:"), field("BleedBox:"));
     let mm = |points: f64| points * 25.4 / 72.0;
     for (side, outward) in [(0, -1.0), (1, -1.0), (2, 1.0), (3, 1.0)] {
