@@ -1,9 +1,9 @@
 //! PDF sheets with krilla: cards at their exact size on a grid computed from
 //! paper, card and bleed ([`super::sheet`]), cut marks in the margins, trim
 //! and bleed boxes, and (with backs) a backs page after every fronts page
-//! with its columns mirrored for long-edge duplex.  Each distinct face is
-//! converted once, into a PDF form XObject that every copy of it draws: a
-//! back shared by a thousand cards is written, and paid for, once.
+//! with its columns mirrored for long-edge duplex.  A face drawn more than
+//! once is converted once, into a PDF form XObject that every copy of it
+//! draws: a back shared by a thousand cards is written, and paid for, once.
 
 use super::sheet::{pt, Grid};
 use krilla::geom::{PathBuilder, Rect, Size, Transform};
@@ -30,7 +30,7 @@ pub fn write(cards: &[Placed], grid: &Grid, backs: bool) -> Result<Vec<u8>, Stri
     let per_page = grid.per_page().max(1);
     let chunks: Vec<&[Placed]> = if cards.is_empty() { vec![&[]] } else { cards.chunks(per_page).collect() };
     let mut graphics = Graphics::default();
-    let sides = cards.iter().flat_map(|c| if backs { vec![c.front, c.back] } else { vec![c.front] });
+    let sides = cards.iter().flat_map(|c| std::iter::once(c.front).chain(backs.then_some(c.back)));
     for tree in sides {
         *graphics.uses.entry(std::ptr::from_ref(tree) as usize).or_default() += 1;
     }
