@@ -8,6 +8,7 @@
 pub mod backend;
 pub mod check;
 pub mod cli;
+pub mod config;
 pub mod diagnostics;
 pub mod engine;
 pub mod fmt;

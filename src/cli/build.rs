@@ -1,11 +1,12 @@
 //! `cardsmith build [PATH...] [-o DIR]`: the engine data of a project, one
 //! JSON document per ruleset plus `schema.json`, written atomically.
 
-use super::{atomic, check, project};
+use super::project::{self, Project};
+use super::{atomic, check};
 use crate::backend::{self, json};
 use crate::diagnostics::render::MessageFormat;
-use crate::workspace::{Outcome, Workspace};
-use miette::{miette, IntoDiagnostic, Result};
+use crate::workspace::Outcome;
+use miette::{miette, Result};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -13,9 +14,8 @@ use std::process::ExitCode;
 const DEFAULT_OUT: &str = "out";
 
 pub fn run(paths: &[PathBuf], out: Option<&Path>, format: MessageFormat) -> Result<ExitCode> {
-    let cwd = std::env::current_dir().into_diagnostic()?;
-    let root = project::find_root(&cwd);
-    let outcome = load(paths, &cwd, root.as_deref())?;
+    let project = Project::find()?;
+    let outcome = load(&project, paths)?;
     check::print(&outcome, format)?;
     if outcome.stats.errors > 0 {
         eprintln!("nothing written: fix the errors first");
@@ -25,7 +25,7 @@ pub fn run(paths: &[PathBuf], out: Option<&Path>, format: MessageFormat) -> Resu
         .map_err(|e| miette!(help = "ruleset ids name the files of a build", "{e}"))?;
     let out = match out {
         Some(out) => out.to_path_buf(),
-        None => default_out(&cwd, root.as_deref())?,
+        None => project.folder(project.manifest.build_out.as_deref(), DEFAULT_OUT),
     };
     atomic::replace_folder(&out, &files)?;
     let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
@@ -37,10 +37,10 @@ pub fn run(paths: &[PathBuf], out: Option<&Path>, format: MessageFormat) -> Resu
 /// a relative path that does not depend on where cardsmith runs: relative to
 /// the project root when the file is in the project, else to the current
 /// folder, else to the folder holding the path it was found under.
-pub fn load(paths: &[PathBuf], cwd: &Path, root: Option<&Path>) -> Result<Outcome> {
-    let paths = if paths.is_empty() { project::default_paths()? } else { paths.to_vec() };
-    let absolute: Vec<PathBuf> = paths.iter().map(|p| cwd.join(p)).collect();
-    let mut workspace = Workspace::new();
+pub fn load(project: &Project, paths: &[PathBuf]) -> Result<Outcome> {
+    let (cwd, root) = (&project.cwd, project.root.as_deref());
+    let absolute: Vec<PathBuf> = project.paths(paths)?.iter().map(|p| cwd.join(p)).collect();
+    let mut workspace = project.workspace();
     for file in project::collect(&absolute)? {
         let bytes = check::read_limited(&file)?;
         workspace.add_bytes(&source_name(&file, &absolute, cwd, root), bytes);
@@ -53,22 +53,6 @@ fn source_name(file: &Path, given: &[PathBuf], cwd: &Path, root: Option<&Path>) 
     let base = root.filter(|r| file.starts_with(r)).or(Some(cwd).filter(|c| file.starts_with(c))).or(under_given);
     let shown = base.and_then(|b| file.strip_prefix(b).ok()).unwrap_or(file);
     shown.to_string_lossy().replace('\\', "/")
-}
-
-/// `[build] out` of the manifest, relative to the project root; else `out`
-/// in the project root, or in the current folder outside a project.
-fn default_out(cwd: &Path, root: Option<&Path>) -> Result<PathBuf> {
-    let Some(root) = root else { return Ok(cwd.join(DEFAULT_OUT)) };
-    let manifest = project::manifest(root)?;
-    match manifest.get("build").and_then(|b| b.get("out")) {
-        None => Ok(root.join(DEFAULT_OUT)),
-        Some(toml::Value::String(out)) => Ok(root.join(out)),
-        Some(_) => Err(miette!(
-            help = "write `[build]` then `out = \"out\"`",
-            "`build.out` in {} must be a folder name in quotes",
-            root.join(project::MANIFEST).display()
-        )),
-    }
 }
 
 /// The engine data of checked paths, in memory, exactly as `build` would

@@ -2,24 +2,23 @@
 
 use super::project;
 use crate::diagnostics::render::{self, MessageFormat};
-use crate::workspace::{Outcome, Workspace};
+use crate::workspace::Outcome;
 use miette::{IntoDiagnostic, Result, WrapErr};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 pub fn run(paths: &[PathBuf], format: MessageFormat) -> Result<ExitCode> {
-    let outcome = check_paths(paths)?;
+    let outcome = check_paths(&project::Project::find()?, paths)?;
     print(&outcome, format)?;
     Ok(if outcome.stats.errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
-/// Reads and checks the given paths (or the project's).
-pub fn check_paths(paths: &[PathBuf]) -> Result<Outcome> {
-    let paths = if paths.is_empty() { project::default_paths()? } else { paths.to_vec() };
-    let mut workspace = Workspace::new();
-    workspace.set_lint_config(project::lint_config()?);
-    for path in project::collect(&paths)? {
+/// Reads and checks the given paths (or the project's), naming files
+/// relative to the current folder.
+pub fn check_paths(project: &project::Project, paths: &[PathBuf]) -> Result<Outcome> {
+    let mut workspace = project.workspace();
+    for path in project::collect(&project.paths(paths)?)? {
         let bytes = read_limited(&path)?;
         workspace.add_bytes(&project::display_name(&path), bytes);
     }

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 pub fn run(paths: &[PathBuf], check_only: bool) -> Result<ExitCode> {
-    let paths = if paths.is_empty() { project::default_paths()? } else { paths.to_vec() };
+    let paths = project::Project::find()?.paths(paths)?;
     let mut files = Files::new();
     let mut unformatted = 0;
     let mut broken = 0;

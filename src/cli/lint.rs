@@ -23,7 +23,8 @@ pub fn run(paths: &[PathBuf], fix: bool, list: bool, format: MessageFormat) -> R
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let mut outcome = check::check_paths(paths)?;
+    let project = super::project::Project::find()?;
+    let mut outcome = check::check_paths(&project, paths)?;
     if fix && !outcome.fixes.is_empty() {
         let fixed = write_fixes(&outcome.files, &outcome.fixes)?;
         eprintln!(
@@ -33,7 +34,7 @@ pub fn run(paths: &[PathBuf], fix: bool, list: bool, format: MessageFormat) -> R
             fixed,
             plural(fixed)
         );
-        outcome = check::check_paths(paths)?;
+        outcome = check::check_paths(&project, paths)?;
     }
     check::print(&outcome, format)?;
     Ok(if outcome.stats.errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })

@@ -3,7 +3,9 @@
 //! written atomically to one folder.  Settings come from the command line,
 //! then `[print]` in `cardsmith.toml`, then the defaults.
 
-use super::{atomic, build, check, project};
+use super::project::Project;
+use super::{atomic, build, check};
+use crate::config::PrintSettings;
 use crate::backend::print::{self, sheet, templates::Templates, Formats, Options};
 use crate::diagnostics::{render::MessageFormat, Diagnostic, Severity};
 use crate::workspace::Outcome;
@@ -48,21 +50,16 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<ExitCode> {
-    let cwd = std::env::current_dir().into_diagnostic()?;
-    let root = project::find_root(&cwd);
-    let manifest = match &root {
-        Some(root) => project::manifest(root)?.get("print").cloned(),
-        None => None,
-    };
-    let settings = Settings::read(manifest.as_ref(), root.as_deref())?;
-    let options = options(args, &settings)?;
-    let mut outcome = build::load(&args.paths, &cwd, root.as_deref())?;
+    let project = Project::find()?;
+    let settings = &project.manifest.print;
+    let options = options(args, settings)?;
+    let mut outcome = build::load(&project, &args.paths)?;
     if outcome.stats.errors > 0 {
         check::print(&outcome, args.message_format)?;
         eprintln!("nothing written: fix the errors first");
         return Ok(ExitCode::from(1));
     }
-    let overrides = match &root {
+    let overrides = match &project.root {
         Some(root) => read_overrides(root, &outcome)?,
         None => Vec::new(),
     };
@@ -101,7 +98,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     };
     let out = match &args.out {
         Some(out) => out.clone(),
-        None => settings.out.unwrap_or_else(|| root.as_deref().unwrap_or(&cwd).join(DEFAULT_OUT)),
+        None => project.folder(settings.out.as_deref(), DEFAULT_OUT),
     };
     let files: Vec<(&str, &[u8])> = blobs.iter().map(|b| (b.name.as_str(), b.bytes.as_slice())).collect();
     atomic::replace_folder_bytes(&out, &files)?;
@@ -154,77 +151,7 @@ fn summary(job: &print::Job, blobs: &[print::Blob], out: &Path) -> String {
     )
 }
 
-/// `[print]` in the manifest.
-#[derive(Debug, Default)]
-struct Settings {
-    out: Option<PathBuf>,
-    formats: Option<Vec<String>>,
-    paper: Option<String>,
-    card: Option<String>,
-    bleed: Option<f32>,
-    backs: Option<bool>,
-    dpi: Option<u32>,
-    deck: Option<String>,
-}
-
-impl Settings {
-    fn read(table: Option<&toml::Value>, root: Option<&Path>) -> Result<Settings> {
-        let Some(table) = table else { return Ok(Settings::default()) };
-        let where_ = || root.map(|r| r.join(project::MANIFEST).display().to_string()).unwrap_or_default();
-        let Some(table) = table.as_table() else {
-            return Err(miette!("{}: `[print]` must be a table", where_()));
-        };
-        let bad = |key: &str, what: &str| {
-            miette!(help = format!("write `{key} = {what}`"), "{}: `print.{key}` must be {what}", where_())
-        };
-        let mut s = Settings::default();
-        for (key, value) in table {
-            match key.as_str() {
-                "out" => {
-                    s.out =
-                        Some(root.unwrap_or(Path::new(".")).join(value.as_str().ok_or_else(|| bad(key, "\"folder\""))?))
-                }
-                "format" | "formats" => {
-                    let list = match value {
-                        toml::Value::String(text) => text.split(',').map(|f| f.trim().to_string()).collect(),
-                        toml::Value::Array(items) => items
-                            .iter()
-                            .map(|i| i.as_str().map(str::to_string))
-                            .collect::<Option<Vec<_>>>()
-                            .ok_or_else(|| bad(key, "[\"pdf\", \"png\"]"))?,
-                        _ => return Err(bad(key, "[\"pdf\", \"png\"]")),
-                    };
-                    s.formats = Some(list);
-                }
-                "paper" => s.paper = Some(value.as_str().ok_or_else(|| bad(key, "\"a4\""))?.to_string()),
-                "card" => s.card = Some(value.as_str().ok_or_else(|| bad(key, "\"poker\""))?.to_string()),
-                "bleed" => {
-                    s.bleed = Some(
-                        value
-                            .as_float()
-                            .or_else(|| value.as_integer().map(|i| i as f64))
-                            .ok_or_else(|| bad(key, "3"))? as f32,
-                    )
-                }
-                "backs" => s.backs = Some(value.as_bool().ok_or_else(|| bad(key, "true"))?),
-                "dpi" => {
-                    s.dpi = Some(value.as_integer().and_then(|i| u32::try_from(i).ok()).ok_or_else(|| bad(key, "300"))?)
-                }
-                "deck" => s.deck = Some(value.as_str().ok_or_else(|| bad(key, "\"Deck name\""))?.to_string()),
-                other => {
-                    return Err(miette!(
-                        help = "the keys are out, format, paper, card, bleed, backs, dpi and deck",
-                        "{}: unknown key `print.{other}`",
-                        where_()
-                    ))
-                }
-            }
-        }
-        Ok(s)
-    }
-}
-
-fn options(args: &Args, settings: &Settings) -> Result<Options> {
+fn options(args: &Args, settings: &PrintSettings) -> Result<Options> {
     let paper_name = args.paper.clone().or_else(|| settings.paper.clone()).unwrap_or_else(|| "a4".into());
     let paper = sheet::paper_size(&paper_name)
         .ok_or_else(|| miette!(help = "use a4, letter, a3 or legal", "unknown paper `{paper_name}`"))?;
@@ -235,7 +162,7 @@ fn options(args: &Args, settings: &Settings) -> Result<Options> {
             "unknown card size `{card_name}`"
         )
     })?;
-    let bleed = args.bleed.or(settings.bleed).unwrap_or(0.0);
+    let bleed = args.bleed.or(settings.bleed.map(|b| b as f32)).unwrap_or(0.0);
     if !(0.0..=10.0).contains(&bleed) {
         return Err(miette!(help = "3 mm is usual", "a bleed of {bleed} mm is out of range (0 to 10)"));
     }

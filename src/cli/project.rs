@@ -1,85 +1,110 @@
 //! Finding the project and the files to read.
 
+use crate::config::Manifest;
+use crate::source::Files;
 use miette::{miette, IntoDiagnostic, Result, WrapErr};
 use std::path::{Path, PathBuf};
 
-pub const MANIFEST: &str = "cardsmith.toml";
+pub const MANIFEST: &str = crate::config::FILE_NAME;
+
+/// The project around the current folder: where it is and its settings,
+/// read once and shared by every command.
+pub struct Project {
+    pub cwd: PathBuf,
+    /// The folder holding `cardsmith.toml`, if any.
+    pub root: Option<PathBuf>,
+    pub manifest: Manifest,
+}
+
+impl Project {
+    /// Finds and reads the project around the current folder.  A project file
+    /// with problems is reported in full and stops the command.
+    pub fn find() -> Result<Project> {
+        let cwd = std::env::current_dir().into_diagnostic()?;
+        let root = find_root(&cwd);
+        let manifest = match &root {
+            Some(root) => read_manifest(&root.join(MANIFEST))?,
+            None => Manifest::default(),
+        };
+        Ok(Project { cwd, root, manifest })
+    }
+
+    /// The paths to read: those given, else the project's `paths`, else the
+    /// project folder itself.
+    pub fn paths(&self, given: &[PathBuf]) -> Result<Vec<PathBuf>> {
+        if !given.is_empty() {
+            return Ok(given.to_vec());
+        }
+        let Some(root) = &self.root else {
+            return Err(miette!(
+                help = "run `cardsmith check PATH`, or create a project with `cardsmith new NAME`",
+                "no {MANIFEST} in {} or any folder above it",
+                self.cwd.display()
+            ));
+        };
+        let Some(items) = &self.manifest.paths else { return Ok(vec![root.clone()]) };
+        let inside = root.canonicalize().into_diagnostic()?;
+        let mut paths = Vec::new();
+        for (item, _) in items {
+            let path = root.join(item);
+            // A path that does not exist is reported when it is read.
+            if path.canonicalize().is_ok_and(|p| !p.starts_with(&inside)) {
+                return Err(miette!(
+                    help = "keep the cards inside the project folder, or name the folder on the command line",
+                    "{}: the path `{item}` leads outside the project folder {}",
+                    root.join(MANIFEST).display(),
+                    root.display()
+                ));
+            }
+            paths.push(path);
+        }
+        Ok(paths)
+    }
+
+    /// A setting's folder, relative to the project root (or to the current
+    /// folder outside a project).
+    pub fn folder(&self, setting: Option<&str>, default: &str) -> PathBuf {
+        self.root.as_deref().unwrap_or(&self.cwd).join(setting.unwrap_or(default))
+    }
+
+    /// A workspace with the project's settings applied.
+    pub fn workspace(&self) -> crate::workspace::Workspace {
+        let mut workspace = crate::workspace::Workspace::new();
+        workspace.set_lint_config(self.manifest.lints.clone());
+        workspace
+    }
+}
 
 /// The folder holding `cardsmith.toml`, searched upwards from `start`.
 pub fn find_root(start: &Path) -> Option<PathBuf> {
     start.ancestors().find(|dir| dir.join(MANIFEST).is_file()).map(Path::to_path_buf)
 }
 
-/// The paths a project checks by default: `paths` in its manifest, or the
-/// project folder itself.
-pub fn default_paths() -> Result<Vec<PathBuf>> {
-    let cwd = std::env::current_dir().into_diagnostic()?;
-    let Some(root) = find_root(&cwd) else {
-        return Err(miette!(
-            help = "run `cardsmith check PATH`, or create a project with `cardsmith new NAME`",
-            "no {MANIFEST} in {} or any folder above it",
-            cwd.display()
-        ));
+/// Reads and validates a project file, printing its problems.
+fn read_manifest(path: &Path) -> Result<Manifest> {
+    let bytes = super::check::read_limited(path)?;
+    let mut files = Files::new();
+    let mut problems = Vec::new();
+    let Some(id) = crate::syntax::load(&mut files, &display_name(path), bytes, &mut problems) else {
+        return Err(report(&files, &problems));
     };
-    let table = manifest(&root)?;
-    let Some(items) = table.get("project").and_then(|p| p.get("paths")).and_then(|p| p.as_array()) else {
-        return Ok(vec![root]);
-    };
-    let inside = root.canonicalize().into_diagnostic()?;
-    let mut paths = Vec::new();
-    for item in items.iter().filter_map(|i| i.as_str()) {
-        let path = root.join(item);
-        // A path that does not exist is reported when it is read.
-        if path.canonicalize().is_ok_and(|p| !p.starts_with(&inside)) {
-            return Err(miette!(
-                help = "keep the cards inside the project folder, or name the folder on the command line",
-                "{}: the path `{item}` leads outside the project folder {}",
-                root.join(MANIFEST).display(),
-                root.display()
-            ));
-        }
-        paths.push(path);
+    let (manifest, problems) = crate::config::parse(&files, id);
+    if problems.is_empty() {
+        Ok(manifest)
+    } else {
+        Err(report(&files, &problems))
     }
-    Ok(paths)
 }
 
-/// The parsed `cardsmith.toml` of a project.
-pub fn manifest(root: &Path) -> Result<toml::Table> {
-    let manifest = root.join(MANIFEST);
-    let text = std::fs::read_to_string(&manifest)
-        .into_diagnostic()
-        .wrap_err_with(|| format!("reading {}", manifest.display()))?;
-    text.parse().map_err(|e| miette!("{}: {e}", manifest.display()))
-}
-
-/// The lint levels of the project around the current folder (`[lints]` in
-/// its `cardsmith.toml`); the defaults when there is no project.
-pub fn lint_config() -> Result<crate::lint::Config> {
-    let mut config = crate::lint::Config::default();
-    let Some(root) = std::env::current_dir().ok().and_then(|cwd| find_root(&cwd)) else { return Ok(config) };
-    let table = manifest(&root)?;
-    let Some(lints) = table.get("lints") else { return Ok(config) };
-    let Some(lints) = lints.as_table() else {
-        return Err(miette!("{}: `[lints]` must be a table of lint names and levels", root.join(MANIFEST).display()));
-    };
-    for (name, level) in lints {
-        if crate::lint::lint(name).is_none() {
-            return Err(miette!(
-                help = "`cardsmith lint --list` lists the lints",
-                "{}: no lint is named `{name}`",
-                root.join(MANIFEST).display()
-            ));
-        }
-        let Some(level) = level.as_str().and_then(crate::lint::Level::parse) else {
-            return Err(miette!(
-                help = "a level is \"allow\", \"warn\" or \"deny\"",
-                "{}: the level of `{name}` must be allow, warn or deny",
-                root.join(MANIFEST).display()
-            ));
-        };
-        config.levels.insert(name.clone(), level);
-    }
-    Ok(config)
+/// Shows the problems of a project file and stops the command.
+fn report(files: &Files, problems: &[crate::diagnostics::Diagnostic]) -> miette::Report {
+    eprint!("{}", crate::diagnostics::render::human_string(files, problems));
+    let n = problems.len();
+    miette!(
+        help = "fix the project file first: it is read before any card",
+        "{MANIFEST} has {n} problem{}; nothing was done",
+        if n == 1 { "" } else { "s" }
+    )
 }
 
 /// Every `.rules` and `.cards` file under the given paths, sorted, each once.

@@ -55,9 +55,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             vec![(path.display().to_string(), text)]
         }
         None => {
-            let cwd = std::env::current_dir().into_diagnostic()?;
-            let root = super::project::find_root(&cwd);
-            let outcome = build::load(&args.paths, &cwd, root.as_deref())?;
+            let outcome = build::load(&super::project::Project::find()?, &args.paths)?;
             if outcome.stats.errors > 0 {
                 check::print(&outcome, args.message_format)?;
                 return Ok(ExitCode::from(1));

@@ -1,0 +1,364 @@
+//! The project file, `cardsmith.toml`: read strictly, with spans.
+//!
+//! Every command reads the same settings through [`parse`], so `check`,
+//! `lint`, `build` and `print` can never disagree on a project.  A key that is
+//! not known, a value of the wrong type or an unknown lint is a diagnostic at
+//! its place in the file, with a did-you-mean; nothing is silently ignored.
+//! Like the rest of the library this does no I/O: the command line hands in
+//! the text.
+
+use crate::diagnostics::{codes, Diagnostic};
+use crate::lint::{self, Level};
+use crate::source::{FileId, Files, Span};
+use toml_edit::{Item, Value};
+
+/// The file name the command line looks for, upwards from the current folder.
+pub const FILE_NAME: &str = "cardsmith.toml";
+
+codes! {
+    CONFIG_SYNTAX "E0010" "config-syntax" "\
+`cardsmith.toml` is not valid TOML at this point.  The project file is read
+before any card, so nothing is checked until it parses.  A small project file
+looks like this:
+
+    [project]
+    name = \"my-ship\"
+    paths = [\"cards\"]
+
+    [lints]
+    near-duplicate-names = \"warn\"";
+    CONFIG_UNKNOWN_KEY "E0011" "config-unknown-key" "\
+`cardsmith.toml` names a table or key that cardsmith does not know.  Unknown
+keys are refused rather than ignored, so a misspelt setting never silently
+does nothing.  The known tables and keys are:
+
+    [project]  name, game, paths
+    [build]    out
+    [print]    out, format, paper, card, bleed, backs, dpi, deck
+    [lints]    one key per lint name (`cardsmith lint --list`)";
+    CONFIG_WRONG_TYPE "E0012" "config-wrong-type" "\
+A setting in `cardsmith.toml` has a value of the wrong type, such as a string
+where a list is expected:
+
+    paths = \"cards\"       # wrong: a string
+    paths = [\"cards\"]     # right: a list of folders
+
+The message says which type the key takes.";
+    CONFIG_BAD_VALUE "E0013" "config-bad-value" "\
+A setting in `cardsmith.toml` has the right type but a value cardsmith cannot
+use: a lint name that does not exist in `[lints]`, or a level other than
+\"allow\", \"warn\" or \"deny\".  `cardsmith lint --list` lists the lints.";
+}
+
+/// The settings of a project.  Absent keys are `None`: each command has its
+/// own default.
+#[derive(Clone, Debug, Default)]
+pub struct Manifest {
+    pub name: Option<String>,
+    pub game: Option<String>,
+    /// `[project] paths`, each with its span for later diagnostics.
+    pub paths: Option<Vec<(String, Span)>>,
+    pub build_out: Option<String>,
+    pub print: PrintSettings,
+    pub lints: lint::Config,
+}
+
+/// `[print]`: defaults for `cardsmith print`; the command line wins.
+#[derive(Clone, Debug, Default)]
+pub struct PrintSettings {
+    pub out: Option<String>,
+    pub formats: Option<Vec<String>>,
+    pub paper: Option<String>,
+    pub card: Option<String>,
+    pub bleed: Option<f64>,
+    pub backs: Option<bool>,
+    pub dpi: Option<u32>,
+    pub deck: Option<String>,
+}
+
+/// The type a key takes.
+#[derive(Clone, Copy)]
+enum Kind {
+    Text,
+    TextList,
+    /// A list of strings, or one string of comma-separated items.
+    TextOrList,
+    Number,
+    Flag,
+    Count,
+}
+
+impl Kind {
+    fn describe(self) -> (&'static str, &'static str) {
+        match self {
+            Kind::Text => ("a string in quotes", "\"name\""),
+            Kind::TextList => ("a list of strings", "[\"cards\"]"),
+            Kind::TextOrList => ("a list of strings", "[\"pdf\", \"png\"]"),
+            Kind::Number => ("a number", "3"),
+            Kind::Flag => ("true or false", "true"),
+            Kind::Count => ("a whole number from 1 to 4294967295", "300"),
+        }
+    }
+}
+
+/// The tables and keys the file may hold (`[lints]` is open: one key a lint).
+const TABLES: &[(&str, &[(&str, Kind)])] = &[
+    ("project", &[("name", Kind::Text), ("game", Kind::Text), ("paths", Kind::TextList)]),
+    ("build", &[("out", Kind::Text)]),
+    (
+        "print",
+        &[
+            ("out", Kind::Text),
+            ("format", Kind::TextOrList),
+            ("formats", Kind::TextOrList),
+            ("paper", Kind::Text),
+            ("card", Kind::Text),
+            ("bleed", Kind::Number),
+            ("backs", Kind::Flag),
+            ("dpi", Kind::Count),
+            ("deck", Kind::Text),
+        ],
+    ),
+    ("lints", &[]),
+];
+
+/// A value read and typed.
+enum Setting {
+    Text(String),
+    List(Vec<(String, Span)>),
+    Number(f64),
+    Flag(bool),
+    Count(u32),
+}
+
+/// Reads the project file `file` of the table.  Every problem is reported;
+/// the manifest holds whatever was valid.
+pub fn parse(files: &Files, file: FileId) -> (Manifest, Vec<Diagnostic>) {
+    let text = &files.get(file).text;
+    let mut reader = Reader { file, manifest: Manifest::default(), diagnostics: Vec::new() };
+    match text.parse::<toml_edit::ImDocument<String>>() {
+        Ok(document) => reader.document(document.as_table()),
+        Err(error) => {
+            let span = error.span().map_or(reader.span(None), |r| reader.span(Some(r)));
+            let message = error.message().lines().collect::<Vec<_>>().join("; ");
+            reader.diagnostics.push(
+                Diagnostic::error(&CONFIG_SYNTAX, format!("`{FILE_NAME}` is not valid TOML"))
+                    .primary(span, message)
+                    .help("see https://toml.io for the syntax; strings are written in double quotes"),
+            );
+        }
+    }
+    (reader.manifest, reader.diagnostics)
+}
+
+struct Reader {
+    file: FileId,
+    manifest: Manifest,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Reader {
+    fn span(&self, range: Option<std::ops::Range<usize>>) -> Span {
+        let range = range.unwrap_or(0..0);
+        Span::new(self.file, range.start, range.end)
+    }
+
+    fn document(&mut self, root: &toml_edit::Table) {
+        for (key, item) in root.iter() {
+            let key_span = self.span(root.key(key).and_then(|k| k.span()));
+            let Some((_, keys)) = TABLES.iter().find(|(name, _)| *name == key) else {
+                let tables = TABLES.iter().map(|(name, _)| *name);
+                self.unknown(key, key_span, "table", crate::check::suggest(key, tables), "project, build, print, lints");
+                continue;
+            };
+            let Some(table) = item.as_table_like() else {
+                self.wrong_type(&format!("`{key}`"), key_span, "a table", &format!("[{key}]"));
+                continue;
+            };
+            if key == "lints" {
+                self.lints(table);
+            } else {
+                self.table(key, keys, table);
+            }
+        }
+    }
+
+    fn table(&mut self, table_name: &str, keys: &[(&str, Kind)], table: &dyn toml_edit::TableLike) {
+        for (key, item) in table.iter() {
+            let key_span = self.span(table.key(key).and_then(|k| k.span()));
+            let Some((_, kind)) = keys.iter().find(|(name, _)| *name == key) else {
+                let known: Vec<&str> = keys.iter().map(|(name, _)| *name).collect();
+                let suggestion = crate::check::suggest(key, known.iter().copied());
+                self.unknown(&format!("{table_name}.{key}"), key_span, "key", suggestion, &known.join(", "));
+                continue;
+            };
+            let value_span = item.span().map_or(key_span, |r| self.span(Some(r)));
+            match self.setting(*kind, item) {
+                Some(setting) => self.store(table_name, key, setting),
+                None => {
+                    let (what, example) = kind.describe();
+                    self.wrong_type(&format!("`{table_name}.{key}`"), value_span, what, &format!("{key} = {example}"));
+                }
+            }
+        }
+    }
+
+    /// Types one value, or `None` when it is of the wrong type.
+    fn setting(&self, kind: Kind, item: &Item) -> Option<Setting> {
+        let value = item.as_value()?;
+        Some(match (kind, value) {
+            (Kind::Text, Value::String(s)) => Setting::Text(s.value().clone()),
+            (Kind::TextOrList, Value::String(s)) => Setting::List(
+                s.value().split(',').map(|part| (part.trim().to_string(), self.span(value.span()))).collect(),
+            ),
+            (Kind::TextList | Kind::TextOrList, Value::Array(items)) => Setting::List(
+                items
+                    .iter()
+                    .map(|i| i.as_str().map(|s| (s.to_string(), self.span(i.span()))))
+                    .collect::<Option<Vec<_>>>()?,
+            ),
+            (Kind::Number, Value::Float(f)) if f.value().is_finite() => Setting::Number(*f.value()),
+            (Kind::Number, Value::Integer(i)) => Setting::Number(*i.value() as f64),
+            (Kind::Flag, Value::Boolean(b)) => Setting::Flag(*b.value()),
+            (Kind::Count, Value::Integer(i)) => Setting::Count(u32::try_from(*i.value()).ok().filter(|n| *n > 0)?),
+            _ => return None,
+        })
+    }
+
+    fn store(&mut self, table: &str, key: &str, setting: Setting) {
+        let manifest = &mut self.manifest;
+        let print = &mut manifest.print;
+        match (table, key, setting) {
+            ("project", "name", Setting::Text(s)) => manifest.name = Some(s),
+            ("project", "game", Setting::Text(s)) => manifest.game = Some(s),
+            ("project", "paths", Setting::List(l)) => manifest.paths = Some(l),
+            ("build", "out", Setting::Text(s)) => manifest.build_out = Some(s),
+            ("print", "out", Setting::Text(s)) => print.out = Some(s),
+            ("print", "format" | "formats", Setting::List(l)) => {
+                print.formats = Some(l.into_iter().map(|(s, _)| s).collect())
+            }
+            ("print", "paper", Setting::Text(s)) => print.paper = Some(s),
+            ("print", "card", Setting::Text(s)) => print.card = Some(s),
+            ("print", "bleed", Setting::Number(n)) => print.bleed = Some(n),
+            ("print", "backs", Setting::Flag(b)) => print.backs = Some(b),
+            ("print", "dpi", Setting::Count(n)) => print.dpi = Some(n),
+            ("print", "deck", Setting::Text(s)) => print.deck = Some(s),
+            // TABLES and this match list the same keys; a key typed by
+            // `setting` always lands in one arm above.
+            _ => {}
+        }
+    }
+
+    fn lints(&mut self, table: &dyn toml_edit::TableLike) {
+        for (name, item) in table.iter() {
+            let key_span = self.span(table.key(name).and_then(|k| k.span()));
+            if lint::lint(name).is_none() {
+                let suggestion = crate::check::suggest(name, lint::LINTS.iter().map(|l| l.name));
+                self.diagnostics.push(
+                    Diagnostic::error(&CONFIG_BAD_VALUE, format!("no lint is named `{}`", name))
+                        .primary(key_span, "not a lint")
+                        .suggest(suggestion)
+                        .note("`cardsmith lint --list` lists the lints"),
+                );
+                continue;
+            }
+            let value_span = item.span().map_or(key_span, |r| self.span(Some(r)));
+            let Some(word) = item.as_str() else {
+                self.wrong_type(&format!("the level of `{name}`"), value_span, "a string", &format!("{name} = \"warn\""));
+                continue;
+            };
+            match Level::parse(word) {
+                Some(level) => {
+                    self.manifest.lints.levels.insert(name.to_string(), level);
+                }
+                None => self.diagnostics.push(
+                    Diagnostic::error(&CONFIG_BAD_VALUE, format!("`{}` is not a lint level", word))
+                        .primary(value_span, "not a level")
+                        .suggest(crate::check::suggest(word, ["allow", "warn", "deny"]))
+                        .note("a level is \"allow\", \"warn\" or \"deny\""),
+                ),
+            }
+        }
+    }
+
+    fn unknown(&mut self, name: &str, span: Span, what: &str, suggestion: Option<&str>, known: &str) {
+        let diagnostic =
+            Diagnostic::error(&CONFIG_UNKNOWN_KEY, format!("unknown {what} `{}` in `{FILE_NAME}`", name))
+                .primary(span, format!("no such {what}"));
+        let diagnostic = match suggestion {
+            Some(_) => diagnostic.suggest(suggestion),
+            None => diagnostic.help(format!("the known {what}s here are: {known}")),
+        };
+        self.diagnostics.push(diagnostic);
+    }
+
+    fn wrong_type(&mut self, what: &str, span: Span, expected: &str, example: &str) {
+        self.diagnostics.push(
+            Diagnostic::error(&CONFIG_WRONG_TYPE, format!("{what} must be {expected}"))
+                .primary(span, format!("expected {expected}"))
+                .help(format!("write `{example}`")),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> (Manifest, Vec<(&'static str, String)>) {
+        let mut files = Files::new();
+        let id = files.add(FILE_NAME, text);
+        let (manifest, diagnostics) = parse(&files, id);
+        let shown = diagnostics
+            .iter()
+            .map(|d| {
+                let span = d.primary_span().expect("every problem has a place");
+                (d.code.id, files.get(id).text[span.range()].to_string())
+            })
+            .collect();
+        (manifest, shown)
+    }
+
+    #[test]
+    fn a_valid_file_gives_every_setting() {
+        let (manifest, problems) = read(
+            "[project]\nname = \"x\"\ngame = \"g\"\npaths = [\"cards\", \"more\"]\n[build]\nout = \"o\"\n\
+             [print]\nformat = \"pdf, png\"\nbleed = 3\nbacks = true\ndpi = 150\n[lints]\nnear-duplicate-names = \"deny\"\n",
+        );
+        assert_eq!(problems, vec![]);
+        let paths: Vec<&str> = manifest.paths.iter().flatten().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(paths, ["cards", "more"]);
+        assert_eq!(manifest.build_out.as_deref(), Some("o"));
+        assert_eq!(manifest.print.formats, Some(vec!["pdf".to_string(), "png".to_string()]));
+        assert_eq!((manifest.print.bleed, manifest.print.backs, manifest.print.dpi), (Some(3.0), Some(true), Some(150)));
+        assert_eq!(manifest.lints.levels.get("near-duplicate-names"), Some(&Level::Deny));
+    }
+
+    #[test]
+    fn every_problem_is_reported_at_its_place() {
+        let (manifest, problems) = read(
+            "[project]\npaths = \"cards\"\npathz = 1\n[printt]\n[print]\ndpi = -3\n[lints]\nnope = \"warn\"\n\
+             near-duplicate-names = \"wran\"\n",
+        );
+        assert_eq!(
+            problems,
+            vec![
+                ("E0012", "\"cards\"".to_string()),
+                ("E0011", "pathz".to_string()),
+                ("E0011", "printt".to_string()),
+                ("E0012", "-3".to_string()),
+                ("E0013", "nope".to_string()),
+                ("E0013", "\"wran\"".to_string()),
+            ]
+        );
+        assert!(manifest.paths.is_none() && manifest.lints.levels.is_empty());
+    }
+
+    #[test]
+    fn a_table_given_as_a_value_and_broken_toml_are_reported() {
+        assert_eq!(read("print = 3\n").1, vec![("E0012", "print".to_string())]);
+        let (_, problems) = read("[project\n");
+        assert_eq!(problems.len(), 1);
+        assert_eq!(problems[0].0, "E0010");
+    }
+}
