@@ -11,6 +11,10 @@ use serde::Serialize;
 #[derive(Debug, Default, Serialize, JsonSchema)]
 pub struct Project {
     pub games: Vec<Game>,
+    /// Names given by items that did not parse: nothing reports them again.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub lost_names: std::collections::HashSet<String>,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]

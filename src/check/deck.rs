@@ -205,11 +205,14 @@ impl GameChecker<'_> {
             let Some(deck_type) = self.ruleset.deck_type(&deck.deck_type) else { continue };
             let problems_before = self.diagnostics.len();
             let mut pool = Pool { own: deck.symbol.as_ref().map(|(s, _)| s.clone()), ..Pool::default() };
-            self.fill(deck, &index, cards, &mut pool, &mut vec![deck.name.as_str()], true);
-            let clean =
-                self.diagnostics.len() == problems_before && !deck.broken && !duplicated.contains(&deck.name.as_str());
-            // Counting a deck whose lines did not resolve would only repeat
-            // the same mistake as rule failures.
+            let lost = self.fill(deck, &index, cards, &mut pool, &mut vec![deck.name.as_str()], true);
+            let clean = self.diagnostics.len() == problems_before
+                && !lost
+                && !deck.broken
+                && !duplicated.contains(&deck.name.as_str());
+            // Counting a deck whose lines did not resolve, or that names an
+            // item lost to a syntax error, would only repeat that mistake as
+            // rule failures.
             if clean {
                 self.rules(deck, deck_type, cards, &pool);
             }
@@ -245,7 +248,8 @@ impl GameChecker<'_> {
 
     /// Puts a deck's cards, and those of the decks it includes, in `pool`.
     /// Problems are reported only for the outermost deck (`report`); an
-    /// included deck reports its own when it is checked itself.
+    /// included deck reports its own when it is checked itself.  Returns
+    /// whether the deck, or one it includes, names an item that did not parse.
     fn fill<'s>(
         &mut self,
         deck: &DeckSource<'_>,
@@ -254,16 +258,18 @@ impl GameChecker<'_> {
         pool: &mut Pool,
         stack: &mut Vec<&'s str>,
         report: bool,
-    ) {
-        let Some(deck_type) = self.ruleset.deck_type(&deck.deck_type) else { return };
+    ) -> bool {
+        let Some(deck_type) = self.ruleset.deck_type(&deck.deck_type) else { return false };
         let saved = (!report).then(|| std::mem::take(&mut self.diagnostics));
-        self.add_cards(deck, deck_type, cards, index, pool);
+        let mut lost = self.add_cards(deck, deck_type, cards, index, pool);
         if let Some(saved) = saved {
             self.diagnostics = saved;
         }
         for (name, span) in &deck.includes {
             let Some(&i) = index.decks.get(name.as_str()) else {
-                if report {
+                if self.lost_names.contains(name) {
+                    lost = true;
+                } else if report {
                     self.report(
                         Diagnostic::error(&codes::UNKNOWN_DECK, format!("no deck is named `{name}`"))
                             .primary(*span, "unknown deck")
@@ -311,7 +317,7 @@ impl GameChecker<'_> {
             }
             stack.push(&included.name);
             let mut inner = Pool { own: included.symbol.as_ref().map(|(s, _)| s.clone()), ..Pool::default() };
-            self.fill(included, index, cards, &mut inner, stack, false);
+            lost |= self.fill(included, index, cards, &mut inner, stack, false);
             stack.pop();
             for entry in &inner.entries {
                 if !deck_type.set_aside.contains(&cards[entry.card].kind) {
@@ -320,6 +326,7 @@ impl GameChecker<'_> {
             }
             pool.included.push(Included { deck_type: included.deck_type.clone(), span: *span, pool: inner });
         }
+        lost
     }
 
     fn add_cards(
@@ -329,7 +336,8 @@ impl GameChecker<'_> {
         cards: &[Card],
         index: &Index<'_, '_>,
         pool: &mut Pool,
-    ) {
+    ) -> bool {
+        let mut lost = false;
         if deck_type.match_field.is_some() && deck.symbol.is_none() {
             let field = deck_type.match_field.as_deref().unwrap_or("symbol");
             self.report(
@@ -346,6 +354,11 @@ impl GameChecker<'_> {
         }
         for (name, count, span) in &deck.cards {
             let Some(&i) = index.cards.get(name.as_str()) else {
+                // The syntax error that lost the card is its one report.
+                if self.lost_names.contains(name) {
+                    lost = true;
+                    continue;
+                }
                 self.report(
                     Diagnostic::error(&codes::UNKNOWN_CARD, format!("no card is named `{name}`"))
                         .primary(*span, "unknown card")
@@ -372,6 +385,7 @@ impl GameChecker<'_> {
             }
             pool.entries.push(expr::PoolEntry { card: i, count: *count, span: *span });
         }
+        lost
     }
 
     fn rules(&mut self, deck: &DeckSource<'_>, deck_type: &DeckType, cards: &[Card], pool: &Pool) {

@@ -38,6 +38,9 @@ pub(super) struct GameChecker<'a> {
     deck_keyword_symbols: HashMap<String, Vec<Option<String>>>,
     /// `allow`/`warn`/`deny` lines met while checking the current card.
     pub lint_levels: Vec<ir::LintLevel>,
+    /// Names of items that did not parse: references to them raise no
+    /// follow-on errors, the syntax error being their one report.
+    pub lost_names: std::collections::HashSet<String>,
 }
 
 impl<'a> GameChecker<'a> {
@@ -49,6 +52,7 @@ impl<'a> GameChecker<'a> {
             deck_keywords: Vec::new(),
             deck_keyword_symbols: HashMap::new(),
             lint_levels: Vec::new(),
+            lost_names: Default::default(),
         }
     }
 
@@ -62,6 +66,8 @@ impl<'a> GameChecker<'a> {
             deck_keywords: self.deck_keywords.clone(),
             deck_keyword_symbols: self.deck_keyword_symbols.clone(),
             lint_levels: Vec::new(),
+            // Only decks look names up, and they are checked by the first.
+            lost_names: Default::default(),
         }
     }
 

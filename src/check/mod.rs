@@ -108,7 +108,10 @@ pub fn check(files: &Files, trees: &[(FileId, SourceTree)], diagnostics: &mut Ve
         }
     }
 
-    let mut project = Project::default();
+    let mut project = Project {
+        lost_names: trees.iter().flat_map(|(_, t)| t.unparsed_names.iter().cloned()).collect(),
+        ..Project::default()
+    };
     let mut games: Vec<(usize, Vec<&SourceTree>)> = by_game.into_iter().collect();
     games.sort_by_key(|(i, _)| *i);
     let mut used = vec![false; rulesets.len()];
@@ -199,6 +202,7 @@ impl game::GameChecker<'_> {
 
 fn check_game(files: &Files, ruleset: &Ruleset, trees: &[&SourceTree]) -> (GameContent, Vec<Diagnostic>) {
     let mut checker = game::GameChecker::new(files, ruleset);
+    checker.lost_names = trees.iter().flat_map(|t| t.unparsed_names.iter().cloned()).collect();
     let items: Vec<&crate::syntax::ast::Node> = trees.iter().flat_map(|t| t.nodes.iter().skip(1)).collect();
 
     // First pass: what cards declare for others to use.

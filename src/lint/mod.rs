@@ -86,7 +86,7 @@ pub fn run(files: &Files, project: &Project, config: &Config, errors: &[Span]) -
     errors.sort_unstable();
     let errors = errors.as_slice();
     for game in &project.games {
-        let context = Context { files, game, errors };
+        let context = Context { files, game, errors, lost_names: &project.lost_names };
         // The lints of one card read only that card: spread over the cores,
         // beside the lints about names, which read them all.
         let clean: Vec<&Card> = context.clean_cards().collect();
@@ -182,6 +182,8 @@ pub(crate) struct Context<'a> {
     pub game: &'a Game,
     /// Sorted, so that finding the errors inside a card is a binary search.
     errors: &'a [Span],
+    /// Names given by items that did not parse.
+    pub lost_names: &'a std::collections::HashSet<String>,
 }
 
 impl<'a> Context<'a> {

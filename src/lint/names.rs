@@ -23,7 +23,7 @@ fn references<'a>(context: &Context<'a>, found: &mut Vec<Found<'a>>) {
         let mut fields = Vec::new();
         collect(&card.body, &mut fields);
         for (span, name) in fields {
-            if names.contains(name.as_str()) {
+            if names.contains(name.as_str()) || context.lost_names.contains(&name) {
                 continue;
             }
             let at = reference_span(context, span, &name);

@@ -9,6 +9,10 @@ pub struct SourceTree {
     pub nodes: Vec<Node>,
     /// Every `// comment`, in source order, so the formatter can keep them.
     pub comments: Vec<Span>,
+    /// The names given by items that did not parse (`offense "Name"` heads
+    /// found in their text), so that later stages raise no follow-on errors
+    /// about them: the syntax error is the one report.
+    pub unparsed_names: Vec<String>,
 }
 
 /// `name value* { block }`, or a constraint `require "message" expression`.

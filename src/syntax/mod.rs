@@ -25,14 +25,19 @@ pub fn parse(files: &Files, file: FileId, diagnostics: &mut Vec<Diagnostic>) -> 
     let text = &files.get(file).text;
     let mut tree = SourceTree::default();
     for chunk in scan::scan(file, text, diagnostics) {
+        let slice = &text[chunk.start..chunk.end];
         if chunk.broken {
+            tree.unparsed_names.extend(scan::item_names(slice));
             continue;
         }
-        let slice = &text[chunk.start..chunk.end];
         if slice.trim().is_empty() {
             continue;
         }
+        let problems_before = diagnostics.len();
         parser::ChunkParser::new(file, chunk.start, &mut tree.comments, diagnostics).parse(slice, &mut tree.nodes);
+        if diagnostics.len() > problems_before {
+            tree.unparsed_names.extend(scan::item_names(slice));
+        }
     }
     // Comments are gathered while walking the tree, not in source order.
     tree.comments.sort_by_key(|c| c.start);

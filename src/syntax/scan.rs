@@ -217,3 +217,34 @@ mod tests {
         assert_eq!(codes, vec![codes::TOO_DEEP.id]);
     }
 }
+
+/// The names items in `text` give themselves: the string after the first
+/// word of a line (`offense "Kinetic Strike" {`), unescaped.  Read from text
+/// that did not parse, so it guesses generously: a name too many only keeps
+/// a follow-on error quiet.  Copy counts (`x2 "Name"`) name no item.
+pub fn item_names(text: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for line in text.lines() {
+        let line = line.trim_start();
+        let word_end = line.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-')).unwrap_or(line.len());
+        let word = &line[..word_end];
+        let copies = word.len() > 1 && word.starts_with('x') && word[1..].bytes().all(|b| b.is_ascii_digit());
+        if word.is_empty() || !word.starts_with(|c: char| c.is_ascii_alphabetic()) || copies {
+            continue;
+        }
+        let Some(rest) = line[word_end..].trim_start().strip_prefix('"') else { continue };
+        let mut name = String::new();
+        let mut chars = rest.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '"' => {
+                    names.push(std::mem::take(&mut name));
+                    break;
+                }
+                '\\' => name.extend(chars.next()),
+                c => name.push(c),
+            }
+        }
+    }
+    names
+}
