@@ -115,6 +115,16 @@ Two decks of the same game have the same name.  Other decks include a deck by
 its name, so names must be unique within a game.  Neither deck is counted
 against its construction rules until the names differ.";
 
+DUPLICATE_KEYWORD "E0216" "duplicate-keyword" "\
+A card lists the same keyword twice.  A keyword is a rule the card has or has
+not; listing it again adds nothing, and usually means another keyword was
+meant.  Remove one:
+
+    keywords volley volley      # wrong
+    keywords volley overload    # right
+
+A keyword that takes arguments is listed once with all of them.";
+
 WRONG_TYPE "E0301" "wrong-type" "\
 A value has the wrong form for its field: for example a save written `4`
 where `4+` is expected, or text where a number is expected.  The message

@@ -62,6 +62,9 @@ impl GameChecker<'_> {
                     typed.push(v);
                 }
             }
+            if spec.ty == Type::Keyword {
+                self.no_keyword_twice(&values[next..next + take]);
+            }
             next += take;
         }
         if next < values.len() {
@@ -79,6 +82,30 @@ impl GameChecker<'_> {
             );
         }
         typed
+    }
+
+    /// Reports a keyword written twice among one field's values, by name
+    /// (`volley` and `volley` or `aegis(1)` and `aegis(2)`).
+    fn no_keyword_twice(&mut self, written: &[ast::Value]) {
+        let mut first_of: std::collections::HashMap<&str, crate::source::Span> = std::collections::HashMap::new();
+        for value in written {
+            let name = match &value.kind {
+                ValueKind::Ident(name) => name.as_str(),
+                ValueKind::Call { name, .. } => name.text.as_str(),
+                _ => continue,
+            };
+            match first_of.get(name) {
+                Some(first) => self.report(
+                    Diagnostic::error(&codes::DUPLICATE_KEYWORD, format!("the keyword `{name}` is listed twice"))
+                        .primary(value.span, "listed again here")
+                        .secondary(*first, "first listed here")
+                        .help("remove one of them"),
+                ),
+                None => {
+                    first_of.insert(name, value.span);
+                }
+            }
+        }
     }
 
     /// Types one value; reports and returns `None` when it does not fit.

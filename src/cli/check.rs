@@ -39,8 +39,12 @@ pub(super) fn read_limited(path: &std::path::Path) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// Prints the diagnostics, at most [`render::MOST_OF_ONE_CODE`] of one code
+/// per file in the formats people read (JSON, for tools, has them all), and
+/// the summary line.
 pub fn print(outcome: &Outcome, format: MessageFormat) -> Result<()> {
     let files = &outcome.files;
+    let (shown, left_out) = render::capped(files, &outcome.diagnostics, render::MOST_OF_ONE_CODE);
     match format {
         MessageFormat::Human => {
             let choice = if std::io::stderr().is_terminal() {
@@ -49,11 +53,11 @@ pub fn print(outcome: &Outcome, format: MessageFormat) -> Result<()> {
                 codespan_reporting::term::termcolor::ColorChoice::Never
             };
             let mut stderr = codespan_reporting::term::termcolor::StandardStream::stderr(choice);
-            render::human(files, &outcome.diagnostics, &mut stderr).into_diagnostic()?;
+            render::human(files, shown, &mut stderr).into_diagnostic()?;
         }
         MessageFormat::Short => {
             let mut stderr = std::io::stderr().lock();
-            for d in &outcome.diagnostics {
+            for d in shown {
                 writeln!(stderr, "{}", render::short(files, d)).into_diagnostic()?;
             }
         }
@@ -62,6 +66,11 @@ pub fn print(outcome: &Outcome, format: MessageFormat) -> Result<()> {
             for d in &outcome.diagnostics {
                 writeln!(stdout, "{}", render::json(files, d)).into_diagnostic()?;
             }
+        }
+    }
+    if format != MessageFormat::Json {
+        for line in left_out {
+            eprintln!("{line}");
         }
     }
     eprintln!("{}", summary(outcome));

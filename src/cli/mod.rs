@@ -154,5 +154,6 @@ fn describe(report: &miette::Report) -> String {
     if let Some(help) = report.help() {
         out.push_str(&format!("\n  help: {help}"));
     }
-    out
+    // Paths and names from the user may hold control characters.
+    crate::diagnostics::render::escape_controls(&out).into_owned()
 }

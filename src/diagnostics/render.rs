@@ -6,6 +6,8 @@ use codespan_reporting::diagnostic as cs;
 use codespan_reporting::term;
 use codespan_reporting::term::termcolor::WriteColor;
 use serde::Serialize;
+use std::borrow::Cow;
+use std::collections::HashMap;
 use std::ops::Range;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -19,13 +21,80 @@ pub enum MessageFormat {
 }
 
 /// Writes diagnostics in the rich format to a colour-capable writer.
-pub fn human(files: &Files, diagnostics: &[Diagnostic], out: &mut dyn WriteColor) -> std::io::Result<()> {
+pub fn human<'d>(
+    files: &Files,
+    diagnostics: impl IntoIterator<Item = &'d Diagnostic>,
+    out: &mut dyn WriteColor,
+) -> std::io::Result<()> {
     let config = term::Config::default();
-    let adapter = CodespanFiles(files);
+    let adapter = CodespanFiles { files, printable: std::cell::RefCell::new(HashMap::new()) };
     for d in diagnostics {
         term::emit(out, &config, &adapter, &to_codespan(files, d)).map_err(std::io::Error::other)?;
     }
     Ok(())
+}
+
+/// The most diagnostics of one code shown for one file; the rest are counted.
+pub const MOST_OF_ONE_CODE: usize = 50;
+
+/// The diagnostics to show, at most `limit` of each code in each file, and a
+/// line counting each group left out.
+pub fn capped<'d>(files: &Files, diagnostics: &'d [Diagnostic], limit: usize) -> (Vec<&'d Diagnostic>, Vec<String>) {
+    let mut seen: HashMap<(Option<FileId>, &'static str), usize> = HashMap::new();
+    let mut shown = Vec::new();
+    let mut left_out: Vec<((Option<FileId>, &'static str), Severity)> = Vec::new();
+    for d in diagnostics {
+        let key = (d.primary_span().map(|s| s.file), d.code.id);
+        let count = seen.entry(key).or_insert(0);
+        *count += 1;
+        match *count {
+            n if n <= limit => shown.push(d),
+            n if n == limit + 1 => left_out.push((key, d.severity)),
+            _ => {}
+        }
+    }
+    let lines = left_out
+        .into_iter()
+        .map(|((file, code), severity)| {
+            let more = seen[&(file, code)] - limit;
+            let place = file.map(|f| format!(" in {}", escape_controls(&files.get(f).name))).unwrap_or_default();
+            format!("… and {more} more {}[{code}]{place} (the first {limit} are shown)", severity_word(severity))
+        })
+        .collect();
+    (shown, lines)
+}
+
+/// Text as it may be shown on a terminal: control characters (other than tab
+/// and line ends) and the invisible characters that reorder text are written
+/// as `\u{…}` escapes, so a name in a file can never drive the terminal.
+pub fn escape_controls(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_unprintable) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(
+        text.chars()
+            .map(|c| if is_unprintable(c) { format!("\\u{{{:x}}}", c as u32) } else { c.to_string() })
+            .collect(),
+    )
+}
+
+/// Characters a terminal would act on instead of showing.
+fn is_unprintable(c: char) -> bool {
+    (c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+        || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Source text as shown in a snippet: each unprintable character becomes as
+/// many `?` as it has bytes, so every byte offset still points where it did.
+fn printable_source(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_unprintable) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(
+        text.chars()
+            .map(|c| if is_unprintable(c) { "?".repeat(c.len_utf8()) } else { c.to_string() })
+            .collect(),
+    )
 }
 
 /// Renders diagnostics in the rich format to a string, without colour.
@@ -44,9 +113,10 @@ pub fn short(files: &Files, diagnostic: &Diagnostic) -> String {
         Some(span) => {
             let file = files.get(span.file);
             let (line, column) = file.line_column(span.start as usize);
-            format!("{}:{line}:{column}: {severity}[{code}]: {}", file.name, diagnostic.message)
+            let (name, message) = (escape_controls(&file.name), escape_controls(&diagnostic.message));
+            format!("{name}:{line}:{column}: {severity}[{code}]: {message}")
         }
-        None => format!("{severity}[{code}]: {}", diagnostic.message),
+        None => format!("{severity}[{code}]: {}", escape_controls(&diagnostic.message)),
     }
 }
 
@@ -147,50 +217,58 @@ fn to_codespan(files: &Files, d: &Diagnostic) -> cs::Diagnostic<FileId> {
             });
             if long {
                 let (line, column) = file.line_column(l.span.start as usize);
-                positions.push(format!("{}:{line}:{column}: {} (a line too long to show)", file.name, l.message));
+                let (name, message) = (escape_controls(&file.name), escape_controls(&l.message));
+                positions.push(format!("{name}:{line}:{column}: {message} (a line too long to show)"));
             }
             !long
         })
         .map(|l| {
             let style = if l.primary { cs::LabelStyle::Primary } else { cs::LabelStyle::Secondary };
-            cs::Label::new(style, l.span.file, l.span.range()).with_message(l.message.clone())
+            cs::Label::new(style, l.span.file, l.span.range()).with_message(escape_controls(&l.message))
         })
         .collect();
     let mut notes = positions;
-    notes.extend(d.notes.iter().cloned());
+    notes.extend(d.notes.iter().map(|n| escape_controls(n).into_owned()));
     if let Some(help) = &d.help {
-        notes.push(format!("help: {help}"));
+        notes.push(format!("help: {}", escape_controls(help)));
     }
     cs::Diagnostic::new(severity)
         .with_code(d.code.id)
-        .with_message(d.message.clone())
+        .with_message(escape_controls(&d.message))
         .with_labels(labels)
         .with_notes(notes)
 }
 
 /// Lets codespan-reporting read our files table.  Line ranges stop before the
-/// line terminator, so a `\r` of a CRLF file is never printed.
-struct CodespanFiles<'a>(&'a Files);
+/// line terminator, so a `\r` of a CRLF file is never printed; names and
+/// text are shown with their unprintable characters escaped or masked.
+struct CodespanFiles<'a> {
+    files: &'a Files,
+    /// Each file's text as shown, made when a snippet of it is first shown.
+    printable: std::cell::RefCell<HashMap<FileId, std::rc::Rc<str>>>,
+}
 
 impl<'a> codespan_reporting::files::Files<'a> for CodespanFiles<'a> {
     type FileId = FileId;
-    type Name = &'a str;
-    type Source = &'a str;
+    type Name = String;
+    type Source = std::rc::Rc<str>;
 
-    fn name(&'a self, id: FileId) -> Result<&'a str, codespan_reporting::files::Error> {
-        Ok(&self.0.get(id).name)
+    fn name(&'a self, id: FileId) -> Result<String, codespan_reporting::files::Error> {
+        Ok(escape_controls(&self.files.get(id).name).into_owned())
     }
 
-    fn source(&'a self, id: FileId) -> Result<&'a str, codespan_reporting::files::Error> {
-        Ok(&self.0.get(id).text)
+    fn source(&'a self, id: FileId) -> Result<std::rc::Rc<str>, codespan_reporting::files::Error> {
+        let mut printable = self.printable.borrow_mut();
+        let text = printable.entry(id).or_insert_with(|| printable_source(&self.files.get(id).text).into());
+        Ok(text.clone())
     }
 
     fn line_index(&'a self, id: FileId, byte_index: usize) -> Result<usize, codespan_reporting::files::Error> {
-        Ok(self.0.get(id).line_index(byte_index))
+        Ok(self.files.get(id).line_index(byte_index))
     }
 
     fn line_range(&'a self, id: FileId, line_index: usize) -> Result<Range<usize>, codespan_reporting::files::Error> {
-        let file = self.0.get(id);
+        let file = self.files.get(id);
         let count = file.line_starts().len();
         if line_index >= count {
             return Err(codespan_reporting::files::Error::LineTooLarge { given: line_index, max: count - 1 });
