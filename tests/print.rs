@@ -175,7 +175,7 @@ fn a4_pdf_has_nine_poker_cards_a_page_with_cut_marks_and_mirrored_backs() {
 #[test]
 fn letter_and_tarot_sheets_have_their_grids() {
     let grid = |paper: &str, card: &str| {
-        let g = sheet::Grid::new(sheet::paper_size(paper).unwrap(), sheet::card_size(card).unwrap(), 0.0).unwrap();
+        let g = sheet::Grid::new(sheet::paper_size(paper).unwrap(), sheet::card_size(card).expect("known size"), 0.0).unwrap();
         (g.columns, g.rows)
     };
     assert_eq!(grid("letter", "poker"), (3, 3));
@@ -195,7 +195,7 @@ fn letter_and_tarot_sheets_have_their_grids() {
 
 fn options(formats: Formats) -> Options {
     Options {
-        card: sheet::card_size("poker").unwrap(),
+        card: sheet::card_size("poker").expect("poker"),
         paper: sheet::paper_size("a4").unwrap(),
         bleed: 0.0,
         backs: false,

@@ -84,7 +84,7 @@ pub fn print(data: &[u8]) {
         static TEMPLATES: std::cell::RefCell<Option<Templates>> = const { std::cell::RefCell::new(None) };
     }
     let options = Options {
-        card: sheet::card_size("poker").unwrap_or_else(|| panic!("poker size")),
+        card: sheet::card_size("poker").unwrap_or_else(|_| panic!("poker size")),
         paper: sheet::paper_size("a4").unwrap_or_else(|| panic!("a4 size")),
         bleed: 0.0,
         backs: true,

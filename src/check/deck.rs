@@ -87,8 +87,9 @@ impl GameChecker<'_> {
             } else if deck_type.match_field.as_deref() == Some(word) {
                 deck.symbol = self.deck_symbol_line(line);
             } else if deck_type.entry.iter().any(|e| e == word) {
-                if let Some((target, count, span)) = self.entry_line(line) {
-                    deck.cards.push((target, count, span));
+                match self.entry_line(line) {
+                    Some(entry) => deck.cards.push(entry),
+                    None => deck.broken = true,
                 }
             } else if self.is_deck_word(word) {
                 if line.block.is_some() || line.values.len() > 1 {
@@ -116,7 +117,7 @@ impl GameChecker<'_> {
                 );
             }
         }
-        deck.broken = self.diagnostics.len() > problems_before;
+        deck.broken |= self.diagnostics.len() > problems_before;
         out.push(deck);
         Some(name.to_string())
     }
@@ -157,6 +158,8 @@ impl GameChecker<'_> {
         for value in &line.values[1..] {
             match value.kind {
                 ValueKind::Copies(n) if n >= 1 => count = n,
+                // Already reported by the parser.
+                ValueKind::Invalid => return None,
                 ValueKind::Copies(n) => self.report(
                     Diagnostic::error(&codes::BAD_COPY_COUNT, format!("a card cannot appear x{n} times"))
                         .primary(value.span, "must be at least x1")

@@ -387,6 +387,8 @@ impl<'a> GameChecker<'a> {
             Some(ValueKind::Int(n)) => (*n, Plus::None),
             Some(ValueKind::PlusAfter(n)) => (*n, Plus::After),
             Some(ValueKind::Signed(n)) if *n >= 0 => (*n, Plus::Before),
+            // Already reported by the parser.
+            Some(ValueKind::Invalid) => return None,
             Some(ValueKind::Signed(n)) => {
                 self.report(
                     Diagnostic::error(&codes::OUT_OF_BOUNDS, format!("an effect cannot be negative ({n})"))

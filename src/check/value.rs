@@ -110,6 +110,10 @@ impl GameChecker<'_> {
 
     /// Types one value; reports and returns `None` when it does not fit.
     pub(super) fn value(&mut self, spec: &TypeSpec, value: &ast::Value, card: &CardContext) -> Option<Value> {
+        if value.kind == ValueKind::Invalid {
+            // The parser reported it: one mistake, one report.
+            return None;
+        }
         let typed = match (&spec.ty, &value.kind) {
             (Type::Int, ValueKind::Int(n)) => Value::Int(*n),
             (Type::IntOrStar, ValueKind::Int(n)) => Value::Int(*n),

@@ -117,6 +117,10 @@ pub enum ValueKind {
     Ident(String),
     /// A token that matches no literal form.
     Word(String),
+    /// A literal whose mistake the parser already reported (a number too
+    /// large): later stages accept it without a word, so one mistake is
+    /// reported once.
+    Invalid,
     /// `unstoppable(damage, push)`
     Call { name: Name, args: Vec<Value> },
 }
@@ -141,6 +145,7 @@ impl ValueKind {
             ValueKind::Star => "`*`",
             ValueKind::Ident(_) => "a name",
             ValueKind::Word(_) => "an unrecognised token",
+            ValueKind::Invalid => "a value with a mistake",
             ValueKind::Call { .. } => "a call",
         }
     }

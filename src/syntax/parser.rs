@@ -166,26 +166,35 @@ impl<'a> ChunkParser<'a> {
     }
 
     /// The value of a literal of a known form.
+    /// A number too large makes the whole value [`ValueKind::Invalid`].
     fn form(&mut self, form: Form, text: &str, span: Span) -> ValueKind {
+        let mut too_large = false;
         let mut number = |digits: &str| -> i64 {
-            match digits.parse::<i64>() {
-                Ok(n) => n,
-                Err(_) => {
-                    self.diagnostics.push(
-                        Diagnostic::error(&codes::NUMBER_TOO_LARGE, "number too large")
-                            .primary(span, "this number does not fit in 64 bits"),
-                    );
-                    0
-                }
-            }
+            digits.parse::<i64>().unwrap_or_else(|_| {
+                too_large = true;
+                0
+            })
         };
+        let kind = self.form_with(form, text, &mut number);
+        if too_large {
+            self.diagnostics.push(
+                Diagnostic::error(&codes::NUMBER_TOO_LARGE, "number too large")
+                    .primary(span, "this number does not fit in 64 bits")
+                    .help("numbers on cards go up to 9223372036854775807"),
+            );
+            return ValueKind::Invalid;
+        }
+        kind
+    }
+
+    fn form_with(&mut self, form: Form, text: &str, number: &mut impl FnMut(&str) -> i64) -> ValueKind {
         match form {
             Form::Integer => ValueKind::Int(number(text)),
             Form::Signed => ValueKind::Signed(number(text.trim_start_matches('+'))),
             Form::PlusAfter => ValueKind::PlusAfter(number(&text[..text.len() - 1])),
             Form::Copies => ValueKind::Copies(number(&text[1..])),
-            Form::Decimal => ValueKind::Decimal(decimal(text, &mut number)),
-            Form::Distance => ValueKind::Distance(decimal(&text[..text.len() - 1], &mut number)),
+            Form::Decimal => ValueKind::Decimal(decimal(text, number)),
+            Form::Distance => ValueKind::Distance(decimal(&text[..text.len() - 1], number)),
             Form::SavePair => {
                 let (a, b) = text.split_once('/').unwrap_or((text, text));
                 ValueKind::SavePair(number(a.trim_end_matches('+')), number(b.trim_end_matches('+')))

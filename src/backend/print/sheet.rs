@@ -15,7 +15,7 @@ pub struct Size {
 }
 
 /// `poker`, `bridge`, `tarot`, `mini`, or `WxH` in millimetres (`63.5x88.9`).
-pub fn card_size(name: &str) -> Option<Size> {
+pub fn card_size(name: &str) -> Result<Size, CardSizeError> {
     let size = match name.to_ascii_lowercase().as_str() {
         "poker" => Size { w: 63.5, h: 88.9 },
         "bridge" => Size { w: 57.15, h: 88.9 },
@@ -23,15 +23,30 @@ pub fn card_size(name: &str) -> Option<Size> {
         "mini" => Size { w: 44.0, h: 67.0 },
         other => {
             let other = other.strip_suffix("mm").unwrap_or(other);
-            let (w, h) = other.split_once('x')?;
-            let (w, h): (f32, f32) = (w.trim().parse().ok()?, h.trim().parse().ok()?);
-            if !(20.0..=400.0).contains(&w) || !(20.0..=400.0).contains(&h) {
-                return None;
+            let (w, h) = other.split_once('x').ok_or(CardSizeError::Unknown)?;
+            let (w, h): (f32, f32) = match (w.trim().parse(), h.trim().parse()) {
+                (Ok(w), Ok(h)) => (w, h),
+                _ => return Err(CardSizeError::Unknown),
+            };
+            if !CARD_SIDE_MM.contains(&w) || !CARD_SIDE_MM.contains(&h) {
+                return Err(CardSizeError::OutOfRange { w, h });
             }
             Size { w, h }
         }
     };
-    Some(size)
+    Ok(size)
+}
+
+/// The sides a card may have, in millimetres.
+pub const CARD_SIDE_MM: std::ops::RangeInclusive<f32> = 20.0..=400.0;
+
+/// Why a card size was refused.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CardSizeError {
+    /// Neither a known name nor `WxH`.
+    Unknown,
+    /// `WxH` with a side outside [`CARD_SIDE_MM`] (or not a number).
+    OutOfRange { w: f32, h: f32 },
 }
 
 /// `a4`, `letter`, `a3`, `legal`.
@@ -159,7 +174,7 @@ mod tests {
     use super::*;
 
     fn grid(paper: &str, card: &str, bleed: f32) -> Grid {
-        Grid::new(paper_size(paper).unwrap(), card_size(card).unwrap(), bleed).unwrap()
+        Grid::new(paper_size(paper).unwrap(), card_size(card).expect("known size"), bleed).unwrap()
     }
 
     #[test]
@@ -172,7 +187,7 @@ mod tests {
         assert_eq!(shape(grid("a4", "bridge", 0.0)), (3, 3));
         assert_eq!(shape(grid("a4", "poker", 3.0)), (2, 3));
         assert_eq!(shape(grid("a4", "mini", 0.0)), (4, 4));
-        assert!(Grid::new(paper_size("a4").unwrap(), card_size("300x400").unwrap(), 0.0).is_none());
+        assert!(Grid::new(paper_size("a4").unwrap(), card_size("300x400").expect("in range"), 0.0).is_none());
     }
 
     #[test]
@@ -209,10 +224,11 @@ mod tests {
 
     #[test]
     fn sizes_parse() {
-        assert_eq!(card_size("63x88"), Some(Size { w: 63.0, h: 88.0 }));
-        assert_eq!(card_size("70x120mm"), Some(Size { w: 70.0, h: 120.0 }));
-        assert_eq!(card_size("huge"), None);
-        assert_eq!(card_size("0x5"), None);
+        assert_eq!(card_size("63x88"), Ok(Size { w: 63.0, h: 88.0 }));
+        assert_eq!(card_size("70x120mm"), Ok(Size { w: 70.0, h: 120.0 }));
+        assert_eq!(card_size("huge"), Err(CardSizeError::Unknown));
+        assert_eq!(card_size("0x5"), Err(CardSizeError::OutOfRange { w: 0.0, h: 5.0 }));
+        assert!(matches!(card_size("NaNx90"), Err(CardSizeError::OutOfRange { .. })));
         assert!((pt(210.0) - 595.28).abs() < 0.01 && (pt(297.0) - 841.89).abs() < 0.01);
     }
 }
