@@ -74,6 +74,24 @@ fn a_new_project_checks_clean_from_its_own_folder() {
 }
 
 #[test]
+fn new_makes_a_clean_project_for_every_bundled_game_whatever_its_name() {
+    let dir = tempfile::tempdir().unwrap();
+    for game in cardsmith::check::builtin::ids() {
+        // Quotes, a backslash, braces and stars: each must survive TOML and
+        // the card file's strings.
+        let name = format!("q\"uo\\te {{br}}*st* {game}");
+        let created = cardsmith(&["new", &name, "--game", game], dir.path());
+        assert_eq!(created.status.code(), Some(0), "{game}: {}", stderr(&created));
+        let output = cardsmith(&["check"], &dir.path().join(&name));
+        assert_eq!(output.status.code(), Some(0), "{game}: {}", stderr(&output));
+        assert!(stderr(&output).contains("0 errors, 0 warnings"), "{game}: {}", stderr(&output));
+        let output = cardsmith(&["build"], &dir.path().join(&name));
+        let json = std::fs::read_to_string(dir.path().join(&name).join("out").join(format!("{game}.json")));
+        assert!(json.expect("engine data").contains("Q\\\"uo\\\\te {br}*st*"), "{game}: {}", stderr(&output));
+    }
+}
+
+#[test]
 fn help_shows_examples() {
     let output = cardsmith(&["--help"], repo());
     let text = String::from_utf8_lossy(&output.stdout);
