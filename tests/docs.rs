@@ -91,3 +91,30 @@ fn language_guide_covers_every_construct_used_in_cards() {
     }
     assert!(missing.is_empty(), "docs/language.md never shows these constructs: {missing:?}");
 }
+
+/// Every diagnostic code the documentation names exists, so a reader who
+/// runs `cardsmith explain CODE` on it gets an answer.
+#[test]
+fn every_code_named_in_the_docs_exists() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pages = vec![root.join("README.md"), root.join("ARCHITECTURE.md")];
+    files_with(&root.join("docs"), "md", &mut pages);
+    let mut named = 0;
+    for page in pages {
+        let text = std::fs::read_to_string(&page).expect("readable page");
+        for (at, _) in text.match_indices(|c| c == 'E' || c == 'W' || c == 'L') {
+            let Some(code) = text.get(at..at + 5) else { continue };
+            let boundary_before = text[..at].chars().next_back().is_none_or(|c| !c.is_ascii_alphanumeric());
+            let boundary_after = text[at + code.len()..].chars().next().is_none_or(|c| !c.is_ascii_alphanumeric());
+            if code.len() == 5 && code[1..].bytes().all(|b| b.is_ascii_digit()) && boundary_before && boundary_after {
+                named += 1;
+                assert!(
+                    cardsmith::diagnostics::registry::find(code).is_some(),
+                    "{} names {code}, which is no diagnostic code",
+                    page.display()
+                );
+            }
+        }
+    }
+    assert!(named > 20, "the docs name diagnostic codes ({named} found)");
+}
