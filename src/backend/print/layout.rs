@@ -91,6 +91,9 @@ struct Word {
     width: f32,
     /// Whether a space precedes it.
     space_before: bool,
+    /// Whether the line may not break before it: an icon after its number
+    /// (`3 {damage}`) stays on the number's line.
+    keep_with_previous: bool,
     /// A forced line break (a newline in the text), with no atoms.
     newline: bool,
 }
@@ -151,7 +154,7 @@ fn words(paragraph: &Paragraph) -> Vec<Word> {
                         finish(&mut current, &mut words);
                         let end = rest.find(|c: char| !c.is_whitespace()).unwrap_or(rest.len());
                         if rest[..end].contains('\n') {
-                            words.push(Word { atoms: Vec::new(), width: 0.0, space_before: false, newline: true });
+                            words.push(Word { atoms: Vec::new(), width: 0.0, space_before: false, keep_with_previous: false, newline: true });
                             pending_space = false;
                         } else {
                             pending_space = true;
@@ -201,8 +204,22 @@ fn push_atom(current: &mut Option<Word>, words: &mut Vec<Word>, atom: Atom, pend
         words.push(word);
     }
     let space_before = *pending_space && !words.is_empty();
-    *current = Some(Word { width: atom.width, atoms: vec![atom], space_before, newline: false });
+    let keep_with_previous =
+        matches!(atom.piece, Piece::Icon { .. }) && space_before && words.last().is_some_and(ends_with_number);
+    *current = Some(Word { width: atom.width, atoms: vec![atom], space_before, keep_with_previous, newline: false });
     *pending_space = false;
+}
+
+/// Whether a word is a number, as an amount before its icon is: `3`, `+2`,
+/// `-1`, `3+`, `X`.
+fn ends_with_number(word: &Word) -> bool {
+    match word.atoms.last().map(|a| &a.piece) {
+        Some(Piece::Text { text, .. }) => {
+            let core = text.trim_matches(|c| matches!(c, '+' | '-' | '(' | ')'));
+            !core.is_empty() && (core.bytes().all(|b| b.is_ascii_digit()) || core == "X")
+        }
+        _ => false,
+    }
 }
 
 /// Greedy wrapping to `width` ems.
@@ -219,9 +236,18 @@ fn wrap(paragraphs: &[Vec<Word>], width: f32) -> Vec<Line> {
             }
             let space = if line.words.is_empty() { 0.0 } else { space_width(word) };
             if !line.words.is_empty() && line.width + space + word.width > width {
+                // An icon carries its number with it to the next line.
+                let carried = (word.keep_with_previous && line.words.len() > 1).then(|| line.words.pop()).flatten();
+                if let Some(number) = &carried {
+                    line.width -= number.width + space_width(number);
+                }
                 lines.push(std::mem::take(&mut line));
+                if let Some(number) = carried {
+                    line.width = number.width + space_width(word);
+                    line.words.push(number);
+                }
+                line.width += word.width;
                 line.words.push(word.clone());
-                line.width = word.width;
             } else {
                 line.width += space + word.width;
                 line.words.push(word.clone());
@@ -267,7 +293,13 @@ fn truncate(mut lines: Vec<Line>, size: f32, spec: &BoxSpec) -> Vec<Line> {
             }
         }
         last.width += ellipsis.width;
-        last.words.push(Word { width: ellipsis.width, atoms: vec![ellipsis], space_before: false, newline: false });
+        last.words.push(Word {
+            width: ellipsis.width,
+            atoms: vec![ellipsis],
+            space_before: false,
+            keep_with_previous: false,
+            newline: false,
+        });
     }
     lines
 }

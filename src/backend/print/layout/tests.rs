@@ -105,3 +105,26 @@ fn empty_text_draws_nothing() {
     let laid = lay_out(&[], &spec(100.0, 10.0, 8.0, 5.0));
     assert!(laid.fits && laid.svg.is_empty());
 }
+
+#[test]
+fn a_number_and_its_icon_never_part_at_a_line_break() {
+    let icon = Piece::Icon { id: "damage".into(), colour: None };
+    let paragraph = vec![text("Deal then 3 "), icon, text(" to the target.")];
+    let words = words(&paragraph);
+    let before_icon: f32 = words.iter().take(3).map(|w| w.width).sum::<f32>() + 2.0 * fonts::width(" ", Style::Regular);
+    // Wide enough for "Deal then 3" but not for the icon after it.
+    for width in [before_icon + 0.01, before_icon + 0.5] {
+        let lines = wrap(std::slice::from_ref(&words), width);
+        let with_icon = lines
+            .iter()
+            .find(|l| l.words.iter().any(|w| w.atoms.iter().any(|a| matches!(a.piece, Piece::Icon { .. }))))
+            .expect("a line holds the icon");
+        let first = &with_icon.words[0].atoms[0].piece;
+        assert!(matches!(first, Piece::Text { text, .. } if text == "3"), "width {width}: {lines:?}");
+        for line in &lines {
+            let sum: f32 = line.words.iter().map(|w| w.width).sum::<f32>()
+                + line.words.iter().skip(1).map(space_width).sum::<f32>();
+            assert!((sum - line.width).abs() < 1e-4, "the width of a line is its words and spaces: {line:?}");
+        }
+    }
+}
