@@ -168,7 +168,13 @@ impl Reader {
             let key_span = self.span(root.key(key).and_then(|k| k.span()));
             let Some((_, keys)) = TABLES.iter().find(|(name, _)| *name == key) else {
                 let tables = TABLES.iter().map(|(name, _)| *name);
-                self.unknown(key, key_span, "table", crate::check::suggest(key, tables), "project, build, print, lints");
+                self.unknown(
+                    key,
+                    key_span,
+                    "table",
+                    crate::check::suggest(key, tables),
+                    "project, build, print, lints",
+                );
                 continue;
             };
             let Some(table) = item.as_table_like() else {
@@ -264,7 +270,12 @@ impl Reader {
             }
             let value_span = item.span().map_or(key_span, |r| self.span(Some(r)));
             let Some(word) = item.as_str() else {
-                self.wrong_type(&format!("the level of `{name}`"), value_span, "a string", &format!("{name} = \"warn\""));
+                self.wrong_type(
+                    &format!("the level of `{name}`"),
+                    value_span,
+                    "a string",
+                    &format!("{name} = \"warn\""),
+                );
                 continue;
             };
             match Level::parse(word) {
@@ -282,9 +293,8 @@ impl Reader {
     }
 
     fn unknown(&mut self, name: &str, span: Span, what: &str, suggestion: Option<&str>, known: &str) {
-        let diagnostic =
-            Diagnostic::error(&CONFIG_UNKNOWN_KEY, format!("unknown {what} `{}` in `{FILE_NAME}`", name))
-                .primary(span, format!("no such {what}"));
+        let diagnostic = Diagnostic::error(&CONFIG_UNKNOWN_KEY, format!("unknown {what} `{}` in `{FILE_NAME}`", name))
+            .primary(span, format!("no such {what}"));
         let diagnostic = match suggestion {
             Some(_) => diagnostic.suggest(suggestion),
             None => diagnostic.help(format!("the known {what}s here are: {known}")),
@@ -330,7 +340,10 @@ mod tests {
         assert_eq!(paths, ["cards", "more"]);
         assert_eq!(manifest.build_out.as_deref(), Some("o"));
         assert_eq!(manifest.print.formats, Some(vec!["pdf".to_string(), "png".to_string()]));
-        assert_eq!((manifest.print.bleed, manifest.print.backs, manifest.print.dpi), (Some(3.0), Some(true), Some(150)));
+        assert_eq!(
+            (manifest.print.bleed, manifest.print.backs, manifest.print.dpi),
+            (Some(3.0), Some(true), Some(150))
+        );
         assert_eq!(manifest.lints.levels.get("near-duplicate-names"), Some(&Level::Deny));
     }
 

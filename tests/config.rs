@@ -34,7 +34,8 @@ fn lint_levels_apply_in_every_command() {
 fn a_bad_project_file_stops_every_command_with_its_codes() {
     let project = bundled_project("dreadnaught-2e");
     let dir = project.path();
-    std::fs::write(dir.join("cardsmith.toml"), "[project]\npaths = \"cards\"\n[biuld]\nout = \"o\"\n").expect("manifest");
+    std::fs::write(dir.join("cardsmith.toml"), "[project]\npaths = \"cards\"\n[biuld]\nout = \"o\"\n")
+        .expect("manifest");
     let commands: [&[&str]; 6] =
         [&["check"], &["lint"], &["fmt"], &["build"], &["print"], &["timeline", "--attacker", "Kinetic Strike"]];
     for command in commands {

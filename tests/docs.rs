@@ -102,7 +102,7 @@ fn every_code_named_in_the_docs_exists() {
     let mut named = 0;
     for page in pages {
         let text = std::fs::read_to_string(&page).expect("readable page");
-        for (at, _) in text.match_indices(|c| c == 'E' || c == 'W' || c == 'L') {
+        for (at, _) in text.match_indices(['E', 'W', 'L']) {
             let Some(code) = text.get(at..at + 5) else { continue };
             let boundary_before = text[..at].chars().next_back().is_none_or(|c| !c.is_ascii_alphanumeric());
             let boundary_after = text[at + code.len()..].chars().next().is_none_or(|c| !c.is_ascii_alphanumeric());

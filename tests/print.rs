@@ -175,7 +175,8 @@ fn a4_pdf_has_nine_poker_cards_a_page_with_cut_marks_and_mirrored_backs() {
 #[test]
 fn letter_and_tarot_sheets_have_their_grids() {
     let grid = |paper: &str, card: &str| {
-        let g = sheet::Grid::new(sheet::paper_size(paper).unwrap(), sheet::card_size(card).expect("known size"), 0.0).unwrap();
+        let g = sheet::Grid::new(sheet::paper_size(paper).unwrap(), sheet::card_size(card).expect("known size"), 0.0)
+            .unwrap();
         (g.columns, g.rows)
     };
     assert_eq!(grid("letter", "poker"), (3, 3));

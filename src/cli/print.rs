@@ -5,8 +5,8 @@
 
 use super::project::Project;
 use super::{atomic, build, check};
-use crate::config::PrintSettings;
 use crate::backend::print::{self, sheet, templates::Templates, Formats, Options};
+use crate::config::PrintSettings;
 use crate::diagnostics::{render::MessageFormat, Diagnostic, Severity};
 use crate::workspace::Outcome;
 use miette::{miette, IntoDiagnostic, Result, WrapErr};

@@ -90,11 +90,7 @@ fn printable_source(text: &str) -> Cow<'_, str> {
     if !text.chars().any(is_unprintable) {
         return Cow::Borrowed(text);
     }
-    Cow::Owned(
-        text.chars()
-            .map(|c| if is_unprintable(c) { "?".repeat(c.len_utf8()) } else { c.to_string() })
-            .collect(),
-    )
+    Cow::Owned(text.chars().map(|c| if is_unprintable(c) { "?".repeat(c.len_utf8()) } else { c.to_string() }).collect())
 }
 
 /// Renders diagnostics in the rich format to a string, without colour.

@@ -38,10 +38,13 @@ pub(super) enum Form {
 ///
 /// A token that starts like a set of names (`F/S`) is a word: where the set
 /// is the whole value, the grammar's `slash_value` has already read it.
+/// Matches a form at the start of a token: the length matched.
+type FormMatcher = fn(&[u8]) -> Option<usize>;
+
 pub(super) fn classify(token: &str) -> Form {
     let s = token.as_bytes();
     // In the grammar's order; a set of names makes a word (see above).
-    let forms: [(Form, fn(&[u8]) -> Option<usize>); 12] = [
+    let forms: [(Form, FormMatcher); 12] = [
         (Form::Dice, dice),
         (Form::SavePair, save_pair),
         (Form::Word, slash_list),

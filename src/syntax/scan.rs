@@ -102,15 +102,13 @@ pub fn scan(file: FileId, text: &str, diagnostics: &mut Vec<Diagnostic>) -> Vec<
                     continue;
                 }
             }
-            b'}' => {
-                if open_braces.pop().is_none() {
-                    diagnostics.push(
-                        Diagnostic::error(&codes::UNEXPECTED_CLOSE, "unexpected `}`")
-                            .primary(Span::new(file, i, i + 1), "nothing is open here")
-                            .help("remove this `}`, or add the `{` it was meant to close"),
-                    );
-                    broken = true;
-                }
+            b'}' if open_braces.pop().is_none() => {
+                diagnostics.push(
+                    Diagnostic::error(&codes::UNEXPECTED_CLOSE, "unexpected `}`")
+                        .primary(Span::new(file, i, i + 1), "nothing is open here")
+                        .help("remove this `}`, or add the `{` it was meant to close"),
+                );
+                broken = true;
             }
             _ => {}
         }
@@ -173,6 +171,37 @@ fn next_top_level_line(bytes: &[u8], mut i: usize) -> usize {
     }
 }
 
+/// The names items in `text` give themselves: the string after the first
+/// word of a line (`offense "Kinetic Strike" {`), unescaped.  Read from text
+/// that did not parse, so it guesses generously: a name too many only keeps
+/// a follow-on error quiet.  Copy counts (`x2 "Name"`) name no item.
+pub fn item_names(text: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for line in text.lines() {
+        let line = line.trim_start();
+        let word_end = line.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-')).unwrap_or(line.len());
+        let word = &line[..word_end];
+        let copies = word.len() > 1 && word.starts_with('x') && word[1..].bytes().all(|b| b.is_ascii_digit());
+        if word.is_empty() || !word.starts_with(|c: char| c.is_ascii_alphabetic()) || copies {
+            continue;
+        }
+        let Some(rest) = line[word_end..].trim_start().strip_prefix('"') else { continue };
+        let mut name = String::new();
+        let mut chars = rest.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '"' => {
+                    names.push(std::mem::take(&mut name));
+                    break;
+                }
+                '\\' => name.extend(chars.next()),
+                c => name.push(c),
+            }
+        }
+    }
+    names
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -216,35 +245,4 @@ mod tests {
         let (_, codes) = chunks(&text);
         assert_eq!(codes, vec![codes::TOO_DEEP.id]);
     }
-}
-
-/// The names items in `text` give themselves: the string after the first
-/// word of a line (`offense "Kinetic Strike" {`), unescaped.  Read from text
-/// that did not parse, so it guesses generously: a name too many only keeps
-/// a follow-on error quiet.  Copy counts (`x2 "Name"`) name no item.
-pub fn item_names(text: &str) -> Vec<String> {
-    let mut names = Vec::new();
-    for line in text.lines() {
-        let line = line.trim_start();
-        let word_end = line.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-')).unwrap_or(line.len());
-        let word = &line[..word_end];
-        let copies = word.len() > 1 && word.starts_with('x') && word[1..].bytes().all(|b| b.is_ascii_digit());
-        if word.is_empty() || !word.starts_with(|c: char| c.is_ascii_alphabetic()) || copies {
-            continue;
-        }
-        let Some(rest) = line[word_end..].trim_start().strip_prefix('"') else { continue };
-        let mut name = String::new();
-        let mut chars = rest.chars();
-        while let Some(c) = chars.next() {
-            match c {
-                '"' => {
-                    names.push(std::mem::take(&mut name));
-                    break;
-                }
-                '\\' => name.extend(chars.next()),
-                c => name.push(c),
-            }
-        }
-    }
-    names
 }

@@ -154,7 +154,13 @@ fn words(paragraph: &Paragraph) -> Vec<Word> {
                         finish(&mut current, &mut words);
                         let end = rest.find(|c: char| !c.is_whitespace()).unwrap_or(rest.len());
                         if rest[..end].contains('\n') {
-                            words.push(Word { atoms: Vec::new(), width: 0.0, space_before: false, keep_with_previous: false, newline: true });
+                            words.push(Word {
+                                atoms: Vec::new(),
+                                width: 0.0,
+                                space_before: false,
+                                keep_with_previous: false,
+                                newline: true,
+                            });
                             pending_space = false;
                         } else {
                             pending_space = true;
@@ -278,6 +284,37 @@ fn block_height(lines: &[Line], size: f32, line_height: f32) -> f32 {
 }
 
 /// Keeps the lines that fit and ends the last with an ellipsis.
+/// Cuts a word's text to at most `width` ems, keeping its first atoms.
+fn clip(word: &mut Word, width: f32) {
+    if word.width <= width {
+        return;
+    }
+    let mut kept = 0.0;
+    let mut atoms = Vec::new();
+    for mut atom in std::mem::take(&mut word.atoms) {
+        if kept + atom.width <= width {
+            kept += atom.width;
+            atoms.push(atom);
+            continue;
+        }
+        if let Piece::Text { text, style, .. } = &mut atom.piece {
+            // Proportionally first, then a character at a time.
+            let share = ((width - kept) / atom.width).clamp(0.0, 1.0);
+            let mut end = text.char_indices().nth((text.chars().count() as f32 * share) as usize).map_or(0, |(i, _)| i);
+            while end > 0 && fonts::width(&text[..end], *style) > width - kept {
+                end = text[..end].char_indices().next_back().map_or(0, |(i, _)| i);
+            }
+            text.truncate(end);
+            atom.width = fonts::width(text, *style);
+            kept += atom.width;
+            atoms.push(atom);
+        }
+        break;
+    }
+    word.atoms = atoms;
+    word.width = kept;
+}
+
 fn truncate(mut lines: Vec<Line>, size: f32, spec: &BoxSpec) -> Vec<Line> {
     while lines.len() > 1 && block_height(&lines, size, spec.line_height) > spec.h + 0.01 {
         lines.pop();
@@ -291,6 +328,12 @@ fn truncate(mut lines: Vec<Line>, size: f32, spec: &BoxSpec) -> Vec<Line> {
             if let Some(word) = last.words.pop() {
                 last.width -= word.width + if word.space_before { fonts::width(" ", Style::Regular) } else { 0.0 };
             }
+        }
+        // One word wider than the box (a name of thousands of letters) is cut
+        // to the box, so no face carries more text than it can show.
+        if let [word] = last.words.as_mut_slice() {
+            clip(word, (spec.w / size - ellipsis.width).max(0.0));
+            last.width = word.width;
         }
         last.width += ellipsis.width;
         last.words.push(Word {

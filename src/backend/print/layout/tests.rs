@@ -128,3 +128,12 @@ fn a_number_and_its_icon_never_part_at_a_line_break() {
         }
     }
 }
+
+#[test]
+fn a_word_wider_than_the_box_is_cut_to_it() {
+    let laid = lay_out(&[vec![text(&"N".repeat(100_000))]], &spec(60.0, 12.0, 10.0, 6.0));
+    assert!(!laid.fits);
+    let shown: usize = laid.svg.matches('N').count();
+    assert!(shown > 3 && shown < 40, "{shown} letters kept");
+    assert!(laid.svg.contains('…'), "{}", laid.svg);
+}
