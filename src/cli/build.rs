@@ -1,7 +1,7 @@
 //! `cardsmith build [PATH...] [-o DIR]`: the engine data of a project, one
 //! JSON document per ruleset plus `schema.json`, written atomically.
 
-use super::{atomic, check, project};
+use super::{atomic, check, project, read};
 use crate::backend::{self, json};
 use crate::diagnostics::render::MessageFormat;
 use crate::workspace::{Outcome, Workspace};
@@ -42,7 +42,7 @@ pub fn load(paths: &[PathBuf], cwd: &Path, root: Option<&Path>) -> Result<Outcom
     let absolute: Vec<PathBuf> = paths.iter().map(|p| cwd.join(p)).collect();
     let mut workspace = Workspace::new();
     for file in project::collect(&absolute)? {
-        let bytes = check::read_limited(&file)?;
+        let bytes = read::source(&file)?;
         workspace.add_bytes(&source_name(&file, &absolute, cwd, root), bytes);
     }
     Ok(workspace.check())

@@ -10,6 +10,7 @@ mod lint;
 mod new;
 mod print;
 mod project;
+mod read;
 mod timeline;
 
 use crate::diagnostics::render::MessageFormat;

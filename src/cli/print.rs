@@ -3,11 +3,11 @@
 //! written atomically to one folder.  Settings come from the command line,
 //! then `[print]` in `cardsmith.toml`, then the defaults.
 
-use super::{atomic, build, check, project};
+use super::{atomic, build, check, project, read};
 use crate::backend::print::{self, sheet, templates::Templates, Formats, Options};
 use crate::diagnostics::{render::MessageFormat, Diagnostic, Severity};
 use crate::workspace::Outcome;
-use miette::{miette, IntoDiagnostic, Result, WrapErr};
+use miette::{miette, IntoDiagnostic, Result};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -283,13 +283,12 @@ fn read_overrides(root: &Path, outcome: &Outcome) -> Result<Vec<(String, String)
         let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
         paths.sort();
         for path in paths {
-            if path.extension().and_then(|e| e.to_str()) != Some("svg") || !path.is_file() {
+            // Folders are passed over, and dangling links as when collecting cards.
+            if path.extension().and_then(|e| e.to_str()) != Some("svg") || path.is_dir() || !path.exists() {
                 continue;
             }
             let Some(name) = path.file_name().and_then(|n| n.to_str()) else { continue };
-            let text = std::fs::read_to_string(&path)
-                .into_diagnostic()
-                .wrap_err_with(|| format!("cannot read the template {}", path.display()))?;
+            let text = read::text(&path, &read::TEMPLATE)?;
             found.push((format!("{folder}/{name}"), text));
         }
     }

@@ -46,9 +46,7 @@ pub fn default_paths() -> Result<Vec<PathBuf>> {
 /// The parsed `cardsmith.toml` of a project.
 pub fn manifest(root: &Path) -> Result<toml::Table> {
     let manifest = root.join(MANIFEST);
-    let text = std::fs::read_to_string(&manifest)
-        .into_diagnostic()
-        .wrap_err_with(|| format!("reading {}", manifest.display()))?;
+    let text = super::read::text(&manifest, &super::read::MANIFEST)?;
     text.parse().map_err(|e| miette!("{}: {e}", manifest.display()))
 }
 
