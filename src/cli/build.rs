@@ -1,7 +1,7 @@
 //! `cardsmith build [PATH...] [-o DIR]`: the engine data of a project, one
 //! JSON document per ruleset plus `schema.json`, written atomically.
 
-use super::{atomic, check, project, read};
+use super::{atomic, check, output, project, read};
 use crate::backend::{self, json};
 use crate::diagnostics::render::MessageFormat;
 use crate::workspace::{Outcome, Workspace};
@@ -15,35 +15,42 @@ const DEFAULT_OUT: &str = "out";
 pub fn run(paths: &[PathBuf], out: Option<&Path>, format: MessageFormat) -> Result<ExitCode> {
     let cwd = std::env::current_dir().into_diagnostic()?;
     let root = project::find_root(&cwd);
-    let outcome = load(paths, &cwd, root.as_deref())?;
+    let inputs = inputs(paths, &cwd)?;
+    let out = match out {
+        Some(out) => out.to_path_buf(),
+        None => default_out(&cwd, root.as_deref())?,
+    };
+    output::refuse_overlap(&out, &inputs, root.as_deref())?;
+    let outcome = load(&inputs, &cwd, root.as_deref())?;
     check::print(&outcome, format)?;
     if outcome.stats.errors > 0 {
         eprintln!("nothing written: fix the errors first");
         return Ok(ExitCode::from(1));
     }
+    output::require_cards(&outcome, &inputs)?;
     let files = json::build(&outcome.files, &outcome.project)
         .map_err(|e| miette!(help = "ruleset ids name the files of a build", "{e}"))?;
-    let out = match out {
-        Some(out) => out.to_path_buf(),
-        None => default_out(&cwd, root.as_deref())?,
-    };
     atomic::replace_folder(&out, &files)?;
     let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
     eprintln!("wrote {} to {}", names.join(", "), out.display());
     Ok(ExitCode::SUCCESS)
 }
 
-/// Reads and checks the given paths (or the project's), naming every file by
-/// a relative path that does not depend on where cardsmith runs: relative to
-/// the project root when the file is in the project, else to the current
-/// folder, else to the folder holding the path it was found under.
-pub fn load(paths: &[PathBuf], cwd: &Path, root: Option<&Path>) -> Result<Outcome> {
+/// The files and folders to read, absolute: those given, else the project's.
+pub fn inputs(paths: &[PathBuf], cwd: &Path) -> Result<Vec<PathBuf>> {
     let paths = if paths.is_empty() { project::default_paths()? } else { paths.to_vec() };
-    let absolute: Vec<PathBuf> = paths.iter().map(|p| cwd.join(p)).collect();
+    Ok(paths.iter().map(|p| cwd.join(p)).collect())
+}
+
+/// Reads and checks the given files and folders (absolute), naming every file
+/// by a relative path that does not depend on where cardsmith runs: relative
+/// to the project root when the file is in the project, else to the current
+/// folder, else to the folder holding the path it was found under.
+pub fn load(inputs: &[PathBuf], cwd: &Path, root: Option<&Path>) -> Result<Outcome> {
     let mut workspace = Workspace::new();
-    for file in project::collect(&absolute)? {
+    for file in project::collect(inputs)? {
         let bytes = read::source(&file)?;
-        workspace.add_bytes(&source_name(&file, &absolute, cwd, root), bytes);
+        workspace.add_bytes(&source_name(&file, inputs, cwd, root), bytes);
     }
     Ok(workspace.check())
 }

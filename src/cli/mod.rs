@@ -8,6 +8,7 @@ mod explain;
 mod fmt;
 mod lint;
 mod new;
+mod output;
 mod print;
 mod project;
 mod read;

@@ -3,7 +3,7 @@
 //! written atomically to one folder.  Settings come from the command line,
 //! then `[print]` in `cardsmith.toml`, then the defaults.
 
-use super::{atomic, build, check, project, read};
+use super::{atomic, build, check, output, project, read};
 use crate::backend::print::{self, sheet, templates::Templates, Formats, Options};
 use crate::diagnostics::{render::MessageFormat, Diagnostic, Severity};
 use crate::workspace::Outcome;
@@ -13,6 +13,9 @@ use std::process::ExitCode;
 
 /// The output folder when neither `-o` nor the manifest names one.
 const DEFAULT_OUT: &str = "print";
+
+/// The folder of a project's own templates, beside `cardsmith.toml`.
+const TEMPLATES: &str = "templates";
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -56,11 +59,17 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     };
     let settings = Settings::read(manifest.as_ref(), root.as_deref())?;
     let options = options(args, &settings)?;
-    let mut outcome = build::load(&args.paths, &cwd, root.as_deref())?;
+    let inputs = build::inputs(&args.paths, &cwd)?;
+    let out = output_folder(args, &settings, root.as_deref(), &cwd, &inputs)?;
+    let mut outcome = build::load(&inputs, &cwd, root.as_deref())?;
     if outcome.stats.errors > 0 {
         check::print(&outcome, args.message_format)?;
         eprintln!("nothing written: fix the errors first");
         return Ok(ExitCode::from(1));
+    }
+    if let Err(no_cards) = output::require_cards(&outcome, &inputs) {
+        check::print(&outcome, args.message_format)?;
+        return Err(no_cards);
     }
     let overrides = match &root {
         Some(root) => read_overrides(root, &outcome)?,
@@ -99,14 +108,30 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         }
         Err(print::RenderError::Output(message)) => return Err(miette!("{message}")),
     };
-    let out = match &args.out {
-        Some(out) => out.clone(),
-        None => settings.out.unwrap_or_else(|| root.as_deref().unwrap_or(&cwd).join(DEFAULT_OUT)),
-    };
     let files: Vec<(&str, &[u8])> = blobs.iter().map(|b| (b.name.as_str(), b.bytes.as_slice())).collect();
     atomic::replace_folder_bytes(&out, &files)?;
     eprintln!("{}", summary(&job, &blobs, &out));
     Ok(ExitCode::SUCCESS)
+}
+
+/// `-o`, else `[print] out`, else `print` in the project (or the current
+/// folder); refused when it would touch what the print reads: the cards and
+/// the project's template overrides.
+fn output_folder(
+    args: &Args,
+    settings: &Settings,
+    root: Option<&Path>,
+    cwd: &Path,
+    inputs: &[PathBuf],
+) -> Result<PathBuf> {
+    let out = match (&args.out, &settings.out) {
+        (Some(out), _) | (None, Some(out)) => out.clone(),
+        (None, None) => root.unwrap_or(cwd).join(DEFAULT_OUT),
+    };
+    let mut read = inputs.to_vec();
+    read.extend(root.map(|root| root.join(TEMPLATES)));
+    output::refuse_overlap(&out, &read, root)?;
+    Ok(out)
 }
 
 fn merge(outcome: &mut Outcome, diagnostics: Vec<Diagnostic>) {
@@ -278,7 +303,7 @@ fn read_overrides(root: &Path, outcome: &Outcome) -> Result<Vec<(String, String)
     folders.push("common".into());
     let mut found = Vec::new();
     for folder in folders {
-        let dir = root.join("templates").join(&folder);
+        let dir = root.join(TEMPLATES).join(&folder);
         let Ok(entries) = std::fs::read_dir(&dir) else { continue };
         let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
         paths.sort();

@@ -54,7 +54,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         None => {
             let cwd = std::env::current_dir().into_diagnostic()?;
             let root = super::project::find_root(&cwd);
-            let outcome = build::load(&args.paths, &cwd, root.as_deref())?;
+            let outcome = build::load(&build::inputs(&args.paths, &cwd)?, &cwd, root.as_deref())?;
             if outcome.stats.errors > 0 {
                 check::print(&outcome, args.message_format)?;
                 return Ok(ExitCode::from(1));
