@@ -204,28 +204,62 @@ fn exchange(_: &Path, _: &Path) -> bool {
     false
 }
 
-/// Replaces one file's contents atomically: the text is written and flushed
-/// to a temporary file beside it, then renamed over it.
+/// Replaces one file's contents atomically, keeping what the file is: a
+/// link stays a link and its target gets the new contents, and the target's
+/// permissions (and, where allowed, owner) stay as they were.  The text is
+/// written and flushed to a temporary file in the target's folder, then
+/// renamed over the target, and the folder is flushed so the rename lasts.
 pub fn replace_file(path: &Path, text: &str) -> Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+    let target = path.canonicalize().into_diagnostic().wrap_err_with(|| format!("cannot write {}", path.display()))?;
+    let (dir, name) = split(&target)?;
     let temp = dir.join(format!(".{name}.cardsmith-{}", std::process::id()));
-    let written = (|| -> Result<()> {
-        let mut file = std::fs::File::create(&temp)
+    let written = write_beside(&target, &temp, text.as_bytes()).and_then(|()| {
+        std::fs::rename(&temp, &target)
             .into_diagnostic()
-            .wrap_err_with(|| format!("cannot write {}", temp.display()))?;
-        file.write_all(text.as_bytes()).into_diagnostic()?;
-        file.sync_all().into_diagnostic()?;
-        if let Ok(meta) = std::fs::metadata(path) {
-            let _ = std::fs::set_permissions(&temp, meta.permissions());
-        }
-        std::fs::rename(&temp, path).into_diagnostic().wrap_err_with(|| format!("cannot replace {}", path.display()))
-    })();
+            .wrap_err_with(|| format!("cannot replace {}", target.display()))
+    });
     if written.is_err() {
         let _ = std::fs::remove_file(&temp);
+        return written;
     }
-    written
+    // The rename is done; a folder that cannot be flushed only loses it to a crash.
+    let _ = std::fs::File::open(&dir).and_then(|folder| folder.sync_all());
+    Ok(())
+}
+
+/// Writes `bytes` to the new file `temp`, flushed, with the permissions and
+/// owner of `target`.
+fn write_beside(target: &Path, temp: &Path, bytes: &[u8]) -> Result<()> {
+    let meta =
+        std::fs::metadata(target).into_diagnostic().wrap_err_with(|| format!("cannot read {}", target.display()))?;
+    // Renaming over a file needs only its folder to be writable; a file that
+    // could not be written in place is left alone, as a plain write would.
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(target)
+        .into_diagnostic()
+        .wrap_err_with(|| format!("cannot write {}", target.display()))?;
+    // A file left by a killed run with the same process id is stale.
+    let _ = std::fs::remove_file(temp);
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        // Readable by no one else until it has the target's permissions.
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options.open(temp).into_diagnostic().wrap_err_with(|| format!("cannot write {}", temp.display()))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        // Only an administrator may give a file away; anyone else keeps the
+        // file as theirs, which is all they could do by hand.
+        let _ = std::os::unix::fs::fchown(&file, Some(meta.uid()), Some(meta.gid()));
+    }
+    file.write_all(bytes)
+        .and_then(|()| file.set_permissions(meta.permissions()))
+        .and_then(|()| file.sync_all())
+        .into_diagnostic()
+        .wrap_err_with(|| format!("cannot write {}", temp.display()))
 }
