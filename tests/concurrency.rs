@@ -90,7 +90,8 @@ fn second_run_waits(args: &[&str], out: &str) {
     let second = second.wait_with_output().expect("second ends");
     assert_eq!(first.status.code(), Some(0), "the held run: {}", stderr(&first));
     assert_eq!(second.status.code(), Some(0), "the waiting run: {}", stderr(&second));
-    let note = format!("waiting for another cardsmith run writing in {}", dir.path().display());
+    let folder = dir.path().canonicalize().expect("project folder");
+    let note = format!("waiting for another cardsmith run writing in {}", folder.display());
     assert!(stderr(&second).contains(&note), "{}", stderr(&second));
     assert!(contents(&dir.path().join(out)) == expected, "the output differs from a single run's");
     assert_eq!(leftovers(dir.path(), out), Vec::<String>::new());

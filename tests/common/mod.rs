@@ -80,7 +80,7 @@ pub fn paused_before_the_swap(
     pause: std::time::Duration,
 ) -> (std::process::Child, std::path::PathBuf) {
     use std::time::{Duration, Instant};
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_cardsmith"))
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cardsmith"))
         .args(args)
         .current_dir(dir)
         .env("CARDSMITH_TEST_HOOK_PAUSE_BEFORE_RENAME_MS", pause.as_millis().to_string())
@@ -90,17 +90,22 @@ pub fn paused_before_the_swap(
         .expect("cardsmith starts");
     let prefix = format!(".{out}.tmp-");
     let started = Instant::now();
-    loop {
+    let temp = loop {
         let found = std::fs::read_dir(dir)
             .expect("project folder")
             .map(|e| e.expect("entry").path())
             .find(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(&prefix)));
         if let Some(temp) = found.filter(|t| t.join(".cardsmith-output").is_file()) {
-            return (child, temp);
+            break temp;
         }
-        assert!(started.elapsed() < Duration::from_secs(120), "cardsmith never wrote its temporary folder");
+        if started.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("cardsmith never wrote its temporary folder");
+        }
         std::thread::sleep(Duration::from_millis(20));
-    }
+    };
+    (child, temp)
 }
 
 /// Starts `cardsmith ARGS` in `dir` paused just before it swaps its finished
