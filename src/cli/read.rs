@@ -128,7 +128,7 @@ fn refuse_unless_regular(path: &Path, meta: &std::fs::Metadata) -> Result<()> {
         return Ok(());
     }
     Err(miette!(
-        help = "name a file of cards, rules or settings: reading a pipe or a device could wait or go on forever",
+        help = "name a regular file: reading from a pipe or a device could wait, or go on, for ever",
         "{} is {}, not a regular file",
         path.display(),
         kind(meta)
