@@ -8,6 +8,11 @@
 //! cannot exchange) the old folder is renamed aside first.  A folder is only
 //! ever replaced if it is new, empty, or was written by cardsmith (it holds the
 //! [`MARKER`] file), so a mistyped `-o` cannot wipe unrelated files.
+//!
+//! Runs writing into one folder take turns: each holds an advisory lock on
+//! the folder that holds its output while it checks, cleans up, writes and
+//! swaps, and a second run waits for it with a note.  Temporary folders left
+//! by killed runs are removed only under that lock, so a live run's never is.
 
 use crate::backend::OutputFile;
 use miette::{miette, IntoDiagnostic, Result, WrapErr};
@@ -34,8 +39,14 @@ pub fn replace_folder(out: &Path, files: &[OutputFile]) -> Result<()> {
 /// folders (`png/card.png`); a name that would leave the folder is refused.
 pub fn replace_folder_bytes(out: &Path, files: &[(&str, &[u8])]) -> Result<()> {
     let (parent, name) = split(out)?;
+    // Held until the new folder is in place, so that two runs into one
+    // folder take turns instead of interleaving.
+    let lock = lock_folder(&parent)?;
     check_replaceable(out)?;
-    remove_leftovers(&parent, &name);
+    if lock.is_some() {
+        // Only a run that holds the lock knows that no other is writing.
+        remove_leftovers(&parent, &name);
+    }
     let temp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
     let written = write_all(&temp, files).and_then(|()| {
         pause_for_tests();
@@ -77,7 +88,46 @@ fn check_replaceable(out: &Path) -> Result<()> {
     ))
 }
 
-/// Temporary folders of builds that were killed before they finished.
+/// Takes the lock on the folder that holds the output folder, waiting (with a
+/// note) while another run holds it.  It is the operating system's advisory
+/// lock on the folder itself: it leaves no file behind, and a run that dies
+/// releases it.  Where the file system cannot lock, the run goes on unlocked
+/// with a warning; `None` then says so.
+fn lock_folder(parent: &Path) -> Result<Option<std::fs::File>> {
+    let folder = open_for_locking(parent)
+        .into_diagnostic()
+        .wrap_err_with(|| format!("cannot write into {}", parent.display()))?;
+    let shown = || parent.canonicalize().unwrap_or_else(|_| parent.to_path_buf()).display().to_string();
+    match folder.try_lock() {
+        Ok(()) => Ok(Some(folder)),
+        Err(std::fs::TryLockError::WouldBlock) => {
+            eprintln!("waiting for another cardsmith run writing in {}", shown());
+            folder.lock().into_diagnostic().wrap_err_with(|| format!("cannot lock {}", shown()))?;
+            Ok(Some(folder))
+        }
+        Err(std::fs::TryLockError::Error(e)) => {
+            eprintln!(
+                "warning: cannot lock {} ({e}); another run writing there at the same time could interleave with this one",
+                shown()
+            );
+            Ok(None)
+        }
+    }
+}
+
+#[cfg(unix)]
+fn open_for_locking(parent: &Path) -> std::io::Result<std::fs::File> {
+    std::fs::File::open(parent)
+}
+
+/// Where a folder cannot be opened as a file, a lock file beside the output
+/// stands in for it.
+#[cfg(not(unix))]
+fn open_for_locking(parent: &Path) -> std::io::Result<std::fs::File> {
+    std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(parent.join(".cardsmith-lock"))
+}
+
+/// Temporary folders of runs that were killed before they finished.
 fn remove_leftovers(parent: &Path, name: &str) {
     let Ok(entries) = std::fs::read_dir(parent) else { return };
     let prefixes = [format!(".{name}.tmp-"), format!(".{name}.old-")];
@@ -154,28 +204,62 @@ fn exchange(_: &Path, _: &Path) -> bool {
     false
 }
 
-/// Replaces one file's contents atomically: the text is written and flushed
-/// to a temporary file beside it, then renamed over it.
+/// Replaces one file's contents atomically, keeping what the file is: a
+/// link stays a link and its target gets the new contents, and the target's
+/// permissions (and, where allowed, owner) stay as they were.  The text is
+/// written and flushed to a temporary file in the target's folder, then
+/// renamed over the target, and the folder is flushed so the rename lasts.
 pub fn replace_file(path: &Path, text: &str) -> Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+    let target = path.canonicalize().into_diagnostic().wrap_err_with(|| format!("cannot write {}", path.display()))?;
+    let (dir, name) = split(&target)?;
     let temp = dir.join(format!(".{name}.cardsmith-{}", std::process::id()));
-    let written = (|| -> Result<()> {
-        let mut file = std::fs::File::create(&temp)
+    let written = write_beside(&target, &temp, text.as_bytes()).and_then(|()| {
+        std::fs::rename(&temp, &target)
             .into_diagnostic()
-            .wrap_err_with(|| format!("cannot write {}", temp.display()))?;
-        file.write_all(text.as_bytes()).into_diagnostic()?;
-        file.sync_all().into_diagnostic()?;
-        if let Ok(meta) = std::fs::metadata(path) {
-            let _ = std::fs::set_permissions(&temp, meta.permissions());
-        }
-        std::fs::rename(&temp, path).into_diagnostic().wrap_err_with(|| format!("cannot replace {}", path.display()))
-    })();
+            .wrap_err_with(|| format!("cannot replace {}", target.display()))
+    });
     if written.is_err() {
         let _ = std::fs::remove_file(&temp);
+        return written;
     }
-    written
+    // The rename is done; a folder that cannot be flushed only loses it to a crash.
+    let _ = std::fs::File::open(&dir).and_then(|folder| folder.sync_all());
+    Ok(())
+}
+
+/// Writes `bytes` to the new file `temp`, flushed, with the permissions and
+/// owner of `target`.
+fn write_beside(target: &Path, temp: &Path, bytes: &[u8]) -> Result<()> {
+    let meta =
+        std::fs::metadata(target).into_diagnostic().wrap_err_with(|| format!("cannot read {}", target.display()))?;
+    // Renaming over a file needs only its folder to be writable; a file that
+    // could not be written in place is left alone, as a plain write would.
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(target)
+        .into_diagnostic()
+        .wrap_err_with(|| format!("cannot write {}", target.display()))?;
+    // A file left by a killed run with the same process id is stale.
+    let _ = std::fs::remove_file(temp);
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        // Readable by no one else until it has the target's permissions.
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options.open(temp).into_diagnostic().wrap_err_with(|| format!("cannot write {}", temp.display()))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        // Only an administrator may give a file away; anyone else keeps the
+        // file as theirs, which is all they could do by hand.
+        let _ = std::os::unix::fs::fchown(&file, Some(meta.uid()), Some(meta.gid()));
+    }
+    file.write_all(bytes)
+        .and_then(|()| file.set_permissions(meta.permissions()))
+        .and_then(|()| file.sync_all())
+        .into_diagnostic()
+        .wrap_err_with(|| format!("cannot write {}", temp.display()))
 }

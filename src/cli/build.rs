@@ -2,7 +2,7 @@
 //! JSON document per ruleset plus `schema.json`, written atomically.
 
 use super::project::{self, Project};
-use super::{atomic, check};
+use super::{atomic, check, output, read};
 use crate::backend::{self, json};
 use crate::diagnostics::render::MessageFormat;
 use crate::workspace::Outcome;
@@ -15,35 +15,42 @@ const DEFAULT_OUT: &str = "out";
 
 pub fn run(paths: &[PathBuf], out: Option<&Path>, format: MessageFormat) -> Result<ExitCode> {
     let project = Project::find()?;
-    let outcome = load(&project, paths)?;
+    let inputs = inputs(&project, paths)?;
+    let out = match out {
+        Some(out) => out.to_path_buf(),
+        None => project.folder(project.manifest.build_out.as_deref(), DEFAULT_OUT),
+    };
+    output::refuse_overlap(&out, &inputs, project.root.as_deref())?;
+    let outcome = load(&project, &inputs)?;
     check::print(&outcome, format)?;
     if outcome.stats.errors > 0 {
         eprintln!("nothing written: fix the errors first");
         return Ok(ExitCode::from(1));
     }
+    output::require_cards(&outcome, &inputs)?;
     let files = json::build(&outcome.files, &outcome.project)
         .map_err(|e| miette!(help = "ruleset ids name the files of a build", "{e}"))?;
-    let out = match out {
-        Some(out) => out.to_path_buf(),
-        None => project.folder(project.manifest.build_out.as_deref(), DEFAULT_OUT),
-    };
     atomic::replace_folder(&out, &files)?;
     let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
     eprintln!("wrote {} to {}", names.join(", "), out.display());
     Ok(ExitCode::SUCCESS)
 }
 
-/// Reads and checks the given paths (or the project's), naming every file by
-/// a relative path that does not depend on where cardsmith runs: relative to
-/// the project root when the file is in the project, else to the current
+/// The files and folders to read, absolute: those given, else the project's.
+pub fn inputs(project: &Project, paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    Ok(project.paths(paths)?.iter().map(|p| project.cwd.join(p)).collect())
+}
+
+/// Reads and checks the given files and folders (absolute), naming every file
+/// by a relative path that does not depend on where cardsmith runs: relative
+/// to the project root when the file is in the project, else to the current
 /// folder, else to the folder holding the path it was found under.
-pub fn load(project: &Project, paths: &[PathBuf]) -> Result<Outcome> {
+pub fn load(project: &Project, inputs: &[PathBuf]) -> Result<Outcome> {
     let (cwd, root) = (&project.cwd, project.root.as_deref());
-    let absolute: Vec<PathBuf> = project.paths(paths)?.iter().map(|p| cwd.join(p)).collect();
     let mut workspace = project.workspace();
-    for file in project::collect(&absolute)? {
-        let bytes = check::read_limited(&file)?;
-        workspace.add_bytes(&source_name(&file, &absolute, cwd, root), bytes);
+    for file in project::collect(inputs)? {
+        let bytes = read::source(&file)?;
+        workspace.add_bytes(&source_name(&file, inputs, cwd, root), bytes);
     }
     Ok(workspace.check())
 }

@@ -3,7 +3,7 @@
 use super::project;
 use crate::diagnostics::render::{self, MessageFormat};
 use crate::workspace::Outcome;
-use miette::{IntoDiagnostic, Result, WrapErr};
+use miette::{IntoDiagnostic, Result};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -19,24 +19,10 @@ pub fn run(paths: &[PathBuf], format: MessageFormat) -> Result<ExitCode> {
 pub fn check_paths(project: &project::Project, paths: &[PathBuf]) -> Result<Outcome> {
     let mut workspace = project.workspace();
     for path in project::collect(&project.paths(paths)?)? {
-        let bytes = read_limited(&path)?;
+        let bytes = super::read::source(&path)?;
         workspace.add_bytes(&project::display_name(&path), bytes);
     }
     Ok(workspace.check())
-}
-
-/// Reads a file, but never more than one byte past the size limit, so a huge
-/// file is refused without being loaded.
-pub(super) fn read_limited(path: &std::path::Path) -> Result<Vec<u8>> {
-    use std::io::Read;
-    let file =
-        std::fs::File::open(path).into_diagnostic().wrap_err_with(|| format!("cannot open {}", path.display()))?;
-    let mut bytes = Vec::new();
-    file.take(crate::syntax::MAX_FILE_SIZE as u64 + 1)
-        .read_to_end(&mut bytes)
-        .into_diagnostic()
-        .wrap_err_with(|| format!("cannot read {}", path.display()))?;
-    Ok(bytes)
 }
 
 /// Prints the diagnostics, at most [`render::MOST_OF_ONE_CODE`] of one code

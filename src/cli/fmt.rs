@@ -1,6 +1,6 @@
 //! `cardsmith fmt [--check] [PATH...]`.
 
-use super::{atomic, check, project};
+use super::{atomic, project, read};
 use crate::diagnostics::render;
 use crate::fmt::{format_file, FormatError};
 use crate::source::Files;
@@ -18,7 +18,7 @@ pub fn run(paths: &[PathBuf], check_only: bool) -> Result<ExitCode> {
         total += 1;
         let name = project::display_name(&path);
         let mut problems = Vec::new();
-        let Some(id) = crate::syntax::load(&mut files, &name, check::read_limited(&path)?, &mut problems) else {
+        let Some(id) = crate::syntax::load(&mut files, &name, read::source(&path)?, &mut problems) else {
             eprint!("{}", render::human_string(&files, &problems));
             broken += 1;
             continue;

@@ -48,19 +48,25 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
-/// Applies the fixes file by file, each file replaced atomically.
+/// Applies the fixes file by file, each file replaced atomically; a file the
+/// fixes would leave as it is is not written.  Returns the files written.
 fn write_fixes(files: &crate::source::Files, fixes: &[Fix]) -> Result<usize> {
     let mut by_file: BTreeMap<crate::source::FileId, Vec<Fix>> = BTreeMap::new();
     for fix in fixes {
         by_file.entry(fix.span.file).or_default().push(fix.clone());
     }
+    let mut written = 0;
     for (file, fixes) in &by_file {
         let source = files.get(*file);
         let mut text = apply_fixes(&source.text, fixes);
+        if text == source.text {
+            continue;
+        }
         if source.had_bom {
             text.insert(0, '\u{feff}');
         }
         atomic::replace_file(&PathBuf::from(&source.name), &text)?;
+        written += 1;
     }
-    Ok(by_file.len())
+    Ok(written)
 }

@@ -8,8 +8,10 @@ mod explain;
 mod fmt;
 mod lint;
 mod new;
+mod output;
 mod print;
 mod project;
+mod read;
 mod timeline;
 
 use crate::diagnostics::render::MessageFormat;
@@ -78,7 +80,7 @@ enum Command {
     },
     /// Check, then write the engine data: one JSON document per ruleset and schema.json
     #[command(
-        after_help = "The output folder is replaced as a whole, atomically; nothing is written when the input has errors.\nExit status: 0 when written, 1 when the input has errors, 2 on usage or I/O problems."
+        after_help = "The output folder is replaced as a whole, atomically; nothing is written when the input has errors or holds no cards, or when the output folder is, holds or lies inside an input. A second run into the same folder waits for the first.\nExit status: 0 when written, 1 when the input has errors, 2 on usage or I/O problems."
     )]
     Build {
         /// Files or folders to build (default: the project found from the current folder)
@@ -92,7 +94,7 @@ enum Command {
     },
     /// Check, then write printable proxies: PDF sheets, PNG faces, an HTML preview, Tabletop Simulator decks
     #[command(
-        after_help = "The output folder is replaced as a whole, atomically; nothing is written when the input has errors.\nDefaults come from `[print]` in cardsmith.toml.\nExit status: 0 when written (warnings allowed), 1 when the input has errors, 2 on usage or I/O problems."
+        after_help = "The output folder is replaced as a whole, atomically; nothing is written when the input has errors or holds no cards, or when the output folder is, holds or lies inside an input. A second run into the same folder waits for the first.\nDefaults come from `[print]` in cardsmith.toml.\nExit status: 0 when written (warnings allowed), 1 when the input has errors, 2 on usage or I/O problems."
     )]
     Print(print::Args),
     /// Print the JSON Schema of the engine data (the schema.json that build writes)

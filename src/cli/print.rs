@@ -4,17 +4,20 @@
 //! then `[print]` in `cardsmith.toml`, then the defaults.
 
 use super::project::Project;
-use super::{atomic, build, check};
+use super::{atomic, build, check, output, read};
 use crate::backend::print::{self, sheet, templates::Templates, Formats, Options};
 use crate::config::PrintSettings;
 use crate::diagnostics::{render::MessageFormat, Diagnostic, Severity};
 use crate::workspace::Outcome;
-use miette::{miette, IntoDiagnostic, Result, WrapErr};
+use miette::{miette, Result};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// The output folder when neither `-o` nor the manifest names one.
 const DEFAULT_OUT: &str = "print";
+
+/// The folder of a project's own templates, beside `cardsmith.toml`.
+const TEMPLATES: &str = "templates";
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -53,11 +56,17 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     let project = Project::find()?;
     let settings = &project.manifest.print;
     let options = options(args, settings)?;
-    let mut outcome = build::load(&project, &args.paths)?;
+    let inputs = build::inputs(&project, &args.paths)?;
+    let out = output_folder(args, &project, &inputs)?;
+    let mut outcome = build::load(&project, &inputs)?;
     if outcome.stats.errors > 0 {
         check::print(&outcome, args.message_format)?;
         eprintln!("nothing written: fix the errors first");
         return Ok(ExitCode::from(1));
+    }
+    if let Err(no_cards) = output::require_cards(&outcome, &inputs) {
+        check::print(&outcome, args.message_format)?;
+        return Err(no_cards);
     }
     let overrides = match &project.root {
         Some(root) => read_overrides(root, &outcome)?,
@@ -96,14 +105,27 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         }
         Err(print::RenderError::Output(message)) => return Err(miette!("{message}")),
     };
-    let out = match &args.out {
-        Some(out) => out.clone(),
-        None => project.folder(settings.out.as_deref(), DEFAULT_OUT),
-    };
     let files: Vec<(&str, &[u8])> = blobs.iter().map(|b| (b.name.as_str(), b.bytes.as_slice())).collect();
     atomic::replace_folder_bytes(&out, &files)?;
     eprintln!("{}", summary(&job, &blobs, &out));
     Ok(ExitCode::SUCCESS)
+}
+
+/// `-o`, else `[print] out`, else `print` in the project (or the current
+/// folder); refused when it would touch what the print reads: the cards and
+/// the project's template overrides.
+/// The output folder: `-o`, else `[print] out`, else `print` in the project;
+/// refused when it touches what the run reads (cards and templates).
+fn output_folder(args: &Args, project: &Project, inputs: &[PathBuf]) -> Result<PathBuf> {
+    let out = match &args.out {
+        Some(out) => out.clone(),
+        None => project.folder(project.manifest.print.out.as_deref(), DEFAULT_OUT),
+    };
+    let root = project.root.as_deref();
+    let mut read = inputs.to_vec();
+    read.extend(root.map(|root| root.join(TEMPLATES)));
+    output::refuse_overlap(&out, &read, root)?;
+    Ok(out)
 }
 
 fn merge(outcome: &mut Outcome, diagnostics: Vec<Diagnostic>) {
@@ -211,18 +233,17 @@ fn read_overrides(root: &Path, outcome: &Outcome) -> Result<Vec<(String, String)
     folders.push("common".into());
     let mut found = Vec::new();
     for folder in folders {
-        let dir = root.join("templates").join(&folder);
+        let dir = root.join(TEMPLATES).join(&folder);
         let Ok(entries) = std::fs::read_dir(&dir) else { continue };
         let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
         paths.sort();
         for path in paths {
-            if path.extension().and_then(|e| e.to_str()) != Some("svg") || !path.is_file() {
+            // Folders are passed over, and dangling links as when collecting cards.
+            if path.extension().and_then(|e| e.to_str()) != Some("svg") || path.is_dir() || !path.exists() {
                 continue;
             }
             let Some(name) = path.file_name().and_then(|n| n.to_str()) else { continue };
-            let text = std::fs::read_to_string(&path)
-                .into_diagnostic()
-                .wrap_err_with(|| format!("cannot read the template {}", path.display()))?;
+            let text = read::text(&path, &read::TEMPLATE)?;
             found.push((format!("{folder}/{name}"), text));
         }
     }

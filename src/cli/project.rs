@@ -82,12 +82,9 @@ pub fn find_root(start: &Path) -> Option<PathBuf> {
 
 /// Reads and validates a project file, printing its problems.
 fn read_manifest(path: &Path) -> Result<Manifest> {
-    let bytes = super::check::read_limited(path)?;
+    let text = super::read::text(path, &super::read::MANIFEST)?;
     let mut files = Files::new();
-    let mut problems = Vec::new();
-    let Some(id) = crate::syntax::load(&mut files, &display_name(path), bytes, &mut problems) else {
-        return Err(report(&files, &problems));
-    };
+    let id = files.add(display_name(path), text);
     let (manifest, problems) = crate::config::parse(&files, id);
     if problems.is_empty() {
         Ok(manifest)

@@ -3,12 +3,11 @@
 //! written by `cardsmith build`, or the same JSON built in memory — through
 //! the engine's own types.
 
-use super::build;
-use super::check;
+use super::{build, check, read};
 use crate::diagnostics::render::MessageFormat;
 use crate::engine::data::Document;
 use crate::engine::timeline::{self, Play, TimelineError};
-use miette::{miette, IntoDiagnostic, Result, WrapErr};
+use miette::{miette, IntoDiagnostic, Result};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -49,13 +48,12 @@ enum Format {
 pub fn run(args: &Args) -> Result<ExitCode> {
     let documents = match &args.data {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .into_diagnostic()
-                .wrap_err_with(|| format!("cannot read {}", path.display()))?;
+            let text = read::text(path, &read::ENGINE_DATA)?;
             vec![(path.display().to_string(), text)]
         }
         None => {
-            let outcome = build::load(&super::project::Project::find()?, &args.paths)?;
+            let project = super::project::Project::find()?;
+            let outcome = build::load(&project, &build::inputs(&project, &args.paths)?)?;
             if outcome.stats.errors > 0 {
                 check::print(&outcome, args.message_format)?;
                 return Ok(ExitCode::from(1));

@@ -69,18 +69,23 @@ pub fn bundled_project(game: &str) -> tempfile::TempDir {
     dir
 }
 
-/// Starts `cardsmith ARGS` in `dir` paused just before it swaps its finished
-/// output folder in, waits until the temporary folder beside `dir/OUT` holds
-/// every file (its marker is written last), and kills the process with
-/// SIGKILL.  Returns the temporary folder it left.
-pub fn kill_before_the_swap(args: &[&str], dir: &Path, out: &str) -> std::path::PathBuf {
+/// Starts `cardsmith ARGS` in `dir` paused for `pause` just before it swaps
+/// its finished output folder in, and waits until the temporary folder beside
+/// `dir/OUT` holds every file (its marker is written last).  Returns the
+/// running process (its stderr piped) and that temporary folder.
+pub fn paused_before_the_swap(
+    args: &[&str],
+    dir: &Path,
+    out: &str,
+    pause: std::time::Duration,
+) -> (std::process::Child, std::path::PathBuf) {
     use std::time::{Duration, Instant};
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cardsmith"))
         .args(args)
         .current_dir(dir)
-        .env("CARDSMITH_TEST_HOOK_PAUSE_BEFORE_RENAME_MS", "60000")
+        .env("CARDSMITH_TEST_HOOK_PAUSE_BEFORE_RENAME_MS", pause.as_millis().to_string())
         .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("cardsmith starts");
     let prefix = format!(".{out}.tmp-");
@@ -93,9 +98,22 @@ pub fn kill_before_the_swap(args: &[&str], dir: &Path, out: &str) -> std::path::
         if let Some(temp) = found.filter(|t| t.join(".cardsmith-output").is_file()) {
             break temp;
         }
-        assert!(started.elapsed() < Duration::from_secs(120), "cardsmith never wrote its temporary folder");
+        if started.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("cardsmith never wrote its temporary folder");
+        }
         std::thread::sleep(Duration::from_millis(20));
     };
+    (child, temp)
+}
+
+/// Starts `cardsmith ARGS` in `dir` paused just before it swaps its finished
+/// output folder in, waits until the temporary folder beside `dir/OUT` holds
+/// every file, and kills the process with SIGKILL.  Returns the temporary
+/// folder it left.
+pub fn kill_before_the_swap(args: &[&str], dir: &Path, out: &str) -> std::path::PathBuf {
+    let (mut child, temp) = paused_before_the_swap(args, dir, out, std::time::Duration::from_secs(60));
     child.kill().expect("SIGKILL");
     child.wait().expect("reaped");
     temp

@@ -1,0 +1,219 @@
+//! Reading files, bounded.  Every file the command line reads goes through
+//! here, so that no input can make it hang or fill the memory.
+//!
+//! Only regular files are read: a FIFO, a device (`/dev/zero`), a socket or a
+//! folder is refused before any byte is read.  The path's metadata is checked
+//! before opening it, the file is opened without blocking (so a FIFO swapped
+//! in between cannot stall the open), and the opened file is checked again.
+//! Each kind of file has a size limit; no read goes more than one byte past
+//! it, so a file that grows while it is read is refused all the same.
+
+use miette::{miette, IntoDiagnostic, Result, WrapErr};
+use std::fs::File;
+use std::io::Read;
+use std::path::Path;
+
+/// What a kind of file may hold, and what to say when it holds more.
+pub struct Limit {
+    /// The most bytes a file of this kind may have.
+    pub bytes: u64,
+    /// The kind of file, after "the most": "a project manifest".
+    pub what: &'static str,
+    /// What to do about a file that is too large.
+    pub help: &'static str,
+}
+
+/// `cardsmith.toml`: a few settings, never near this.
+pub const MANIFEST: Limit = Limit {
+    bytes: 1 << 20,
+    what: "a project manifest",
+    help: "cardsmith.toml holds a few settings; check that the file is the project's manifest",
+};
+
+/// A face template of the project (`templates/<ruleset>/*.svg`), with any
+/// images it embeds.
+pub const TEMPLATE: Limit = Limit {
+    bytes: 8 << 20,
+    what: "a template",
+    help: "link large images from the template instead of embedding them, or make them smaller",
+};
+
+/// An engine data document for `timeline --data`: the engine data of
+/// 100,000 cards is about 100 MB.
+pub const ENGINE_DATA: Limit = Limit {
+    bytes: 256 << 20,
+    what: "an engine data document",
+    help: "pass a document written by `cardsmith build`, or build in memory by naming the card folders instead",
+};
+
+/// A card or ruleset file: at most one byte past the checker's limit, so that
+/// the checker reports a longer file with its own diagnostic (E0009
+/// file-too-large) without the rest being read.
+pub fn source(path: &Path) -> Result<Vec<u8>> {
+    let file = open_regular(path)?;
+    at_most(file, path, crate::syntax::MAX_FILE_SIZE as u64 + 1)
+}
+
+/// The whole of a UTF-8 text file of at most `limit` bytes.
+pub fn text(path: &Path, limit: &Limit) -> Result<String> {
+    let file = open_regular(path)?;
+    let declared = file.metadata().map(|m| m.len()).unwrap_or(0);
+    // The declared length refuses a large file unread; reading one byte past
+    // the limit refuses one that grew since.
+    if declared > limit.bytes {
+        return Err(too_large(path, limit));
+    }
+    let bytes = at_most(file, path, limit.bytes + 1)?;
+    if bytes.len() as u64 > limit.bytes {
+        return Err(too_large(path, limit));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        miette!(
+            help = "save the file as UTF-8 text",
+            "{} is not UTF-8 text (byte {} is not valid)",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+fn too_large(path: &Path, limit: &Limit) -> miette::Report {
+    miette!(
+        help = limit.help,
+        "{} is larger than {} bytes ({} MiB), the most {} may hold",
+        path.display(),
+        limit.bytes,
+        limit.bytes >> 20,
+        limit.what
+    )
+}
+
+fn at_most(file: File, path: &Path, max: u64) -> Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    file.take(max)
+        .read_to_end(&mut bytes)
+        .into_diagnostic()
+        .wrap_err_with(|| format!("cannot read {}", path.display()))?;
+    Ok(bytes)
+}
+
+/// Opens `path` for reading if it is a regular file (links followed).
+fn open_regular(path: &Path) -> Result<File> {
+    let before =
+        std::fs::metadata(path).into_diagnostic().wrap_err_with(|| format!("cannot read {}", path.display()))?;
+    refuse_unless_regular(path, &before)?;
+    let file =
+        open_without_blocking(path).into_diagnostic().wrap_err_with(|| format!("cannot open {}", path.display()))?;
+    let opened = file.metadata().into_diagnostic().wrap_err_with(|| format!("cannot read {}", path.display()))?;
+    refuse_unless_regular(path, &opened)?;
+    Ok(file)
+}
+
+#[cfg(target_os = "linux")]
+fn open_without_blocking(path: &Path) -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    // Opening a FIFO for reading blocks until a writer comes; O_NONBLOCK
+    // returns at once, and means nothing for a regular file.
+    let nonblocking = rustix::fs::OFlags::NONBLOCK.bits() as i32;
+    std::fs::OpenOptions::new().read(true).custom_flags(nonblocking).open(path)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn open_without_blocking(path: &Path) -> std::io::Result<File> {
+    File::open(path)
+}
+
+fn refuse_unless_regular(path: &Path, meta: &std::fs::Metadata) -> Result<()> {
+    if meta.is_file() {
+        return Ok(());
+    }
+    Err(miette!(
+        help = "name a regular file: reading from a pipe or a device could wait, or go on, for ever",
+        "{} is {}, not a regular file",
+        path.display(),
+        kind(meta)
+    ))
+}
+
+/// What a file that is not a regular file is, in words.
+fn kind(meta: &std::fs::Metadata) -> &'static str {
+    if meta.is_dir() {
+        return "a folder";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let kind = meta.file_type();
+        if kind.is_fifo() {
+            return "a named pipe (FIFO)";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    "a special file"
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+
+    fn fifo(dir: &Path) -> std::path::PathBuf {
+        use rustix::fs::{mknodat, FileType, Mode, CWD};
+        let path = dir.join("pipe.cards");
+        mknodat(CWD, &path, FileType::Fifo, Mode::RUSR | Mode::WUSR, 0).expect("mkfifo");
+        path
+    }
+
+    #[test]
+    fn a_fifo_is_refused_before_it_is_opened() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let error = source(&fifo(dir.path())).expect_err("a FIFO is refused");
+        assert!(error.to_string().contains("is a named pipe (FIFO), not a regular file"), "{error}");
+    }
+
+    /// The path is checked before it is opened; a FIFO put in its place in
+    /// between must not block the open, and is refused once open.
+    #[test]
+    fn opening_a_fifo_does_not_wait_for_a_writer() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = fifo(dir.path());
+        let file = open_without_blocking(&path).expect("opened at once");
+        let error = refuse_unless_regular(&path, &file.metadata().expect("metadata")).expect_err("refused");
+        assert!(error.to_string().contains("FIFO"), "{error}");
+    }
+
+    #[test]
+    fn a_text_file_longer_than_its_limit_is_refused_unread() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("cardsmith.toml");
+        // Sparse: no disk is used, and nothing may be read from it.
+        File::create(&path).and_then(|f| f.set_len(MANIFEST.bytes + 1)).expect("sparse file");
+        let error = text(&path, &MANIFEST).expect_err("refused");
+        assert!(error
+            .to_string()
+            .contains("is larger than 1048576 bytes (1 MiB), the most a project manifest may hold"));
+        std::fs::write(&path, vec![b'#'; MANIFEST.bytes as usize]).expect("write");
+        assert_eq!(text(&path, &MANIFEST).expect("at the limit").len(), MANIFEST.bytes as usize);
+    }
+
+    #[test]
+    fn a_source_file_is_read_one_byte_past_its_limit_and_no_further() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("huge.cards");
+        File::create(&path).and_then(|f| f.set_len(50 << 20)).expect("sparse file");
+        assert_eq!(source(&path).expect("read").len(), crate::syntax::MAX_FILE_SIZE + 1);
+    }
+
+    #[test]
+    fn text_that_is_not_utf8_names_the_first_bad_byte() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("template.svg");
+        std::fs::write(&path, b"<svg>\xff</svg>").expect("write");
+        let error = text(&path, &TEMPLATE).expect_err("refused");
+        assert!(error.to_string().contains("is not UTF-8 text (byte 5 is not valid)"), "{error}");
+    }
+}
