@@ -303,6 +303,32 @@ fn cases() -> Vec<Case> {
             .exits(2)
             .says("did you mean `warn`?"),
     ];
+    rows.extend([
+        case("a build onto its own input folder is refused")
+            .file("cards/a.cards", cards(&offense("A", "")))
+            .run(&["build", "cards", "-o", "cards"])
+            .exits(2)
+            .says("nothing written"),
+        case("a print into a folder inside its input is refused")
+            .file("cards/a.cards", cards(&offense("A", "")))
+            .run(&["print", "cards", "-o", "cards/print"])
+            .exits(2)
+            .says("nothing written"),
+        case("a build of a folder with no cards is an error that keeps the old output")
+            .file("empty/.keep", "")
+            .file("out/old.json", "{}")
+            .run(&["build", "empty", "-o", "out"])
+            .exits(2)
+            .says("no cards in"),
+        case("a timeline of /dev/zero ends at once")
+            .run(&["timeline", "--data", "/dev/zero", "--attacker", "A"])
+            .exits(2)
+            .says("not a regular file"),
+        case("a device given as a card file is refused")
+            .run(&["check", "/dev/null"])
+            .exits(2)
+            .says("not a regular file"),
+    ]);
     rows.push(
         case("a name with quotes, braces and stars survives a round trip through fmt")
             .file("a.cards", cards(&offense("Say \\\"{hi}\\\" *now*", "")))
