@@ -1,14 +1,15 @@
 //! `cardsmith build`: the engine data of every bundled ruleset (reviewed
 //! snapshots), validated against `schema.json` by an independent validator
-//! (the Python `jsonschema` package), byte-identical across runs, and written
-//! atomically: a failing or killed build leaves the previous output intact.
+//! (the `jsonschema` crate), which also rejects documents the schema does
+//! not describe, byte-identical across runs, and written atomically: a
+//! failing or killed build leaves the previous output intact.
 
 mod common;
 
 use common::{bundled_project, cardsmith, contents, kill_before_the_swap, repo, stderr};
+use serde_json::Value;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
 /// Builds the bundled `cards/` folder from the repository into `out`.
 fn build_bundled(out: &Path) -> BTreeMap<String, Vec<u8>> {
@@ -42,39 +43,22 @@ fn schema_json_is_the_generated_schema() {
     assert_eq!(String::from_utf8_lossy(&printed.stdout), cardsmith::backend::schema::text());
 }
 
-const VALIDATE: &str = r#"
-import json, sys
-from jsonschema import validators
-schema = json.load(open(sys.argv[1], encoding="utf-8"))
-cls = validators.validator_for(schema)
-cls.check_schema(schema)
-print(cls.__name__)
-validator = cls(schema)
-problems = 0
-for path in sys.argv[2:]:
-    for error in validator.iter_errors(json.load(open(path, encoding="utf-8"))):
-        print(f"{path}: {error.json_path}: {error.message}")
-        problems += 1
-sys.exit(1 if problems else 0)
-"#;
+/// The independent validator: the `jsonschema` crate, given `schema.json`
+/// after checking that it declares draft 2020-12 and is a valid schema of
+/// that draft (against the draft's own meta-schema).
+fn validator(schema_path: &Path) -> jsonschema::Validator {
+    let text = std::fs::read(schema_path).expect("schema.json");
+    let schema: Value = serde_json::from_slice(&text).expect("schema.json is JSON");
+    assert_eq!(schema["$schema"], "https://json-schema.org/draft/2020-12/schema", "the draft schema.json declares");
+    jsonschema::draft202012::meta::validate(&schema)
+        .unwrap_or_else(|e| panic!("schema.json is not a valid schema: {e}"));
+    jsonschema::draft202012::new(&schema).unwrap_or_else(|e| panic!("schema.json does not compile: {e}"))
+}
 
-/// Runs the independent validator; `Ok(stdout)` when every document is valid.
-fn validate(schema: &Path, documents: &[PathBuf]) -> Result<String, String> {
-    let output = Command::new("python3")
-        .arg("-c")
-        .arg(VALIDATE)
-        .arg(schema)
-        .args(documents)
-        .output()
-        .expect("python3 runs: the schema test needs python3 with the jsonschema package (pip install jsonschema)");
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    match output.status.code() {
-        Some(0) => Ok(stdout),
-        Some(1) => Err(stdout),
-        _ => {
-            panic!("the validator did not run (pip install jsonschema?):\n{}", String::from_utf8_lossy(&output.stderr))
-        }
-    }
+/// Every objection of the validator to `document`: the JSON pointer of the
+/// value it objects to, and why.
+fn objections(validator: &jsonschema::Validator, document: &Value) -> Vec<(String, String)> {
+    validator.iter_errors(document).map(|e| (e.instance_path().as_str().to_string(), e.to_string())).collect()
 }
 
 #[test]
@@ -82,49 +66,112 @@ fn an_independent_validator_accepts_every_bundled_build() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("out");
     let files = build_bundled(&out);
-    let documents: Vec<PathBuf> =
-        files.keys().filter(|n| n.ends_with(".json") && *n != "schema.json").map(|n| out.join(n)).collect();
-    assert!(!documents.is_empty());
-    let report = validate(&out.join("schema.json"), &documents).unwrap_or_else(|e| panic!("invalid:\n{e}"));
-    assert!(report.starts_with("Draft202012Validator"), "{report}");
+    let validator = validator(&out.join("schema.json"));
+    let mut validated = 0;
+    for id in cardsmith::check::builtin::ids() {
+        let document: Value = serde_json::from_slice(&files[&format!("{id}.json")]).expect("json");
+        assert_eq!(objections(&validator, &document), vec![], "{id}.json does not match schema.json");
+        validated += 1;
+    }
+    assert_eq!(validated, 4, "every bundled ruleset has its document validated");
+}
+
+/// A change that makes a valid document invalid.
+enum Change {
+    Set(Value),
+    Remove,
+}
+
+/// What a mutation does, where (a JSON pointer) and how.
+type Mutation = (&'static str, String, Change);
+
+/// The JSON pointer of the first value, depth first, that `wanted` accepts.
+fn first_pointer(value: &Value, wanted: &dyn Fn(&Value) -> bool) -> Option<String> {
+    if wanted(value) {
+        return Some(String::new());
+    }
+    let children: Vec<(String, &Value)> = match value {
+        Value::Object(map) => map.iter().map(|(k, v)| (k.replace('~', "~0").replace('/', "~1"), v)).collect(),
+        Value::Array(items) => items.iter().enumerate().map(|(i, v)| (i.to_string(), v)).collect(),
+        _ => Vec::new(),
+    };
+    children.into_iter().find_map(|(key, child)| first_pointer(child, wanted).map(|rest| format!("/{key}{rest}")))
+}
+
+/// Mutations of a valid document, each at a place found in it, so that
+/// each touches a value the document really has.
+fn mutations(good: &Value) -> Vec<Mutation> {
+    let found = |what: &str, wanted: &dyn Fn(&Value) -> bool, key: &str| {
+        first_pointer(good, wanted).map(|p| format!("{p}/{key}")).unwrap_or_else(|| panic!("no {what} in the document"))
+    };
+    vec![
+        ("format 2", "/format".into(), Change::Set(2.into())),
+        ("no cards", "/cards".into(), Change::Remove),
+        ("a card without a source", "/cards/0/source".into(), Change::Remove),
+        ("an int that is text", found("signed value", &|v| v["type"] == "signed", "value"), Change::Set("four".into())),
+        (
+            "an unknown plus marker",
+            found("effect", &|v| v.get("plus").is_some(), "plus"),
+            Change::Set("sideways".into()),
+        ),
+        (
+            "a step that is text",
+            found("initiative step", &|v| v.get("step").is_some(), "step"),
+            Change::Set("2.4".into()),
+        ),
+        (
+            "a text part of an unknown type",
+            found("icon", &|v| v["type"] == "icon", "type"),
+            Change::Set("sound".into()),
+        ),
+        (
+            "a deck count that is text",
+            found("deck entry", &|v| v.get("count").is_some(), "count"),
+            Change::Set("three".into()),
+        ),
+    ]
+}
+
+/// Applies a mutation; returns the pointer of the value the schema should
+/// object to: the changed value, or the object that lost a property.
+fn apply(document: &mut Value, pointer: &str, change: Change) -> String {
+    let (parent, key) = pointer.rsplit_once('/').expect("a pointer below the root");
+    let object = document.pointer_mut(parent).and_then(Value::as_object_mut).expect("the mutated value's object");
+    assert!(object.contains_key(key), "{pointer} is not in the document");
+    match change {
+        Change::Set(value) => {
+            object.insert(key.to_string(), value);
+            pointer.to_string()
+        }
+        Change::Remove => {
+            object.remove(key);
+            parent.to_string()
+        }
+    }
+}
+
+/// Whether `at` is `place` or an ancestor of it: an objection there is about
+/// the mutation at `place` (a `oneOf` objects at the value that holds it).
+fn at_or_above(at: &str, place: &str) -> bool {
+    place == at || place.starts_with(&format!("{at}/"))
 }
 
 #[test]
 fn the_validator_rejects_documents_the_schema_does_not_describe() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("out");
-    build_bundled(&out);
-    let text = std::fs::read_to_string(out.join("dreadnaught-2e.json")).expect("document");
-    let good: serde_json::Value = serde_json::from_str(&text).expect("json");
-    type Mutation = (&'static str, fn(&mut serde_json::Value));
-    let mutations: Vec<Mutation> = vec![
-        ("format 2", |d| d["format"] = 2.into()),
-        ("no cards", |d| {
-            d.as_object_mut().map(|o| o.remove("cards"));
-        }),
-        ("an int that is text", |d| d["cards"][0]["body"]["fields"][1]["values"][0]["value"] = "four".into()),
-        ("an unknown plus marker", |d| {
-            let effect = d["cards"]
-                .as_array_mut()
-                .and_then(|cards| cards.iter_mut().find(|c| c["kind"] == "offense"))
-                .map(|c| &mut c["body"]["fields"]);
-            if let Some(fields) = effect.and_then(|f| f.as_array_mut()) {
-                for field in fields.iter_mut().filter(|f| f["name"] == "at") {
-                    field["body"]["effects"][0]["plus"] = "sideways".into();
-                }
-            }
-        }),
-        ("a card without a source", |d| {
-            d["cards"][0].as_object_mut().map(|o| o.remove("source"));
-        }),
-    ];
-    for (what, mutate) in mutations {
+    let files = build_bundled(&out);
+    let validator = validator(&out.join("schema.json"));
+    let good: Value = serde_json::from_slice(&files["dreadnaught-2e.json"]).expect("json");
+    assert_eq!(objections(&validator, &good), vec![], "the unchanged document is valid");
+    for (what, pointer, change) in mutations(&good) {
         let mut bad = good.clone();
-        mutate(&mut bad);
-        assert_ne!(bad, good, "{what}: the mutation changed nothing");
-        let path = dir.path().join("bad.json");
-        std::fs::write(&path, serde_json::to_string(&bad).expect("json")).expect("write");
-        assert!(validate(&out.join("schema.json"), &[path]).is_err(), "{what}: accepted by the schema");
+        let place = apply(&mut bad, &pointer, change);
+        let found = objections(&validator, &bad);
+        assert!(!found.is_empty(), "{what} ({pointer}): accepted by the schema");
+        for (at, why) in &found {
+            assert!(at_or_above(at, &place), "{what}: an objection at {at:?}, not at {place:?}: {why}");
+        }
     }
 }
 

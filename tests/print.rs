@@ -1,23 +1,145 @@
-//! `cardsmith print`: the PDF measured with poppler's tools (page size, cards
-//! per page, card size and cut marks from the rendered page, mirrored
-//! backs), every bundled card drawn without overflow, the overflow
-//! diagnostic, escaping of card text, and deterministic output.
+//! `cardsmith print`: the PDF's structure read with `lopdf` (pages, page
+//! size, trim and bleed boxes, embedded fonts) and, where poppler is
+//! installed, the rendered page measured (card size and cut marks, cards per
+//! page, mirrored backs); every bundled card drawn without overflow, the
+//! overflow diagnostic, escaping of card text, and deterministic output.
 
 mod common;
-use common::{cardsmith, repo, stderr};
+use common::{cardsmith, outside_program, repo, stderr};
 
 use cardsmith::backend::print::{self, sheet, templates::Templates, Formats, Options};
-use std::path::Path;
+use lopdf::{Dictionary, Object, ObjectId};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// Runs a poppler tool; the test fails with a hint when it is missing.
+/// How to get poppler's tools, for the tests that render with them.
+const POPPLER: &str = "apt-get install poppler-utils";
+
+/// Runs a poppler tool; the test fails with the install line when it is missing.
 fn poppler(tool: &str, args: &[&str]) -> Output {
-    let output = Command::new(tool)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {tool} ({e}): install poppler-utils (.ci/run does)"));
+    let output = outside_program(Command::new(tool).args(args), POPPLER);
     assert!(output.status.success(), "{tool} failed: {}", String::from_utf8_lossy(&output.stderr));
     output
+}
+
+/// Prints the bundled Dreadnaught 2e cards as a PDF into `dir/out` with the
+/// extra `options`; returns the PDF's path.
+fn print_pdf(dir: &Path, options: &[&str]) -> PathBuf {
+    let out = dir.join("out");
+    let args = ["print", "cards/dreadnaught-2e", "-o", out.to_str().expect("utf-8 path"), "--format", "pdf"];
+    let output = cardsmith(&[&args[..], options].concat(), repo());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    out.join("dreadnaught-2e.pdf")
+}
+
+/// A PDF read with `lopdf`: an independent reading of its structure.
+struct Pdf(lopdf::Document);
+
+impl Pdf {
+    fn open(path: &Path) -> Pdf {
+        Pdf(lopdf::Document::load(path).unwrap_or_else(|e| panic!("{} is not a readable PDF: {e}", path.display())))
+    }
+
+    /// The pages, in order.
+    fn pages(&self) -> Vec<ObjectId> {
+        self.0.get_pages().into_values().collect()
+    }
+
+    /// The object `object` is or refers to.
+    fn resolve<'a>(&'a self, object: &'a Object) -> &'a Object {
+        self.0.dereference(object).map(|(_, o)| o).unwrap_or_else(|e| panic!("a dangling reference: {e}"))
+    }
+
+    /// A page's `MediaBox`, `TrimBox` or `BleedBox` in points: `[x0, y0, x1,
+    /// y1]`.  Only the media box is inherited from the page tree.
+    fn page_box(&self, page: ObjectId, name: &str) -> Option<[f64; 4]> {
+        let mut node = self.0.get_dictionary(page).expect("a page dictionary");
+        let found = loop {
+            match node.get(name.as_bytes()) {
+                Ok(found) => break found,
+                Err(_) if name != "MediaBox" => return None,
+                Err(_) => node = self.resolve(node.get(b"Parent").ok()?).as_dict().expect("the parent page node"),
+            }
+        };
+        let numbers: Vec<f64> = self
+            .resolve(found)
+            .as_array()
+            .expect("a box is an array")
+            .iter()
+            .map(|n| f64::from(self.resolve(n).as_float().expect("a box holds numbers")))
+            .collect();
+        Some(numbers.try_into().unwrap_or_else(|n| panic!("a box of four numbers, not {n:?}")))
+    }
+
+    /// Every font a page draws with: those of its resources and of the
+    /// forms (XObjects) it draws, however deeply nested.
+    fn fonts(&self, page: ObjectId) -> Vec<&Dictionary> {
+        let (own, inherited) = self.0.get_page_resources(page).expect("page resources");
+        let mut pending: Vec<&Dictionary> = own.into_iter().collect();
+        pending.extend(inherited.into_iter().map(|id| self.0.get_dictionary(id).expect("resources")));
+        let (mut fonts, mut seen) = (Vec::new(), BTreeSet::new());
+        while let Some(resources) = pending.pop() {
+            for (kind, object) in self.resource_entries(resources) {
+                let (id, object) = self.0.dereference(object).expect("a resource");
+                if id.is_some_and(|id| !seen.insert(id)) {
+                    continue;
+                }
+                match (kind, object) {
+                    ("Font", Object::Dictionary(font)) => fonts.push(font),
+                    ("XObject", Object::Stream(form)) => {
+                        pending.extend(form.dict.get(b"Resources").ok().and_then(|r| self.resolve(r).as_dict().ok()))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        fonts
+    }
+
+    /// The fonts and XObjects a resource dictionary names.
+    fn resource_entries<'a>(&'a self, resources: &'a Dictionary) -> Vec<(&'static str, &'a Object)> {
+        let mut entries = Vec::new();
+        for kind in ["Font", "XObject"] {
+            if let Some(named) = resources.get(kind.as_bytes()).ok().and_then(|d| self.resolve(d).as_dict().ok()) {
+                entries.extend(named.iter().map(|(_, object)| (kind, object)));
+            }
+        }
+        entries
+    }
+
+    /// Whether the font's glyphs are in the file: a font program in its
+    /// descriptor (or its descendant's, for a composite font), or glyphs
+    /// drawn by the file's own content streams (Type 3).
+    fn embedded(&self, font: &Dictionary) -> bool {
+        let name = |key: &[u8]| font.get(key).ok().and_then(|n| self.resolve(n).as_name().ok());
+        match name(b"Subtype") {
+            Some(b"Type3") => true,
+            Some(b"Type0") => {
+                font.get(b"DescendantFonts").ok().and_then(|d| self.resolve(d).as_array().ok()).is_some_and(|d| {
+                    !d.is_empty() && d.iter().all(|f| self.resolve(f).as_dict().is_ok_and(|f| self.embedded(f)))
+                })
+            }
+            _ => {
+                font.get(b"FontDescriptor").ok().and_then(|d| self.resolve(d).as_dict().ok()).is_some_and(|d| {
+                    [&b"FontFile"[..], b"FontFile2", b"FontFile3"].iter().any(|key| d.get(key).is_ok())
+                })
+            }
+        }
+    }
+
+    /// The `BaseFont` of a font, for messages.
+    fn font_name(&self, font: &Dictionary) -> String {
+        font.get(b"BaseFont")
+            .ok()
+            .and_then(|n| self.resolve(n).as_name().ok())
+            .map_or_else(|| "a font without a name".into(), |n| String::from_utf8_lossy(n).into_owned())
+    }
+}
+
+/// Millimetres from PDF points.
+fn points_to_mm(points: f64) -> f64 {
+    points * 25.4 / 72.0
 }
 
 /// A grey page rendered by pdftoppm: width, height and one byte a pixel.
@@ -112,31 +234,73 @@ fn runs(hits: &[usize]) -> Vec<f64> {
     lines.iter().map(|r| r.iter().sum::<usize>() as f64 / r.len() as f64).collect()
 }
 
-fn mm(pixels: f64, dpi: usize) -> f64 {
+fn pixels_to_mm(pixels: f64, dpi: usize) -> f64 {
     pixels / dpi as f64 * 25.4
 }
 
+/// The names of the bundled fonts (`assets/fonts/*.ttf`), which are their
+/// PostScript names.
+fn bundled_fonts() -> BTreeSet<String> {
+    let folder = repo().join("assets/fonts");
+    let files = std::fs::read_dir(&folder).expect("assets/fonts").map(|e| e.expect("entry").path());
+    let names: BTreeSet<String> = files
+        .filter(|p| p.extension().is_some_and(|e| e == "ttf"))
+        .filter_map(|p| Some(p.file_stem()?.to_str()?.to_string()))
+        .collect();
+    assert!(!names.is_empty(), "no fonts in {}", folder.display());
+    names
+}
+
+/// Asserts that a box is `expected` to within `tolerance` points.
+fn assert_box(found: [f64; 4], expected: [f64; 4], tolerance: f64, what: &str) {
+    let close = found.iter().zip(expected).all(|(f, e)| (f - e).abs() < tolerance);
+    assert!(close, "{what}: {found:?}, not {expected:?}");
+}
+
 #[test]
-fn a4_pdf_has_nine_poker_cards_a_page_with_cut_marks_and_mirrored_backs() {
+fn a4_pdf_has_a4_pages_a_trim_box_of_nine_poker_cards_and_embedded_fonts() {
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out");
-    let output = cardsmith(
-        &["print", "cards/dreadnaught-2e", "-o", out.to_str().unwrap(), "--format", "pdf", "--backs"],
-        repo(),
-    );
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    let pdf = out.join("dreadnaught-2e.pdf");
-    let info = PdfInfo::of(&pdf);
-    let field = |name: &str| info.field(name);
-    let size = field("Page size:");
-    assert!((size[0] - 595.28).abs() < 0.01 && (size[1] - 841.89).abs() < 0.01, "{info}");
+    let pdf = Pdf::open(&print_pdf(dir.path(), &["--backs"]));
+    let pages = pdf.pages();
     // 26 cards: three pages of fronts, each followed by its backs.
-    assert_eq!(field("Pages:"), vec![6.0]);
-    // The trim box holds 3 × 3 poker cards exactly: 190.5 × 266.7 mm.
-    let trim = field("TrimBox:");
-    let (tw, th) = ((trim[2] - trim[0]) * 25.4 / 72.0, (trim[3] - trim[1]) * 25.4 / 72.0);
-    assert!((tw - 190.5).abs() < 0.05 && (th - 266.7).abs() < 0.05, "trim box {tw} × {th} mm");
-    assert!(info.0.contains("BleedBox:"), "{info}");
+    assert_eq!(pages.len(), 6);
+    let a4 = [0.0, 0.0, 595.28, 841.89];
+    let bundled = bundled_fonts();
+    for (number, &page) in pages.iter().enumerate() {
+        let what = |name: &str| format!("page {}: {name}", number + 1);
+        let media = pdf.page_box(page, "MediaBox").expect("a media box");
+        assert_box(media, a4, 0.01, &what("A4 media box"));
+        // The trim box holds 3 × 3 poker cards exactly, 190.5 × 266.7 mm,
+        // centred on the page; without bleed the bleed box is the trim box.
+        let trim = pdf.page_box(page, "TrimBox").expect("a trim box");
+        let (width, height) = (points_to_mm(trim[2] - trim[0]), points_to_mm(trim[3] - trim[1]));
+        assert!((width - 190.5).abs() < 0.05 && (height - 266.7).abs() < 0.05, "trim box {width} × {height} mm");
+        let centred = [trim[0], trim[1], a4[2] - trim[0], a4[3] - trim[1]];
+        assert_box(trim, centred, 0.01, &what("centred trim box"));
+        assert_box(pdf.page_box(page, "BleedBox").expect("a bleed box"), trim, 0.01, &what("bleed box"));
+        // Every page has card text, in bundled fonts whose glyphs travel
+        // with the file (a subset: `ABCDEF+` before the font's name).
+        let fonts = pdf.fonts(page);
+        assert!(!fonts.is_empty(), "{}", what("no fonts"));
+        for font in fonts {
+            let name = pdf.font_name(font);
+            assert!(pdf.embedded(font), "{}", what(&format!("{name} is not embedded")));
+            let family = name.split_once('+').map_or(name.as_str(), |(_, family)| family);
+            assert!(bundled.contains(family), "{}", what(&format!("{name} is not a bundled font: {bundled:?}")));
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs poppler: apt-get install poppler-utils"]
+fn poppler_renders_nine_cards_a_page_with_cut_marks_and_mirrored_backs() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = print_pdf(dir.path(), &["--backs"]);
+    // poppler reads the pages lopdf reads.
+    let info = PdfInfo::of(&pdf);
+    let size = info.field("Page size:");
+    assert!((size[0] - 595.28).abs() < 0.01 && (size[1] - 841.89).abs() < 0.01, "{info}");
+    assert_eq!(info.field("Pages:"), vec![6.0], "{info}");
 
     let dpi = 150;
     let page = Gray::render(&pdf, 1, dpi, dir.path());
@@ -145,14 +309,14 @@ fn a4_pdf_has_nine_poker_cards_a_page_with_cut_marks_and_mirrored_backs() {
     let xs = page.vertical_lines(0, top);
     assert_eq!(xs.len(), 4, "four vertical cut marks above the cards: {xs:?}");
     for pair in xs.windows(2) {
-        let width = mm(pair[1] - pair[0], dpi);
+        let width = pixels_to_mm(pair[1] - pair[0], dpi);
         assert!((width - 63.5).abs() < 0.3, "card width {width} mm from the cut marks {xs:?}");
     }
     let left = (8.5 / 25.4 * dpi as f64) as usize;
     let ys = page.horizontal_lines(0, left);
     assert_eq!(ys.len(), 4, "four horizontal cut marks left of the cards: {ys:?}");
     for pair in ys.windows(2) {
-        let height = mm(pair[1] - pair[0], dpi);
+        let height = pixels_to_mm(pair[1] - pair[0], dpi);
         assert!((height - 88.9).abs() < 0.3, "card height {height} mm from the cut marks {ys:?}");
     }
     // Every cell of the first page holds a card.
@@ -182,16 +346,12 @@ fn letter_and_tarot_sheets_have_their_grids() {
     assert_eq!(grid("letter", "poker"), (3, 3));
     assert_eq!(grid("a4", "tarot"), (2, 2));
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out");
-    let output = cardsmith(
-        &["print", "cards/dreadnaught-2e", "-o", out.to_str().unwrap(), "--format", "pdf", "--paper", "letter"],
-        repo(),
-    );
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    let info =
-        String::from_utf8_lossy(&poppler("pdfinfo", &[&out.join("dreadnaught-2e.pdf").to_string_lossy()]).stdout)
-            .into_owned();
-    assert!(info.contains("612 x 792 pts"), "{info}");
+    let pdf = Pdf::open(&print_pdf(dir.path(), &["--paper", "letter"]));
+    let pages = pdf.pages();
+    assert_eq!(pages.len(), 3, "26 cards, nine a page");
+    for page in pages {
+        assert_box(pdf.page_box(page, "MediaBox").expect("a media box"), [0.0, 0.0, 612.0, 792.0], 0.01, "letter");
+    }
 }
 
 fn options(formats: Formats) -> Options {
@@ -376,20 +536,20 @@ fn hostile_card_text_prints_without_panicking() {
 #[test]
 fn bleed_reaches_beyond_the_trim_box_and_custom_card_sizes_print() {
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out");
-    let args = ["print", "cards/dreadnaught-2e", "-o", out.to_str().unwrap(), "--format", "pdf"];
-    let output = cardsmith(&[&args[..], &["--bleed", "3", "--card", "70x100mm"]].concat(), repo());
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    let pdf = out.join("dreadnaught-2e.pdf");
-    let info = PdfInfo::of(&pdf);
-    let field = |name: &str| info.field(name);
-    let (trim, bleed) = (field("TrimBox:"), field("BleedBox:"));
-    let mm = |points: f64| points * 25.4 / 72.0;
-    for (side, outward) in [(0, -1.0), (1, -1.0), (2, 1.0), (3, 1.0)] {
-        let reach = mm(bleed[side] - trim[side]) * outward;
-        assert!((reach - 3.0).abs() < 0.05, "bleed box side {side} reaches {reach} mm past the trim box: {info}");
-    }
+    let pdf = Pdf::open(&print_pdf(dir.path(), &["--bleed", "3", "--card", "70x100mm"]));
+    let pages = pdf.pages();
     // Two 70 mm cards with 3 mm of bleed each side fit across A4, and two
     // 100 mm ones down it: four a page, so 26 cards take 7 pages.
-    assert_eq!(field("Pages:"), vec![7.0], "{info}");
+    assert_eq!(pages.len(), 7);
+    for page in pages {
+        let trim = pdf.page_box(page, "TrimBox").expect("a trim box");
+        let bleed = pdf.page_box(page, "BleedBox").expect("a bleed box");
+        for (side, outward) in [(0, -1.0), (1, -1.0), (2, 1.0), (3, 1.0)] {
+            let reach = points_to_mm(bleed[side] - trim[side]) * outward;
+            assert!(
+                (reach - 3.0).abs() < 0.05,
+                "side {side} of the bleed box {bleed:?} reaches {reach} mm past {trim:?}"
+            );
+        }
+    }
 }

@@ -2,9 +2,16 @@
 //! `chromium`, installed by `.ci/run`) opens the page offline, every card's
 //! SVG is laid out at card size with the embedded fonts loaded, no script
 //! or console error occurs, and a screenshot shows cards, not a blank page.
+//! Ignored unless asked for (`cargo test -- --ignored`), as it needs Chromium.
+
+mod common;
+use common::{cardsmith, outside_program, repo, stderr};
 
 use std::path::Path;
 use std::process::{Command, Output};
+
+/// How to get Chromium, for the test that needs it.
+const CHROMIUM: &str = "apt-get install chromium";
 
 const FLAGS: &[&str] = &[
     "--headless",
@@ -32,24 +39,16 @@ document.body.setAttribute('data-result',JSON.stringify({cards:figs.length,small
 
 fn chromium(args: &[&str], profile: &Path) -> Output {
     let profile = format!("--user-data-dir={}", profile.display());
-    Command::new("chromium")
-        .args(FLAGS)
-        .arg(&profile)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run chromium ({e}): install Debian's `chromium` (.ci/run does)"))
+    outside_program(Command::new("chromium").args(FLAGS).arg(&profile).args(args), CHROMIUM)
 }
 
 #[test]
+#[ignore = "needs chromium: apt-get install chromium"]
 fn the_preview_shows_every_card_in_headless_chromium() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    let output = Command::new(env!("CARGO_BIN_EXE_cardsmith"))
-        .args(["print", "cards/dreadnaught-2e", "-o", out.to_str().unwrap(), "--format", "html"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("cardsmith runs");
-    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let output = cardsmith(&["print", "cards/dreadnaught-2e", "-o", out.to_str().unwrap(), "--format", "html"], repo());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let page = std::fs::read_to_string(out.join("preview.html")).unwrap();
     let cards = page.matches("<figure class=\"card\"").count();
     assert_eq!(cards, 26, "one figure per card");

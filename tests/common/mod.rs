@@ -27,6 +27,22 @@ pub fn cardsmith(args: &[&str], dir: &Path) -> std::process::Output {
         .expect("cardsmith runs")
 }
 
+/// Runs an outside program that an `#[ignore]`d test needs (poppler,
+/// Chromium, cargo-fuzz).  Such a test runs only when asked for
+/// (`cargo test -- --ignored`), so a missing program fails it with the line
+/// that installs the program: it never passes without checking.
+#[track_caller]
+pub fn outside_program(command: &mut std::process::Command, install: &str) -> std::process::Output {
+    let program = command.get_program().to_string_lossy().into_owned();
+    match command.output() {
+        Ok(output) => output,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            panic!("`{program}` is not installed, and this test needs it: {install}")
+        }
+        Err(e) => panic!("cannot run `{program}` ({e}): {install}"),
+    }
+}
+
 /// The repository root.
 pub fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
