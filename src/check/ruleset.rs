@@ -630,21 +630,22 @@ impl Loader<'_> {
                 }
             }
         }
+        let validator = super::expr::Validator::new(ruleset);
         for deck in &ruleset.deck_types {
             for rule in deck.rules.iter().chain(&deck.computed) {
-                super::expr::validate(&rule.expr, ruleset, self.diagnostics);
+                validator.validate(&rule.expr, self.diagnostics);
             }
         }
         let mut schemas: Vec<&Schema> = ruleset.kinds.iter().map(|k| &k.schema).collect();
         schemas.extend(ruleset.shapes.iter().map(|(_, s)| s));
         while let Some(schema) = schemas.pop() {
             for rule in &schema.rules {
-                super::expr::validate(&rule.expr, ruleset, self.diagnostics);
+                validator.validate(&rule.expr, self.diagnostics);
             }
             schemas.extend(schema.fields.iter().map(|f| &f.schema));
         }
         for rule in &ruleset.play_limits {
-            super::expr::validate(&rule.expr, ruleset, self.diagnostics);
+            validator.validate(&rule.expr, self.diagnostics);
         }
     }
 }

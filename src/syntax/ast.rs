@@ -143,21 +143,82 @@ impl ValueKind {
 }
 
 /// An expression of a construction rule.
+///
+/// A run of operators of one precedence (`a + b - c`, `x and y and z`) is one
+/// [`Expr::Chain`], however long, so the tree is only as deep as brackets,
+/// calls and `not` nest; the reader bounds that nesting
+/// ([`MAX_EXPR_DEPTH`]), so every walk over an expression may recurse.
 #[derive(Clone, Debug)]
 pub enum Expr {
     Int(i64, Span),
     Name(Name),
-    Call { name: Name, args: Vec<Expr>, span: Span },
+    Call {
+        name: Name,
+        args: Vec<Expr>,
+        span: Span,
+    },
     Not(Box<Expr>, Span),
-    Binary { op: BinOp, lhs: Box<Expr>, rhs: Box<Expr>, span: Span },
+    /// `( … )`, kept so that a rule prints back as it was written.
+    Group(Box<Expr>, Span),
+    /// `first op operand op operand …`: operators of one precedence, applied
+    /// from left to right.
+    Chain {
+        first: Box<Expr>,
+        rest: Vec<(BinOp, Expr)>,
+        span: Span,
+    },
 }
+
+/// How deeply brackets, calls and `not` may nest in an expression, and calls
+/// in a value (`unstoppable(damage, push)`).  Rules nest three or four
+/// levels; the limit keeps every recursive walk far from the stack's end.
+pub const MAX_EXPR_DEPTH: usize = 32;
 
 impl Expr {
     pub fn span(&self) -> Span {
         match self {
-            Expr::Int(_, span) | Expr::Not(_, span) => *span,
+            Expr::Int(_, span) | Expr::Not(_, span) | Expr::Group(_, span) => *span,
             Expr::Name(name) => name.span,
-            Expr::Call { span, .. } | Expr::Binary { span, .. } => *span,
+            Expr::Call { span, .. } | Expr::Chain { span, .. } => *span,
+        }
+    }
+
+    /// The expression inside any brackets around it: `((offense))` is
+    /// `offense` wherever a name is expected.
+    pub fn unparen(&self) -> &Expr {
+        let mut expr = self;
+        while let Expr::Group(inner, _) = expr {
+            expr = inner;
+        }
+        expr
+    }
+}
+
+/// The expression as written, brackets kept, with single spaces.
+impl std::fmt::Display for Expr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Expr::Int(n, _) => write!(f, "{n}"),
+            Expr::Name(name) => f.write_str(&name.text),
+            Expr::Call { name, args, .. } => {
+                write!(f, "{}(", name.text)?;
+                for (i, arg) in args.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{arg}")?;
+                }
+                f.write_str(")")
+            }
+            Expr::Not(inner, _) => write!(f, "not {inner}"),
+            Expr::Group(inner, _) => write!(f, "({inner})"),
+            Expr::Chain { first, rest, .. } => {
+                write!(f, "{first}")?;
+                for (op, operand) in rest {
+                    write!(f, " {} {operand}", op.symbol())?;
+                }
+                Ok(())
+            }
         }
     }
 }
