@@ -583,7 +583,7 @@ impl Loader<'_> {
         };
         let severity = if node.name.text == "recommend" { Severity::Warning } else { Severity::Error };
         // As written, with spacing normalised (the expression is on one line).
-        let text = self.files.text(expr.span()).split_whitespace().collect::<Vec<_>>().join(" ");
+        let text = crate::syntax::ast::single_spaced(self.files.text(expr.span()));
         Some(Constraint { message, severity, text, expr, span: node.span })
     }
 

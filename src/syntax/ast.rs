@@ -2,6 +2,7 @@
 //! given to it.  Ruleset and content files share it.
 
 use crate::source::Span;
+use std::sync::Arc;
 
 /// One parsed file.
 #[derive(Clone, Debug, Default)]
@@ -17,8 +18,9 @@ pub struct Node {
     pub name: Name,
     pub values: Vec<Value>,
     pub block: Option<Block>,
-    /// The expression of a `require`, `recommend` or `play-limit` node.
-    pub expr: Option<Expr>,
+    /// The expression of a `require`, `recommend` or `play-limit` node,
+    /// shared with the ruleset that holds it as a rule.
+    pub expr: Option<Arc<Expr>>,
     pub span: Span,
 }
 
@@ -192,6 +194,30 @@ impl Expr {
         }
         expr
     }
+}
+
+/// A rule's expression as written, each run of spaces and tabs made one
+/// space: how a rule is echoed, formatted and handed to engines.  (A plain
+/// loop over bytes: this runs over rules of millions of characters.)
+pub fn single_spaced(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut word_start = None;
+    for i in 0..=bytes.len() {
+        let space = bytes.get(i).is_none_or(|b| *b == b' ' || *b == b'\t');
+        match (space, word_start) {
+            (true, Some(start)) => {
+                if !out.is_empty() {
+                    out.push(' ');
+                }
+                out.push_str(&text[start..i]);
+                word_start = None;
+            }
+            (false, None) => word_start = Some(i),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The expression as written, brackets kept, with single spaces.

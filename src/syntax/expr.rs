@@ -185,21 +185,21 @@ impl Frame {
     /// `operand op`: closes the runs of higher precedence, then joins or
     /// starts the run of `op`'s.
     fn push_operator(&mut self, mut operand: Expr, op: BinOp) {
-        while let Some(partial) = self.chains.pop() {
-            if partial.op.precedence() > op.precedence() {
-                operand = partial.close(operand);
-                continue;
-            }
-            if partial.op.precedence() == op.precedence() {
-                let Partial { first, mut rest, op: before } = partial;
-                rest.push((before, operand));
-                self.chains.push(Partial { first, rest, op });
+        while let Some(top) = self.chains.last_mut() {
+            if top.op.precedence() == op.precedence() {
+                top.rest.push((top.op, operand));
+                top.op = op;
                 return;
             }
-            self.chains.push(partial);
-            break;
+            if top.op.precedence() < op.precedence() {
+                break;
+            }
+            if let Some(higher) = self.chains.pop() {
+                operand = higher.close(operand);
+            }
         }
-        self.chains.push(Partial { first: operand, rest: Vec::new(), op });
+        // Most runs are one operator long: room for one operand, not four.
+        self.chains.push(Partial { first: operand, rest: Vec::with_capacity(1), op });
     }
 }
 

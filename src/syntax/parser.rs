@@ -10,6 +10,7 @@ use crate::diagnostics::Diagnostic;
 use crate::source::{FileId, Span};
 use pest::iterators::Pair;
 use pest::Parser as _;
+use std::sync::Arc;
 
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/cardsmith.pest"]
@@ -114,7 +115,7 @@ impl<'a> ChunkParser<'a> {
         for child in self.inner(pair) {
             match child.as_rule() {
                 Rule::constraint_kw => name = self.name(child),
-                Rule::expr => expr = self.expr(child),
+                Rule::expr => expr = self.expr(child).map(Arc::new),
                 _ => values.push(self.value(child, 0)),
             }
         }
