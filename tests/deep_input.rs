@@ -6,6 +6,7 @@
 mod common;
 use common::{cardsmith, stderr};
 
+use std::path::Path;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -38,20 +39,34 @@ impl Checked {
     }
 }
 
-/// Checks `files` (name and text) in a fresh folder, in machine-readable
-/// form, and times it.
-fn check(files: &[(&str, String)]) -> Checked {
+/// A fresh folder holding `files` (name and text).
+fn project(files: &[(&str, String)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("temp dir");
     for (name, text) in files {
         std::fs::write(dir.path().join(name), text).expect("write");
     }
+    dir
+}
+
+/// Runs `cardsmith ARGS .` in `dir`, taking turns with the other runs; it
+/// must end quickly.  Gives its output and, for failure messages, the start
+/// of what it printed.
+fn run(args: &[&str], dir: &Path) -> (std::process::Output, String) {
     let _turn = TURN.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     let started = Instant::now();
-    let output = cardsmith(&["check", "--message-format", "json", "."], dir.path());
+    let output = cardsmith(&[args, &["."]].concat(), dir);
     let took = started.elapsed();
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stdout = String::from_utf8_lossy(&output.stdout);
     let shown = format!("{}{}", &stdout[..stdout.len().min(2000)], stderr(&output));
-    assert!(took < QUICKLY, "took {took:?}: {shown}");
+    assert!(took < QUICKLY, "{args:?} took {took:?}: {shown}");
+    (output, shown)
+}
+
+/// Checks `files` in machine-readable form.
+fn check(files: &[(&str, String)]) -> Checked {
+    let dir = project(files);
+    let (output, shown) = run(&["check", "--message-format", "json"], dir.path());
+    let stdout = String::from_utf8_lossy(&output.stdout);
     let diagnostics: Vec<serde_json::Value> =
         stdout.lines().map(|line| serde_json::from_str(line).expect("a JSON diagnostic")).collect();
     let text = |d: &serde_json::Value, key: &str| d[key].as_str().unwrap_or_default().to_string();
@@ -171,30 +186,27 @@ fn calls_in_a_card_nest_32_deep_and_no_deeper() {
     };
     let checked = check(&[card(33)]);
     assert_eq!(checked.gave(1, &["E0014"]).labels, ["this call is too deep"]);
-    // So deep that the parser's own guard stops first: still one diagnostic.
+    // So deep that the parser's own guard stops first: still one
+    // diagnostic, shown in a few lines.
     let checked = check(&[card(100_000)]);
     assert_eq!(checked.exit, Some(1), "{}", checked.shown);
     assert!(matches!(checked.codes.as_slice(), [code] if code == "E0007" || code == "E0014"), "{}", checked.shown);
+    let (output, shown) = run(&["check"], project(&[card(1_000_000)]).path());
+    assert_eq!(output.status.code(), Some(1), "{shown}");
+    assert!(output.stdout.len() + output.stderr.len() < 2000, "{shown}");
 }
 
 #[test]
 fn a_rule_of_100000_terms_formats_and_builds() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let (name, text) = ruleset(&format!("count()  ==  {}", joined("1", "  +  ")));
-    std::fs::write(dir.path().join(name), text).expect("write");
-    let (cards, deck) = deck();
-    std::fs::write(dir.path().join(cards), deck).expect("write");
-    let _turn = TURN.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    for args in [&["fmt", "."][..], &["fmt", "--check", "."], &["build", "."]] {
-        let started = Instant::now();
-        let output = cardsmith(args, dir.path());
-        assert!(started.elapsed() < QUICKLY, "{args:?} took {:?}", started.elapsed());
-        assert_eq!(output.status.code(), Some(0), "{args:?}: {}", stderr(&output));
+    let dir = project(&[ruleset(&format!("count()  ==  {}", joined("1", "  +  "))), deck()]);
+    for args in [&["fmt"][..], &["fmt", "--check"], &["build"]] {
+        let (output, shown) = run(args, dir.path());
+        assert_eq!(output.status.code(), Some(0), "{args:?}: {shown}");
     }
     // The formatter keeps the rule as written, single-spaced; so does the
     // engine data.
     let rule = format!("count() == {}", joined("1", " + "));
-    let formatted = std::fs::read_to_string(dir.path().join(name)).expect("formatted");
+    let formatted = std::fs::read_to_string(dir.path().join("chains.rules")).expect("formatted");
     assert!(formatted.contains(&format!("require \"the long rule\" {rule}\n")));
     let data = std::fs::read_to_string(dir.path().join("out/chains.json")).expect("engine data");
     assert!(data.contains(&format!("\"{rule}\"")));

@@ -266,7 +266,10 @@ impl<'a> ChunkParser<'a> {
         let expected_text = match &error.variant {
             pest::error::ErrorVariant::ParsingError { positives, .. } => describe_expected(positives),
             pest::error::ErrorVariant::CustomError { message } => {
-                let at = Span::new(self.file, self.offset, self.offset + text.len());
+                // The item's first line, not the whole item: a label over
+                // many lines would print every one of them.
+                let head = first_line(text);
+                let at = Span::new(self.file, self.offset + head.start, self.offset + head.end);
                 let why = match message.as_str() {
                     "stack limit reached" => "its brackets nest too deeply for the parser",
                     "call limit reached" => "it took the parser too many steps",
@@ -282,6 +285,20 @@ impl<'a> ChunkParser<'a> {
         let start = self.offset + position;
         expected(Span::new(self.file, start, start + length), &expected_text, &found)
     }
+}
+
+/// The range of the first line of `text` that holds more than space and a
+/// comment, without its line end; the whole text if there is none.
+fn first_line(text: &str) -> std::ops::Range<usize> {
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        let content = line.trim();
+        if !content.is_empty() && !content.starts_with("//") {
+            return start..start + line.trim_end().len();
+        }
+        start += line.len();
+    }
+    0..text.len()
 }
 
 /// `E0001`: "expected …, found …", at what was found.
