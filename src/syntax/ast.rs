@@ -172,7 +172,7 @@ pub enum Expr {
 }
 
 /// How deeply brackets, calls and `not` may nest in an expression, and calls
-/// in a value (`unstoppable(damage, push)`).  Rules nest three or four
+/// in a value (`name(a, b)`).  Rules nest three or four
 /// levels; the limit keeps every recursive walk far from the stack's end.
 pub const MAX_EXPR_DEPTH: usize = 32;
 

@@ -104,14 +104,15 @@ pub const EXPRESSION_TOO_DEEP: Code = Code {
     explanation: "\
 Brackets, calls and `not` nest more deeply than cardsmith accepts (32
 levels) in a rule's expression, or calls nest that deeply in a value
-(`unstoppable(damage, push)`).  No rule needs that: the deepest nest three or
-four levels, as in
+(`name(a, b)`).  No rule needs that: the deepest nest three or four levels,
+as in
 
     require \"at most two of these\" count(a and not (b or c)) <= 2
 
 The limit is nesting, not length: a rule may join any number of terms with
 `+`, `and` or `or`.  The label points at the bracket, call or `not` that goes
-too deep; the item it is in is not read any further.",
+too deep; the item it is in is left out of the check, as an item with a
+syntax error is.",
 };
 
 pub const ALL: &[&Code] = &[

@@ -174,7 +174,7 @@ impl<'a> ChunkParser<'a> {
         Value { kind, span }
     }
 
-    /// A call (`unstoppable(damage, push)`), the `depth`-th around its
+    /// A call (`name(a, b)`), the `depth`-th around its
     /// arguments.  Deeper than the limit, it is reported and read no further.
     fn call(&mut self, pair: Pair<'_, Rule>, depth: usize) -> ValueKind {
         let mut name = None;
