@@ -138,10 +138,11 @@ fn a_chain_of_100000_comparisons_of_mixed_sums_folds_from_the_left() {
     is_broken(&format!("count() / 50000 == {terms}"), "here count() is 100000");
 }
 
-/// Checks the ruleset holding `rule` alone: it must be refused with one
-/// diagnostic, too deep, whose label says `label`.
+/// The rule is refused with one diagnostic, too deep, whose label says
+/// `label`: the rule alone is left out, so the deck of its type raises
+/// nothing more.
 fn too_deep(rule: &str, label: &str) {
-    let checked = check(&[ruleset(rule)]);
+    let checked = check(&[ruleset(rule), deck()]);
     assert_eq!(checked.gave(1, &["E0014"]).labels, [label], "{}", checked.shown);
 }
 
@@ -176,6 +177,12 @@ fn not_nests_32_deep_and_no_deeper() {
     too_deep(&nested("not ", "1", "", 500_000), "this `not` is too deep");
     // Brackets, calls and `not` count together: 11 times three is 33.
     too_deep(&nested("not every((", "1", "))", 11), "this `(` is too deep");
+}
+
+#[test]
+fn a_rule_that_does_not_read_is_one_mistake() {
+    let checked = check(&[ruleset(&format!("{} +", joined("count()", " + "))), deck()]);
+    assert_eq!(checked.gave(1, &["E0001"]).labels, ["expected an expression"], "{}", checked.shown);
 }
 
 #[test]

@@ -111,8 +111,8 @@ as in
 
 The limit is nesting, not length: a rule may join any number of terms with
 `+`, `and` or `or`.  The label points at the bracket, call or `not` that goes
-too deep; the item it is in is left out of the check, as an item with a
-syntax error is.",
+too deep.  A rule nested too deeply is left out of its ruleset, and a value
+nested too deeply leaves out its item, as a syntax error does.",
 };
 
 pub const ALL: &[&Code] = &[

@@ -25,9 +25,8 @@ pub(super) struct ChunkParser<'a> {
     offset: usize,
     comments: &'a mut Vec<Span>,
     diagnostics: &'a mut Vec<Diagnostic>,
-    /// Whether something the tree cannot hold was reported (an expression
-    /// that does not read, calls nested too deeply): the item is then left
-    /// out, as one that does not parse is.
+    /// Whether a value nested calls too deeply: the item is then left out,
+    /// as one that does not parse is.
     lost: bool,
 }
 
@@ -44,7 +43,7 @@ impl<'a> ChunkParser<'a> {
                 if let Some(list) = pairs.next() {
                     for pair in self.inner(list) {
                         if pair.as_rule() == Rule::node {
-                            nodes.push(self.node(pair));
+                            nodes.extend(self.node(pair));
                         }
                     }
                 }
@@ -79,13 +78,14 @@ impl<'a> ChunkParser<'a> {
         children
     }
 
-    fn node(&mut self, pair: Pair<'_, Rule>) -> Node {
+    /// A node; none for a rule whose expression does not read.
+    fn node(&mut self, pair: Pair<'_, Rule>) -> Option<Node> {
         let span = self.span(&pair);
         let children = self.inner(pair);
         match children.into_iter().next() {
             Some(child) if child.as_rule() == Rule::constraint => self.constraint(child),
-            Some(child) => self.plain_node(child),
-            None => unreachable_node(span),
+            Some(child) => Some(self.plain_node(child)),
+            None => Some(unreachable_node(span)),
         }
     }
 
@@ -107,7 +107,10 @@ impl<'a> ChunkParser<'a> {
         Node { name, values, block, expr: None, span }
     }
 
-    fn constraint(&mut self, pair: Pair<'_, Rule>) -> Node {
+    /// A rule.  When its expression does not read, the mistake is reported
+    /// and the rule left out, alone: the block around it is still read, so
+    /// nothing else reports the same mistake again.
+    fn constraint(&mut self, pair: Pair<'_, Rule>) -> Option<Node> {
         let mut span = self.span(&pair);
         let mut name = Name { text: String::new(), span };
         let mut values = Vec::new();
@@ -115,7 +118,7 @@ impl<'a> ChunkParser<'a> {
         for child in self.inner(pair) {
             match child.as_rule() {
                 Rule::constraint_kw => name = self.name(child),
-                Rule::expr => expr = self.expr(child).map(Arc::new),
+                Rule::expr => expr = Some(Arc::new(self.expr(child)?)),
                 _ => values.push(self.value(child, 0)),
             }
         }
@@ -124,7 +127,7 @@ impl<'a> ChunkParser<'a> {
         if let Some(expr) = &expr {
             span.end = expr.span().end;
         }
-        Node { name, values, block: None, expr, span }
+        Some(Node { name, values, block: None, expr, span })
     }
 
     /// Reads a rule's expression (see [`super::expr`]).
@@ -136,9 +139,7 @@ impl<'a> ChunkParser<'a> {
             start: pair.as_span().start(),
             end: pair.as_span().end(),
         };
-        let expr = super::expr::read(&place, self.diagnostics);
-        self.lost |= expr.is_none();
-        expr
+        super::expr::read(&place, self.diagnostics)
     }
 
     fn name(&mut self, pair: Pair<'_, Rule>) -> Name {
@@ -150,7 +151,7 @@ impl<'a> ChunkParser<'a> {
         let children = self.inner(pair);
         let mut nodes = Vec::with_capacity(children.iter().filter(|p| p.as_rule() == Rule::node).count());
         for child in children.into_iter().filter(|p| p.as_rule() == Rule::node) {
-            nodes.push(self.node(child));
+            nodes.extend(self.node(child));
         }
         Block { nodes, span }
     }
