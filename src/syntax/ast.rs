@@ -172,8 +172,8 @@ pub enum Expr {
 }
 
 /// How deeply brackets, calls and `not` may nest in an expression, and calls
-/// in a value (`name(a, b)`).  Rules nest three or four
-/// levels; the limit keeps every recursive walk far from the stack's end.
+/// in a value (`name(a, b)`).  Rules nest three or four levels; the limit
+/// keeps every recursive walk far from the stack's end.
 pub const MAX_EXPR_DEPTH: usize = 32;
 
 impl Expr {
@@ -220,7 +220,8 @@ pub fn single_spaced(text: &str) -> String {
     out
 }
 
-/// The expression as written, brackets kept, with single spaces.
+/// The expression with the brackets it was written with, one space around
+/// each operator and after each comma: how a counted call is echoed.
 impl std::fmt::Display for Expr {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
