@@ -16,6 +16,7 @@ type Target = fn(&[u8]);
 const TARGETS: &[(&str, Target)] = &[
     ("parse", targets::parse),
     ("check", targets::check),
+    ("ruleset", targets::ruleset),
     ("fmt", targets::fmt),
     ("layout", targets::layout),
     ("print", targets::print),

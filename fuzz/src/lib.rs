@@ -32,8 +32,39 @@ pub fn parse(data: &[u8]) {
 /// The whole check of one file (a ruleset or cards of a bundled game):
 /// parsing, checking, the lints, and rendering every diagnostic.
 pub fn check(data: &[u8]) {
+    check_together(&[("fuzz.cards", data.to_vec())]);
+}
+
+/// A small card file of a bundled game, with a deck of its own cards: the
+/// `ruleset` target checks it against the ruleset it is given.
+const DECK_FILE: &str = include_str!("../../cards/dreadnaught-2e/armour.cards");
+
+/// A ruleset (`.rules`): checked alone, then with a card file whose `game`
+/// line names it, so that its construction rules are evaluated on a deck.
+/// The properties are those of [`check`].
+pub fn ruleset(data: &[u8]) {
+    check_together(&[("fuzz.rules", data.to_vec())]);
+    let Some(id) = ruleset_id(data) else { return };
+    let cards = DECK_FILE.split_once('\n').map_or("", |(_, rest)| rest);
+    check_together(&[("fuzz.rules", data.to_vec()), ("deck.cards", format!("game {id}\n{cards}").into_bytes())]);
+}
+
+/// The id a ruleset declares in its header, if it parses that far.
+fn ruleset_id(data: &[u8]) -> Option<String> {
+    let mut files = Files::new();
+    let mut diagnostics = Vec::new();
+    let id = cardsmith::syntax::load(&mut files, "fuzz.rules", data.to_vec(), &mut diagnostics)?;
+    let tree = cardsmith::syntax::parse(&files, id, &mut diagnostics);
+    cardsmith::check::ruleset_id(&tree).map(str::to_string)
+}
+
+/// Checks files together: every diagnostic is sound, every fix lies in its
+/// file.
+fn check_together(sources: &[(&str, Vec<u8>)]) {
     let mut workspace = Workspace::new();
-    workspace.add_bytes("fuzz.cards", data.to_vec());
+    for (name, bytes) in sources {
+        workspace.add_bytes(name, bytes.clone());
+    }
     let outcome = workspace.check();
     diagnostics_are_sound(&outcome.files, &outcome.diagnostics);
     for fix in &outcome.fixes {

@@ -50,63 +50,132 @@ enum Args {
     FieldThenIndex,
 }
 
-/// Checks an expression against the ruleset's names.
-pub fn validate(expr: &Expr, ruleset: &Ruleset, diagnostics: &mut Vec<Diagnostic>) {
-    match expr {
-        Expr::Int(..) => {}
-        Expr::Name(name) => diagnostics.push(
-            Diagnostic::error(&codes::BAD_RULESET, format!("`{}` is not a value in a rule", name.text))
-                .primary(name.span, "expected a number or a function such as `count(offense)`"),
-        ),
-        Expr::Not(inner, _) => validate(inner, ruleset, diagnostics),
-        Expr::Binary { lhs, rhs, .. } => {
-            validate(lhs, ruleset, diagnostics);
-            validate(rhs, ruleset, diagnostics);
-        }
-        Expr::Call { name, args, .. } => {
-            let Some((_, shape)) = FUNCTIONS.iter().find(|(f, _)| *f == name.text) else {
-                let names = FUNCTIONS.iter().map(|(f, _)| *f);
-                diagnostics.push(
-                    Diagnostic::error(&codes::BAD_RULESET, format!("`{}` is not a rule function", name.text))
-                        .primary(name.span, "unknown function")
-                        .note(format!(
-                            "rule functions: {}",
-                            FUNCTIONS.iter().map(|(f, _)| *f).collect::<Vec<_>>().join(", ")
-                        ))
-                        .suggest(suggest(&name.text, names)),
-                );
-                return;
-            };
-            let fields = field_count(*shape);
-            if args.len() < fields || (*shape == Args::Expression && args.len() != 1) {
-                diagnostics.push(
-                    Diagnostic::error(&codes::BAD_RULESET, format!("`{}` is missing its arguments", name.text))
-                        .primary(name.span, "expected more arguments"),
-                );
-                return;
-            }
-            for (i, arg) in args.iter().enumerate() {
-                match (*shape, i < fields) {
-                    (Args::Expression, _) => validate(arg, ruleset, diagnostics),
-                    (_, true) => expect_name(arg, &field_names(ruleset), "a field", diagnostics),
-                    (Args::DeckTypes, _) => {
-                        let types: Vec<&str> = ruleset.deck_types.iter().map(|d| d.id.as_str()).collect();
-                        expect_name(arg, &types, "a deck type", diagnostics);
-                    }
-                    (Args::FieldThenNames, _) => expect_name(arg, &[], "a name", diagnostics),
-                    (Args::FieldThenIndex, _) => {
-                        if !matches!(arg, Expr::Int(n, _) if *n >= 1) {
-                            diagnostics.push(
-                                Diagnostic::error(&codes::BAD_RULESET, "`value` takes a field and a position from 1")
-                                    .primary(arg.span(), "expected a position such as `1`"),
-                            );
-                        }
-                    }
-                    _ => validate_filter(arg, ruleset, diagnostics),
+/// Checks rule expressions against the names of one ruleset, gathered once
+/// for all its rules.
+pub(super) struct Validator<'r> {
+    /// Every field name the ruleset declares, at any depth.
+    fields: Vec<&'r str>,
+    /// What a filter may name: kinds, tags, keywords and fields.
+    filters: Vec<&'r str>,
+    deck_types: Vec<&'r str>,
+}
+
+impl<'r> Validator<'r> {
+    pub fn new(ruleset: &'r Ruleset) -> Self {
+        let fields = field_names(ruleset);
+        let filters = ruleset
+            .kinds
+            .iter()
+            .map(|k| k.id.as_str())
+            .chain(ruleset.tags.iter().map(|t| t.id.as_str()))
+            .chain(ruleset.keywords.iter().map(|k| k.id.as_str()))
+            .chain(fields.iter().copied())
+            .collect();
+        let deck_types = ruleset.deck_types.iter().map(|d| d.id.as_str()).collect();
+        Validator { fields, filters, deck_types }
+    }
+
+    /// Checks an expression: its functions, their arguments and its names.
+    /// The recursion is as deep as the expression nests, which the reader
+    /// bounds.
+    pub fn validate(&self, expr: &Expr, diagnostics: &mut Vec<Diagnostic>) {
+        match expr {
+            Expr::Int(..) => {}
+            Expr::Name(name) => diagnostics.push(
+                Diagnostic::error(&codes::BAD_RULESET, format!("`{}` is not a value in a rule", name.text))
+                    .primary(name.span, "expected a number or a function such as `count(offense)`"),
+            ),
+            Expr::Not(inner, _) | Expr::Group(inner, _) => self.validate(inner, diagnostics),
+            Expr::Chain { first, rest, .. } => {
+                self.validate(first, diagnostics);
+                for (_, operand) in rest {
+                    self.validate(operand, diagnostics);
                 }
+            }
+            Expr::Call { name, args, .. } => self.call(name, args, diagnostics),
+        }
+    }
+
+    fn call(&self, name: &Name, args: &[Expr], diagnostics: &mut Vec<Diagnostic>) {
+        let Some((_, shape)) = FUNCTIONS.iter().find(|(f, _)| *f == name.text) else {
+            let names = FUNCTIONS.iter().map(|(f, _)| *f);
+            diagnostics.push(
+                Diagnostic::error(&codes::BAD_RULESET, format!("`{}` is not a rule function", name.text))
+                    .primary(name.span, "unknown function")
+                    .note(format!(
+                        "rule functions: {}",
+                        FUNCTIONS.iter().map(|(f, _)| *f).collect::<Vec<_>>().join(", ")
+                    ))
+                    .suggest(suggest(&name.text, names)),
+            );
+            return;
+        };
+        let fields = field_count(*shape);
+        if args.len() < fields || (*shape == Args::Expression && args.len() != 1) {
+            diagnostics.push(
+                Diagnostic::error(&codes::BAD_RULESET, format!("`{}` is missing its arguments", name.text))
+                    .primary(name.span, "expected more arguments"),
+            );
+            return;
+        }
+        for (i, arg) in args.iter().enumerate() {
+            match (*shape, i < fields) {
+                (Args::Expression, _) => self.validate(arg, diagnostics),
+                (_, true) => expect_name(arg, &self.fields, "a field", diagnostics),
+                (Args::DeckTypes, _) => expect_name(arg, &self.deck_types, "a deck type", diagnostics),
+                (Args::FieldThenNames, _) => expect_name(arg, &[], "a name", diagnostics),
+                (Args::FieldThenIndex, _) => {
+                    if !matches!(arg.unparen(), Expr::Int(n, _) if *n >= 1) {
+                        diagnostics.push(
+                            Diagnostic::error(&codes::BAD_RULESET, "`value` takes a field and a position from 1")
+                                .primary(arg.span(), "expected a position such as `1`"),
+                        );
+                    }
+                }
+                _ => self.filter(arg, diagnostics),
             }
         }
     }
+
+    /// A filter: a name, a field test, or filters joined by `and`, `or`
+    /// and `not`.
+    fn filter(&self, arg: &Expr, diagnostics: &mut Vec<Diagnostic>) {
+        match arg {
+            Expr::Name(_) => expect_name(arg, &self.filters, "a kind, tag, keyword or field", diagnostics),
+            Expr::Not(inner, _) | Expr::Group(inner, _) => self.filter(inner, diagnostics),
+            Expr::Chain { first, rest, .. } if rest.iter().all(|(op, _)| matches!(op, BinOp::And | BinOp::Or)) => {
+                self.filter(first, diagnostics);
+                for (_, operand) in rest {
+                    self.filter(operand, diagnostics);
+                }
+            }
+            Expr::Chain { first, rest, span } => match rest.as_slice() {
+                [(BinOp::Eq | BinOp::Ne, value)] => {
+                    expect_name(first, &self.fields, "a field", diagnostics);
+                    if !matches!(value.unparen(), Expr::Name(_) | Expr::Int(..)) {
+                        diagnostics.push(
+                            Diagnostic::error(&codes::BAD_RULESET, "a field test compares with a name or a number")
+                                .primary(value.span(), "expected a name or a number"),
+                        );
+                    }
+                }
+                _ if rest.iter().all(|(op, _)| matches!(op, BinOp::Eq | BinOp::Ne)) => diagnostics.push(
+                    Diagnostic::error(&codes::BAD_RULESET, "a field test compares one field with one value")
+                        .primary(*span, "more than one `==` or `!=`")
+                        .help("join field tests with `and` or `or`: `a == x and b == y`"),
+                ),
+                _ => not_a_filter(arg, diagnostics),
+            },
+            _ => not_a_filter(arg, diagnostics),
+        }
+    }
+}
+
+fn not_a_filter(arg: &Expr, diagnostics: &mut Vec<Diagnostic>) {
+    diagnostics.push(
+        Diagnostic::error(&codes::BAD_RULESET, "expected a filter: a kind, tag or keyword, or `field == value`")
+            .primary(arg.span(), "not a filter"),
+    );
 }
 
 fn field_count(shape: Args) -> usize {
@@ -134,9 +203,10 @@ fn field_names(ruleset: &Ruleset) -> Vec<&str> {
     names
 }
 
-/// `arg` must be a bare name; from `allowed` unless `allowed` is empty.
+/// `arg` must be a name, in brackets or not; from `allowed` unless `allowed`
+/// is empty.
 fn expect_name(arg: &Expr, allowed: &[&str], what: &str, diagnostics: &mut Vec<Diagnostic>) {
-    match arg {
+    match arg.unparen() {
         Expr::Name(name) if allowed.is_empty() || allowed.contains(&name.text.as_str()) => {}
         Expr::Name(name) => diagnostics.push(
             Diagnostic::error(&codes::BAD_RULESET, format!("`{}` is not {what} of this ruleset", name.text))
@@ -145,38 +215,6 @@ fn expect_name(arg: &Expr, allowed: &[&str], what: &str, diagnostics: &mut Vec<D
         ),
         other => diagnostics.push(
             Diagnostic::error(&codes::BAD_RULESET, format!("expected {what} here")).primary(other.span(), "not a name"),
-        ),
-    }
-}
-
-fn validate_filter(arg: &Expr, ruleset: &Ruleset, diagnostics: &mut Vec<Diagnostic>) {
-    let names: Vec<&str> = ruleset
-        .kinds
-        .iter()
-        .map(|k| k.id.as_str())
-        .chain(ruleset.tags.iter().map(|t| t.id.as_str()))
-        .chain(ruleset.keywords.iter().map(|k| k.id.as_str()))
-        .chain(field_names(ruleset))
-        .collect();
-    match arg {
-        Expr::Name(_) => expect_name(arg, &names, "a kind, tag, keyword or field", diagnostics),
-        Expr::Binary { op: BinOp::And | BinOp::Or, lhs, rhs, .. } => {
-            validate_filter(lhs, ruleset, diagnostics);
-            validate_filter(rhs, ruleset, diagnostics);
-        }
-        Expr::Not(inner, _) => validate_filter(inner, ruleset, diagnostics),
-        Expr::Binary { op: BinOp::Eq | BinOp::Ne, lhs, rhs, .. } => {
-            expect_name(lhs, &field_names(ruleset), "a field", diagnostics);
-            if !matches!(**rhs, Expr::Name(_) | Expr::Int(..)) {
-                diagnostics.push(
-                    Diagnostic::error(&codes::BAD_RULESET, "a field test compares with a name or a number")
-                        .primary(rhs.span(), "expected a name or a number"),
-                );
-            }
-        }
-        other => diagnostics.push(
-            Diagnostic::error(&codes::BAD_RULESET, "expected a filter: a kind, tag or keyword, or `field == value`")
-                .primary(other.span(), "not a filter"),
         ),
     }
 }
@@ -209,28 +247,43 @@ pub(super) struct Evaluation<'a> {
     ruleset: &'a Ruleset,
     cards: &'a [Card],
     /// Each function call and what it counted, for the diagnostic.
-    pub counted: Vec<(String, i64)>,
+    pub counted: Vec<(&'a Expr, i64)>,
     /// Lines of the deck responsible for a failure, when a function knows.
     pub culprits: Vec<Span>,
 }
+
+/// How many counts a summary names; a rule of thousands of calls is summed
+/// up by the first ones.
+const SUMMARY_PARTS: usize = 8;
 
 impl<'a> Evaluation<'a> {
     pub fn new(ruleset: &'a Ruleset, cards: &'a [Card]) -> Self {
         Evaluation { ruleset, cards, counted: Vec::new(), culprits: Vec::new() }
     }
 
-    pub fn holds(&mut self, expr: &Expr, pool: &Pool) -> bool {
+    pub fn holds(&mut self, expr: &'a Expr, pool: &Pool) -> bool {
         self.eval(expr, pool) != 0
     }
 
-    /// "here count() is 26"-style summary of what was counted.
+    /// "here count() is 26"-style summary of what was counted, each count
+    /// once.
     pub fn summary(&self) -> String {
+        let mut seen = std::collections::HashSet::new();
         let mut parts: Vec<String> = Vec::new();
+        let mut more = 0usize;
         for (call, n) in &self.counted {
             let part = format!("{call} is {n}");
-            if !parts.contains(&part) {
-                parts.push(part);
+            if !seen.insert(part.clone()) {
+                continue;
             }
+            if parts.len() < SUMMARY_PARTS {
+                parts.push(part);
+            } else {
+                more += 1;
+            }
+        }
+        if more > 0 {
+            parts.push(format!("and {more} more"));
         }
         if parts.is_empty() {
             "here".to_string()
@@ -239,49 +292,40 @@ impl<'a> Evaluation<'a> {
         }
     }
 
-    pub fn eval(&mut self, expr: &Expr, pool: &Pool) -> i64 {
+    /// The value of an expression over `pool`: truth is 1 or 0, sums and
+    /// products stop at the largest number.  The recursion is as deep as the
+    /// expression nests, which the reader bounds.
+    pub fn eval(&mut self, expr: &'a Expr, pool: &Pool) -> i64 {
         match expr {
             Expr::Int(n, _) => *n,
             Expr::Name(_) => 0,
             Expr::Not(inner, _) => i64::from(self.eval(inner, pool) == 0),
-            Expr::Binary { op, lhs, rhs, .. } => {
-                let l = self.eval(lhs, pool);
-                // `and`/`or` short-circuit so only the deciding side is reported.
-                match op {
-                    BinOp::And if l == 0 => return 0,
-                    BinOp::Or if l != 0 => return 1,
-                    _ => {}
+            Expr::Group(inner, _) => self.eval(inner, pool),
+            Expr::Chain { first, rest, .. } => {
+                let mut value = self.eval(first, pool);
+                for (op, operand) in rest {
+                    value = match op {
+                        // `and`/`or` short-circuit so only the deciding side
+                        // is reported.
+                        BinOp::And if value == 0 => 0,
+                        BinOp::Or if value != 0 => 1,
+                        _ => apply(*op, value, self.eval(operand, pool)),
+                    };
                 }
-                let r = self.eval(rhs, pool);
-                match op {
-                    BinOp::Or | BinOp::And => i64::from(r != 0),
-                    BinOp::Eq => i64::from(l == r),
-                    BinOp::Ne => i64::from(l != r),
-                    BinOp::Le => i64::from(l <= r),
-                    BinOp::Ge => i64::from(l >= r),
-                    BinOp::Lt => i64::from(l < r),
-                    BinOp::Gt => i64::from(l > r),
-                    BinOp::Add => l.saturating_add(r),
-                    BinOp::Sub => l.saturating_sub(r),
-                    BinOp::Mul => l.saturating_mul(r),
-                    BinOp::Div => l.checked_div(r).unwrap_or(0),
-                }
+                value
             }
             Expr::Call { name, args, .. } => {
                 let value = self.call(&name.text, args, pool);
                 if name.text != "every" {
-                    self.counted.push((call_text(name, args), value));
+                    self.counted.push((expr, value));
                 }
                 value
             }
         }
     }
 
-    fn call(&mut self, function: &str, args: &[Expr], pool: &Pool) -> i64 {
-        let field = |i: usize| match args.get(i) {
-            Some(Expr::Name(name)) => name.text.as_str(),
-            _ => "",
-        };
+    fn call(&mut self, function: &str, args: &'a [Expr], pool: &Pool) -> i64 {
+        let field = |i: usize| args.get(i).and_then(name_of).unwrap_or("");
         match function {
             "count" => total(self.matching(args, pool).map(|e| e.count)),
             "groups" => self.matching(args, pool).count() as i64,
@@ -345,7 +389,7 @@ impl<'a> Evaluation<'a> {
                     as i64
             }
             "value" => {
-                let position = match args.get(1) {
+                let position = match args.get(1).map(Expr::unparen) {
                     Some(Expr::Int(n, _)) => (*n).max(1) as usize - 1,
                     _ => 0,
                 };
@@ -379,17 +423,12 @@ impl<'a> Evaluation<'a> {
 
     fn matches(&self, card: &Card, filter: &Expr, pool: &Pool) -> bool {
         match filter {
-            Expr::Binary { op: BinOp::And, lhs, rhs, .. } => {
-                self.matches(card, lhs, pool) && self.matches(card, rhs, pool)
-            }
-            Expr::Binary { op: BinOp::Or, lhs, rhs, .. } => {
-                self.matches(card, lhs, pool) || self.matches(card, rhs, pool)
-            }
             Expr::Not(inner, _) => !self.matches(card, inner, pool),
+            Expr::Group(inner, _) => self.matches(card, inner, pool),
             Expr::Name(name) => {
                 let n = name.text.as_str();
                 // A kind, tag or keyword first; a field name only when the
-                // name is none of those (Dropfleet's `launch` is both).
+                // name is none of those (a name may be both).
                 let vocabulary = self.ruleset.kind(n).is_some()
                     || self.ruleset.tag(n).is_some()
                     || self.ruleset.keyword(n).is_some();
@@ -398,30 +437,40 @@ impl<'a> Evaluation<'a> {
                     || card_keywords(card).any(|k| k == n)
                     || (!vocabulary && card.body.fields.iter().any(|f| f.name == n))
             }
-            Expr::Binary { op, lhs, rhs, .. } => {
-                let Expr::Name(field) = &**lhs else { return false };
-                let want_name = match &**rhs {
-                    Expr::Name(want) if want.text == "deck" => pool.own.as_deref(),
-                    Expr::Name(want) => Some(want.text.as_str()),
-                    _ => None,
-                };
-                let found = card.body.fields.iter().filter(|f| f.name == field.text).flat_map(|f| &f.values).any(|v| {
-                    match (want_name, &**rhs, v) {
-                        (Some(want), _, Value::Name(have)) => want == have,
-                        (Some(want), _, Value::Keyword { id, .. }) => want == id,
-                        (Some(want), _, Value::Set(items)) => items.iter().any(|i| i == want),
-                        (_, Expr::Int(want, _), Value::Int(have)) => want == have,
-                        _ => false,
-                    }
-                });
-                if *op == BinOp::Ne {
-                    !found
-                } else {
-                    found
+            Expr::Chain { first, rest, .. } => match rest.as_slice() {
+                [(op @ (BinOp::Eq | BinOp::Ne), value)] => {
+                    let found = self.field_has(card, first, value, pool);
+                    found == (*op == BinOp::Eq)
                 }
-            }
+                _ => rest.iter().fold(self.matches(card, first, pool), |held, (op, operand)| match op {
+                    BinOp::And => held && self.matches(card, operand, pool),
+                    BinOp::Or => held || self.matches(card, operand, pool),
+                    _ => false,
+                }),
+            },
             _ => false,
         }
+    }
+
+    /// `field == value`: whether the card's field holds the value (`deck`
+    /// standing for the deck's own symbol).
+    fn field_has(&self, card: &Card, field: &Expr, value: &Expr, pool: &Pool) -> bool {
+        let Expr::Name(field) = field.unparen() else { return false };
+        let value = value.unparen();
+        let want_name = match value {
+            Expr::Name(want) if want.text == "deck" => pool.own.as_deref(),
+            Expr::Name(want) => Some(want.text.as_str()),
+            _ => None,
+        };
+        card.body.fields.iter().filter(|f| f.name == field.text).flat_map(|f| &f.values).any(|v| {
+            match (want_name, value, v) {
+                (Some(want), _, Value::Name(have)) => want == have,
+                (Some(want), _, Value::Keyword { id, .. }) => want == id,
+                (Some(want), _, Value::Set(items)) => items.iter().any(|i| i == want),
+                (_, Expr::Int(want, _), Value::Int(have)) => want == have,
+                _ => false,
+            }
+        })
     }
 
     fn per_name<'p>(&'p self, filters: &'p [Expr], pool: &'p Pool) -> BTreeMap<&'a str, (i64, Vec<Span>)> {
@@ -506,9 +555,26 @@ impl<'a> Evaluation<'a> {
 }
 
 fn name_of(expr: &Expr) -> Option<&str> {
-    match expr {
+    match expr.unparen() {
         Expr::Name(name) => Some(&name.text),
         _ => None,
+    }
+}
+
+/// `l op r`; `and` and `or` come here only when `l` did not decide.
+fn apply(op: BinOp, l: i64, r: i64) -> i64 {
+    match op {
+        BinOp::Or | BinOp::And => i64::from(r != 0),
+        BinOp::Eq => i64::from(l == r),
+        BinOp::Ne => i64::from(l != r),
+        BinOp::Le => i64::from(l <= r),
+        BinOp::Ge => i64::from(l >= r),
+        BinOp::Lt => i64::from(l < r),
+        BinOp::Gt => i64::from(l > r),
+        BinOp::Add => l.saturating_add(r),
+        BinOp::Sub => l.saturating_sub(r),
+        BinOp::Mul => l.saturating_mul(r),
+        BinOp::Div => l.checked_div(r).unwrap_or(0),
     }
 }
 
@@ -527,21 +593,6 @@ fn card_keywords(card: &Card) -> impl Iterator<Item = &str> {
     })
 }
 
-fn call_text(name: &Name, args: &[Expr]) -> String {
-    let args: Vec<String> = args.iter().map(expr_text).collect();
-    format!("{}({})", name.text, args.join(", "))
-}
-
-fn expr_text(expr: &Expr) -> String {
-    match expr {
-        Expr::Int(n, _) => n.to_string(),
-        Expr::Name(name) => name.text.clone(),
-        Expr::Not(inner, _) => format!("not {}", expr_text(inner)),
-        Expr::Binary { op, lhs, rhs, .. } => format!("{} {} {}", expr_text(lhs), op.symbol(), expr_text(rhs)),
-        Expr::Call { name, args, .. } => call_text(name, args),
-    }
-}
-
 /// A value as a number, for `value(FIELD, N)`.
 fn number(value: &Value) -> Option<i64> {
     match value {
@@ -556,4 +607,134 @@ fn number(value: &Value) -> Option<i64> {
 /// values and copy counts are the user's, and may be absurd.
 fn total(numbers: impl Iterator<Item = i64>) -> i64 {
     numbers.fold(0, i64::saturating_add)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::Body;
+    use crate::source::Files;
+    use crate::syntax::ast::MAX_EXPR_DEPTH;
+
+    /// A ruleset of one kind of card and the given lines, read and checked.
+    fn ruleset(lines: &str) -> (Ruleset, Vec<Diagnostic>) {
+        let mut files = Files::new();
+        let text = format!(
+            "ruleset chains {{\n  title \"Chains\"\n}}\n\nkind token \"Token\" {{\n  field worth int\n}}\n\n{lines}\n"
+        );
+        let id = files.add("chains.rules", text);
+        let mut diagnostics = Vec::new();
+        let tree = crate::syntax::parse(&files, id, &mut diagnostics);
+        let ruleset = super::super::ruleset::load(&files, id, &tree, &[], &mut diagnostics);
+        (ruleset.unwrap_or_else(|| panic!("no ruleset: {diagnostics:?}")), diagnostics)
+    }
+
+    fn token() -> Card {
+        let span = Span::new(crate::source::FileId(0), 0, 0);
+        Card {
+            name: "A".to_string(),
+            kind: "token".to_string(),
+            tags: Vec::new(),
+            body: Body::default(),
+            span,
+            extent: span,
+            lint_levels: Vec::new(),
+        }
+    }
+
+    /// The value of `rule` over a pool of one card, and the evaluation's
+    /// summary.
+    fn evaluate(rule: &str) -> (i64, String) {
+        let (ruleset, diagnostics) = ruleset(&format!("play-limit \"rule\" {rule}"));
+        assert!(diagnostics.is_empty(), "{:?}", diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>());
+        let cards = [token()];
+        let pool = Pool {
+            entries: vec![PoolEntry { card: 0, count: 1, span: Span::new(crate::source::FileId(0), 0, 0) }],
+            ..Pool::default()
+        };
+        let mut evaluation = Evaluation::new(&ruleset, &cards);
+        let value = evaluation.eval(&ruleset.play_limits[0].expr, &pool);
+        (value, evaluation.summary())
+    }
+
+    fn joined(term: &str, op: &str, n: usize) -> String {
+        vec![term; n].join(op)
+    }
+
+    #[test]
+    fn long_chains_fold_from_the_left() {
+        assert_eq!(evaluate(&joined("1", " + ", 100_000)).0, 100_000);
+        assert_eq!(evaluate(&format!("200000 - {}", joined("1", " - ", 100_000))).0, 100_000);
+        assert_eq!(evaluate(&format!("{} * 2", joined("1", " * ", 100_000))).0, 2);
+        assert_eq!(evaluate(&joined("1", " and ", 100_000)).0, 1);
+        assert_eq!(evaluate(&format!("{} and 0", joined("1", " and ", 100_000))).0, 0);
+        assert_eq!(evaluate(&format!("{} or 7", joined("0", " or ", 100_000))).0, 1);
+        assert_eq!(evaluate(&joined("0", " or ", 100_000)).0, 0);
+        // Each term is 1 and binds tighter than `==`: 1 == 1 == … holds.
+        assert_eq!(evaluate(&joined("2 * 3 - 10 / 2", " == ", 100_000)).0, 1);
+        // (2 == 1) is 0, and 0 == 1 is 0 again, all the way.
+        assert_eq!(evaluate(&format!("2 == {}", joined("2 * 3 - 10 / 2", " == ", 100_000))).0, 0);
+        assert_eq!(evaluate("7 - 2 - 1 == 4 != 0 < 2").0, 1);
+    }
+
+    #[test]
+    fn sums_stop_at_the_largest_number() {
+        let max = i64::MAX.to_string();
+        assert_eq!(evaluate(&joined(&max, " + ", 100_000)).0, i64::MAX);
+        assert_eq!(evaluate(&format!("0 - {}", joined(&max, " - ", 1_000))).0, i64::MIN);
+        assert_eq!(evaluate(&joined(&max, " * ", 1_000)).0, i64::MAX);
+        assert_eq!(evaluate("7 / 0").0, 0);
+    }
+
+    #[test]
+    fn filters_join_and_nest() {
+        assert_eq!(evaluate("count(token and not (worth or token))").0, 0);
+        assert_eq!(evaluate("count(not (token and worth))").0, 1);
+        assert_eq!(evaluate(&format!("count({})", joined("worth", " or ", 10_000) + " or token")).0, 1);
+        assert_eq!(evaluate(&format!("count({})", joined("token", " and ", 10_000) + " and worth")).0, 0);
+        let (value, summary) = evaluate("all(not (token and not worth))");
+        assert_eq!(value, 0);
+        // Brackets are kept: without them the rule would say another thing.
+        assert_eq!(summary, "here all(not (token and not worth)) is 0");
+    }
+
+    #[test]
+    fn and_and_or_stop_at_the_deciding_side() {
+        assert_eq!(evaluate("count(worth) == 1 and count() == 1").1, "here count(worth) is 0");
+        assert_eq!(evaluate("count() == 1 or count(worth) == 1").1, "here count() is 1");
+    }
+
+    #[test]
+    fn a_summary_names_the_first_counts() {
+        let calls: Vec<String> = (1..=20).map(|i| format!("value(worth, {i})")).collect();
+        let (_, summary) = evaluate(&calls.join(" + "));
+        assert!(summary.starts_with("here value(worth, 1) is 0, value(worth, 2) is 0"), "{summary}");
+        assert!(summary.ends_with("value(worth, 8) is 0, and 12 more"), "{summary}");
+        let (_, summary) = evaluate(&joined("count()", " + ", 100_000));
+        assert_eq!(summary, "here count() is 1");
+    }
+
+    #[test]
+    fn the_deepest_rules_check_on_a_small_stack() {
+        // Every level of nesting holds a run of each precedence.
+        let depth = MAX_EXPR_DEPTH;
+        let rule = format!("{}1{}", "1 or 1 and 1 == 1 + 1 * (".repeat(depth), ")".repeat(depth));
+        let filter = format!("count({}token{})", "token and (worth or ".repeat(depth - 1), ")".repeat(depth - 1));
+        // A quarter of the stack a worker thread gets by default.
+        let small = std::thread::Builder::new().stack_size(512 * 1024);
+        let values = small
+            .spawn(move || (evaluate(&rule).0, evaluate(&filter).0))
+            .and_then(|thread| thread.join().map_err(|_| std::io::Error::other("overflow")));
+        assert_eq!(values.ok(), Some((1, 1)));
+    }
+
+    #[test]
+    fn mistakes_in_long_rules_are_each_reported() {
+        let (_, diagnostics) = ruleset(&format!("play-limit \"rule\" {}", joined("x", " + ", 1_000)));
+        assert_eq!(diagnostics.len(), 1_000);
+        assert!(diagnostics.iter().all(|d| d.message == "`x` is not a value in a rule"));
+        let (_, diagnostics) = ruleset("play-limit \"rule\" count(worth == 1 == 2)");
+        assert_eq!(diagnostics.len(), 1);
+        assert_eq!(diagnostics[0].message, "a field test compares one field with one value");
+    }
 }

@@ -7,6 +7,7 @@ use crate::syntax::ast::Expr;
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Ruleset {
@@ -358,7 +359,7 @@ pub struct Constraint {
     /// The expression as written, for engines and documentation.
     pub text: String,
     #[serde(skip)]
-    pub expr: Expr,
+    pub expr: Arc<Expr>,
     #[serde(skip)]
     pub span: Span,
 }

@@ -583,7 +583,7 @@ impl Loader<'_> {
         };
         let severity = if node.name.text == "recommend" { Severity::Warning } else { Severity::Error };
         // As written, with spacing normalised (the expression is on one line).
-        let text = self.files.text(expr.span()).split_whitespace().collect::<Vec<_>>().join(" ");
+        let text = crate::syntax::ast::single_spaced(self.files.text(expr.span()));
         Some(Constraint { message, severity, text, expr, span: node.span })
     }
 
@@ -630,21 +630,22 @@ impl Loader<'_> {
                 }
             }
         }
+        let validator = super::expr::Validator::new(ruleset);
         for deck in &ruleset.deck_types {
             for rule in deck.rules.iter().chain(&deck.computed) {
-                super::expr::validate(&rule.expr, ruleset, self.diagnostics);
+                validator.validate(&rule.expr, self.diagnostics);
             }
         }
         let mut schemas: Vec<&Schema> = ruleset.kinds.iter().map(|k| &k.schema).collect();
         schemas.extend(ruleset.shapes.iter().map(|(_, s)| s));
         while let Some(schema) = schemas.pop() {
             for rule in &schema.rules {
-                super::expr::validate(&rule.expr, ruleset, self.diagnostics);
+                validator.validate(&rule.expr, self.diagnostics);
             }
             schemas.extend(schema.fields.iter().map(|f| &f.schema));
         }
         for rule in &ruleset.play_limits {
-            super::expr::validate(&rule.expr, ruleset, self.diagnostics);
+            validator.validate(&rule.expr, self.diagnostics);
         }
     }
 }

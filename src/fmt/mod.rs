@@ -16,7 +16,7 @@ use crate::diagnostics::Diagnostic;
 use crate::source::{FileId, Files, SourceFile, Span};
 use crate::syntax::{
     self,
-    ast::{Node, SourceTree, ValueKind},
+    ast::{single_spaced, Node, SourceTree, ValueKind},
 };
 
 /// Lines longer than this are not joined into one-line blocks.
@@ -171,7 +171,7 @@ impl<'a> Printer<'a> {
             parts.push(self.value(value));
         }
         if let Some(expr) = &node.expr {
-            parts.push(self.text(expr.span()).split_whitespace().collect::<Vec<_>>().join(" "));
+            parts.push(single_spaced(self.text(expr.span())));
         }
         parts.join(" ")
     }
@@ -236,7 +236,7 @@ fn shape(files: &Files, nodes: &[Node]) -> String {
         }
         if let Some(expr) = &node.expr {
             out.push('|');
-            out.push_str(&files.text(expr.span()).split_whitespace().collect::<String>());
+            out.push_str(&single_spaced(files.text(expr.span())));
         }
         if let Some(block) = &node.block {
             out.push('{');

@@ -2,6 +2,7 @@
 //! given to it.  Ruleset and content files share it.
 
 use crate::source::Span;
+use std::sync::Arc;
 
 /// One parsed file.
 #[derive(Clone, Debug, Default)]
@@ -21,8 +22,9 @@ pub struct Node {
     pub name: Name,
     pub values: Vec<Value>,
     pub block: Option<Block>,
-    /// The expression of a `require`, `recommend` or `play-limit` node.
-    pub expr: Option<Expr>,
+    /// The expression of a `require`, `recommend` or `play-limit` node,
+    /// shared with the ruleset that holds it as a rule.
+    pub expr: Option<Arc<Expr>>,
     pub span: Span,
 }
 
@@ -152,21 +154,107 @@ impl ValueKind {
 }
 
 /// An expression of a construction rule.
+///
+/// A run of operators of one precedence (`a + b - c`, `x and y and z`) is one
+/// [`Expr::Chain`], however long, so the tree is only as deep as brackets,
+/// calls and `not` nest; the reader bounds that nesting
+/// ([`MAX_EXPR_DEPTH`]), so every walk over an expression may recurse.
 #[derive(Clone, Debug)]
 pub enum Expr {
     Int(i64, Span),
     Name(Name),
-    Call { name: Name, args: Vec<Expr>, span: Span },
+    Call {
+        name: Name,
+        args: Vec<Expr>,
+        span: Span,
+    },
     Not(Box<Expr>, Span),
-    Binary { op: BinOp, lhs: Box<Expr>, rhs: Box<Expr>, span: Span },
+    /// `( … )`, kept so that a rule prints back as it was written.
+    Group(Box<Expr>, Span),
+    /// `first op operand op operand …`: operators of one precedence, applied
+    /// from left to right.
+    Chain {
+        first: Box<Expr>,
+        rest: Vec<(BinOp, Expr)>,
+        span: Span,
+    },
 }
+
+/// How deeply brackets, calls and `not` may nest in an expression, and calls
+/// in a value (`name(a, b)`).  Rules nest three or four levels; the limit
+/// keeps every recursive walk far from the stack's end.
+pub const MAX_EXPR_DEPTH: usize = 32;
 
 impl Expr {
     pub fn span(&self) -> Span {
         match self {
-            Expr::Int(_, span) | Expr::Not(_, span) => *span,
+            Expr::Int(_, span) | Expr::Not(_, span) | Expr::Group(_, span) => *span,
             Expr::Name(name) => name.span,
-            Expr::Call { span, .. } | Expr::Binary { span, .. } => *span,
+            Expr::Call { span, .. } | Expr::Chain { span, .. } => *span,
+        }
+    }
+
+    /// The expression inside any brackets around it: `((offense))` is
+    /// `offense` wherever a name is expected.
+    pub fn unparen(&self) -> &Expr {
+        let mut expr = self;
+        while let Expr::Group(inner, _) = expr {
+            expr = inner;
+        }
+        expr
+    }
+}
+
+/// A rule's expression as written, each run of spaces and tabs made one
+/// space: how a rule is echoed, formatted and handed to engines.  (A plain
+/// loop over bytes: this runs over rules of millions of characters.)
+pub fn single_spaced(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut word_start = None;
+    for i in 0..=bytes.len() {
+        let space = bytes.get(i).is_none_or(|b| *b == b' ' || *b == b'\t');
+        match (space, word_start) {
+            (true, Some(start)) => {
+                if !out.is_empty() {
+                    out.push(' ');
+                }
+                out.push_str(&text[start..i]);
+                word_start = None;
+            }
+            (false, None) => word_start = Some(i),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The expression with the brackets it was written with, one space around
+/// each operator and after each comma: how a counted call is echoed.
+impl std::fmt::Display for Expr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Expr::Int(n, _) => write!(f, "{n}"),
+            Expr::Name(name) => f.write_str(&name.text),
+            Expr::Call { name, args, .. } => {
+                write!(f, "{}(", name.text)?;
+                for (i, arg) in args.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{arg}")?;
+                }
+                f.write_str(")")
+            }
+            Expr::Not(inner, _) => write!(f, "not {inner}"),
+            Expr::Group(inner, _) => write!(f, "({inner})"),
+            Expr::Chain { first, rest, .. } => {
+                write!(f, "{first}")?;
+                for (op, operand) in rest {
+                    write!(f, " {} {operand}", op.symbol())?;
+                }
+                Ok(())
+            }
         }
     }
 }

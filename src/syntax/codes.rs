@@ -98,6 +98,23 @@ that size is almost certainly not a card file; split a very large card pool
 into several files.",
 };
 
+pub const EXPRESSION_TOO_DEEP: Code = Code {
+    id: "E0014",
+    name: "expression-too-deep",
+    explanation: "\
+Brackets, calls and `not` nest more deeply than cardsmith accepts (32
+levels) in a rule's expression, or calls nest that deeply in a value
+(`name(a, b)`).  No rule needs that: the deepest nest three or four levels,
+as in
+
+    require \"at most two of these\" count(a and not (b or c)) <= 2
+
+The limit is nesting, not length: a rule may join any number of terms with
+`+`, `and` or `or`.  The label points at the bracket, call or `not` that goes
+too deep.  A rule nested too deeply is left out of its ruleset, and a value
+nested too deeply leaves out its item, as a syntax error does.",
+};
+
 pub const ALL: &[&Code] = &[
     &SYNTAX_ERROR,
     &UNTERMINATED_STRING,
@@ -108,4 +125,5 @@ pub const ALL: &[&Code] = &[
     &PARSER_LIMIT,
     &NOT_UTF8,
     &FILE_TOO_LARGE,
+    &EXPRESSION_TOO_DEEP,
 ];

@@ -4,10 +4,14 @@
 //! A file is first cut into top-level items by a linear scanner ([`scan`]),
 //! then each item is parsed on its own by the pest grammar
 //! (`grammar/cardsmith.pest`), so a mistake in one card never hides the
-//! mistakes in the others.  pest types stay inside [`parser`].
+//! mistakes in the others.  pest types stay inside [`parser`].  A rule's
+//! expression is matched by the grammar as the rest of its line and read by
+//! [`expr`], without recursion, so its length costs no stack and its nesting
+//! is bounded with a diagnostic.
 
 pub mod ast;
 pub mod codes;
+mod expr;
 mod literal;
 mod parser;
 pub mod scan;

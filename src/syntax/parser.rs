@@ -4,11 +4,13 @@
 
 use super::ast::*;
 use super::codes;
+use super::expr::Place;
 use super::literal::{self, Form};
 use crate::diagnostics::Diagnostic;
 use crate::source::{FileId, Span};
 use pest::iterators::Pair;
 use pest::Parser as _;
+use std::sync::Arc;
 
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/cardsmith.pest"]
@@ -23,23 +25,31 @@ pub(super) struct ChunkParser<'a> {
     offset: usize,
     comments: &'a mut Vec<Span>,
     diagnostics: &'a mut Vec<Diagnostic>,
+    /// Whether a value nested calls too deeply: the item is then left out,
+    /// as one that does not parse is.
+    lost: bool,
 }
 
 impl<'a> ChunkParser<'a> {
     pub fn new(file: FileId, offset: usize, comments: &'a mut Vec<Span>, diagnostics: &'a mut Vec<Diagnostic>) -> Self {
-        ChunkParser { file, offset, comments, diagnostics }
+        ChunkParser { file, offset, comments, diagnostics, lost: false }
     }
 
     pub fn parse(&mut self, text: &str, nodes: &mut Vec<Node>) {
         pest::set_call_limit(std::num::NonZeroUsize::new(CALL_LIMIT));
         match Grammar::parse(Rule::item_list, text) {
             Ok(mut pairs) => {
+                let (nodes_before, comments_before) = (nodes.len(), self.comments.len());
                 if let Some(list) = pairs.next() {
                     for pair in self.inner(list) {
                         if pair.as_rule() == Rule::node {
-                            nodes.push(self.node(pair));
+                            nodes.extend(self.node(pair));
                         }
                     }
+                }
+                if self.lost {
+                    nodes.truncate(nodes_before);
+                    self.comments.truncate(comments_before);
                 }
             }
             Err(error) => {
@@ -68,13 +78,14 @@ impl<'a> ChunkParser<'a> {
         children
     }
 
-    fn node(&mut self, pair: Pair<'_, Rule>) -> Node {
+    /// A node; none for a rule whose expression does not read.
+    fn node(&mut self, pair: Pair<'_, Rule>) -> Option<Node> {
         let span = self.span(&pair);
         let children = self.inner(pair);
         match children.into_iter().next() {
             Some(child) if child.as_rule() == Rule::constraint => self.constraint(child),
-            Some(child) => self.plain_node(child),
-            None => unreachable_node(span),
+            Some(child) => Some(self.plain_node(child)),
+            None => Some(unreachable_node(span)),
         }
     }
 
@@ -89,26 +100,46 @@ impl<'a> ChunkParser<'a> {
             match child.as_rule() {
                 Rule::name => name = Some(self.name(child)),
                 Rule::block => block = Some(self.block(child)),
-                _ => values.push(self.value(child)),
+                _ => values.push(self.value(child, 0)),
             }
         }
         let name = name.unwrap_or(Name { text: String::new(), span });
         Node { name, values, block, expr: None, span }
     }
 
-    fn constraint(&mut self, pair: Pair<'_, Rule>) -> Node {
-        let span = self.span(&pair);
+    /// A rule.  When its expression does not read, the mistake is reported
+    /// and the rule left out, alone: the block around it is still read, so
+    /// nothing else reports the same mistake again.
+    fn constraint(&mut self, pair: Pair<'_, Rule>) -> Option<Node> {
+        let mut span = self.span(&pair);
         let mut name = Name { text: String::new(), span };
         let mut values = Vec::new();
         let mut expr = None;
         for child in self.inner(pair) {
             match child.as_rule() {
                 Rule::constraint_kw => name = self.name(child),
-                Rule::expr => expr = Some(self.expr(child)),
-                _ => values.push(self.value(child)),
+                Rule::expr => expr = Some(Arc::new(self.expr(child)?)),
+                _ => values.push(self.value(child, 0)),
             }
         }
-        Node { name, values, block: None, expr, span }
+        // The grammar's `expr` runs on to the end of the line; the node ends
+        // with the expression's last token.
+        if let Some(expr) = &expr {
+            span.end = expr.span().end;
+        }
+        Some(Node { name, values, block: None, expr, span })
+    }
+
+    /// Reads a rule's expression (see [`super::expr`]).
+    fn expr(&mut self, pair: Pair<'_, Rule>) -> Option<Expr> {
+        let place = Place {
+            file: self.file,
+            offset: self.offset,
+            text: pair.as_span().get_input(),
+            start: pair.as_span().start(),
+            end: pair.as_span().end(),
+        };
+        super::expr::read(&place, self.diagnostics)
     }
 
     fn name(&mut self, pair: Pair<'_, Rule>) -> Name {
@@ -120,16 +151,17 @@ impl<'a> ChunkParser<'a> {
         let children = self.inner(pair);
         let mut nodes = Vec::with_capacity(children.iter().filter(|p| p.as_rule() == Rule::node).count());
         for child in children.into_iter().filter(|p| p.as_rule() == Rule::node) {
-            nodes.push(self.node(child));
+            nodes.extend(self.node(child));
         }
         Block { nodes, span }
     }
 
-    fn value(&mut self, pair: Pair<'_, Rule>) -> Value {
+    /// A value, `depth` calls deep.
+    fn value(&mut self, pair: Pair<'_, Rule>, depth: usize) -> Value {
         let span = self.span(&pair);
         let kind = match pair.as_rule() {
             Rule::string => ValueKind::String(unescape(pair.as_str())),
-            Rule::call => self.call(pair),
+            Rule::call => self.call(pair, depth + 1),
             Rule::slash_value => match pair.into_inner().next() {
                 Some(form) => self.literal(form),
                 None => ValueKind::Word(String::new()),
@@ -143,15 +175,22 @@ impl<'a> ChunkParser<'a> {
         Value { kind, span }
     }
 
-    fn call(&mut self, pair: Pair<'_, Rule>) -> ValueKind {
+    /// A call (`name(a, b)`), the `depth`-th around its
+    /// arguments.  Deeper than the limit, it is reported and read no further.
+    fn call(&mut self, pair: Pair<'_, Rule>, depth: usize) -> ValueKind {
         let mut name = None;
         let mut args = Vec::new();
         for child in self.inner(pair) {
             match child.as_rule() {
                 Rule::ident => name = Some(self.name(child)),
+                Rule::call_args if depth > MAX_EXPR_DEPTH => {
+                    let at = name.as_ref().map_or(self.span(&child), |n| n.span);
+                    self.diagnostics.push(super::expr::too_deep(at, "call"));
+                    self.lost = true;
+                }
                 Rule::call_args => {
                     for arg in self.inner(child).into_iter().filter(|a| a.as_rule() != Rule::comma) {
-                        args.push(self.value(arg));
+                        args.push(self.value(arg, depth));
                     }
                 }
                 _ => {}
@@ -177,11 +216,7 @@ impl<'a> ChunkParser<'a> {
         };
         let kind = self.form_with(form, text, &mut number);
         if too_large {
-            self.diagnostics.push(
-                Diagnostic::error(&codes::NUMBER_TOO_LARGE, "number too large")
-                    .primary(span, "this number does not fit in 64 bits")
-                    .help("numbers on cards go up to 9223372036854775807"),
-            );
+            self.diagnostics.push(number_too_large(span));
             return ValueKind::Invalid;
         }
         kind
@@ -232,82 +267,18 @@ impl<'a> ChunkParser<'a> {
         }
     }
 
-    fn expr(&mut self, pair: Pair<'_, Rule>) -> Expr {
-        // The whole expression's span covers any parentheses inside it.
-        let whole = self.span(&pair);
-        match self.fold_expr(pair) {
-            Expr::Binary { op, lhs, rhs, .. } => Expr::Binary { op, lhs, rhs, span: whole },
-            Expr::Not(inner, _) => Expr::Not(inner, whole),
-            other => other,
-        }
-    }
-
-    fn fold_expr(&mut self, pair: Pair<'_, Rule>) -> Expr {
-        // Operands and operators in source order; folded by precedence.
-        let mut operands: Vec<Expr> = Vec::new();
-        let mut operators: Vec<BinOp> = Vec::new();
-        let mut pending_not: Vec<Span> = Vec::new();
-        for child in self.inner(pair) {
-            let op = match child.as_rule() {
-                Rule::op_or => Some(BinOp::Or),
-                Rule::op_and => Some(BinOp::And),
-                Rule::op_eq => Some(BinOp::Eq),
-                Rule::op_ne => Some(BinOp::Ne),
-                Rule::op_le => Some(BinOp::Le),
-                Rule::op_ge => Some(BinOp::Ge),
-                Rule::op_lt => Some(BinOp::Lt),
-                Rule::op_gt => Some(BinOp::Gt),
-                Rule::op_add => Some(BinOp::Add),
-                Rule::op_sub => Some(BinOp::Sub),
-                Rule::op_mul => Some(BinOp::Mul),
-                Rule::op_div => Some(BinOp::Div),
-                _ => None,
-            };
-            if let Some(op) = op {
-                operators.push(op);
-                continue;
-            }
-            if child.as_rule() == Rule::op_not {
-                pending_not.push(self.span(&child));
-                continue;
-            }
-            let mut operand = self.operand(child);
-            while let Some(not) = pending_not.pop() {
-                let span = not.to(operand.span()).unwrap_or(not);
-                operand = Expr::Not(Box::new(operand), span);
-            }
-            operands.push(operand);
-        }
-        fold(operands, operators)
-    }
-
-    fn operand(&mut self, pair: Pair<'_, Rule>) -> Expr {
-        let span = self.span(&pair);
-        match pair.as_rule() {
-            Rule::expr => self.expr(pair),
-            Rule::integer => Expr::Int(pair.as_str().parse().unwrap_or(i64::MAX), span),
-            Rule::function => {
-                let mut children = self.inner(pair).into_iter();
-                let name = match children.next() {
-                    Some(first) => self.name(first),
-                    None => Name { text: String::new(), span },
-                };
-                let args = children.map(|arg| self.expr(arg)).collect();
-                Expr::Call { name, args, span }
-            }
-            _ => Expr::Name(self.name(pair)),
-        }
-    }
-
     fn syntax_error(&self, text: &str, error: pest::error::Error<Rule>) -> Diagnostic {
         let position = match error.location {
             pest::error::InputLocation::Pos(p) => p,
             pest::error::InputLocation::Span((p, _)) => p,
         };
-        let expected = match &error.variant {
+        let expected_text = match &error.variant {
             pest::error::ErrorVariant::ParsingError { positives, .. } => describe_expected(positives),
             pest::error::ErrorVariant::CustomError { message } => {
-                let at = Span::new(self.file, self.offset, self.offset + text.len());
+                // The item's first line, not the whole item: a label over
+                // many lines would print every one of them.
+                let head = first_line(text);
+                let at = Span::new(self.file, self.offset + head.start, self.offset + head.end);
                 let why = match message.as_str() {
                     "stack limit reached" => "its brackets nest too deeply for the parser",
                     "call limit reached" => "it took the parser too many steps",
@@ -321,10 +292,35 @@ impl<'a> ChunkParser<'a> {
         };
         let (found, length) = found_at(text, position);
         let start = self.offset + position;
-        let span = Span::new(self.file, start, start + length);
-        Diagnostic::error(&codes::SYNTAX_ERROR, format!("expected {expected}, found {found}"))
-            .primary(span, format!("expected {expected}"))
+        expected(Span::new(self.file, start, start + length), &expected_text, &found)
     }
+}
+
+/// The range of the first line of `text` that holds more than space and a
+/// comment, without its line end; the whole text if there is none.
+fn first_line(text: &str) -> std::ops::Range<usize> {
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        let content = line.trim();
+        if !content.is_empty() && !content.starts_with("//") {
+            return start..start + line.trim_end().len();
+        }
+        start += line.len();
+    }
+    0..text.len()
+}
+
+/// `E0001`: "expected …, found …", at what was found.
+pub(super) fn expected(span: Span, what: &str, found: &str) -> Diagnostic {
+    Diagnostic::error(&codes::SYNTAX_ERROR, format!("expected {what}, found {found}"))
+        .primary(span, format!("expected {what}"))
+}
+
+/// `E0006`: a number written with more digits than 64 bits hold.
+pub(super) fn number_too_large(span: Span) -> Diagnostic {
+    Diagnostic::error(&codes::NUMBER_TOO_LARGE, "number too large")
+        .primary(span, "this number does not fit in 64 bits")
+        .help("numbers go up to 9223372036854775807")
 }
 
 /// The form of the pair inside a `literal` (or a `literal_spec`, for its test).
@@ -358,35 +354,6 @@ fn unreachable_node(span: Span) -> Node {
     Node { name: Name { text: String::new(), span }, values: Vec::new(), block: None, expr: None, span }
 }
 
-/// Folds a flat `a op b op c` list by precedence (all operators associate left).
-fn fold(mut operands: Vec<Expr>, operators: Vec<BinOp>) -> Expr {
-    if operands.is_empty() {
-        return Expr::Int(0, Span::new(crate::source::FileId(0), 0, 0));
-    }
-    let rest = operands.split_off(1);
-    let first = operands.pop().unwrap_or(Expr::Int(0, Span::new(crate::source::FileId(0), 0, 0)));
-    let mut pairs = operators.into_iter().zip(rest).peekable();
-    climb(first, &mut pairs, 0)
-}
-
-fn climb(mut lhs: Expr, pairs: &mut std::iter::Peekable<impl Iterator<Item = (BinOp, Expr)>>, min: u8) -> Expr {
-    while let Some(&(op, _)) = pairs.peek() {
-        if op.precedence() < min {
-            break;
-        }
-        let Some((op, mut rhs)) = pairs.next() else { break };
-        while let Some(&(next, _)) = pairs.peek() {
-            if next.precedence() <= op.precedence() {
-                break;
-            }
-            rhs = climb(rhs, pairs, next.precedence());
-        }
-        let span = lhs.span().to(rhs.span()).unwrap_or(lhs.span());
-        lhs = Expr::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs), span };
-    }
-    lhs
-}
-
 /// What a person would call each grammar rule, for "expected …" messages.
 fn rename(rule: Rule) -> Option<&'static str> {
     Some(match rule {
@@ -395,22 +362,9 @@ fn rename(rule: Rule) -> Option<&'static str> {
         Rule::block => "`{`",
         Rule::comma => "`,`",
         Rule::call_close => "`)`",
-        Rule::expr | Rule::function => "an expression",
+        Rule::expr => "an expression",
         Rule::integer => "a number",
         Rule::ident => "a name",
-        Rule::op_or
-        | Rule::op_and
-        | Rule::op_eq
-        | Rule::op_ne
-        | Rule::op_le
-        | Rule::op_ge
-        | Rule::op_lt
-        | Rule::op_gt
-        | Rule::op_add
-        | Rule::op_sub
-        | Rule::op_mul
-        | Rule::op_div
-        | Rule::op_not => "an operator",
         Rule::EOI => "the end of the line",
         _ => return None,
     })
@@ -435,7 +389,7 @@ fn describe_expected(positives: &[Rule]) -> String {
 }
 
 /// Describes what stands at `position`, and how many bytes to underline.
-fn found_at(text: &str, position: usize) -> (String, usize) {
+pub(super) fn found_at(text: &str, position: usize) -> (String, usize) {
     let rest = &text[position.min(text.len())..];
     let Some(c) = rest.chars().next() else {
         return ("the end of the item".to_string(), 0);
