@@ -70,6 +70,17 @@ fn cards(body: &str) -> Vec<u8> {
 
 const MANIFEST: &str = "cardsmith.toml";
 
+/// A ruleset of one kind and one deck type whose one rule is `rule`.
+fn chains(rule: &str) -> String {
+    format!(
+        "ruleset chains {{\n  title \"Chains\"\n}}\n\nkind token \"Token\" {{\n  field worth int\n}}\n\n\
+         deck-type pile \"Pile\" {{\n  require \"the long rule\" {rule}\n}}\n"
+    )
+}
+
+/// A deck of the `chains` ruleset holding one card.
+const PILE: &str = "game chains\n\ntoken \"One\" {\n  worth 1\n}\n\ndeck \"P\" pile {\n  card \"One\"\n}\n";
+
 fn cases() -> Vec<Case> {
     let mut rows = vec![
         // The cases the issue lists.
@@ -309,6 +320,11 @@ fn cases() -> Vec<Case> {
             .run(&["build", "cards", "-o", "cards"])
             .exits(2)
             .says("nothing written"),
+        case("outside a project, a build of the current folder writes ./out")
+            .file("a.cards", cards(&offense("A", "")))
+            .run(&["build", "."])
+            .exits(0)
+            .says("wrote dreadnaught-2e.json"),
         case("a print into a folder inside its input is refused")
             .file("cards/a.cards", cards(&offense("A", "")))
             .run(&["print", "cards", "-o", "cards/print"])
@@ -328,6 +344,24 @@ fn cases() -> Vec<Case> {
             .run(&["check", "/dev/null"])
             .exits(2)
             .says("not a regular file"),
+    ]);
+    rows.extend([
+        case("a rule summing 16,000 ones checks, no stack overflow")
+            .file("chains.rules", chains(&format!("count() == {}", vec!["1"; 16_000].join("+"))))
+            .file("pile.cards", PILE)
+            .run(&["check", "."])
+            .exits(1)
+            .says("error[E0401]"),
+        case("a rule of 20,000 terms joined by `and` checks, no stack overflow")
+            .file("chains.rules", chains(&vec!["count() == 1"; 20_000].join(" and ")))
+            .file("pile.cards", PILE)
+            .run(&["check", "."])
+            .exits(0),
+        case("brackets nested past the limit are E0014")
+            .file("chains.rules", chains(&format!("{}1{} == 1", "(".repeat(40), ")".repeat(40))))
+            .run(&["check", "chains.rules"])
+            .exits(1)
+            .says("error[E0014]"),
     ]);
     rows.push(
         case("a name with quotes, braces and stars survives a round trip through fmt")

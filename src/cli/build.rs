@@ -20,7 +20,7 @@ pub fn run(paths: &[PathBuf], out: Option<&Path>, format: MessageFormat) -> Resu
         Some(out) => out.to_path_buf(),
         None => project.folder(project.manifest.build_out.as_deref(), DEFAULT_OUT),
     };
-    output::refuse_overlap(&out, &inputs, project.root.as_deref())?;
+    output::refuse_overlap(&out, &inputs, Some(project.home()))?;
     let outcome = load(&project, &inputs)?;
     check::print(&outcome, format)?;
     if outcome.stats.errors > 0 {

@@ -11,8 +11,9 @@ use std::path::{Component, Path, PathBuf};
 
 /// Refuses an output folder that is an input, holds one, or lies inside an
 /// input folder.  `inputs` are the files and folders read; `root`
-/// is the project folder, the one input an output may lie inside, because a
-/// project keeps its outputs (`out/`, `print/`) in it by default.
+/// is the project folder (or the current folder outside a project), the one
+/// input an output may lie inside, because outputs (`out/`, `print/`) are
+/// kept there by default.
 pub fn refuse_overlap(out: &Path, inputs: &[PathBuf], root: Option<&Path>) -> Result<()> {
     let real_out = resolve(out);
     let real_root = root.map(resolve);

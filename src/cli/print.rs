@@ -121,10 +121,9 @@ fn output_folder(args: &Args, project: &Project, inputs: &[PathBuf]) -> Result<P
         Some(out) => out.clone(),
         None => project.folder(project.manifest.print.out.as_deref(), DEFAULT_OUT),
     };
-    let root = project.root.as_deref();
     let mut read = inputs.to_vec();
-    read.extend(root.map(|root| root.join(TEMPLATES)));
-    output::refuse_overlap(&out, &read, root)?;
+    read.extend(project.root.as_deref().map(|root| root.join(TEMPLATES)));
+    output::refuse_overlap(&out, &read, Some(project.home()))?;
     Ok(out)
 }
 

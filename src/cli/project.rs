@@ -61,6 +61,13 @@ impl Project {
         Ok(paths)
     }
 
+    /// The folder outputs are kept in by default: the project folder, or the
+    /// current folder outside a project.  It is the one input folder an
+    /// output may lie inside (`cardsmith build .` writes `./out`).
+    pub fn home(&self) -> &Path {
+        self.root.as_deref().unwrap_or(&self.cwd)
+    }
+
     /// A setting's folder, relative to the project root (or to the current
     /// folder outside a project).
     pub fn folder(&self, setting: Option<&str>, default: &str) -> PathBuf {
