@@ -82,8 +82,12 @@ fn chains(rule: &str) -> String {
 const PILE: &str = "game chains\n\ntoken \"One\" {\n  worth 1\n}\n\ndeck \"P\" pile {\n  card \"One\"\n}\n";
 
 fn cases() -> Vec<Case> {
-    let mut rows = vec![
-        // The cases the issue lists.
+    [issue_cases(), input_cases(), command_cases(), output_and_rule_cases()].into_iter().flatten().collect()
+}
+
+/// Mistakes that once crashed, cascaded or were misreported.
+fn issue_cases() -> Vec<Case> {
+    vec![
         case("a syntax error is reported once, without cascades")
             .file(
                 "a.cards",
@@ -165,7 +169,12 @@ fn cases() -> Vec<Case> {
             .run(&["new", "the \"best\" \\ deck", "--game", "dropfleet-1.3"])
             .exits(0)
             .says("created"),
-        // More of our own.
+    ]
+}
+
+/// Broken, huge and strange files.
+fn input_cases() -> Vec<Case> {
+    vec![
         case("an empty card file says it has no cards")
             .file("a.cards", "")
             .run(&["check", "a.cards"])
@@ -242,6 +251,12 @@ fn cases() -> Vec<Case> {
             .run(&["check", "a.cards"])
             .exits(1)
             .says("error[E0"),
+    ]
+}
+
+/// Strange arguments and project files.
+fn command_cases() -> Vec<Case> {
+    vec![
         case("two megabytes of open parentheses in a text end in a diagnostic")
             .file("a.cards", cards(&format!("offense \"A\" {{\n  text {}\n}}\n", "(".repeat(2 << 20))))
             .run(&["check", "a.cards"])
@@ -313,8 +328,16 @@ fn cases() -> Vec<Case> {
             .run(&["lint"])
             .exits(2)
             .says("did you mean `warn`?"),
-    ];
-    rows.extend([
+        case("a name with quotes, braces and stars survives a round trip through fmt")
+            .file("a.cards", cards(&offense("Say \\\"{hi}\\\" *now*", "")))
+            .run(&["fmt", "--check", "a.cards"])
+            .exits(0),
+    ]
+}
+
+/// Outputs that would touch inputs, and rules long or deep.
+fn output_and_rule_cases() -> Vec<Case> {
+    vec![
         case("a build onto its own input folder is refused")
             .file("cards/a.cards", cards(&offense("A", "")))
             .run(&["build", "cards", "-o", "cards"])
@@ -344,8 +367,6 @@ fn cases() -> Vec<Case> {
             .run(&["check", "/dev/null"])
             .exits(2)
             .says("not a regular file"),
-    ]);
-    rows.extend([
         case("a rule summing 16,000 ones checks, no stack overflow")
             .file("chains.rules", chains(&format!("count() == {}", vec!["1"; 16_000].join("+"))))
             .file("pile.cards", PILE)
@@ -362,14 +383,7 @@ fn cases() -> Vec<Case> {
             .run(&["check", "chains.rules"])
             .exits(1)
             .says("error[E0014]"),
-    ]);
-    rows.push(
-        case("a name with quotes, braces and stars survives a round trip through fmt")
-            .file("a.cards", cards(&offense("Say \\\"{hi}\\\" *now*", "")))
-            .run(&["fmt", "--check", "a.cards"])
-            .exits(0),
-    );
-    rows
+    ]
 }
 
 #[test]
