@@ -131,3 +131,35 @@ fn application_errors_read_as_sentences() {
     assert!(err.starts_with("error: cannot read missing.cards\n  caused by: "), "{err}");
     assert!(!err.contains("Diagnostic {"), "{err}");
 }
+
+#[test]
+fn a_reader_that_stops_early_ends_the_output_quietly() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    // Ten thousand problems as JSON: far more than a pipe holds, so the run
+    // is still writing when the reader goes away.
+    let dir = tempfile::tempdir().unwrap();
+    let card = "offense \"A\" {\n  symbol kinetic\n  arc standard\n  at 6.2 { impact damage 3 }\n}\n";
+    std::fs::write(dir.path().join("a.cards"), format!("game dreadnaught-2e\n{}", card.repeat(10_000))).unwrap();
+    let cases: [(&[&str], i32); 4] = [
+        (&["check", "a.cards", "--message-format", "json"], 1),
+        (&["schema"], 0),
+        (&["explain", "--list"], 0),
+        (&["lint", "--list"], 0),
+    ];
+    for (args, exit) in cases {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_cardsmith"))
+            .args(args)
+            .current_dir(dir.path())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("cardsmith runs");
+        let mut first = [0u8; 8];
+        child.stdout.take().expect("stdout").read_exact(&mut first).expect("some output");
+        // The pipe is closed here, as `| head -c 8` would.
+        let output = child.wait_with_output().expect("ends");
+        assert_eq!(output.status.code(), Some(exit), "{args:?}: {}", stderr(&output));
+        assert!(!stderr(&output).contains("panicked") && !stderr(&output).contains("error:"), "{}", stderr(&output));
+    }
+}

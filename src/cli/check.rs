@@ -48,10 +48,8 @@ pub fn print(outcome: &Outcome, format: MessageFormat) -> Result<()> {
             }
         }
         MessageFormat::Json => {
-            let mut stdout = std::io::stdout().lock();
-            for d in &outcome.diagnostics {
-                writeln!(stdout, "{}", render::json(files, d)).into_diagnostic()?;
-            }
+            let lines: String = outcome.diagnostics.iter().map(|d| render::json(files, d) + "\n").collect();
+            super::stdout(&lines)?;
         }
     }
     if format != MessageFormat::Json {

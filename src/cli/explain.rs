@@ -6,15 +6,13 @@ use std::process::ExitCode;
 
 pub fn run(code: Option<&str>, list: bool) -> Result<ExitCode> {
     if list || code.is_none() {
-        for code in registry::all() {
-            println!("{}  {}", code.id, code.name);
-        }
-        return Ok(ExitCode::SUCCESS);
+        let list: String = registry::all().iter().map(|code| format!("{}  {}\n", code.id, code.name)).collect();
+        return super::stdout(&list).map(|()| ExitCode::SUCCESS);
     }
     let query = code.unwrap_or_default();
     match registry::find(query) {
         Some(code) => {
-            println!("{} ({})\n\n{}", code.id, code.name, code.explanation);
+            super::stdout(&format!("{} ({})\n\n{}\n", code.id, code.name, code.explanation))?;
             Ok(ExitCode::SUCCESS)
         }
         None => Err(miette!(help = "`cardsmith explain --list` lists every code", "no diagnostic code `{query}`")),

@@ -40,7 +40,7 @@ pub fn run(paths: &[PathBuf], check_only: bool) -> Result<ExitCode> {
         }
         unformatted += 1;
         if check_only {
-            print!("{}", diff(&name, &source.text, &formatted));
+            super::stdout(&diff(&name, &source.text, &formatted))?;
         } else {
             let mut text = formatted;
             if source.had_bom {

@@ -11,17 +11,12 @@ use std::process::ExitCode;
 
 pub fn run(paths: &[PathBuf], fix: bool, list: bool, format: MessageFormat) -> Result<ExitCode> {
     if list {
-        println!("{:<28} {:<6} {:<6} fix", "lint", "code", "level");
+        let mut table = format!("{:<28} {:<6} {:<6} fix\n", "lint", "code", "level");
         for lint in LINTS {
-            println!(
-                "{:<28} {:<6} {:<6} {}",
-                lint.name,
-                lint.code.id,
-                lint.default.word(),
-                if lint.fixable { "yes" } else { "" }
-            );
+            let fix = if lint.fixable { "yes" } else { "" };
+            table += &format!("{:<28} {:<6} {:<6} {fix}\n", lint.name, lint.code.id, lint.default.word());
         }
-        return Ok(ExitCode::SUCCESS);
+        return super::stdout(&table).map(|()| ExitCode::SUCCESS);
     }
     let project = super::project::Project::find()?;
     let mut outcome = check::check_paths(&project, paths)?;

@@ -130,10 +130,7 @@ pub fn main() -> ExitCode {
         Command::Fmt { paths, check } => fmt::run(&paths, check),
         Command::Build { paths, out, message_format } => build::run(&paths, out.as_deref(), message_format),
         Command::Print(args) => print::run(&args),
-        Command::Schema => {
-            print!("{}", crate::backend::schema::text());
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Schema => stdout(&crate::backend::schema::text()).map(|()| ExitCode::SUCCESS),
         Command::Timeline(args) => timeline::run(&args),
         Command::Explain { code, list } => explain::run(code.as_deref(), list),
         Command::New { name, game } => new::run(&name, &game),
@@ -144,6 +141,18 @@ pub fn main() -> ExitCode {
             eprintln!("{}", describe(&report));
             ExitCode::from(USAGE_OR_IO)
         }
+    }
+}
+
+/// Writes to standard output.  A reader that stops early (`cardsmith explain
+/// --list | head`) ends the output quietly instead of failing the run.
+fn stdout(text: &str) -> miette::Result<()> {
+    use miette::IntoDiagnostic;
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other.into_diagnostic(),
     }
 }
 

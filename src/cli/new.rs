@@ -37,7 +37,11 @@ pub fn run(folder: &Path, game: &str) -> Result<ExitCode> {
     );
     write(&folder.join(MANIFEST), &manifest)?;
     write(&cards.join(format!("{name}.cards")), &starter.replace("{{name}}", &card_string_text(&title)))?;
-    println!("created {} for {game}; next: cd {} && cardsmith check", folder.display(), folder.display());
+    super::stdout(&format!(
+        "created {} for {game}; next: cd {} && cardsmith check\n",
+        folder.display(),
+        folder.display()
+    ))?;
     Ok(ExitCode::SUCCESS)
 }
 

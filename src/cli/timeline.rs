@@ -83,8 +83,8 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         TimelineError::NoScale(_) => miette!(help = "the timeline needs a ruleset with an `initiative` scale", "{e}"),
     })?;
     match args.format {
-        Format::Text => print!("{}", crate::engine::text::render(&timeline)),
-        Format::Json => println!("{}", serde_json::to_string_pretty(&timeline).into_diagnostic()?),
+        Format::Text => super::stdout(&crate::engine::text::render(&timeline))?,
+        Format::Json => super::stdout(&format!("{}\n", serde_json::to_string_pretty(&timeline).into_diagnostic()?))?,
     }
     Ok(ExitCode::SUCCESS)
 }
