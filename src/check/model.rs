@@ -61,6 +61,11 @@ pub struct Role {
     pub display: String,
     pub colour: String,
     pub applies_to: String,
+    /// The shape printed beside the role's effects (an icon id), so that
+    /// they can be told apart without colour: in black and white, or by a
+    /// colour-blind player.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mark: Option<String>,
 }
 
 /// An initiative scale: optionally `X` first, then numbers from `from` down to

@@ -172,12 +172,16 @@ impl Loader<'_> {
             }
             "role" => {
                 let Some((id, display)) = self.id_and_display(node) else { return };
-                let mut role = Role { id, display, colour: String::new(), applies_to: String::new() };
+                let mut role = Role { id, display, colour: String::new(), applies_to: String::new(), mark: None };
                 for child in children(node) {
                     match child.name.text.as_str() {
                         "colour" => role.colour = ident_at(child, 0).unwrap_or_default().to_string(),
                         "applies-to" => role.applies_to = string_at(child, 0).unwrap_or_default().to_string(),
-                        _ => self.unknown(child, &["colour", "applies-to"]),
+                        "mark" => match ident_at(child, 0) {
+                            Some(mark) => role.mark = Some(mark.to_string()),
+                            None => self.bad(child.head_span(), "`mark` takes the id of an icon: `mark square`"),
+                        },
+                        _ => self.unknown(child, &["colour", "applies-to", "mark"]),
                     }
                 }
                 if role.colour.is_empty() {

@@ -246,8 +246,9 @@ impl<'a> Viewer<'a> {
         }
     }
 
-    /// `impact damage 8+` → a bold `8+` and the damage icon in the role's colour.
-    fn effect(&self, effect: &Effect) -> Json {
+    /// `impact damage 8+` → the role's mark, a bold `8+` and the damage icon,
+    /// all in the role's colour.
+    pub fn effect(&self, effect: &Effect) -> Json {
         let role = self.ruleset.role(&effect.role);
         let colour = colour(role.map(|r| r.colour.as_str()).unwrap_or("black"));
         let amount = match effect.plus {
@@ -260,7 +261,13 @@ impl<'a> Viewer<'a> {
         } else {
             json!({"t": format!(" {}", self.display(&effect.symbol)), "s": "b", "c": colour})
         };
-        json!([{"t": amount, "s": "b", "c": colour}, symbol])
+        let amount = json!({"t": amount, "s": "b", "c": colour});
+        // The role's mark comes first, so that the effect reads without its
+        // colour (printed in black and white, or by a colour-blind player).
+        match role.and_then(|r| r.mark.as_deref()) {
+            Some(mark) => json!([{"i": mark, "c": colour}, amount, symbol]),
+            None => json!([amount, symbol]),
+        }
     }
 
     fn condition(&self, condition: &Condition) -> String {
@@ -287,7 +294,9 @@ impl<'a> Viewer<'a> {
                     Some(s) => format!("{main}.{s}"),
                     None => main.clone(),
                 };
-                let badge = json!([{"b": main, "p": small, "c": "#222"}]);
+                // One size for the step and its priority, with the point
+                // between them: a small second digit read as `48` for `4.8`.
+                let badge = json!([{"b": text, "c": "#222"}]);
                 ("initiative", text, None, badge)
             }
             Value::Distance(d) => ("distance", format!("{d}\""), None, Json::Null),
@@ -359,8 +368,8 @@ impl<'a> Viewer<'a> {
         ValueView { ty, text, id, rich }
     }
 
-    /// The big and small parts of an initiative badge: `X`; `2.4`; or, on a
-    /// scale of whole steps with a priority digit, `5` and `9`.
+    /// The step and priority of an initiative: `X`; `2.4`; or, on a scale of
+    /// whole steps with a priority digit, `5` and `9`.
     fn initiative(&self, initiative: Initiative) -> (String, Option<String>) {
         match initiative {
             Initiative::X => ("X".into(), None),
