@@ -46,8 +46,10 @@ fn ink(pixmap: &Pixmap, matrix: &[[f32; 3]; 3]) -> Vec<bool> {
         .map(|p| {
             let p = p.demultiply();
             let rgb = [linear(p.red()), linear(p.green()), linear(p.blue())];
-            let seen: Vec<f32> =
-                matrix.iter().map(|row| (row[0] * rgb[0] + row[1] * rgb[1] + row[2] * rgb[2]).clamp(0.0, 1.0)).collect();
+            let seen: Vec<f32> = matrix
+                .iter()
+                .map(|row| (row[0] * rgb[0] + row[1] * rgb[1] + row[2] * rgb[2]).clamp(0.0, 1.0))
+                .collect();
             let gray = 0.2126 * seen[0] + 0.7152 * seen[1] + 0.0722 * seen[2];
             // On white paper a transparent pixel is paper.
             let alpha = p.alpha() as f32 / 255.0;
@@ -97,7 +99,11 @@ fn every_role_mark_survives_gray_and_colour_blindness() {
             let viewer = Viewer::new(game);
             let span = game.cards.first().expect("the game has cards").span;
             let drawn = icons::with_icons(templates.icons(&ruleset.id), || {
-                ruleset.roles.iter().map(|r| (r.id.clone(), render_effect(&viewer, &r.id, &symbol.id, span))).collect::<Vec<_>>()
+                ruleset
+                    .roles
+                    .iter()
+                    .map(|r| (r.id.clone(), render_effect(&viewer, &r.id, &symbol.id, span)))
+                    .collect::<Vec<_>>()
             });
             for (name, matrix) in [("deuteranopia", &DEUTERANOPIA), ("protanopia", &PROTANOPIA)] {
                 let masks: Vec<(String, Vec<bool>)> = drawn.iter().map(|(r, p)| (r.clone(), ink(p, matrix))).collect();
