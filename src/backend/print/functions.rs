@@ -138,6 +138,7 @@ pub fn register(tera: &mut Tera) {
     tera.register_function("hexes", HexesFn);
     tera.register_filter("bold", |v: &Value, _: &HashMap<String, Value>| Ok(styled(v, "b")));
     tera.register_filter("italic", |v: &Value, _: &HashMap<String, Value>| Ok(styled(v, "i")));
+    tera.register_filter("badge", |v: &Value, _: &HashMap<String, Value>| Ok(badge(v)));
 }
 
 /// `"Flak Screen" | bold`: text or rich text in one face, for `text_box`.
@@ -153,6 +154,16 @@ fn styled(value: &Json, style: &str) -> Json {
         }
         other => other.clone(),
     }
+}
+
+/// `"Auto" | badge`: a printed tag as `text_box` draws it, a filled pill.
+fn badge(value: &Json) -> Json {
+    let text = match value {
+        Json::String(text) => text.clone(),
+        Json::Number(n) => n.to_string(),
+        _ => String::new(),
+    };
+    serde_json::json!({"b": text, "c": super::view::TAG_FILL})
 }
 
 fn number(args: &HashMap<String, Value>, name: &str, default: f32) -> f32 {

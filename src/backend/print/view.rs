@@ -386,15 +386,14 @@ impl<'a> Viewer<'a> {
     }
 
     fn text(&self, text: &Text) -> Json {
-        let parts = text
-            .parts
-            .iter()
-            .map(|part| match part {
-                TextPart::Plain(s) => plain(s),
-                TextPart::Icon(id) => json!({"i": id}),
-                TextPart::CardRef(name) => json!({"t": name, "s": "i"}),
-            })
-            .collect();
+        let mut parts = Vec::new();
+        for part in &text.parts {
+            match part {
+                TextPart::Plain(s) => parts.extend(tagged(s)),
+                TextPart::Icon(id) => parts.push(json!({"i": id})),
+                TextPart::CardRef(name) => parts.push(json!({"t": name, "s": "i"})),
+            }
+        }
         Json::Array(parts)
     }
 
@@ -457,6 +456,43 @@ fn generic_lines(
     }
 }
 
+/// The fill of a printed tag's badge.
+pub const TAG_FILL: &str = "#3a3f45";
+/// The longest word a printed tag holds; longer brackets are text.
+const TAG_CHARS: usize = 16;
+
+/// Plain text with its printed tags (`[Fast]`: a short bracketed word, the
+/// way card games print timings and keywords) as badges, so that a face
+/// shows a tag and not its brackets.
+fn tagged(text: &str) -> Vec<Json> {
+    let mut parts = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('[') {
+        let inner = &rest[open + 1..];
+        let Some(close) = inner.find(']') else { break };
+        let word = &inner[..close];
+        let is_tag = !word.is_empty()
+            && word.chars().count() <= TAG_CHARS
+            && word.chars().all(|c| c.is_alphanumeric() || c == ' ' || c == '-')
+            && !word.starts_with(' ')
+            && !word.ends_with(' ');
+        let end = open + 1 + close + 1;
+        if is_tag {
+            if open > 0 {
+                parts.push(plain(&rest[..open]));
+            }
+            parts.push(json!({"b": word, "c": TAG_FILL}));
+        } else {
+            parts.push(plain(&rest[..end]));
+        }
+        rest = &rest[end..];
+    }
+    if !rest.is_empty() {
+        parts.push(plain(rest));
+    }
+    parts
+}
+
 fn plain(text: &str) -> Json {
     json!({"t": text})
 }
@@ -506,6 +542,20 @@ pub fn colour(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn printed_tags_become_badges() {
+        let parts = tagged("[Ac] Discard [2 cards]: [Weaken] a unit [");
+        assert_eq!(parts[0], json!({"b": "Ac", "c": TAG_FILL}));
+        assert_eq!(parts[1], json!({"t": " Discard "}));
+        assert_eq!(parts[2], json!({"b": "2 cards", "c": TAG_FILL}));
+        assert_eq!(parts[3], json!({"t": ": "}));
+        assert_eq!(parts[4], json!({"b": "Weaken", "c": TAG_FILL}));
+        assert_eq!(parts[5], json!({"t": " a unit ["}));
+        let long = tagged("[a bracket that is much too long to be a tag]");
+        assert_eq!(long, vec![json!({"t": "[a bracket that is much too long to be a tag]"})]);
+        assert_eq!(tagged("[ spaced ]"), vec![json!({"t": "[ spaced ]"})]);
+    }
 
     #[test]
     fn names_and_colours() {
