@@ -220,6 +220,10 @@ pub struct FieldDef {
     pub has_block: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
+    /// What a printed face calls the field (`Admiral Value`), when its name
+    /// made readable (`Av`) would not do.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
 }
 
 /// A value type with how often it repeats and optional bounds.

@@ -472,6 +472,7 @@ impl Loader<'_> {
             schema: Schema::default(),
             has_block: false,
             doc: None,
+            label: None,
         };
         let mut specs_end = node.values.len();
         for (i, value) in node.values.iter().enumerate().skip(1) {
@@ -505,6 +506,10 @@ impl Loader<'_> {
                 "required" => field.required = true,
                 "many" => field.many = true,
                 "doc" => field.doc = string_at(child, 0).map(str::to_string),
+                "label" => match string_at(child, 0) {
+                    Some(label) => field.label = Some(label.to_string()),
+                    None => self.bad(child.head_span(), "`label` takes the printed name: `label \"Admiral Value\"`"),
+                },
                 "body" => {
                     field.has_block = true;
                     match ident_at(child, 0) {
@@ -520,7 +525,7 @@ impl Loader<'_> {
                     field.has_block = true;
                     self.schema_item(child, &mut field.schema, None);
                 }
-                _ => self.schema_item(child, &mut field.schema, Some(&["required", "many", "doc", "body"])),
+                _ => self.schema_item(child, &mut field.schema, Some(&["required", "many", "doc", "label", "body"])),
             }
         }
         if !field.has_block {

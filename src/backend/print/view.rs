@@ -169,7 +169,8 @@ impl<'a> Viewer<'a> {
                 })
             });
             let inner = def.map(|d| self.inner_schema(&d.schema));
-            let view = self.field(field, inner.as_ref());
+            let printed = def.and_then(|d| d.label.clone()).unwrap_or_else(|| label(&field.name));
+            let view = self.field(field, inner.as_ref(), printed);
             map.entry(field.name.clone()).or_default().push(view);
         }
         map
@@ -184,7 +185,8 @@ impl<'a> Viewer<'a> {
         merged
     }
 
-    fn field(&self, field: &Field, schema: Option<&Schema>) -> FieldView {
+    /// A field's view; `printed` is what the face calls it.
+    fn field(&self, field: &Field, schema: Option<&Schema>, printed: String) -> FieldView {
         let values: Vec<ValueView> = field.values.iter().map(|v| self.value(v)).collect();
         let text = values.iter().map(|v| v.text.as_str()).collect::<Vec<_>>().join(" ");
         let separator = if field.values.iter().all(|v| matches!(v, Value::Keyword { .. })) { ", " } else { " " };
@@ -220,7 +222,7 @@ impl<'a> Viewer<'a> {
         let mut labelled = paras.clone();
         if let Some(Json::Array(first)) = labelled.first_mut() {
             let separator = if first.is_empty() { "" } else { ": " };
-            first.insert(0, json!({"t": format!("{}{separator}", label(&field.name)), "s": "b"}));
+            first.insert(0, json!({"t": format!("{printed}{separator}"), "s": "b"}));
         }
         let mut lines = Vec::new();
         if let (Some(block), Some(view)) = (&field.body, &body) {
@@ -228,7 +230,7 @@ impl<'a> Viewer<'a> {
             generic_lines(&block.fields, &view.fields, None, "", &mut lines, &mut texts);
             lines.extend(texts);
         }
-        FieldView { label: label(&field.name), text, values, rich: Json::Array(rich), paras, labelled, lines, body }
+        FieldView { label: printed, text, values, rich: Json::Array(rich), paras, labelled, lines, body }
     }
 
     fn body(&self, body: &Body, schema: Option<&Schema>) -> BodyView {
