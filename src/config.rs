@@ -337,7 +337,7 @@ mod tests {
     fn a_valid_file_gives_every_setting() {
         let (manifest, problems) = read(
             "[project]\nname = \"x\"\ngame = \"g\"\npaths = [\"cards\", \"more\"]\n[build]\nout = \"o\"\n\
-             [print]\nformat = \"pdf, png\"\nbleed = 3\nbacks = true\ndpi = 150\n[lints]\nnear-duplicate-names = \"deny\"\n",
+             [print]\nformat = \"pdf, png\"\nbleed = 3\nbacks = true\ndpi = 150\nmin-text = 5.5\n[lints]\nnear-duplicate-names = \"deny\"\n",
         );
         assert_eq!(problems, vec![]);
         let paths: Vec<&str> = manifest.paths.iter().flatten().map(|(p, _)| p.as_str()).collect();
@@ -348,6 +348,7 @@ mod tests {
             (manifest.print.bleed, manifest.print.backs, manifest.print.dpi),
             (Some(3.0), Some(true), Some(150))
         );
+        assert_eq!(manifest.print.min_text, Some(5.5));
         assert_eq!(manifest.lints.levels.get("near-duplicate-names"), Some(&Level::Deny));
     }
 

@@ -140,8 +140,7 @@ fn differing(pixmap: &Pixmap, reference: &[u8]) -> usize {
 fn contact_sheet(rendered: &[(&str, Vec<(String, Pixmap)>)]) -> Pixmap {
     let gap = 6;
     let cell_w = rendered.iter().flat_map(|(_, f)| f.iter().map(|(_, p)| p.width())).max().unwrap_or(1);
-    let row_h: Vec<u32> =
-        rendered.iter().map(|(_, f)| f.iter().map(|(_, p)| p.height()).max().unwrap_or(1)).collect();
+    let row_h: Vec<u32> = rendered.iter().map(|(_, f)| f.iter().map(|(_, p)| p.height()).max().unwrap_or(1)).collect();
     let width = gap + SAMPLES.len() as u32 * (cell_w + gap);
     let height = gap + row_h.iter().map(|h| h + gap).sum::<u32>();
     let mut sheet = Pixmap::new(width, height).expect("a contact sheet");
@@ -161,7 +160,8 @@ fn contact_sheet(rendered: &[(&str, Vec<(String, Pixmap)>)]) -> Pixmap {
 fn every_template_matches_its_reference_at_every_size() {
     let bless = std::env::var_os("CARDSMITH_BLESS").is_some();
     let outcome = bundled();
-    let rendered: Vec<(&str, Vec<(String, Pixmap)>)> = SIZES.iter().map(|size| (*size, faces(&outcome, size))).collect();
+    let rendered: Vec<(&str, Vec<(String, Pixmap)>)> =
+        SIZES.iter().map(|size| (*size, faces(&outcome, size))).collect();
     let mut failures = Vec::new();
     for (size, faces) in &rendered {
         for ((_, pixmap), (name, template)) in faces.iter().zip(SAMPLES) {
@@ -176,7 +176,11 @@ fn every_template_matches_its_reference_at_every_size() {
                 continue;
             };
             if (w, h) != (pixmap.width(), pixmap.height()) {
-                failures.push(format!("{template} ({name}) at {size}: {w}×{h} in the reference, now {}×{}", pixmap.width(), pixmap.height()));
+                failures.push(format!(
+                    "{template} ({name}) at {size}: {w}×{h} in the reference, now {}×{}",
+                    pixmap.width(),
+                    pixmap.height()
+                ));
                 continue;
             }
             let count = differing(pixmap, &reference);

@@ -5,7 +5,7 @@
 //! every text region is measured; no pixels are needed.
 
 mod common;
-use common::{cardsmith, repo, stderr};
+use common::{bundled_project, cardsmith, repo, stderr};
 
 /// The layout warnings: text cut off, under the minimum size, off the card
 /// or over another region.
@@ -47,4 +47,24 @@ fn small_and_landscape_cards_stay_within_their_budget() {
             warnings.join("\n")
         );
     }
+}
+
+#[test]
+fn the_minimum_type_size_is_the_projects_to_choose() {
+    let dir = bundled_project("dreadnaught-2e");
+    let manifest = dir.path().join("cardsmith.toml");
+    let base = std::fs::read_to_string(&manifest).expect("manifest");
+    // At 9 pt, the rules of the longer cards no longer fit unshrunk.
+    std::fs::write(&manifest, format!("{base}[print]\nmin-text = 9\n")).expect("manifest");
+    let output = cardsmith(&["print", "--format", "html"], dir.path());
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(0), "{err}");
+    assert!(err.contains("below the 9pt minimum"), "{err}");
+    assert!(err.contains("warning[E0705]: the rules text of `Precision Strike` prints at"), "{err}");
+    // The command line wins, and 6 pt is met.
+    let output = cardsmith(&["print", "--format", "html", "--min-text", "6"], dir.path());
+    assert!(!stderr(&output).contains("E0705"), "{}", stderr(&output));
+    let output = cardsmith(&["print", "--format", "html", "--min-text", "0.5"], dir.path());
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("a minimum type size of 0.5 pt is out of range (1 to 72)"), "{}", stderr(&output));
 }
