@@ -428,7 +428,7 @@ fn hex_grid(grid: &Json, x: f32, y: f32, w: f32, h: f32) -> String {
                 let text = value.get("text").and_then(Json::as_str).unwrap_or("");
                 if let Some((q, r)) = text.split_once(',') {
                     if let (Ok(q), Ok(r)) = (q.trim().parse::<i64>(), r.trim().parse::<i64>()) {
-                        hexes.push((q.clamp(-20, 20), r.clamp(-20, 20), colour(name)));
+                        hexes.push((q.clamp(-20, 20), r.clamp(-20, 20), name.clone()));
                     }
                 }
             }
@@ -462,8 +462,8 @@ fn hex_grid(grid: &Json, x: f32, y: f32, w: f32, h: f32) -> String {
         )
     };
     let mut out = String::from("<g>");
-    for (q, r, fill) in &hexes {
-        out.push_str(&hexagon(at(centre(*q, *r)), fill, "#ffffff"));
+    for (q, r, name) in &hexes {
+        out.push_str(&hexagon(at(centre(*q, *r)), &colour(name), "#ffffff"));
     }
     let ship = at((0.0, 0.0));
     out.push_str(&hexagon(ship, "#d5d8db", "#ffffff"));
@@ -522,7 +522,32 @@ fn hex_grid(grid: &Json, x: f32, y: f32, w: f32, h: f32) -> String {
             num(size * 0.1)
         ));
     }
+    let named: Vec<((f32, f32), &str)> = hexes.iter().map(|(q, r, name)| (at(centre(*q, *r)), name.as_str())).collect();
+    out.push_str(&hex_initials(&named, ship, size));
     out.push_str("</g>");
+    out
+}
+
+/// Each coloured hex also carries its colour's initial (`G`, `R`), on the
+/// side away from the ship where no arrow runs, so that hexes told apart by
+/// colour are told apart printed in black and white too.
+fn hex_initials(hexes: &[((f32, f32), &str)], ship: (f32, f32), size: f32) -> String {
+    let mut out = String::new();
+    for ((x, y), name) in hexes {
+        let Some(initial) = name.chars().next().map(|c| c.to_uppercase().to_string()) else { continue };
+        let (dx, dy) = (x - ship.0, y - ship.1);
+        let length = (dx * dx + dy * dy).sqrt().max(0.01);
+        let (cx, cy) = (x + dx / length * size * 0.38, y + dy / length * size * 0.38);
+        out.push_str(&format!(
+            "<text x=\"{}\" y=\"{}\" font-size=\"{}\" font-weight=\"bold\" text-anchor=\"middle\" \
+             fill=\"#1b1b1b\" stroke=\"#ffffff\" stroke-width=\"{}\" paint-order=\"stroke\">{}</text>",
+            num(cx),
+            num(cy + size * 0.22),
+            num(size * 0.62),
+            num(size * 0.14),
+            escape(&initial)
+        ));
+    }
     out
 }
 
@@ -555,5 +580,8 @@ mod tests {
         assert_eq!(svg.matches("fill=\"#2f8a3b\" stroke=\"#ffffff\"").count(), 2, "{svg}");
         assert_eq!(svg.matches("fill=\"#c0262d\" stroke").count(), 1);
         assert!(svg.contains("#d5d8db") && svg.contains(" 0 1 1 "), "{svg}");
+        // Each coloured hex is labelled with its colour's initial.
+        assert_eq!(svg.matches(">G</text>").count(), 2, "{svg}");
+        assert_eq!(svg.matches(">R</text>").count(), 1, "{svg}");
     }
 }
