@@ -34,7 +34,7 @@ does nothing.  The known tables and keys are:
 
     [project]  name, game, paths
     [build]    out
-    [print]    out, format, paper, card, bleed, backs, dpi, deck
+    [print]    out, format, paper, card, bleed, backs, dpi, deck, min-text
     [lints]    one key per lint name (`cardsmith lint --list`)";
     CONFIG_WRONG_TYPE "E0012" "config-wrong-type" "\
 A setting in `cardsmith.toml` has a value of the wrong type, such as a string
@@ -74,6 +74,8 @@ pub struct PrintSettings {
     pub backs: Option<bool>,
     pub dpi: Option<u32>,
     pub deck: Option<String>,
+    /// The smallest type size in points before a warning.
+    pub min_text: Option<f64>,
 }
 
 /// The type a key takes.
@@ -117,6 +119,7 @@ const TABLES: &[(&str, &[(&str, Kind)])] = &[
             ("backs", Kind::Flag),
             ("dpi", Kind::Count),
             ("deck", Kind::Text),
+            ("min-text", Kind::Number),
         ],
     ),
     ("lints", &[]),
@@ -249,6 +252,7 @@ impl Reader {
             ("print", "backs", Setting::Flag(b)) => print.backs = Some(b),
             ("print", "dpi", Setting::Count(n)) => print.dpi = Some(n),
             ("print", "deck", Setting::Text(s)) => print.deck = Some(s),
+            ("print", "min-text", Setting::Number(n)) => print.min_text = Some(n),
             // TABLES and this match list the same keys; a key typed by
             // `setting` always lands in one arm above.
             _ => {}
@@ -333,7 +337,7 @@ mod tests {
     fn a_valid_file_gives_every_setting() {
         let (manifest, problems) = read(
             "[project]\nname = \"x\"\ngame = \"g\"\npaths = [\"cards\", \"more\"]\n[build]\nout = \"o\"\n\
-             [print]\nformat = \"pdf, png\"\nbleed = 3\nbacks = true\ndpi = 150\n[lints]\nnear-duplicate-names = \"deny\"\n",
+             [print]\nformat = \"pdf, png\"\nbleed = 3\nbacks = true\ndpi = 150\nmin-text = 5.5\n[lints]\nnear-duplicate-names = \"deny\"\n",
         );
         assert_eq!(problems, vec![]);
         let paths: Vec<&str> = manifest.paths.iter().flatten().map(|(p, _)| p.as_str()).collect();
@@ -344,6 +348,7 @@ mod tests {
             (manifest.print.bleed, manifest.print.backs, manifest.print.dpi),
             (Some(3.0), Some(true), Some(150))
         );
+        assert_eq!(manifest.print.min_text, Some(5.5));
         assert_eq!(manifest.lints.levels.get("near-duplicate-names"), Some(&Level::Deny));
     }
 

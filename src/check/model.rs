@@ -61,6 +61,11 @@ pub struct Role {
     pub display: String,
     pub colour: String,
     pub applies_to: String,
+    /// The shape printed beside the role's effects (an icon id), so that
+    /// they can be told apart without colour: in black and white, or by a
+    /// colour-blind player.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mark: Option<String>,
 }
 
 /// An initiative scale: optionally `X` first, then numbers from `from` down to
@@ -215,6 +220,10 @@ pub struct FieldDef {
     pub has_block: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
+    /// What a printed face calls the field (`Admiral Value`), when its name
+    /// made readable (`Av`) would not do.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
 }
 
 /// A value type with how often it repeats and optional bounds.

@@ -172,12 +172,16 @@ impl Loader<'_> {
             }
             "role" => {
                 let Some((id, display)) = self.id_and_display(node) else { return };
-                let mut role = Role { id, display, colour: String::new(), applies_to: String::new() };
+                let mut role = Role { id, display, colour: String::new(), applies_to: String::new(), mark: None };
                 for child in children(node) {
                     match child.name.text.as_str() {
                         "colour" => role.colour = ident_at(child, 0).unwrap_or_default().to_string(),
                         "applies-to" => role.applies_to = string_at(child, 0).unwrap_or_default().to_string(),
-                        _ => self.unknown(child, &["colour", "applies-to"]),
+                        "mark" => match ident_at(child, 0) {
+                            Some(mark) => role.mark = Some(mark.to_string()),
+                            None => self.bad(child.head_span(), "`mark` takes the id of an icon: `mark square`"),
+                        },
+                        _ => self.unknown(child, &["colour", "applies-to", "mark"]),
                     }
                 }
                 if role.colour.is_empty() {
@@ -468,6 +472,7 @@ impl Loader<'_> {
             schema: Schema::default(),
             has_block: false,
             doc: None,
+            label: None,
         };
         let mut specs_end = node.values.len();
         for (i, value) in node.values.iter().enumerate().skip(1) {
@@ -501,6 +506,10 @@ impl Loader<'_> {
                 "required" => field.required = true,
                 "many" => field.many = true,
                 "doc" => field.doc = string_at(child, 0).map(str::to_string),
+                "label" => match string_at(child, 0) {
+                    Some(label) => field.label = Some(label.to_string()),
+                    None => self.bad(child.head_span(), "`label` takes the printed name: `label \"Admiral Value\"`"),
+                },
                 "body" => {
                     field.has_block = true;
                     match ident_at(child, 0) {
@@ -516,7 +525,7 @@ impl Loader<'_> {
                     field.has_block = true;
                     self.schema_item(child, &mut field.schema, None);
                 }
-                _ => self.schema_item(child, &mut field.schema, Some(&["required", "many", "doc", "body"])),
+                _ => self.schema_item(child, &mut field.schema, Some(&["required", "many", "doc", "label", "body"])),
             }
         }
         if !field.has_block {

@@ -5,7 +5,7 @@
 
 use super::project::Project;
 use super::{atomic, build, check, output, read};
-use crate::backend::print::{self, sheet, templates::Templates, Formats, Options};
+use crate::backend::print::{self, sheet, templates::Templates, Formats, Options, MIN_TEXT};
 use crate::config::PrintSettings;
 use crate::diagnostics::{render::MessageFormat, Diagnostic, Severity};
 use crate::workspace::Outcome;
@@ -47,6 +47,9 @@ pub struct Args {
     /// Resolution of the PNG faces (default: 300)
     #[arg(long)]
     pub dpi: Option<u32>,
+    /// Smallest type size in points before a warning (default: 6)
+    #[arg(long)]
+    pub min_text: Option<f32>,
     /// How to print diagnostics
     #[arg(long, value_enum, default_value = "human")]
     pub message_format: MessageFormat,
@@ -207,7 +210,12 @@ fn options(args: &Args, settings: &PrintSettings) -> Result<Options> {
         ));
     }
     let deck = args.deck.clone().or_else(|| settings.deck.clone());
-    Ok(Options { card, paper, bleed, backs: args.backs || settings.backs.unwrap_or(false), dpi, formats, deck })
+    let min_text = args.min_text.or(settings.min_text.map(|m| m as f32)).unwrap_or(MIN_TEXT);
+    if !(1.0..=72.0).contains(&min_text) {
+        return Err(miette!(help = "6 pt is usual", "a minimum type size of {min_text} pt is out of range (1 to 72)"));
+    }
+    let backs = args.backs || settings.backs.unwrap_or(false);
+    Ok(Options { card, paper, bleed, backs, dpi, formats, deck, min_text })
 }
 
 fn parse_formats(names: &[String]) -> Result<Formats> {

@@ -29,4 +29,26 @@ BAD_FACE "E0704" "bad-face" "\
 A face produced by a template is not valid SVG, so it cannot be drawn.
 This points at a mistake in a template (an unclosed element, an attribute
 without quotes); card text is always escaped and cannot cause it.";
+
+TEXT_TOO_SMALL "E0705" "text-too-small" "\
+A card's text fits its box only by shrinking below the minimum type size,
+6 points unless `[print] min-text` (or `--min-text`) says otherwise.  Text
+that small is hard to read on a printed card, so it is reported even
+though nothing is cut off.
+
+Shorten the text, print on a larger card (`--card tarot`, or a size the
+ruleset gives the kind), or, if you accept smaller type, lower the minimum:
+
+    [print]
+    min-text = 5";
+
+TEXT_COLLISION "E0706" "text-collision" "\
+Two text regions of a printed face overlap, or one runs off the card.
+Every text region a template lays out is checked against the card's edges
+and against the regions drawn before it, at the size the card is printed:
+a footer that rises into the rules text, or a box placed for a taller card,
+is caught here.
+
+Shorten the text, or, if you design the template, place the regions from
+the card's size (`page.w`, `page.h`) so that they keep apart.";
 }

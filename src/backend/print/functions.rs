@@ -1,44 +1,144 @@
 //! The drawing functions templates call: `text_box` (rich text laid out in a
-//! box, shrunk to fit), `icon`, `arc` (a firing-arc diagram from sectors in
+//! box, shrunk to fit), `measure` (the height text takes), `icon`, `arc` (a firing-arc diagram from sectors in
 //! degrees) and `hexes` (a movement grid).  They return SVG markup that
 //! tera inserts unescaped; every piece of card text in it is escaped here.
 
+use super::codes;
 use super::icons;
-use super::layout::{self, Align, BoxSpec, Paragraph, Piece};
+use super::layout::{self, Align, BoxSpec, Paragraph, Piece, Rect};
 use super::svg::{escape, num};
 use super::view::colour;
 use crate::backend::print::fonts::Style;
+use crate::diagnostics::Diagnostic;
+use crate::source::Span;
 use serde_json::Value as Json;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use tera::{Function, Result, Tera, Value};
 
-/// Text that did not fit its box, reported against the card being rendered.
+/// A text region that will not print well, reported against the card being
+/// rendered.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Overflow {
     /// What the template called the box (`what="rules text"`).
     pub what: String,
-    pub min_size: f32,
+    pub problem: Problem,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Problem {
+    /// It does not fit even at the template's smallest size.
+    DoesNotFit { min_size: f32 },
+    /// It fits only at a size below the minimum type size.
+    TooSmall { size: f32, min_text: f32 },
+    /// It runs off the card.
+    OffCard,
+    /// It covers the text of another region.
+    Covers { other: String },
+}
+
+/// The face being drawn: its size in the SVG's units (points) and the
+/// smallest type size that prints legibly.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Frame {
+    pub w: f32,
+    pub h: f32,
+    pub min_text: f32,
+}
+
+/// How far two regions may overlap, or one run past the card, in points:
+/// the rounding of a glyph's side bearing, not a visible collision.
+const SLACK: f32 = 0.5;
+
+#[derive(Default)]
+struct Drawing {
+    frame: Option<Frame>,
+    regions: Vec<(String, Rect)>,
+    overflows: Vec<Overflow>,
 }
 
 thread_local! {
-    static OVERFLOWS: RefCell<Vec<Overflow>> = const { RefCell::new(Vec::new()) };
+    static DRAWING: RefCell<Drawing> = RefCell::new(Drawing::default());
 }
 
-/// Runs `f`, returning what it returned and every overflow it caused.
-pub fn collect_overflows<R>(f: impl FnOnce() -> R) -> (R, Vec<Overflow>) {
-    OVERFLOWS.with(|o| o.borrow_mut().clear());
+/// Runs `f` drawing one face of `frame`, returning what it returned and
+/// every region that will not print well.
+pub fn collect_overflows<R>(frame: Frame, f: impl FnOnce() -> R) -> (R, Vec<Overflow>) {
+    DRAWING.with(|d| *d.borrow_mut() = Drawing { frame: Some(frame), ..Drawing::default() });
     let result = f();
-    (result, OVERFLOWS.with(|o| std::mem::take(&mut *o.borrow_mut())))
+    let drawing = DRAWING.with(|d| std::mem::take(&mut *d.borrow_mut()));
+    (result, drawing.overflows)
+}
+
+/// Checks a laid-out region against the face and the regions before it.
+fn record(what: &str, spec: &BoxSpec, laid: &layout::Laid) {
+    DRAWING.with(|d| {
+        let mut drawing = d.borrow_mut();
+        let mut found = Vec::new();
+        if !laid.fits {
+            found.push(Problem::DoesNotFit { min_size: spec.min_size });
+        }
+        if let (Some(frame), Some(extent)) = (drawing.frame, laid.extent) {
+            if laid.size + 0.01 < frame.min_text {
+                found.push(Problem::TooSmall { size: laid.size, min_text: frame.min_text });
+            }
+            if !extent.within(&Rect { x: 0.0, y: 0.0, w: frame.w, h: frame.h }, SLACK) {
+                found.push(Problem::OffCard);
+            }
+            let covered = drawing.regions.iter().find(|(_, r)| r.overlaps(&extent, SLACK)).map(|(w, _)| w.clone());
+            if let Some(other) = covered {
+                found.push(Problem::Covers { other });
+            }
+            drawing.regions.push((what.to_string(), extent));
+        }
+        drawing.overflows.extend(found.into_iter().map(|problem| Overflow { what: what.to_string(), problem }));
+    });
+}
+
+/// The warnings of one card's regions, at the card.
+pub fn diagnostics(card: &str, span: Span, overflows: &[Overflow]) -> Vec<Diagnostic> {
+    overflows
+        .iter()
+        .map(|overflow| {
+            let what = &overflow.what;
+            match &overflow.problem {
+                Problem::DoesNotFit { min_size } => {
+                    Diagnostic::warning(&codes::TEXT_OVERFLOW, format!("the {what} of `{card}` does not fit on the card"))
+                        .primary(span, "this card's text is cut off when printed")
+                        .note(format!("it does not fit even at the smallest size, {}pt", num(*min_size)))
+                        .help("shorten the text, or give it more room in the template")
+                }
+                Problem::TooSmall { size, min_text } => Diagnostic::warning(
+                    &codes::TEXT_TOO_SMALL,
+                    format!("the {what} of `{card}` prints at {}pt, below the {}pt minimum", num(*size), num(*min_text)),
+                )
+                .primary(span, "this card's text is too small to read when printed")
+                .help("shorten the text, print on a larger card (`--card`), or lower `[print] min-text`"),
+                Problem::OffCard => {
+                    Diagnostic::warning(&codes::TEXT_COLLISION, format!("the {what} of `{card}` runs off the card"))
+                        .primary(span, "part of this card's text is cut away when printed")
+                        .help("the template places this text outside the card at this size: give it room, or print on another size")
+                }
+                Problem::Covers { other } => Diagnostic::warning(
+                    &codes::TEXT_COLLISION,
+                    format!("the {what} of `{card}` is printed over its {other}"),
+                )
+                .primary(span, "two texts of this card overlap when printed")
+                .help("shorten the text, or give the two regions room apart in the template"),
+            }
+        })
+        .collect()
 }
 
 pub fn register(tera: &mut Tera) {
     tera.register_function("text_box", TextBox);
+    tera.register_function("measure", Measure);
     tera.register_function("icon", IconFn);
     tera.register_function("arc", ArcFn);
     tera.register_function("hexes", HexesFn);
     tera.register_filter("bold", |v: &Value, _: &HashMap<String, Value>| Ok(styled(v, "b")));
     tera.register_filter("italic", |v: &Value, _: &HashMap<String, Value>| Ok(styled(v, "i")));
+    tera.register_filter("badge", |v: &Value, _: &HashMap<String, Value>| Ok(badge(v)));
 }
 
 /// `"Flak Screen" | bold`: text or rich text in one face, for `text_box`.
@@ -54,6 +154,16 @@ fn styled(value: &Json, style: &str) -> Json {
         }
         other => other.clone(),
     }
+}
+
+/// `"Auto" | badge`: a printed tag as `text_box` draws it, a filled pill.
+fn badge(value: &Json) -> Json {
+    let text = match value {
+        Json::String(text) => text.clone(),
+        Json::Number(n) => n.to_string(),
+        _ => String::new(),
+    };
+    serde_json::json!({"b": text, "c": super::view::TAG_FILL})
 }
 
 fn number(args: &HashMap<String, Value>, name: &str, default: f32) -> f32 {
@@ -72,19 +182,54 @@ fn align(word: &str) -> Align {
     }
 }
 
+/// The paragraphs a `text_box` or `measure` call sets, in its `style`.
+fn call_paragraphs(args: &HashMap<String, Value>, function: &str) -> Result<Vec<Paragraph>> {
+    let style = match string(args, "style", "") {
+        "b" | "bold" => Style::Bold,
+        "i" | "italic" => Style::Italic,
+        _ => Style::Regular,
+    };
+    match args.get("paras").or_else(|| args.get("text")) {
+        Some(value) => Ok(paragraphs(value, style)),
+        None => Err(format!("{function} needs `paras` (or `text`)").into()),
+    }
+}
+
+/// `measure(paras, w, size, lh)`: the height text takes set at `size` in a
+/// box `w` wide, so that a template can size a region (a table row) to
+/// what it holds.  Nothing is drawn or reported.
+struct Measure;
+
+impl Function for Measure {
+    fn call(&self, args: &HashMap<String, Value>) -> Result<Value> {
+        let paragraphs = call_paragraphs(args, "measure")?;
+        let size = number(args, "size", 8.0);
+        let spec = BoxSpec {
+            x: 0.0,
+            y: 0.0,
+            w: number(args, "w", 100.0).max(1.0),
+            h: f32::MAX,
+            size,
+            min_size: size,
+            line_height: number(args, "lh", 1.18),
+            align: Align::Start,
+            valign: Align::Start,
+            fill: String::new(),
+        };
+        let height = layout::lay_out(&paragraphs, &spec).extent.map_or(0.0, |e| e.h);
+        Ok(Value::from((f64::from(height) * 100.0).round() / 100.0))
+    }
+
+    fn is_safe(&self) -> bool {
+        true
+    }
+}
+
 struct TextBox;
 
 impl Function for TextBox {
     fn call(&self, args: &HashMap<String, Value>) -> Result<Value> {
-        let style = match string(args, "style", "") {
-            "b" | "bold" => Style::Bold,
-            "i" | "italic" => Style::Italic,
-            _ => Style::Regular,
-        };
-        let paragraphs = match args.get("paras").or_else(|| args.get("text")) {
-            Some(value) => paragraphs(value, style),
-            None => return Err("text_box needs `paras` (or `text`)".into()),
-        };
+        let paragraphs = call_paragraphs(args, "text_box")?;
         let size = number(args, "size", 8.0);
         let spec = BoxSpec {
             x: number(args, "x", 0.0),
@@ -99,10 +244,7 @@ impl Function for TextBox {
             fill: string(args, "fill", "#1b1b1b").to_string(),
         };
         let laid = layout::lay_out(&paragraphs, &spec);
-        if !laid.fits {
-            let what = string(args, "what", "text").to_string();
-            OVERFLOWS.with(|o| o.borrow_mut().push(Overflow { what, min_size: spec.min_size }));
-        }
+        record(string(args, "what", "text"), &spec, &laid);
         Ok(Value::String(laid.svg))
     }
 
@@ -286,7 +428,7 @@ fn hex_grid(grid: &Json, x: f32, y: f32, w: f32, h: f32) -> String {
                 let text = value.get("text").and_then(Json::as_str).unwrap_or("");
                 if let Some((q, r)) = text.split_once(',') {
                     if let (Ok(q), Ok(r)) = (q.trim().parse::<i64>(), r.trim().parse::<i64>()) {
-                        hexes.push((q.clamp(-20, 20), r.clamp(-20, 20), colour(name)));
+                        hexes.push((q.clamp(-20, 20), r.clamp(-20, 20), name.clone()));
                     }
                 }
             }
@@ -320,8 +462,8 @@ fn hex_grid(grid: &Json, x: f32, y: f32, w: f32, h: f32) -> String {
         )
     };
     let mut out = String::from("<g>");
-    for (q, r, fill) in &hexes {
-        out.push_str(&hexagon(at(centre(*q, *r)), fill, "#ffffff"));
+    for (q, r, name) in &hexes {
+        out.push_str(&hexagon(at(centre(*q, *r)), &colour(name), "#ffffff"));
     }
     let ship = at((0.0, 0.0));
     out.push_str(&hexagon(ship, "#d5d8db", "#ffffff"));
@@ -380,7 +522,32 @@ fn hex_grid(grid: &Json, x: f32, y: f32, w: f32, h: f32) -> String {
             num(size * 0.1)
         ));
     }
+    let named: Vec<((f32, f32), &str)> = hexes.iter().map(|(q, r, name)| (at(centre(*q, *r)), name.as_str())).collect();
+    out.push_str(&hex_initials(&named, ship, size));
     out.push_str("</g>");
+    out
+}
+
+/// Each coloured hex also carries its colour's initial (`G`, `R`), on the
+/// side away from the ship where no arrow runs, so that hexes told apart by
+/// colour are told apart printed in black and white too.
+fn hex_initials(hexes: &[((f32, f32), &str)], ship: (f32, f32), size: f32) -> String {
+    let mut out = String::new();
+    for ((x, y), name) in hexes {
+        let Some(initial) = name.chars().next().map(|c| c.to_uppercase().to_string()) else { continue };
+        let (dx, dy) = (x - ship.0, y - ship.1);
+        let length = (dx * dx + dy * dy).sqrt().max(0.01);
+        let (cx, cy) = (x + dx / length * size * 0.38, y + dy / length * size * 0.38);
+        out.push_str(&format!(
+            "<text x=\"{}\" y=\"{}\" font-size=\"{}\" font-weight=\"bold\" text-anchor=\"middle\" \
+             fill=\"#1b1b1b\" stroke=\"#ffffff\" stroke-width=\"{}\" paint-order=\"stroke\">{}</text>",
+            num(cx),
+            num(cy + size * 0.22),
+            num(size * 0.62),
+            num(size * 0.14),
+            escape(&initial)
+        ));
+    }
     out
 }
 
@@ -413,5 +580,8 @@ mod tests {
         assert_eq!(svg.matches("fill=\"#2f8a3b\" stroke=\"#ffffff\"").count(), 2, "{svg}");
         assert_eq!(svg.matches("fill=\"#c0262d\" stroke").count(), 1);
         assert!(svg.contains("#d5d8db") && svg.contains(" 0 1 1 "), "{svg}");
+        // Each coloured hex is labelled with its colour's initial.
+        assert_eq!(svg.matches(">G</text>").count(), 2, "{svg}");
+        assert_eq!(svg.matches(">R</text>").count(), 1, "{svg}");
     }
 }

@@ -1,6 +1,6 @@
 //! A print job: which cards to print, and their faces drawn as SVG.
 
-use super::functions::{self, Overflow};
+use super::functions::{self, Frame};
 use super::sheet::{pt, Size};
 use super::templates::Templates;
 use super::view::Viewer;
@@ -27,7 +27,13 @@ pub struct Options {
     pub formats: Formats,
     /// Print one deck, with its copies, instead of every card once.
     pub deck: Option<String>,
+    /// The smallest type size, in points, that text may shrink to without a
+    /// warning.
+    pub min_text: f32,
 }
+
+/// The minimum type size unless a project says otherwise, in points.
+pub const MIN_TEXT: f32 = 6.0;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Formats {
@@ -104,6 +110,7 @@ pub fn prepare(project: &Project, templates: &mut Templates, options: &Options) 
     let viewers: HashMap<String, Viewer> =
         project.games.iter().map(|g| (g.ruleset.id.clone(), Viewer::new(g))).collect();
     let page = page_view(options);
+    let frame = Frame { w: pt(options.card.w), h: pt(options.card.h), min_text: options.min_text };
     let mut work: Vec<(usize, &Game, &Card, Option<i64>)> = Vec::new();
     for (game, cards) in &selection.games {
         for (card, copies) in cards {
@@ -126,7 +133,7 @@ pub fn prepare(project: &Project, templates: &mut Templates, options: &Options) 
                 let Some(name) = templates.face(&game.ruleset.id, &card.kind, back) else {
                     return Err(format!("no template for `{}` cards", card.kind));
                 };
-                let (svg, found) = functions::collect_overflows(|| templates.render(&name, &context));
+                let (svg, found) = functions::collect_overflows(frame, || templates.render(&name, &context));
                 faces.push(svg.map_err(|e| format!("{name}: {e}"))?);
                 overflows.extend(found);
             }
@@ -136,7 +143,7 @@ pub fn prepare(project: &Project, templates: &mut Templates, options: &Options) 
     for ((number, game, card, _), result) in work.iter().zip(drawn) {
         match result {
             Ok((mut faces, overflows)) => {
-                report_overflows(&mut job.diagnostics, card, &overflows);
+                job.diagnostics.extend(functions::diagnostics(&card.name, card.span, &overflows));
                 let back = faces.pop().unwrap_or_default();
                 let front = faces.pop().unwrap_or_default();
                 job.faces.push(Face {
@@ -160,20 +167,6 @@ pub fn prepare(project: &Project, templates: &mut Templates, options: &Options) 
     }
     job.title = selection.title;
     job
-}
-
-fn report_overflows(diagnostics: &mut Vec<Diagnostic>, card: &Card, overflows: &[Overflow]) {
-    for overflow in overflows {
-        diagnostics.push(
-            Diagnostic::warning(
-                &codes::TEXT_OVERFLOW,
-                format!("the {} of `{}` does not fit on the card", overflow.what, card.name),
-            )
-            .primary(card.span, "this card's text is cut off when printed")
-            .note(format!("it does not fit even at the smallest size, {}pt", svg::num(overflow.min_size)))
-            .help("shorten the text, or give it more room in the template"),
-        );
-    }
 }
 
 /// A card to draw with the copy count its face shows.

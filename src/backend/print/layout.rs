@@ -66,6 +66,35 @@ pub struct Laid {
     pub size: f32,
     pub fits: bool,
     pub lines: usize,
+    /// Where the text landed (nothing when there is none): what another
+    /// text region must not cover and what must stay on the card.
+    pub extent: Option<Rect>,
+}
+
+/// A rectangle in the SVG's units.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rect {
+    pub x: f32,
+    pub y: f32,
+    pub w: f32,
+    pub h: f32,
+}
+
+impl Rect {
+    /// Whether the two overlap by more than `slack` in both directions.
+    pub fn overlaps(&self, other: &Rect, slack: f32) -> bool {
+        let across = self.x.max(other.x) + slack < (self.x + self.w).min(other.x + other.w);
+        let down = self.y.max(other.y) + slack < (self.y + self.h).min(other.y + other.h);
+        across && down
+    }
+
+    /// Whether it lies inside `outer`, give or take `slack`.
+    pub fn within(&self, outer: &Rect, slack: f32) -> bool {
+        self.x + slack >= outer.x
+            && self.y + slack >= outer.y
+            && self.x + self.w <= outer.x + outer.w + slack
+            && self.y + self.h <= outer.y + outer.h + slack
+    }
 }
 
 /// How much smaller the size gets at each try.
@@ -122,7 +151,8 @@ pub fn lay_out(paragraphs: &[Paragraph], spec: &BoxSpec) -> Laid {
             let lines = if fits { lines } else { truncate(lines, size, spec) };
             let count = lines.len();
             let svg = emit(&lines, size, spec);
-            return Laid { svg, size, fits, lines: count };
+            let extent = extent(&lines, size, spec);
+            return Laid { svg, size, fits, lines: count, extent };
         }
         size = (size - step).max(min);
     }
@@ -347,25 +377,43 @@ fn truncate(mut lines: Vec<Line>, size: f32, spec: &BoxSpec) -> Vec<Line> {
     lines
 }
 
-fn emit(lines: &[Line], size: f32, spec: &BoxSpec) -> String {
-    let height = block_height(lines, size, spec.line_height);
-    let top = match spec.valign {
+/// The top of the text block, as the box's vertical alignment places it.
+fn block_top(height: f32, spec: &BoxSpec) -> f32 {
+    match spec.valign {
         Align::Start => spec.y,
         Align::Middle => spec.y + (spec.h - height) / 2.0,
         Align::End => spec.y + spec.h - height,
-    };
+    }
+}
+
+/// Where a line of `width` starts, as the box's alignment places it.
+fn line_start(width: f32, spec: &BoxSpec) -> f32 {
+    match spec.align {
+        Align::Start => spec.x,
+        Align::Middle => spec.x + (spec.w - width) / 2.0,
+        Align::End => spec.x + spec.w - width,
+    }
+}
+
+/// The rectangle the laid lines cover.
+fn extent(lines: &[Line], size: f32, spec: &BoxSpec) -> Option<Rect> {
+    let widest =
+        lines.iter().map(|l| l.width * size).fold(None, |m: Option<f32>, w| Some(m.map_or(w, |m| m.max(w))))?;
+    let height = block_height(lines, size, spec.line_height);
+    let left = lines.iter().map(|l| line_start(l.width * size, spec)).fold(f32::MAX, f32::min);
+    Some(Rect { x: left, y: block_top(height, spec), w: widest, h: height })
+}
+
+fn emit(lines: &[Line], size: f32, spec: &BoxSpec) -> String {
+    let height = block_height(lines, size, spec.line_height);
+    let top = block_top(height, spec);
     let mut out = String::new();
     let mut baseline = top + size * 0.93;
     for (index, line) in lines.iter().enumerate() {
         if index > 0 {
             baseline += size * spec.line_height * if line.gap_before { 1.0 + PARAGRAPH_GAP } else { 1.0 };
         }
-        let width = line.width * size;
-        let mut x = match spec.align {
-            Align::Start => spec.x,
-            Align::Middle => spec.x + (spec.w - width) / 2.0,
-            Align::End => spec.x + spec.w - width,
-        };
+        let mut x = line_start(line.width * size, spec);
         let mut run = Run::default();
         for (position, word) in line.words.iter().enumerate() {
             let space = if position == 0 { 0.0 } else { space_width(word) * size };

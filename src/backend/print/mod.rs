@@ -27,5 +27,5 @@ pub mod view;
 mod job;
 mod outputs;
 
-pub use job::{prepare, Blob, Face, Formats, Job, Options};
+pub use job::{prepare, Blob, Face, Formats, Job, Options, MIN_TEXT};
 pub use outputs::{render, steps, RenderError};

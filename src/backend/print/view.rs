@@ -169,7 +169,8 @@ impl<'a> Viewer<'a> {
                 })
             });
             let inner = def.map(|d| self.inner_schema(&d.schema));
-            let view = self.field(field, inner.as_ref());
+            let printed = def.and_then(|d| d.label.clone()).unwrap_or_else(|| label(&field.name));
+            let view = self.field(field, inner.as_ref(), printed);
             map.entry(field.name.clone()).or_default().push(view);
         }
         map
@@ -184,7 +185,8 @@ impl<'a> Viewer<'a> {
         merged
     }
 
-    fn field(&self, field: &Field, schema: Option<&Schema>) -> FieldView {
+    /// A field's view; `printed` is what the face calls it.
+    fn field(&self, field: &Field, schema: Option<&Schema>, printed: String) -> FieldView {
         let values: Vec<ValueView> = field.values.iter().map(|v| self.value(v)).collect();
         let text = values.iter().map(|v| v.text.as_str()).collect::<Vec<_>>().join(" ");
         let separator = if field.values.iter().all(|v| matches!(v, Value::Keyword { .. })) { ", " } else { " " };
@@ -220,7 +222,7 @@ impl<'a> Viewer<'a> {
         let mut labelled = paras.clone();
         if let Some(Json::Array(first)) = labelled.first_mut() {
             let separator = if first.is_empty() { "" } else { ": " };
-            first.insert(0, json!({"t": format!("{}{separator}", label(&field.name)), "s": "b"}));
+            first.insert(0, json!({"t": format!("{printed}{separator}"), "s": "b"}));
         }
         let mut lines = Vec::new();
         if let (Some(block), Some(view)) = (&field.body, &body) {
@@ -228,7 +230,7 @@ impl<'a> Viewer<'a> {
             generic_lines(&block.fields, &view.fields, None, "", &mut lines, &mut texts);
             lines.extend(texts);
         }
-        FieldView { label: label(&field.name), text, values, rich: Json::Array(rich), paras, labelled, lines, body }
+        FieldView { label: printed, text, values, rich: Json::Array(rich), paras, labelled, lines, body }
     }
 
     fn body(&self, body: &Body, schema: Option<&Schema>) -> BodyView {
@@ -246,8 +248,9 @@ impl<'a> Viewer<'a> {
         }
     }
 
-    /// `impact damage 8+` → a bold `8+` and the damage icon in the role's colour.
-    fn effect(&self, effect: &Effect) -> Json {
+    /// `impact damage 8+` → the role's mark, a bold `8+` and the damage icon,
+    /// all in the role's colour.
+    pub fn effect(&self, effect: &Effect) -> Json {
         let role = self.ruleset.role(&effect.role);
         let colour = colour(role.map(|r| r.colour.as_str()).unwrap_or("black"));
         let amount = match effect.plus {
@@ -260,7 +263,13 @@ impl<'a> Viewer<'a> {
         } else {
             json!({"t": format!(" {}", self.display(&effect.symbol)), "s": "b", "c": colour})
         };
-        json!([{"t": amount, "s": "b", "c": colour}, symbol])
+        let amount = json!({"t": amount, "s": "b", "c": colour});
+        // The role's mark comes first, so that the effect reads without its
+        // colour (printed in black and white, or by a colour-blind player).
+        match role.and_then(|r| r.mark.as_deref()) {
+            Some(mark) => json!([{"i": mark, "c": colour}, amount, symbol]),
+            None => json!([amount, symbol]),
+        }
     }
 
     fn condition(&self, condition: &Condition) -> String {
@@ -287,7 +296,9 @@ impl<'a> Viewer<'a> {
                     Some(s) => format!("{main}.{s}"),
                     None => main.clone(),
                 };
-                let badge = json!([{"b": main, "p": small, "c": "#222"}]);
+                // One size for the step and its priority, with the point
+                // between them: a small second digit read as `48` for `4.8`.
+                let badge = json!([{"b": text, "c": "#222"}]);
                 ("initiative", text, None, badge)
             }
             Value::Distance(d) => ("distance", format!("{d}\""), None, Json::Null),
@@ -359,8 +370,8 @@ impl<'a> Viewer<'a> {
         ValueView { ty, text, id, rich }
     }
 
-    /// The big and small parts of an initiative badge: `X`; `2.4`; or, on a
-    /// scale of whole steps with a priority digit, `5` and `9`.
+    /// The step and priority of an initiative: `X`; `2.4`; or, on a scale of
+    /// whole steps with a priority digit, `5` and `9`.
     fn initiative(&self, initiative: Initiative) -> (String, Option<String>) {
         match initiative {
             Initiative::X => ("X".into(), None),
@@ -377,15 +388,14 @@ impl<'a> Viewer<'a> {
     }
 
     fn text(&self, text: &Text) -> Json {
-        let parts = text
-            .parts
-            .iter()
-            .map(|part| match part {
-                TextPart::Plain(s) => plain(s),
-                TextPart::Icon(id) => json!({"i": id}),
-                TextPart::CardRef(name) => json!({"t": name, "s": "i"}),
-            })
-            .collect();
+        let mut parts = Vec::new();
+        for part in &text.parts {
+            match part {
+                TextPart::Plain(s) => parts.extend(tagged(s)),
+                TextPart::Icon(id) => parts.push(json!({"i": id})),
+                TextPart::CardRef(name) => parts.push(json!({"t": name, "s": "i"})),
+            }
+        }
         Json::Array(parts)
     }
 
@@ -448,6 +458,43 @@ fn generic_lines(
     }
 }
 
+/// The fill of a printed tag's badge.
+pub const TAG_FILL: &str = "#3a3f45";
+/// The longest word a printed tag holds; longer brackets are text.
+const TAG_CHARS: usize = 16;
+
+/// Plain text with its printed tags (`[Fast]`: a short bracketed word, the
+/// way card games print timings and keywords) as badges, so that a face
+/// shows a tag and not its brackets.
+fn tagged(text: &str) -> Vec<Json> {
+    let mut parts = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('[') {
+        let inner = &rest[open + 1..];
+        let Some(close) = inner.find(']') else { break };
+        let word = &inner[..close];
+        let is_tag = !word.is_empty()
+            && word.chars().count() <= TAG_CHARS
+            && word.chars().all(|c| c.is_alphanumeric() || c == ' ' || c == '-')
+            && !word.starts_with(' ')
+            && !word.ends_with(' ');
+        let end = open + 1 + close + 1;
+        if is_tag {
+            if open > 0 {
+                parts.push(plain(&rest[..open]));
+            }
+            parts.push(json!({"b": word, "c": TAG_FILL}));
+        } else {
+            parts.push(plain(&rest[..end]));
+        }
+        rest = &rest[end..];
+    }
+    if !rest.is_empty() {
+        parts.push(plain(rest));
+    }
+    parts
+}
+
 fn plain(text: &str) -> Json {
     json!({"t": text})
 }
@@ -497,6 +544,20 @@ pub fn colour(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn printed_tags_become_badges() {
+        let parts = tagged("[Ac] Discard [2 cards]: [Weaken] a unit [");
+        assert_eq!(parts[0], json!({"b": "Ac", "c": TAG_FILL}));
+        assert_eq!(parts[1], json!({"t": " Discard "}));
+        assert_eq!(parts[2], json!({"b": "2 cards", "c": TAG_FILL}));
+        assert_eq!(parts[3], json!({"t": ": "}));
+        assert_eq!(parts[4], json!({"b": "Weaken", "c": TAG_FILL}));
+        assert_eq!(parts[5], json!({"t": " a unit ["}));
+        let long = tagged("[a bracket that is much too long to be a tag]");
+        assert_eq!(long, vec![json!({"t": "[a bracket that is much too long to be a tag]"})]);
+        assert_eq!(tagged("[ spaced ]"), vec![json!({"t": "[ spaced ]"})]);
+    }
 
     #[test]
     fn names_and_colours() {

@@ -1,0 +1,70 @@
+//! Every bundled card on every named card size and a landscape one:
+//! `cardsmith print cards/ --card S` exits 0, and no text region overflows,
+//! prints under the 6 pt minimum, runs off the card or covers another.  The
+//! faces are laid out and checked at the SVG stage (the HTML preview), where
+//! every text region is measured; no pixels are needed.
+
+mod common;
+use common::{bundled_project, cardsmith, repo, stderr};
+
+/// The layout warnings: text cut off, under the minimum size, off the card
+/// or over another region.
+const LAYOUT: &[&str] = &["warning[E0701]", "warning[E0705]", "warning[E0706]"];
+
+/// Prints every bundled card at `size` and returns the layout warnings.
+fn layout_warnings(size: &str) -> Vec<String> {
+    let out = tempfile::tempdir().expect("temp dir");
+    let target = out.path().join("print");
+    let target = target.to_str().expect("utf-8 path");
+    let output = cardsmith(&["print", "cards/", "-o", target, "--format", "html", "--card", size], repo());
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(0), "--card {size}: {err}");
+    assert!(!err.contains("error["), "--card {size}: {err}");
+    err.lines().filter(|l| LAYOUT.iter().any(|code| l.starts_with(code))).map(str::to_string).collect()
+}
+
+#[test]
+fn every_bundled_card_fits_on_the_usual_sizes() {
+    for size in ["poker", "bridge", "tarot", "70x120"] {
+        let warnings = layout_warnings(size);
+        assert!(warnings.is_empty(), "--card {size}:\n{}", warnings.join("\n"));
+    }
+}
+
+/// Mini cards (44 × 67 mm) and landscape poker cards have less room than
+/// some bundled cards need at 6 pt: the densest Dropfleet ships and the
+/// Dreadnaught cards with the longest rules.  Those are reported, one warning
+/// per region, at the card; the budgets only go down, so a template change
+/// that makes a face worse on these sizes fails here.
+#[test]
+fn small_and_landscape_cards_stay_within_their_budget() {
+    for (size, budget) in [("mini", 81), ("88.9x63.5", 1)] {
+        let warnings = layout_warnings(size);
+        assert!(
+            warnings.len() <= budget,
+            "--card {size}: {} layout warnings, more than {budget}:\n{}",
+            warnings.len(),
+            warnings.join("\n")
+        );
+    }
+}
+
+#[test]
+fn the_minimum_type_size_is_the_projects_to_choose() {
+    let dir = bundled_project("dreadnaught-2e");
+    let manifest = dir.path().join("cardsmith.toml");
+    let base = std::fs::read_to_string(&manifest).expect("manifest");
+    // At 9 pt, the rules of the longer cards no longer fit unshrunk.
+    std::fs::write(&manifest, format!("{base}[print]\nmin-text = 9\n")).expect("manifest");
+    let output = cardsmith(&["print", "--format", "html"], dir.path());
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(0), "{err}");
+    assert!(err.contains("below the 9pt minimum"), "{err}");
+    assert!(err.contains("warning[E0705]: the rules text of `Precision Strike` prints at"), "{err}");
+    // The command line wins, and 6 pt is met.
+    let output = cardsmith(&["print", "--format", "html", "--min-text", "6"], dir.path());
+    assert!(!stderr(&output).contains("E0705"), "{}", stderr(&output));
+    let output = cardsmith(&["print", "--format", "html", "--min-text", "0.5"], dir.path());
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("a minimum type size of 0.5 pt is out of range (1 to 72)"), "{}", stderr(&output));
+}
