@@ -63,6 +63,7 @@ fn main() {
         dpi: 300,
         formats,
         deck: None,
+        ..Options::default()
     };
     let none = Formats { pdf: false, png: false, html: false, tts: false };
     let start = Instant::now();

@@ -34,7 +34,7 @@ does nothing.  The known tables and keys are:
 
     [project]  name, game, paths
     [build]    out
-    [print]    out, format, paper, card, bleed, backs, dpi, deck
+    [print]    out, format, paper, card, bleed, margin, backs, dpi, deck
     [lints]    one key per lint name (`cardsmith lint --list`)";
     CONFIG_WRONG_TYPE "E0012" "config-wrong-type" "\
 A setting in `cardsmith.toml` has a value of the wrong type, such as a string
@@ -71,6 +71,7 @@ pub struct PrintSettings {
     pub paper: Option<String>,
     pub card: Option<String>,
     pub bleed: Option<f64>,
+    pub margin: Option<f64>,
     pub backs: Option<bool>,
     pub dpi: Option<u32>,
     pub deck: Option<String>,
@@ -114,6 +115,7 @@ const TABLES: &[(&str, &[(&str, Kind)])] = &[
             ("paper", Kind::Text),
             ("card", Kind::Text),
             ("bleed", Kind::Number),
+            ("margin", Kind::Number),
             ("backs", Kind::Flag),
             ("dpi", Kind::Count),
             ("deck", Kind::Text),
@@ -246,6 +248,7 @@ impl Reader {
             ("print", "paper", Setting::Text(s)) => print.paper = Some(s),
             ("print", "card", Setting::Text(s)) => print.card = Some(s),
             ("print", "bleed", Setting::Number(n)) => print.bleed = Some(n),
+            ("print", "margin", Setting::Number(n)) => print.margin = Some(n),
             ("print", "backs", Setting::Flag(b)) => print.backs = Some(b),
             ("print", "dpi", Setting::Count(n)) => print.dpi = Some(n),
             ("print", "deck", Setting::Text(s)) => print.deck = Some(s),

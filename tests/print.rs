@@ -338,20 +338,61 @@ fn poppler_renders_nine_cards_a_page_with_cut_marks_and_mirrored_backs() {
 
 #[test]
 fn letter_and_tarot_sheets_have_their_grids() {
-    let grid = |paper: &str, card: &str| {
-        let g = sheet::Grid::new(sheet::paper_size(paper).unwrap(), sheet::card_size(card).expect("known size"), 0.0)
-            .unwrap();
+    let grid = |paper: &str, card: &str, margin: f32| {
+        let (paper, card) = (sheet::paper_size(paper).unwrap(), sheet::card_size(card).expect("known size"));
+        let g = sheet::Grid::new(paper, card, 0.0, margin).unwrap();
         (g.columns, g.rows)
     };
-    assert_eq!(grid("letter", "poker"), (3, 3));
-    assert_eq!(grid("a4", "tarot"), (2, 2));
+    // Three rows of poker cards leave Letter no room for cut marks outside
+    // a 5 mm margin; a printer that prints to 3 mm gets them back.
+    assert_eq!(grid("letter", "poker", 5.0), (3, 2));
+    assert_eq!(grid("letter", "poker", 3.0), (3, 3));
+    assert_eq!(grid("a4", "tarot", 5.0), (2, 2));
     let dir = tempfile::tempdir().unwrap();
-    let pdf = Pdf::open(&print_pdf(dir.path(), &["--paper", "letter"]));
+    let pdf = Pdf::open(&print_pdf(dir.path(), &["--paper", "letter", "--margin", "3"]));
     let pages = pdf.pages();
     assert_eq!(pages.len(), 3, "26 cards, nine a page");
     for page in pages {
         assert_box(pdf.page_box(page, "MediaBox").expect("a media box"), [0.0, 0.0, 612.0, 792.0], 0.01, "letter");
     }
+    assert_eq!(Pdf::open(&print_pdf(dir.path(), &["--paper", "letter"])).pages().len(), 5, "26 cards, six a page");
+}
+
+/// The width, height and pixels (RGBA) of a PNG file.
+fn decode_png(path: &Path) -> (u32, u32, Vec<u8>) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).expect("a PNG")));
+    let mut reader = decoder.read_info().expect("a valid PNG");
+    let mut pixels = vec![0; reader.output_buffer_size().expect("a size")];
+    let info = reader.next_frame(&mut pixels).expect("pixels");
+    pixels.truncate(info.buffer_size());
+    (info.width, info.height, pixels)
+}
+
+#[test]
+fn png_faces_carry_the_bleed_at_the_chosen_resolution() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let print = |extra: &[&str]| {
+        let args = ["print", "cards/dreadnaught-2e", "-o", out.to_str().expect("utf-8"), "--format", "png"];
+        let output = cardsmith(&[&args[..], extra].concat(), repo());
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        decode_png(&out.join("png/dreadnaught-2e/back.png"))
+    };
+    // 63.5 × 88.9 mm at 100 dpi, then with 3 mm of bleed each side.
+    let (w, h, trimmed) = print(&["--dpi", "100"]);
+    assert_eq!((w, h), (250, 350));
+    let (w, h, bled) = print(&["--dpi", "100", "--bleed", "3"]);
+    assert_eq!((w, h), (274, 374));
+    // The back's dark background runs into the bleed: the corner pixel is
+    // the colour a few pixels inside the trimmed card shows at its corner.
+    let pixel = |pixels: &[u8], width: u32, x: u32, y: u32| {
+        let at = ((y * width + x) * 4) as usize;
+        pixels[at..at + 3].to_vec()
+    };
+    assert_eq!(pixel(&bled, 274, 0, 0), pixel(&trimmed, 250, 3, 3));
+    assert!(pixel(&bled, 274, 0, 0).iter().all(|c| *c < 100), "the bleed is not the background");
+    let (w, _, _) = print(&["--dpi", "600", "--bleed", "3"]);
+    assert_eq!(w, 1642);
 }
 
 fn options(formats: Formats) -> Options {
@@ -363,6 +404,7 @@ fn options(formats: Formats) -> Options {
         dpi: 300,
         formats,
         deck: None,
+        ..Options::default()
     }
 }
 

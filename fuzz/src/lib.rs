@@ -91,6 +91,7 @@ pub fn print(data: &[u8]) {
         dpi: 30,
         formats: Formats { pdf: false, png: false, html: false, tts: false },
         deck: None,
+        ..Options::default()
     };
     let job = TEMPLATES.with(|templates| {
         let mut templates = templates.borrow_mut();

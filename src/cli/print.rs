@@ -35,16 +35,19 @@ pub struct Args {
     /// Card size: poker, bridge, tarot, mini, or WxH in millimetres such as 63.5x88.9 (default: poker)
     #[arg(long)]
     pub card: Option<String>,
-    /// Bleed around each card, in millimetres (default: 0)
+    /// Bleed around each card on the sheets and the PNGs, in millimetres (default: 0)
     #[arg(long)]
     pub bleed: Option<f32>,
+    /// Paper edge where the printer cannot print and nothing is drawn, cut marks included, in millimetres (default: 5)
+    #[arg(long)]
+    pub margin: Option<f32>,
     /// Add a backs page after every fronts page, mirrored for long-edge duplex
     #[arg(long)]
     pub backs: bool,
     /// Print one deck with its copies instead of every card once
     #[arg(long)]
     pub deck: Option<String>,
-    /// Resolution of the PNG faces (default: 300)
+    /// Resolution of the PNG faces, which include the bleed (default: 300)
     #[arg(long)]
     pub dpi: Option<u32>,
     /// How to print diagnostics
@@ -201,14 +204,23 @@ fn options(args: &Args, settings: &PrintSettings) -> Result<Options> {
     let names =
         if !args.format.is_empty() { args.format.clone() } else { settings.formats.clone().unwrap_or_default() };
     let formats = if names.is_empty() { Formats::ALL } else { parse_formats(&names)? };
-    if sheet::Grid::new(paper, card, bleed).is_none() {
+    let margin = args.margin.or(settings.margin.map(|m| m as f32)).unwrap_or(sheet::MARGIN);
+    if !sheet::MARGIN_MM.contains(&margin) {
         return Err(miette!(
-            help = "choose larger paper, a smaller card or less bleed",
-            "a {card_name} card with {bleed} mm bleed does not fit on {paper_name} paper"
+            help = "5 mm suits most printers",
+            "a margin of {margin} mm is out of range ({} to {})",
+            sheet::MARGIN_MM.start(),
+            sheet::MARGIN_MM.end()
+        ));
+    }
+    if sheet::Grid::new(paper, card, bleed, margin).is_none() {
+        return Err(miette!(
+            help = "choose larger paper, a smaller card, less bleed or a smaller margin",
+            "a {card_name} card with {bleed} mm bleed and cut marks does not fit inside {paper_name} paper's {margin} mm margins"
         ));
     }
     let deck = args.deck.clone().or_else(|| settings.deck.clone());
-    Ok(Options { card, paper, bleed, backs: args.backs || settings.backs.unwrap_or(false), dpi, formats, deck })
+    Ok(Options { card, paper, bleed, margin, backs: args.backs || settings.backs.unwrap_or(false), dpi, formats, deck })
 }
 
 fn parse_formats(names: &[String]) -> Result<Formats> {

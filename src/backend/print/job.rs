@@ -18,8 +18,12 @@ use std::sync::Arc;
 pub struct Options {
     pub card: Size,
     pub paper: Size,
-    /// Millimetres of artwork beyond the cut line on each side.
+    /// Millimetres of artwork beyond the cut line on each side, on the PDF
+    /// sheets and around every PNG face.
     pub bleed: f32,
+    /// Millimetres at every paper edge where nothing is drawn, cut marks
+    /// included.
+    pub margin: f32,
     /// A backs page after every fronts page, mirrored for long-edge duplex.
     pub backs: bool,
     /// Resolution of the PNG faces.
@@ -27,6 +31,22 @@ pub struct Options {
     pub formats: Formats,
     /// Print one deck, with its copies, instead of every card once.
     pub deck: Option<String>,
+}
+
+impl Default for Options {
+    /// Poker cards on A4, no bleed, no backs, 300 dpi, every format.
+    fn default() -> Options {
+        Options {
+            card: Size { w: 63.5, h: 88.9 },
+            paper: Size { w: 210.0, h: 297.0 },
+            bleed: 0.0,
+            margin: super::sheet::MARGIN,
+            backs: false,
+            dpi: 300,
+            formats: Formats::ALL,
+            deck: None,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -47,8 +47,8 @@ pub fn steps(job: &Job, options: &Options) -> usize {
 /// Builds the outputs of a prepared job.  `tick` is called as work is done,
 /// [`steps`] times in all.
 pub fn render(job: &Job, options: &Options, tick: &(dyn Fn() + Sync)) -> Result<Vec<Blob>, RenderError> {
-    let grid = Grid::new(options.paper, options.card, options.bleed)
-        .ok_or_else(|| "the card does not fit on the paper with its bleed".to_string())?;
+    let grid = Grid::new(options.paper, options.card, options.bleed, options.margin)
+        .ok_or_else(|| "the card does not fit on the paper with its bleed and margins".to_string())?;
     let parsed = Parsed::new(job, tick)?;
     let trim = png::Trim::new(options.card.w, options.card.h, options.bleed);
     let f = options.formats;
@@ -207,9 +207,13 @@ struct Drawn<'a> {
     tick: &'a (dyn Fn() + Sync),
 }
 
+/// One PNG per face at the chosen resolution, with its bleed around it: the
+/// files a print-on-demand service takes.  (The Tabletop Simulator sheets
+/// and the preview show the trimmed card.)
 fn face_pngs(drawn: &Drawn, game: &str, indexes: &[usize]) -> Result<Vec<Blob>, String> {
-    let Drawn { job, parsed, trim, options, tick } = *drawn;
-    let (w, h) = (png::pixels(options.card.w, options.dpi), png::pixels(options.card.h, options.dpi));
+    let Drawn { job, parsed, options, tick, .. } = *drawn;
+    let (card, bleed, dpi) = (options.card, options.bleed, options.dpi);
+    let (w, h) = (png::pixels(card.w + 2.0 * bleed, dpi), png::pixels(card.h + 2.0 * bleed, dpi));
     let mut users: HashMap<usize, usize> = HashMap::new();
     for i in indexes {
         *users.entry(parsed.back_index[*i]).or_default() += 1;
@@ -236,7 +240,7 @@ fn face_pngs(drawn: &Drawn, game: &str, indexes: &[usize]) -> Result<Vec<Blob>, 
         images.push((name, &parsed.backs[back], false));
     }
     let rendered = parallel(&images, |(name, tree, front)| {
-        let bytes = png::render_png(tree, trim, w, h, options.dpi);
+        let bytes = png::render_png(tree, png::Trim::NONE, w, h, dpi);
         if *front {
             tick();
         }
