@@ -34,7 +34,8 @@ does nothing.  The known tables and keys are:
 
     [project]  name, game, paths
     [build]    out
-    [print]    out, format, paper, card, bleed, margin, backs, dpi, deck
+    [print]    out, format, paper, card, bleed, margin, backs, duplex,
+               offset, calibration, dpi, deck
     [lints]    one key per lint name (`cardsmith lint --list`)";
     CONFIG_WRONG_TYPE "E0012" "config-wrong-type" "\
 A setting in `cardsmith.toml` has a value of the wrong type, such as a string
@@ -73,6 +74,10 @@ pub struct PrintSettings {
     pub bleed: Option<f64>,
     pub margin: Option<f64>,
     pub backs: Option<bool>,
+    pub duplex: Option<String>,
+    /// Millimetres x, y.
+    pub offset: Option<(f64, f64)>,
+    pub calibration: Option<bool>,
     pub dpi: Option<u32>,
     pub deck: Option<String>,
 }
@@ -85,6 +90,8 @@ enum Kind {
     /// A list of strings, or one string of comma-separated items.
     TextOrList,
     Number,
+    /// Two numbers: `[0.5, -1]`.
+    Pair,
     Flag,
     Count,
 }
@@ -96,6 +103,7 @@ impl Kind {
             Kind::TextList => ("a list of strings", "[\"cards\"]"),
             Kind::TextOrList => ("a list of strings", "[\"pdf\", \"png\"]"),
             Kind::Number => ("a number", "3"),
+            Kind::Pair => ("a list of two numbers", "[0.5, -1]"),
             Kind::Flag => ("true or false", "true"),
             Kind::Count => ("a whole number from 1 to 4294967295", "300"),
         }
@@ -117,6 +125,9 @@ const TABLES: &[(&str, &[(&str, Kind)])] = &[
             ("bleed", Kind::Number),
             ("margin", Kind::Number),
             ("backs", Kind::Flag),
+            ("duplex", Kind::Text),
+            ("offset", Kind::Pair),
+            ("calibration", Kind::Flag),
             ("dpi", Kind::Count),
             ("deck", Kind::Text),
         ],
@@ -129,6 +140,7 @@ enum Setting {
     Text(String),
     List(Vec<(String, Span)>),
     Number(f64),
+    Pair(f64, f64),
     Flag(bool),
     Count(u32),
 }
@@ -227,6 +239,16 @@ impl Reader {
             ),
             (Kind::Number, Value::Float(f)) if f.value().is_finite() => Setting::Number(*f.value()),
             (Kind::Number, Value::Integer(i)) => Setting::Number(*i.value() as f64),
+            (Kind::Pair, Value::Array(items)) => {
+                let numbers: Vec<f64> = items
+                    .iter()
+                    .map(|i| i.as_float().or_else(|| i.as_integer().map(|n| n as f64)).filter(|f| f.is_finite()))
+                    .collect::<Option<_>>()?;
+                match numbers.as_slice() {
+                    [x, y] => Setting::Pair(*x, *y),
+                    _ => return None,
+                }
+            }
             (Kind::Flag, Value::Boolean(b)) => Setting::Flag(*b.value()),
             (Kind::Count, Value::Integer(i)) => Setting::Count(u32::try_from(*i.value()).ok().filter(|n| *n > 0)?),
             _ => return None,
@@ -250,6 +272,9 @@ impl Reader {
             ("print", "bleed", Setting::Number(n)) => print.bleed = Some(n),
             ("print", "margin", Setting::Number(n)) => print.margin = Some(n),
             ("print", "backs", Setting::Flag(b)) => print.backs = Some(b),
+            ("print", "duplex", Setting::Text(s)) => print.duplex = Some(s),
+            ("print", "offset", Setting::Pair(x, y)) => print.offset = Some((x, y)),
+            ("print", "calibration", Setting::Flag(b)) => print.calibration = Some(b),
             ("print", "dpi", Setting::Count(n)) => print.dpi = Some(n),
             ("print", "deck", Setting::Text(s)) => print.deck = Some(s),
             // TABLES and this match list the same keys; a key typed by
@@ -336,7 +361,7 @@ mod tests {
     fn a_valid_file_gives_every_setting() {
         let (manifest, problems) = read(
             "[project]\nname = \"x\"\ngame = \"g\"\npaths = [\"cards\", \"more\"]\n[build]\nout = \"o\"\n\
-             [print]\nformat = \"pdf, png\"\nbleed = 3\nbacks = true\ndpi = 150\n[lints]\nnear-duplicate-names = \"deny\"\n",
+             [print]\nformat = \"pdf, png\"\nbleed = 3\nbacks = true\ndpi = 150\noffset = [0.5, -1]\n[lints]\nnear-duplicate-names = \"deny\"\n",
         );
         assert_eq!(problems, vec![]);
         let paths: Vec<&str> = manifest.paths.iter().flatten().map(|(p, _)| p.as_str()).collect();
@@ -348,6 +373,7 @@ mod tests {
             (Some(3.0), Some(true), Some(150))
         );
         assert_eq!(manifest.lints.levels.get("near-duplicate-names"), Some(&Level::Deny));
+        assert_eq!(manifest.print.offset, Some((0.5, -1.0)));
     }
 
     #[test]
@@ -373,6 +399,7 @@ mod tests {
     #[test]
     fn a_table_given_as_a_value_and_broken_toml_are_reported() {
         assert_eq!(read("print = 3\n").1, vec![("E0012", "print".to_string())]);
+        assert_eq!(read("[print]\noffset = [1]\n").1, vec![("E0012", "[1]".to_string())]);
         let (_, problems) = read("[project\n");
         assert_eq!(problems.len(), 1);
         assert_eq!(problems[0].0, "E0010");

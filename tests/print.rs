@@ -337,6 +337,71 @@ fn poppler_renders_nine_cards_a_page_with_cut_marks_and_mirrored_backs() {
 }
 
 #[test]
+fn duplex_offset_and_calibration_add_their_pages_and_refuse_bad_values() {
+    let dir = tempfile::tempdir().unwrap();
+    // The calibration sheet's two sides, then 3 × (fronts, backs).
+    let pdf = Pdf::open(&print_pdf(dir.path(), &["--duplex", "short", "--offset", "2,-1.5", "--calibration"]));
+    assert_eq!(pdf.pages().len(), 8);
+    assert_eq!(Pdf::open(&print_pdf(dir.path(), &["--calibration"])).pages().len(), 5);
+    for (flag, value, expected) in [
+        ("--duplex", "diagonal", "unknown duplex `diagonal`"),
+        ("--offset", "20,0", "out of range"),
+        ("--offset", "1;2", "is not an offset"),
+        ("--margin", "40", "out of range"),
+    ] {
+        let output = cardsmith(&["print", "cards/dreadnaught-2e", "--format", "pdf", flag, value], repo());
+        assert_eq!(output.status.code(), Some(2), "{flag} {value}");
+        assert!(stderr(&output).contains(expected), "{flag} {value}: {}", stderr(&output));
+    }
+}
+
+#[test]
+#[ignore = "needs poppler: apt-get install poppler-utils"]
+fn poppler_shows_short_edge_backs_moved_by_the_offset_and_the_calibration_rulers() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = print_pdf(dir.path(), &["--duplex", "short", "--offset", "2,-1.5", "--calibration"]);
+    let dpi = 150;
+    let mm = |v: f64| (v / 25.4 * dpi as f64) as usize;
+    // The front's cross at the centre of A4; behind it the rulers, moved by
+    // the offset: one vertical line each between the ticks 7 and 8 mm below.
+    let front = Gray::render(&pdf, 1, dpi, dir.path());
+    let back = Gray::render(&pdf, 2, dpi, dir.path());
+    let line_near = |page: &Gray, y: f64, x: f64| -> Vec<f64> {
+        page.vertical_lines(mm(y), mm(y) + 1).into_iter().filter(|l| (pixels_to_mm(*l, dpi) - x).abs() < 15.0).collect()
+    };
+    let cross = line_near(&front, 148.5 + 7.5, 105.0);
+    let ruler = line_near(&back, 147.0 + 7.5, 107.0);
+    assert_eq!((cross.len(), ruler.len()), (1, 1), "{cross:?} {ruler:?}");
+    assert!((pixels_to_mm(ruler[0] - cross[0], dpi) - 2.0).abs() < 0.3, "{cross:?} {ruler:?}");
+    // The cut marks of a backs page are those of its fronts, 2 mm right.
+    let fronts = Gray::render(&pdf, 3, dpi, dir.path());
+    let backs = Gray::render(&pdf, 4, dpi, dir.path());
+    let (xf, xb) = (fronts.vertical_lines(0, mm(12.0)), backs.vertical_lines(0, mm(12.0)));
+    assert_eq!((xf.len(), xb.len()), (4, 4), "{xf:?} {xb:?}");
+    for (f, b) in xf.iter().zip(&xb) {
+        assert!((pixels_to_mm(b - f, dpi) - 2.0).abs() < 0.3, "{xf:?} {xb:?}");
+    }
+    // The last fronts page holds 8 cards; short-edge backs mirror the rows.
+    let ys = fronts.horizontal_lines(0, mm(8.5));
+    assert_eq!(ys.len(), 4, "{ys:?}");
+    let occupancy = |page: &Gray| -> Vec<bool> {
+        (0..9)
+            .map(|slot| {
+                let (row, column) = (slot / 3, slot % 3);
+                let (x0, y0) = (xf[column] as usize, ys[row] as usize);
+                let (w, h) = ((xf[column + 1] - xf[column]) as usize, (ys[row + 1] - ys[row]) as usize);
+                page.inked(x0 + w / 4, y0 + h / 4, w / 2, h / 2)
+            })
+            .collect()
+    };
+    let last = occupancy(&Gray::render(&pdf, 7, dpi, dir.path()));
+    let last_backs = occupancy(&Gray::render(&pdf, 8, dpi, dir.path()));
+    assert_eq!(last.iter().filter(|c| **c).count(), 8, "{last:?}");
+    let mirrored: Vec<bool> = (0..9).map(|slot| last[(2 - slot / 3) * 3 + slot % 3]).collect();
+    assert_eq!(last_backs, mirrored, "short-edge backs mirror the rows");
+}
+
+#[test]
 fn letter_and_tarot_sheets_have_their_grids() {
     let grid = |paper: &str, card: &str, margin: f32| {
         let (paper, card) = (sheet::paper_size(paper).unwrap(), sheet::card_size(card).expect("known size"));

@@ -41,9 +41,18 @@ pub struct Args {
     /// Paper edge where the printer cannot print and nothing is drawn, cut marks included, in millimetres (default: 5)
     #[arg(long)]
     pub margin: Option<f32>,
-    /// Add a backs page after every fronts page, mirrored for long-edge duplex
+    /// Add a backs page after every fronts page, laid out for `--duplex` (default: long)
     #[arg(long)]
     pub backs: bool,
+    /// How the printer turns the sheet for the backs: long or short edge (implies --backs)
+    #[arg(long)]
+    pub duplex: Option<String>,
+    /// Move every backs page by X,Y millimetres (x right, y down) to make up for the printer; read it off --calibration
+    #[arg(long, allow_hyphen_values = true)]
+    pub offset: Option<String>,
+    /// Start the PDF with a calibration sheet that measures the printer's front/back misalignment
+    #[arg(long)]
+    pub calibration: bool,
     /// Print one deck with its copies instead of every card once
     #[arg(long)]
     pub deck: Option<String>,
@@ -213,14 +222,56 @@ fn options(args: &Args, settings: &PrintSettings) -> Result<Options> {
             sheet::MARGIN_MM.end()
         ));
     }
-    if sheet::Grid::new(paper, card, bleed, margin).is_none() {
+    let duplex_name = args.duplex.clone().or_else(|| settings.duplex.clone());
+    let duplex = match &duplex_name {
+        None => sheet::Duplex::Long,
+        Some(name) => {
+            sheet::Duplex::parse(name).ok_or_else(|| miette!(help = "use long or short", "unknown duplex `{name}`"))?
+        }
+    };
+    let offset = match &args.offset {
+        Some(text) => parse_offset(text)?,
+        None => settings.offset.map_or((0.0, 0.0), |(x, y)| (x as f32, y as f32)),
+    };
+    if offset.0.abs() > MAX_OFFSET || offset.1.abs() > MAX_OFFSET || !offset.0.is_finite() || !offset.1.is_finite() {
+        return Err(miette!(
+            help = "print --calibration to measure it; printers are off by a millimetre or two",
+            "an offset of {},{} mm is out of range (-{MAX_OFFSET} to {MAX_OFFSET} each)",
+            offset.0,
+            offset.1
+        ));
+    }
+    let backs = args.backs || settings.backs.unwrap_or(false) || duplex_name.is_some();
+    let deck = args.deck.clone().or_else(|| settings.deck.clone());
+    let options = Options {
+        card,
+        paper,
+        bleed,
+        margin,
+        backs,
+        duplex,
+        offset,
+        calibration: args.calibration || settings.calibration.unwrap_or(false),
+        dpi,
+        formats,
+        deck,
+    };
+    if options.grid().is_none() {
         return Err(miette!(
             help = "choose larger paper, a smaller card, less bleed or a smaller margin",
             "a {card_name} card with {bleed} mm bleed and cut marks does not fit inside {paper_name} paper's {margin} mm margins"
         ));
     }
-    let deck = args.deck.clone().or_else(|| settings.deck.clone());
-    Ok(Options { card, paper, bleed, margin, backs: args.backs || settings.backs.unwrap_or(false), dpi, formats, deck })
+    Ok(options)
+}
+
+/// The largest printer offset taken, in millimetres each way.
+const MAX_OFFSET: f32 = 10.0;
+
+/// `X,Y` in millimetres: `0.5,-1`.
+fn parse_offset(text: &str) -> Result<(f32, f32)> {
+    let parsed = text.split_once(',').and_then(|(x, y)| Some((x.trim().parse().ok()?, y.trim().parse().ok()?)));
+    parsed.ok_or_else(|| miette!(help = "write X,Y in millimetres, such as 0.5,-1", "`{text}` is not an offset"))
 }
 
 fn parse_formats(names: &[String]) -> Result<Formats> {

@@ -1,7 +1,7 @@
 //! A print job: which cards to print, and their faces drawn as SVG.
 
 use super::functions::{self, Overflow};
-use super::sheet::{pt, Size};
+use super::sheet::{pt, Duplex, Grid, Size};
 use super::templates::Templates;
 use super::view::Viewer;
 use super::{codes, icons, svg};
@@ -24,8 +24,15 @@ pub struct Options {
     /// Millimetres at every paper edge where nothing is drawn, cut marks
     /// included.
     pub margin: f32,
-    /// A backs page after every fronts page, mirrored for long-edge duplex.
+    /// A backs page after every fronts page, laid out for `duplex`.
     pub backs: bool,
+    /// How the printer turns the sheet between fronts and backs.
+    pub duplex: Duplex,
+    /// Millimetres every backs page is moved (x right, y down as seen on
+    /// the back) to make up for the printer's misalignment.
+    pub offset: (f32, f32),
+    /// A calibration sheet before the cards in the PDF.
+    pub calibration: bool,
     /// Resolution of the PNG faces.
     pub dpi: u32,
     pub formats: Formats,
@@ -42,10 +49,20 @@ impl Default for Options {
             bleed: 0.0,
             margin: super::sheet::MARGIN,
             backs: false,
+            duplex: Duplex::Long,
+            offset: (0.0, 0.0),
+            calibration: false,
             dpi: 300,
             formats: Formats::ALL,
             deck: None,
         }
+    }
+}
+
+impl Options {
+    /// Where the cards go on the sheets; `None` when not one card fits.
+    pub fn grid(&self) -> Option<Grid> {
+        Grid::new(self.paper, self.card, self.bleed, self.margin)
     }
 }
 

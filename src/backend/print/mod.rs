@@ -7,9 +7,11 @@
 //! [`functions`] lay text out with [`layout`] (wrapping, inline icons,
 //! shrink-to-fit, an overflow diagnostic) using the bundled [`fonts`];
 //! [`svg`] parses the faces with usvg; [`png`], [`pdf`], [`html`] and [`tts`]
-//! write the outputs, with [`sheet`] computing where cards sit on paper.
+//! write the outputs, with [`sheet`] computing where cards sit on paper and
+//! [`calibration`] drawing the sheet that measures a duplex printer.
 //! Like every backend it returns bytes and never touches the file system.
 
+pub mod calibration;
 pub mod codes;
 pub mod fonts;
 pub mod functions;

@@ -3,8 +3,7 @@
 
 use super::codes;
 use super::job::{Blob, Job, Options};
-use super::sheet::Grid;
-use super::{html, pdf, png, svg, tts};
+use super::{calibration, html, pdf, png, svg, tts};
 use crate::diagnostics::Diagnostic;
 use crate::parallel::map as parallel;
 use resvg::usvg::Tree;
@@ -47,9 +46,10 @@ pub fn steps(job: &Job, options: &Options) -> usize {
 /// Builds the outputs of a prepared job.  `tick` is called as work is done,
 /// [`steps`] times in all.
 pub fn render(job: &Job, options: &Options, tick: &(dyn Fn() + Sync)) -> Result<Vec<Blob>, RenderError> {
-    let grid = Grid::new(options.paper, options.card, options.bleed, options.margin)
-        .ok_or_else(|| "the card does not fit on the paper with its bleed and margins".to_string())?;
+    let grid =
+        options.grid().ok_or_else(|| "the card does not fit on the paper with its bleed and margins".to_string())?;
     let parsed = Parsed::new(job, tick)?;
+    let calibration = calibration_sides(options)?;
     let trim = png::Trim::new(options.card.w, options.card.h, options.bleed);
     let f = options.formats;
     let by_game = group_by_game(job);
@@ -68,7 +68,9 @@ pub fn render(job: &Job, options: &Options, tick: &(dyn Fn() + Sync)) -> Result<
                         .iter()
                         .map(|i| pdf::Placed { front: &parsed.fronts[*i], back: parsed.back_of(*i) })
                         .collect();
-                    let bytes = pdf::write(&placed, &grid, options.backs)?;
+                    let backs = options.backs.then_some(pdf::Backs { duplex: options.duplex, offset: options.offset });
+                    let calibration = calibration.as_ref().map(|[front, back]| [&**front, &**back]);
+                    let bytes = pdf::write(&placed, &grid, backs, calibration)?;
                     blobs.push(Blob { name: format!("{}.pdf", base_of(game)), bytes });
                 }
                 tick();
@@ -96,6 +98,16 @@ pub fn render(job: &Job, options: &Options, tick: &(dyn Fn() + Sync)) -> Result<
         }
         Ok(blobs)
     })
+}
+
+/// The calibration sheet's two sides, parsed, when asked for.
+fn calibration_sides(options: &Options) -> Result<Option<[Arc<Tree>; 2]>, String> {
+    if !(options.calibration && options.formats.pdf) {
+        return Ok(None);
+    }
+    let usvg = svg::options();
+    let [front, back] = calibration::sides(options.paper, options.margin, options.duplex, super::fonts::FAMILY);
+    Ok(Some([svg::parse(&front, &usvg)?, svg::parse(&back, &usvg)?]))
 }
 
 /// Every distinct face parsed once by usvg: each card's front, and each

@@ -73,6 +73,46 @@ pub const MIN_MARK: f32 = 2.0;
 /// The margins a user may ask for, in millimetres.
 pub const MARGIN_MM: std::ops::RangeInclusive<f32> = 0.0..=30.0;
 
+/// How a duplex printer turns the sheet between its two sides.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Duplex {
+    /// Flipped on the long edge (the left edge of a portrait page): what is
+    /// on the left of the front is on the right of the back.
+    #[default]
+    Long,
+    /// Flipped on the short edge (the top): what is at the top of the front
+    /// is at the bottom of the back.
+    Short,
+}
+
+impl Duplex {
+    /// `long` or `short`.
+    pub fn parse(name: &str) -> Option<Duplex> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "long" | "long-edge" => Some(Duplex::Long),
+            "short" | "short-edge" => Some(Duplex::Short),
+            _ => None,
+        }
+    }
+
+    /// Where a point of the front shows through on the back, as seen looking
+    /// at the back (both from the top left of their side, in millimetres).
+    pub fn behind(self, paper: Size, (x, y): (f32, f32)) -> (f32, f32) {
+        match self {
+            Duplex::Long => (paper.w - x, y),
+            Duplex::Short => (x, paper.h - y),
+        }
+    }
+}
+
+/// Which side of the sheets a page is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Front,
+    /// A backs page, laid out for the way the printer turns the sheet.
+    Back(Duplex),
+}
+
 /// Where cards go on a page.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Grid {
@@ -111,13 +151,15 @@ impl Grid {
     }
 
     /// The trimmed face of the card in `slot` (reading order), from the top
-    /// left of the page: x, y.  On a backs page the columns are mirrored, so
-    /// each back lands behind its front when the sheet is flipped on its long
-    /// edge.
-    pub fn slot(&self, slot: usize, backs: bool) -> (f32, f32) {
-        let (row, mut column) = (slot / self.columns, slot % self.columns);
-        if backs {
-            column = self.columns - 1 - column;
+    /// left of the page: x, y.  On a backs page the columns (long edge) or
+    /// the rows (short edge) are mirrored, so each back lands behind its
+    /// front; the grid is centred, so that is [`Duplex::behind`] of the slot.
+    pub fn slot(&self, slot: usize, side: Side) -> (f32, f32) {
+        let (mut row, mut column) = (slot / self.columns, slot % self.columns);
+        match side {
+            Side::Front => {}
+            Side::Back(Duplex::Long) => column = self.columns - 1 - column,
+            Side::Back(Duplex::Short) => row = self.rows - 1 - row,
         }
         let pitch = (self.card.w + 2.0 * self.bleed, self.card.h + 2.0 * self.bleed);
         (self.left + column as f32 * pitch.0, self.top + row as f32 * pitch.1)
@@ -147,11 +189,11 @@ impl Grid {
         let mut xs: Vec<f32> = Vec::new();
         let mut ys: Vec<f32> = Vec::new();
         for column in 0..self.columns {
-            let (x, _) = self.slot(column, false);
+            let (x, _) = self.slot(column, Side::Front);
             xs.extend([x, x + self.card.w]);
         }
         for row in 0..self.rows {
-            let (_, y) = self.slot(row * self.columns, false);
+            let (_, y) = self.slot(row * self.columns, Side::Front);
             ys.extend([y, y + self.card.h]);
         }
         dedup(&mut xs);
@@ -173,6 +215,25 @@ impl Grid {
             }
         }
         marks
+    }
+}
+
+impl Grid {
+    /// The cut marks of a page moved by `offset` (a backs page), cut back
+    /// where the move takes them into the margin; a mark left shorter than
+    /// half of [`MIN_MARK`] is dropped.
+    pub fn cut_marks_moved(&self, offset: (f32, f32)) -> Vec<(f32, f32, f32, f32)> {
+        let (low, high) = ((self.margin, self.margin), (self.paper.w - self.margin, self.paper.h - self.margin));
+        let clip = |v: f32, axis: usize| if axis == 0 { v.clamp(low.0, high.0) } else { v.clamp(low.1, high.1) };
+        self.cut_marks()
+            .into_iter()
+            .map(|(x1, y1, x2, y2)| {
+                let (x1, x2) = (clip(x1 + offset.0, 0), clip(x2 + offset.0, 0));
+                let (y1, y2) = (clip(y1 + offset.1, 1), clip(y2 + offset.1, 1));
+                (x1, y1, x2, y2)
+            })
+            .filter(|(x1, y1, x2, y2)| (x2 - x1).abs() + (y2 - y1).abs() >= MIN_MARK / 2.0)
+            .collect()
     }
 }
 
@@ -208,16 +269,26 @@ mod tests {
     }
 
     #[test]
-    fn cards_are_centred_and_backs_mirror_fronts() {
+    fn cards_are_centred_and_backs_land_behind_fronts() {
         let g = grid("a4", "poker", 0.0);
         assert!((g.left - (210.0 - 190.5) / 2.0).abs() < 1e-3);
         assert!((g.top - (297.0 - 266.7) / 2.0).abs() < 1e-3);
-        for slot in 0..9 {
-            let (front, _) = g.slot(slot, false);
-            let (back, y) = g.slot(slot, true);
-            assert!((front + g.card.w / 2.0 - (210.0 - back - g.card.w / 2.0)).abs() < 1e-3);
-            assert_eq!(y, g.slot(slot, false).1);
+        for (paper, card, bleed) in [("a4", "poker", 0.0), ("letter", "bridge", 3.0), ("a3", "88.9x63.5", 2.0)] {
+            let g = grid(paper, card, bleed);
+            for slot in 0..g.per_page() {
+                let (x, y) = g.slot(slot, Side::Front);
+                let centre = (x + g.card.w / 2.0, y + g.card.h / 2.0);
+                for duplex in [Duplex::Long, Duplex::Short] {
+                    let (bx, by) = g.slot(slot, Side::Back(duplex));
+                    let (ex, ey) = duplex.behind(g.paper, centre);
+                    let close = (bx + g.card.w / 2.0 - ex).abs() < 1e-3 && (by + g.card.h / 2.0 - ey).abs() < 1e-3;
+                    assert!(close, "{paper} {card} slot {slot} {duplex:?}: back at {bx},{by}");
+                }
+            }
         }
+        // Long-edge keeps the rows, short-edge the columns.
+        assert_eq!(g.slot(0, Side::Back(Duplex::Long)), g.slot(2, Side::Front));
+        assert_eq!(g.slot(0, Side::Back(Duplex::Short)), g.slot(6, Side::Front));
     }
 
     #[test]
@@ -251,6 +322,21 @@ mod tests {
         assert_eq!(grid("a4", "poker", 0.0).cut_marks().len(), 16);
         // Cut lines shared by neighbours (no bleed) are marked once.
         assert_eq!(grid("a4", "poker", 3.0).cut_marks().len(), 16);
+    }
+
+    #[test]
+    fn moved_marks_are_cut_back_at_the_margin() {
+        let g = grid("a4", "poker", 0.0);
+        assert_eq!(g.cut_marks_moved((0.0, 0.0)), g.cut_marks());
+        for offset in [(3.0, 0.0), (-3.0, 2.0), (0.0, -10.0)] {
+            let marks = g.cut_marks_moved(offset);
+            assert!(marks.len() >= g.cut_marks().len() / 2, "{offset:?}: {marks:?}");
+            for (x1, y1, x2, y2) in marks {
+                for (x, y) in [(x1, y1), (x2, y2)] {
+                    assert!((5.0..=205.0).contains(&x) && (5.0..=292.0).contains(&y), "{offset:?}: {x},{y}");
+                }
+            }
+        }
     }
 
     #[test]
