@@ -35,7 +35,7 @@ does nothing.  The known tables and keys are:
     [project]  name, game, paths
     [build]    out
     [print]    out, format, paper, card, bleed, margin, backs, duplex,
-               offset, calibration, dpi, deck
+               offset, calibration, dpi, base-url, tts-width, deck
     [lints]    one key per lint name (`cardsmith lint --list`)";
     CONFIG_WRONG_TYPE "E0012" "config-wrong-type" "\
 A setting in `cardsmith.toml` has a value of the wrong type, such as a string
@@ -79,6 +79,8 @@ pub struct PrintSettings {
     pub offset: Option<(f64, f64)>,
     pub calibration: Option<bool>,
     pub dpi: Option<u32>,
+    pub base_url: Option<String>,
+    pub tts_width: Option<u32>,
     pub deck: Option<String>,
 }
 
@@ -129,6 +131,8 @@ const TABLES: &[(&str, &[(&str, Kind)])] = &[
             ("offset", Kind::Pair),
             ("calibration", Kind::Flag),
             ("dpi", Kind::Count),
+            ("base-url", Kind::Text),
+            ("tts-width", Kind::Count),
             ("deck", Kind::Text),
         ],
     ),
@@ -276,6 +280,8 @@ impl Reader {
             ("print", "offset", Setting::Pair(x, y)) => print.offset = Some((x, y)),
             ("print", "calibration", Setting::Flag(b)) => print.calibration = Some(b),
             ("print", "dpi", Setting::Count(n)) => print.dpi = Some(n),
+            ("print", "base-url", Setting::Text(s)) => print.base_url = Some(s),
+            ("print", "tts-width", Setting::Count(n)) => print.tts_width = Some(n),
             ("print", "deck", Setting::Text(s)) => print.deck = Some(s),
             // TABLES and this match list the same keys; a key typed by
             // `setting` always lands in one arm above.

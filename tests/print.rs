@@ -540,7 +540,7 @@ fn card_text_is_escaped_everywhere() {
     let output = cardsmith(&["print", "--format", "html,png,pdf,tts"], dir.path());
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let html = std::fs::read_to_string(dir.path().join("print/preview.html")).unwrap();
-    assert!(!html.contains("<script>") && !html.contains("<b>"), "markup from card text reached the page");
+    assert!(!html.contains("<script>alert") && !html.contains("<b>"), "markup from card text reached the page");
     assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
     assert!(html.contains("&lt;/svg&gt;&lt;b&gt;&amp;amp;"));
     let pngs: Vec<_> = std::fs::read_dir(dir.path().join("print/png/dreadnaught-2e")).unwrap().collect();
@@ -659,4 +659,122 @@ fn bleed_reaches_beyond_the_trim_box_and_custom_card_sizes_print() {
             );
         }
     }
+}
+
+/// The part of Tabletop Simulator's saved-object format a custom deck is
+/// loaded from: what the game reads and the types it expects.
+fn tts_saved_object_schema() -> serde_json::Value {
+    let url = serde_json::json!({"type": "string", "minLength": 1});
+    let custom_deck = serde_json::json!({
+        "type": "object",
+        "minProperties": 1,
+        "patternProperties": {"^[1-9][0-9]*$": {
+            "type": "object",
+            "required": ["FaceURL", "BackURL", "NumWidth", "NumHeight", "BackIsHidden", "UniqueBack"],
+            "properties": {
+                "FaceURL": url, "BackURL": url,
+                "NumWidth": {"type": "integer", "minimum": 1, "maximum": 10},
+                "NumHeight": {"type": "integer", "minimum": 1, "maximum": 7},
+                "BackIsHidden": {"type": "boolean"}, "UniqueBack": {"type": "boolean"},
+                "Type": {"type": "integer"}
+            }
+        }},
+        "additionalProperties": false
+    });
+    let transform = serde_json::json!({"type": "object", "required": ["posX", "posY", "posZ", "rotX", "rotY", "rotZ", "scaleX", "scaleY", "scaleZ"]});
+    serde_json::json!({
+        "type": "object",
+        "required": ["ObjectStates"],
+        "properties": {"ObjectStates": {"type": "array", "minItems": 1, "items": {
+            "type": "object",
+            "required": ["Name", "Transform", "DeckIDs", "CustomDeck", "ContainedObjects"],
+            "properties": {
+                "Name": {"const": "DeckCustom"},
+                "Nickname": {"type": "string"},
+                "Transform": transform,
+                "DeckIDs": {"type": "array", "minItems": 1, "items": {"type": "integer", "minimum": 100}},
+                "CustomDeck": custom_deck,
+                "ContainedObjects": {"type": "array", "items": {
+                    "type": "object",
+                    "required": ["Name", "Nickname", "CardID", "Transform", "CustomDeck"],
+                    "properties": {
+                        "Name": {"const": "Card"}, "Nickname": {"type": "string"},
+                        "CardID": {"type": "integer", "minimum": 100}, "Transform": transform,
+                        "CustomDeck": custom_deck
+                    }
+                }}
+            }
+        }}}
+    })
+}
+
+/// Checks a saved object against the schema and what the schema cannot
+/// say: each card id is its sheet's number × 100 + its slot, inside the
+/// sheet; the ids of the deck are those of its cards; each card carries its
+/// own sheet; every image named is in `files` under `tts/` after `base`.
+fn check_saved_object(object: &serde_json::Value, files: &std::collections::BTreeMap<String, Vec<u8>>, base: &str) {
+    let schema = tts_saved_object_schema();
+    let validator = jsonschema::draft202012::new(&schema).expect("the schema compiles");
+    let objections: Vec<String> =
+        validator.iter_errors(object).map(|e| format!("{}: {e}", e.instance_path())).collect();
+    assert!(objections.is_empty(), "{objections:#?}");
+    let deck = &object["ObjectStates"][0];
+    let custom = deck["CustomDeck"].as_object().expect("sheets");
+    let cards = deck["ContainedObjects"].as_array().expect("cards");
+    let ids: Vec<&serde_json::Value> = cards.iter().map(|c| &c["CardID"]).collect();
+    assert_eq!(deck["DeckIDs"].as_array().expect("ids").iter().collect::<Vec<_>>(), ids);
+    for card in cards {
+        let id = card["CardID"].as_u64().expect("an id");
+        let (sheet, slot) = ((id / 100).to_string(), id % 100);
+        let files_of = &custom[&sheet];
+        let capacity = files_of["NumWidth"].as_u64().unwrap() * files_of["NumHeight"].as_u64().unwrap();
+        assert!(slot < capacity - 1, "slot {slot} of {capacity}: the last slot is the hidden face");
+        assert_eq!(&card["CustomDeck"][&sheet], files_of, "a card carries its sheet");
+    }
+    for sheet in custom.values() {
+        for key in ["FaceURL", "BackURL"] {
+            let url = sheet[key].as_str().expect("an address");
+            let file = url.strip_prefix(base).unwrap_or_else(|| panic!("{url} is not under {base}"));
+            assert!(files.contains_key(&format!("tts/{file}")), "{url}: no such image in {:?}", files.keys());
+        }
+    }
+}
+
+#[test]
+fn tts_decks_load_from_hosted_addresses_per_game_and_per_deck() {
+    let dir = common::bundled_project("dreadnaught-2e");
+    let base = "https://example.org/cards/";
+    let output = cardsmith(&["print", "--format", "tts", "--base-url", base, "--tts-width", "200"], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let files = common::contents(&dir.path().join("print"));
+    let object = |name: &str| -> serde_json::Value {
+        serde_json::from_slice(files.get(name).unwrap_or_else(|| panic!("no {name} in {:?}", files.keys())))
+            .expect("JSON")
+    };
+    let game = object("tts/dreadnaught-2e.json");
+    check_saved_object(&game, &files, base);
+    assert_eq!(game["ObjectStates"][0]["ContainedObjects"].as_array().unwrap().len(), 26, "every card once");
+    // Each deck is a deck of its own with its backs and the copies
+    // `--deck` prints.
+    for (name, deck) in [("Kinetic", "kinetic"), ("Armour", "armour"), ("Kinetic and Armour", "kinetic-and-armour")] {
+        let object = object(&format!("tts/decks/{deck}.json"));
+        check_saved_object(&object, &files, base);
+        assert!(files.contains_key(&format!("tts/decks/{deck}-back.png")), "{deck}");
+        let alone = dir.path().join("alone");
+        let output = cardsmith(&["print", "--format", "tts", "--deck", name, "-o", "alone"], dir.path());
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let printed: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(alone.join(format!("tts/{deck}.json"))).expect("the deck")).unwrap();
+        let nicknames = |o: &serde_json::Value| -> Vec<serde_json::Value> {
+            o["ObjectStates"][0]["ContainedObjects"].as_array().unwrap().iter().map(|c| c["Nickname"].clone()).collect()
+        };
+        assert_eq!(nicknames(&object), nicknames(&printed), "{deck}");
+    }
+    // The sheets are drawn 200 pixels a face.
+    let sheet = dir.path().join("print/tts/dreadnaught-2e-1.png");
+    let (width, _, _) = decode_png(&sheet);
+    let columns = game["ObjectStates"][0]["CustomDeck"]["1"]["NumWidth"].as_u64().unwrap();
+    assert_eq!(u64::from(width), 200 * columns);
+    let refused = cardsmith(&["print", "--format", "tts", "--base-url", "cards here"], dir.path());
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
 }

@@ -53,6 +53,12 @@ pub struct Args {
     /// Start the PDF with a calibration sheet that measures the printer's front/back misalignment
     #[arg(long)]
     pub calibration: bool,
+    /// Address where the Tabletop Simulator images will be hosted; the saved object names them after it
+    #[arg(long)]
+    pub base_url: Option<String>,
+    /// Pixels across one face on the Tabletop Simulator sheets (default: from --dpi, at most 300 dpi)
+    #[arg(long)]
+    pub tts_width: Option<u32>,
     /// Print one deck with its copies instead of every card once
     #[arg(long)]
     pub deck: Option<String>,
@@ -93,14 +99,14 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             ..print::Job::default()
         },
     };
-    let print::Job { faces, copies, title, diagnostics } = job;
+    let print::Job { faces, copies, title, decks, diagnostics } = job;
     merge(&mut outcome, diagnostics);
     check::print(&outcome, args.message_format)?;
     if outcome.stats.errors > 0 {
         eprintln!("nothing written: fix the errors first");
         return Ok(ExitCode::from(1));
     }
-    let job = print::Job { faces, copies, title, diagnostics: Vec::new() };
+    let job = print::Job { faces, copies, title, decks, diagnostics: Vec::new() };
     let progress = progress_bar(print::steps(&job, &options) as u64);
     let rendered = print::render(&job, &options, &|| progress.inc(1));
     progress.finish_and_clear();
@@ -222,13 +228,26 @@ fn options(args: &Args, settings: &PrintSettings) -> Result<Options> {
             sheet::MARGIN_MM.end()
         ));
     }
+    let mut options = Options { card, paper, bleed, margin, dpi, formats, ..Options::default() };
+    backs_options(args, settings, &mut options)?;
+    tts_options(args, settings, &mut options)?;
+    options.deck = args.deck.clone().or_else(|| settings.deck.clone());
+    if options.grid().is_none() {
+        return Err(miette!(
+            help = "choose larger paper, a smaller card, less bleed or a smaller margin",
+            "a {card_name} card with {bleed} mm bleed and cut marks does not fit inside {paper_name} paper's {margin} mm margins"
+        ));
+    }
+    Ok(options)
+}
+
+/// Backs, duplex, the printer's offset and the calibration sheet.
+fn backs_options(args: &Args, settings: &PrintSettings, options: &mut Options) -> Result<()> {
     let duplex_name = args.duplex.clone().or_else(|| settings.duplex.clone());
-    let duplex = match &duplex_name {
-        None => sheet::Duplex::Long,
-        Some(name) => {
-            sheet::Duplex::parse(name).ok_or_else(|| miette!(help = "use long or short", "unknown duplex `{name}`"))?
-        }
-    };
+    if let Some(name) = &duplex_name {
+        options.duplex =
+            sheet::Duplex::parse(name).ok_or_else(|| miette!(help = "use long or short", "unknown duplex `{name}`"))?;
+    }
     let offset = match &args.offset {
         Some(text) => parse_offset(text)?,
         None => settings.offset.map_or((0.0, 0.0), |(x, y)| (x as f32, y as f32)),
@@ -241,28 +260,35 @@ fn options(args: &Args, settings: &PrintSettings) -> Result<Options> {
             offset.1
         ));
     }
-    let backs = args.backs || settings.backs.unwrap_or(false) || duplex_name.is_some();
-    let deck = args.deck.clone().or_else(|| settings.deck.clone());
-    let options = Options {
-        card,
-        paper,
-        bleed,
-        margin,
-        backs,
-        duplex,
-        offset,
-        calibration: args.calibration || settings.calibration.unwrap_or(false),
-        dpi,
-        formats,
-        deck,
-    };
-    if options.grid().is_none() {
+    options.offset = offset;
+    options.backs = args.backs || settings.backs.unwrap_or(false) || duplex_name.is_some();
+    options.calibration = args.calibration || settings.calibration.unwrap_or(false);
+    Ok(())
+}
+
+/// The widest face a Tabletop Simulator sheet may ask for, in pixels.
+const MAX_TTS_WIDTH: u32 = 2048;
+
+/// Where the Tabletop Simulator images are hosted and how wide a face is.
+fn tts_options(args: &Args, settings: &PrintSettings, options: &mut Options) -> Result<()> {
+    options.base_url = args.base_url.clone().or_else(|| settings.base_url.clone());
+    if let Some(url) = &options.base_url {
+        let known = ["http://", "https://", "file://"].iter().any(|scheme| url.starts_with(scheme));
+        if !known || url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(miette!(
+                help = "write the address the images will be at, such as https://example.org/cards",
+                "`{url}` is not an http, https or file address"
+            ));
+        }
+    }
+    options.tts_width = args.tts_width.or(settings.tts_width);
+    if let Some(width) = options.tts_width.filter(|w| !(64..=MAX_TTS_WIDTH).contains(w)) {
         return Err(miette!(
-            help = "choose larger paper, a smaller card, less bleed or a smaller margin",
-            "a {card_name} card with {bleed} mm bleed and cut marks does not fit inside {paper_name} paper's {margin} mm margins"
+            help = "Tabletop Simulator sheets are at most 4096 pixels a side; 409 fills a 10 × 7 sheet",
+            "a face {width} pixels wide is out of range (64 to {MAX_TTS_WIDTH})"
         ));
     }
-    Ok(options)
+    Ok(())
 }
 
 /// The largest printer offset taken, in millimetres each way.

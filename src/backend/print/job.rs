@@ -36,6 +36,12 @@ pub struct Options {
     /// Resolution of the PNG faces.
     pub dpi: u32,
     pub formats: Formats,
+    /// Where the Tabletop Simulator images will be hosted: the saved
+    /// object's addresses are this followed by the file names.
+    pub base_url: Option<String>,
+    /// Pixels across one face on the Tabletop Simulator sheets (else from
+    /// `dpi`, at most 300 dpi); the sheets' 4096-pixel limit still holds.
+    pub tts_width: Option<u32>,
     /// Print one deck, with its copies, instead of every card once.
     pub deck: Option<String>,
 }
@@ -54,6 +60,8 @@ impl Default for Options {
             calibration: false,
             dpi: 300,
             formats: Formats::ALL,
+            base_url: None,
+            tts_width: None,
             deck: None,
         }
     }
@@ -92,6 +100,10 @@ pub struct Face {
     pub name: String,
     /// `007-spinal-railcannon`: unique in its game, safe as a file name.
     pub slug: String,
+    /// The card's kind, as the ruleset names it.
+    pub kind: String,
+    /// The decks that list the card.
+    pub decks: Vec<String>,
     pub front: String,
     pub back: String,
     pub span: Span,
@@ -105,7 +117,18 @@ pub struct Job {
     pub copies: Vec<usize>,
     /// The name of the outputs: the deck's, else the game's.
     pub title: String,
+    /// Each deck of the printed games with its copies (indexes into
+    /// `faces`), when every card is printed; empty with `--deck`.
+    pub decks: Vec<DeckCopies>,
     pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A deck of a game and the faces of its copies.
+#[derive(Clone, Debug, Default)]
+pub struct DeckCopies {
+    pub game: String,
+    pub name: String,
+    pub copies: Vec<usize>,
 }
 
 #[derive(Serialize)]
@@ -180,6 +203,13 @@ pub fn prepare(project: &Project, templates: &mut Templates, options: &Options) 
                     game: game.ruleset.id.clone(),
                     name: card.name.clone(),
                     slug: format!("{:03}-{}", number + 1, slug(&card.name)),
+                    kind: card.kind.clone(),
+                    decks: game
+                        .decks
+                        .iter()
+                        .filter(|d| d.cards.iter().any(|e| e.card == card.name))
+                        .map(|d| d.name.clone())
+                        .collect(),
                     front,
                     back,
                     span: card.span,
@@ -194,6 +224,9 @@ pub fn prepare(project: &Project, templates: &mut Templates, options: &Options) 
     }
     if job.faces.len() == work.len() {
         job.copies = selection.copies;
+        if options.deck.is_none() {
+            job.decks = deck_copies(&selection.games);
+        }
     }
     job.title = selection.title;
     job
@@ -264,6 +297,27 @@ fn select<'a>(project: &'a Project, deck: Option<&str>) -> Result<Selection<'a>,
         copies.extend(std::iter::repeat_n(index, entry.count.clamp(0, 1000) as usize));
     }
     Ok(Selection { games: vec![(game, cards)], copies, title: slug(&deck.name) })
+}
+
+/// Every deck of the selected games with the faces of its copies; `games`
+/// is in the order the faces were drawn.
+fn deck_copies(games: &[(&Game, Vec<Counted>)]) -> Vec<DeckCopies> {
+    let mut decks = Vec::new();
+    let mut first = 0;
+    for (game, cards) in games {
+        for deck in &game.decks {
+            let mut copies = Vec::new();
+            for entry in &deck.cards {
+                let Some(index) = cards.iter().position(|(card, _)| card.name == entry.card) else { continue };
+                copies.extend(std::iter::repeat_n(first + index, entry.count.clamp(0, 1000) as usize));
+            }
+            if !copies.is_empty() {
+                decks.push(DeckCopies { game: game.ruleset.id.clone(), name: deck.name.clone(), copies });
+            }
+        }
+        first += cards.len();
+    }
+    decks
 }
 
 /// The count of a card in the first deck that lists it directly.

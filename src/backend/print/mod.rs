@@ -29,5 +29,5 @@ pub mod view;
 mod job;
 mod outputs;
 
-pub use job::{prepare, Blob, Face, Formats, Job, Options};
+pub use job::{prepare, Blob, DeckCopies, Face, Formats, Job, Options};
 pub use outputs::{render, steps, RenderError};

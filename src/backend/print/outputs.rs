@@ -2,7 +2,7 @@
 //! sheets, PNG faces, Tabletop Simulator sheets and the HTML preview.
 
 use super::codes;
-use super::job::{Blob, Job, Options};
+use super::job::{Blob, DeckCopies, Job, Options};
 use super::{calibration, html, pdf, png, svg, tts};
 use crate::diagnostics::Diagnostic;
 use crate::parallel::map as parallel;
@@ -83,7 +83,12 @@ pub fn render(job: &Job, options: &Options, tick: &(dyn Fn() + Sync)) -> Result<
                 images.extend(face_pngs(&drawn, game, indexes)?);
             }
             if f.tts {
-                images.extend(tts_sheets(&drawn, &base_of(game), indexes, &copies_of(game))?);
+                let (base, copies) = (base_of(game), copies_of(game));
+                let deck = TtsDeck { title: &base, files: &base, faces: indexes, copies: &copies };
+                images.extend(tts_sheets(&drawn, &deck, tick)?);
+                for deck in job.decks.iter().filter(|d| d.game == *game) {
+                    images.extend(deck_sheets(&drawn, deck)?);
+                }
             }
         }
         let mut blobs = match sheets.map(|thread| thread.join()) {
@@ -261,12 +266,34 @@ fn face_pngs(drawn: &Drawn, game: &str, indexes: &[usize]) -> Result<Vec<Blob>, 
     rendered.into_iter().collect()
 }
 
+/// What goes into one Tabletop Simulator deck: its title, the file name
+/// its images start with, its distinct faces and its copies (indexes into
+/// the job's faces).
+struct TtsDeck<'a> {
+    title: &'a str,
+    files: &'a str,
+    faces: &'a [usize],
+    copies: &'a [usize],
+}
+
+/// A deck of the project as a Tabletop Simulator deck of its own, in
+/// `tts/decks/`.  Its sheets are not progress steps.
+fn deck_sheets(drawn: &Drawn, deck: &DeckCopies) -> Result<Vec<Blob>, String> {
+    let mut faces: Vec<usize> = deck.copies.clone();
+    faces.sort_unstable();
+    faces.dedup();
+    let files = format!("decks/{}", super::job::slug(&deck.name));
+    let tts = TtsDeck { title: &deck.name, files: &files, faces: &faces, copies: &deck.copies };
+    tts_sheets(drawn, &tts, &|| {})
+}
+
 /// Tabletop Simulator sheets of fronts; where a sheet holds a card with a
 /// back of its own, a sheet of backs in the same layout beside it.
-fn tts_sheets(drawn: &Drawn, base: &str, indexes: &[usize], copies: &[usize]) -> Result<Vec<Blob>, String> {
-    let Drawn { job, parsed, trim, options, tick } = *drawn;
+fn tts_sheets(drawn: &Drawn, deck: &TtsDeck, tick: &(dyn Fn() + Sync)) -> Result<Vec<Blob>, String> {
+    let Drawn { job, parsed, trim, options, .. } = *drawn;
+    let TtsDeck { title, files: base, faces: indexes, copies } = *deck;
     let dpi = options.dpi.min(300);
-    let max_w = png::pixels(options.card.w, dpi);
+    let max_w = options.tts_width.unwrap_or_else(|| png::pixels(options.card.w, dpi));
     // The back most cards share.
     let mut counts: HashMap<usize, usize> = HashMap::new();
     for i in indexes {
@@ -305,7 +332,8 @@ fn tts_sheets(drawn: &Drawn, base: &str, indexes: &[usize], copies: &[usize]) ->
             slot_of.get(i).map(|(sheet, slot)| tts::DeckCard { name: &job.faces[*i].name, sheet: *sheet, slot: *slot })
         })
         .collect();
-    let object = tts::saved_object(base, &cards, &sheets, &format!("{base}-back.png"));
+    let back = format!("{base}-back.png");
+    let object = tts::saved_object(title, &cards, &sheets, &back, options.base_url.as_deref());
     let mut json = serde_json::to_vec_pretty(&object).map_err(|e| e.to_string())?;
     json.push(b'\n');
     blobs.push(Blob { name: format!("tts/{base}.json"), bytes: json });
@@ -351,6 +379,8 @@ fn preview(job: &Job, parsed: &Parsed, options: &Options) -> Blob {
         .map(|(i, face)| html::Entry {
             name: &face.name,
             game: &face.game,
+            kind: &face.kind,
+            decks: &face.decks,
             front: &face.front,
             back: parsed.own_back(i).then_some(face.back.as_str()),
         })
