@@ -778,3 +778,122 @@ fn tts_decks_load_from_hosted_addresses_per_game_and_per_deck() {
     let refused = cardsmith(&["print", "--format", "tts", "--base-url", "cards here"], dir.path());
     assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
 }
+
+/// A copy of the bundled example project `examples/NAME` in a temporary
+/// folder.
+fn example_project(name: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, bytes) in common::contents(&repo().join("examples").join(name)) {
+        let target = dir.path().join(&path);
+        std::fs::create_dir_all(target.parent().expect("a folder")).unwrap();
+        std::fs::write(target, bytes).unwrap();
+    }
+    dir
+}
+
+/// The image XObjects of a PDF: how many, and how many distinct streams.
+fn image_objects(pdf: &Pdf) -> (usize, usize) {
+    let mut streams = BTreeSet::new();
+    let mut count = 0;
+    for object in pdf.0.objects.values() {
+        if let Object::Stream(stream) = object {
+            if stream.dict.get(b"Subtype").ok().and_then(|s| s.as_name().ok()) == Some(b"Image".as_slice()) {
+                count += 1;
+                streams.insert(stream.content.clone());
+            }
+        }
+    }
+    (count, streams.len())
+}
+
+#[test]
+fn the_art_deck_example_prints_to_every_format_with_each_image_embedded_once() {
+    let dir = example_project("art-deck");
+    let output = cardsmith(&["print", "--dpi", "100"], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let files = common::contents(&dir.path().join("print"));
+    for name in
+        ["dreadnaught-2e.pdf", "preview.html", "tts/dreadnaught-2e.json", "png/dreadnaught-2e/004-nebula-cover.png"]
+    {
+        assert!(files.contains_key(name), "no {name} in {:?}", files.keys());
+    }
+    // Two cards show the PNG, two the SVG: the PDF holds the PNG's pixels
+    // once (the SVG is drawn as vectors), and the preview both, inline.
+    let pdf = Pdf::open(&dir.path().join("print/dreadnaught-2e.pdf"));
+    assert_eq!(image_objects(&pdf), (1, 1), "each image is embedded once");
+    let html = String::from_utf8_lossy(&files["preview.html"]);
+    assert_eq!(html.matches("data:image&#x2F;png;base64").count() + html.matches("data:image/png;base64").count(), 2);
+    assert_eq!(html.matches("svg+xml;base64").count(), 2);
+    // The art shows: the body of the card with art is not the plain white
+    // of the same card without it.
+    let (w, _, with_art) = decode_png(&dir.path().join("print/png/dreadnaught-2e/004-nebula-cover.png"));
+    std::fs::write(
+        dir.path().join("cards/railguns.cards"),
+        std::fs::read_to_string(dir.path().join("cards/railguns.cards"))
+            .unwrap()
+            .replace("  art \"art/nebula.png\"\n", ""),
+    )
+    .unwrap();
+    let output = cardsmith(&["print", "--dpi", "100", "--format", "png"], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let (_, _, without) = decode_png(&dir.path().join("print/png/dreadnaught-2e/004-nebula-cover.png"));
+    let at =
+        |pixels: &[u8], x: u32, y: u32| pixels[((y * w + x) * 4) as usize..((y * w + x) * 4 + 3) as usize].to_vec();
+    assert_eq!(at(&without, 40, 250), vec![255, 255, 255]);
+    assert_ne!(at(&with_art, 40, 250), vec![255, 255, 255], "no art behind the body");
+}
+
+/// The CRC-32 a PNG chunk ends with (over its type and data).
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for byte in bytes {
+        crc ^= u32::from(*byte);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+        }
+    }
+    !crc
+}
+
+#[test]
+fn an_image_that_cannot_be_drawn_is_a_diagnostic_at_its_card() {
+    let dir = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("secret.png"), b"\x89PNG\r\n\x1a\n").unwrap();
+    let cases: &[(&str, &str)] = &[
+        ("missing.png", "E0710"),
+        ("../secret.png", "E0711"),
+        ("/etc/passwd", "E0711"),
+        ("link/secret.png", "E0711"),
+        ("notes.png", "E0713"),
+        ("cut.png", "E0713"),
+        ("huge.png", "E0712"),
+    ];
+    let mut cards = String::from("game dreadnaught-2e\n");
+    for (i, (path, _)) in cases.iter().enumerate() {
+        cards.push_str(&format!("\nevent \"Card {i}\" {{\n  at 3.0 {{ impact damage 1 }}\n  art \"{path}\"\n}}\n"));
+    }
+    project(dir.path(), &cards);
+    std::os::unix::fs::symlink(outside.path(), dir.path().join("link")).unwrap();
+    std::fs::write(dir.path().join("notes.png"), "not an image").unwrap();
+    // A PNG cut short after its header, and one that claims 9000 × 9000.
+    let nebula = std::fs::read(repo().join("examples/art-deck/art/nebula.png")).unwrap();
+    std::fs::write(dir.path().join("cut.png"), &nebula[..nebula.len() / 2]).unwrap();
+    let mut huge = nebula.clone();
+    huge[16..24].copy_from_slice(&[0, 0, 0x23, 0x28, 0, 0, 0x23, 0x28]);
+    let crc = crc32(&huge[12..29]).to_be_bytes();
+    huge[29..33].copy_from_slice(&crc);
+    std::fs::write(dir.path().join("huge.png"), huge).unwrap();
+    let output = cardsmith(&["print", "--format", "html", "--message-format", "json"], dir.path());
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let found: Vec<(String, u64)> = stdout
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON"))
+        .map(|d| (d["code"].as_str().unwrap_or("").to_string(), d["line"].as_u64().unwrap_or(0)))
+        .collect();
+    let expected: Vec<(String, u64)> =
+        cases.iter().enumerate().map(|(i, (_, code))| (code.to_string(), 3 + 5 * i as u64)).collect();
+    assert_eq!(found, expected, "{}", stderr(&output));
+    assert!(!dir.path().join("print").exists(), "nothing is written");
+}

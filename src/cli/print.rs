@@ -90,8 +90,10 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         Some(root) => read_overrides(root, &outcome)?,
         None => Vec::new(),
     };
+    let folder = project.root.clone().unwrap_or_else(|| project.cwd.clone());
+    let assets = print::Assets { art: print::art::Art::load(read_art(&folder, &outcome)) };
     let job = match Templates::new(&overrides) {
-        Ok(mut templates) => print::prepare(&outcome.project, &mut templates, &options),
+        Ok(mut templates) => print::prepare_with(&outcome.project, &mut templates, &options, &assets),
         Err(message) => print::Job {
             diagnostics: vec![
                 Diagnostic::error(&print::codes::TEMPLATE_ERROR, "a template does not parse").note(message)
@@ -313,6 +315,44 @@ fn parse_formats(names: &[String]) -> Result<Formats> {
         }
     }
     Ok(formats)
+}
+
+/// Reads each image the cards name, confined to the project `folder`: an
+/// absolute path, a path through `..` or a link leading out is refused
+/// unread, as is a file past [`read::IMAGE`].
+fn read_art(folder: &Path, outcome: &Outcome) -> Vec<(String, print::art::Source)> {
+    use print::art::Source;
+    let inside = folder.canonicalize().unwrap_or_else(|_| folder.to_path_buf());
+    let read_one = |name: &str| -> Source {
+        let relative = Path::new(name);
+        let leaves =
+            relative.components().any(|c| !matches!(c, std::path::Component::Normal(_) | std::path::Component::CurDir));
+        if leaves || name.is_empty() {
+            return Source::Outside(format!("`{name}` is not a path inside the project (no absolute paths, no `..`)"));
+        }
+        let path = folder.join(relative);
+        let real = match path.canonicalize() {
+            Ok(real) => real,
+            Err(e) => return Source::Unreadable(format!("cannot open {}: {e}", path.display())),
+        };
+        if !real.starts_with(&inside) {
+            return Source::Outside(format!("{} is a link that leads outside the project", path.display()));
+        }
+        if std::fs::metadata(&real).is_ok_and(|m| m.is_file() && m.len() > read::IMAGE.bytes) {
+            return Source::TooLarge(format!("{} is larger than {} MiB", path.display(), read::IMAGE.bytes >> 20));
+        }
+        match read::bytes(&real, &read::IMAGE) {
+            Ok(bytes) => Source::Bytes(bytes),
+            Err(report) => Source::Unreadable(report.to_string()),
+        }
+    };
+    print::art::wanted(&outcome.project)
+        .into_iter()
+        .map(|name| {
+            let source = read_one(&name);
+            (name, source)
+        })
+        .collect()
 }
 
 /// The project's own templates: `templates/<ruleset>/*.svg` for each game

@@ -1,5 +1,6 @@
 //! A print job: which cards to print, and their faces drawn as SVG.
 
+use super::art::Art;
 use super::functions::{self, Overflow};
 use super::sheet::{pt, Duplex, Grid, Size};
 use super::templates::Templates;
@@ -147,9 +148,22 @@ struct GameView<'a> {
     title: &'a str,
 }
 
-/// Draws every card to print as SVG faces.  Problems (text that does not
-/// fit, a template that fails, an unknown deck) come back as diagnostics.
+/// What the command line read for a print besides the cards: the images
+/// they name.
+#[derive(Debug, Default)]
+pub struct Assets {
+    pub art: Art,
+}
+
+/// Draws every card to print as SVG faces, with no images.
 pub fn prepare(project: &Project, templates: &mut Templates, options: &Options) -> Job {
+    prepare_with(project, templates, options, &Assets::default())
+}
+
+/// Draws every card to print as SVG faces.  Problems (text that does not
+/// fit, a template that fails, an unknown deck, an image that cannot be
+/// drawn) come back as diagnostics.
+pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Options, assets: &Assets) -> Job {
     let mut job = Job::default();
     let selection = match select(project, options.deck.as_deref()) {
         Ok(selection) => selection,
@@ -173,8 +187,10 @@ pub fn prepare(project: &Project, templates: &mut Templates, options: &Options) 
     let drawn = parallel(&work, |(number, game, card, copies)| {
         let view = viewers.get(&game.ruleset.id).map(|v| v.card(card, *copies, number + 1));
         let Some(view) = view else { return Err(format!("no game `{}`", game.ruleset.id)) };
+        let (art, art_problems) = assets.art.for_card(game, card);
         let mut context = tera::Context::new();
         context.insert("card", &view);
+        context.insert("art", &art);
         context.insert("page", &page);
         context.insert("game", &GameView { id: &game.ruleset.id, title: &game.ruleset.title });
         context.insert("font", super::fonts::FAMILY);
@@ -190,13 +206,14 @@ pub fn prepare(project: &Project, templates: &mut Templates, options: &Options) 
                 faces.push(svg.map_err(|e| format!("{name}: {e}"))?);
                 overflows.extend(found);
             }
-            Ok((faces, overflows))
+            Ok((faces, overflows, art_problems))
         })
     });
     for ((number, game, card, _), result) in work.iter().zip(drawn) {
         match result {
-            Ok((mut faces, overflows)) => {
+            Ok((mut faces, overflows, art_problems)) => {
                 report_overflows(&mut job.diagnostics, card, &overflows);
+                job.diagnostics.extend(art_problems);
                 let back = faces.pop().unwrap_or_default();
                 let front = faces.pop().unwrap_or_default();
                 job.faces.push(Face {
