@@ -35,7 +35,7 @@ does nothing.  The known tables and keys are:
     [project]  name, game, paths
     [build]    out
     [print]    out, format, paper, card, bleed, margin, backs, duplex,
-               offset, calibration, dpi, base-url, tts-width, deck
+               offset, calibration, dpi, base-url, tts-width, fonts, deck
     [lints]    one key per lint name (`cardsmith lint --list`)";
     CONFIG_WRONG_TYPE "E0012" "config-wrong-type" "\
 A setting in `cardsmith.toml` has a value of the wrong type, such as a string
@@ -81,6 +81,8 @@ pub struct PrintSettings {
     pub dpi: Option<u32>,
     pub base_url: Option<String>,
     pub tts_width: Option<u32>,
+    /// Font files of the project, each with its span.
+    pub fonts: Option<Vec<(String, Span)>>,
     pub deck: Option<String>,
 }
 
@@ -133,6 +135,7 @@ const TABLES: &[(&str, &[(&str, Kind)])] = &[
             ("dpi", Kind::Count),
             ("base-url", Kind::Text),
             ("tts-width", Kind::Count),
+            ("fonts", Kind::TextList),
             ("deck", Kind::Text),
         ],
     ),
@@ -282,6 +285,7 @@ impl Reader {
             ("print", "dpi", Setting::Count(n)) => print.dpi = Some(n),
             ("print", "base-url", Setting::Text(s)) => print.base_url = Some(s),
             ("print", "tts-width", Setting::Count(n)) => print.tts_width = Some(n),
+            ("print", "fonts", Setting::List(l)) => print.fonts = Some(l),
             ("print", "deck", Setting::Text(s)) => print.deck = Some(s),
             // TABLES and this match list the same keys; a key typed by
             // `setting` always lands in one arm above.

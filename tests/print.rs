@@ -821,7 +821,13 @@ fn the_art_deck_example_prints_to_every_format_with_each_image_embedded_once() {
     // once (the SVG is drawn as vectors), and the preview both, inline.
     let pdf = Pdf::open(&dir.path().join("print/dreadnaught-2e.pdf"));
     assert_eq!(image_objects(&pdf), (1, 1), "each image is embedded once");
+    // The project's font is embedded, subset (`ABCDEF+DejaVuSerif…`).
+    let page = pdf.pages()[0];
+    let serif: Vec<String> =
+        pdf.fonts(page).into_iter().filter(|f| pdf.embedded(f)).map(|f| pdf.font_name(f)).collect();
+    assert!(serif.iter().any(|n| n.contains('+') && n.contains("DejaVuSerif")), "{serif:?}");
     let html = String::from_utf8_lossy(&files["preview.html"]);
+    assert_eq!(html.matches("@font-face").count(), 4, "the bundled faces and the project's font");
     assert_eq!(html.matches("data:image&#x2F;png;base64").count() + html.matches("data:image/png;base64").count(), 2);
     assert_eq!(html.matches("svg+xml;base64").count(), 2);
     // The art shows: the body of the card with art is not the plain white
@@ -896,4 +902,14 @@ fn an_image_that_cannot_be_drawn_is_a_diagnostic_at_its_card() {
         cases.iter().enumerate().map(|(i, (_, code))| (code.to_string(), 3 + 5 * i as u64)).collect();
     assert_eq!(found, expected, "{}", stderr(&output));
     assert!(!dir.path().join("print").exists(), "nothing is written");
+
+    // A font outside the project, or a file that is not a font, stops the
+    // print before anything is drawn.
+    for (font, expected) in [("../font.ttf", "not a path inside the project"), ("notes.png", "not a TrueType")] {
+        let manifest = format!("[project]\npaths = [\"cards\"]\n[print]\nfonts = [\"{font}\"]\n");
+        std::fs::write(dir.path().join("cardsmith.toml"), manifest).unwrap();
+        let output = cardsmith(&["print", "--format", "html"], dir.path());
+        assert_eq!(output.status.code(), Some(2), "{font}: {}", stderr(&output));
+        assert!(stderr(&output).contains(expected), "{font}: {}", stderr(&output));
+    }
 }

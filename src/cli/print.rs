@@ -91,7 +91,8 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         None => Vec::new(),
     };
     let folder = project.root.clone().unwrap_or_else(|| project.cwd.clone());
-    let assets = print::Assets { art: print::art::Art::load(read_art(&folder, &outcome)) };
+    let fonts = read_fonts(&folder, settings)?;
+    let assets = print::Assets { art: print::art::Art::load(read_art(&folder, &outcome)), fonts };
     let job = match Templates::new(&overrides) {
         Ok(mut templates) => print::prepare_with(&outcome.project, &mut templates, &options, &assets),
         Err(message) => print::Job {
@@ -101,14 +102,14 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             ..print::Job::default()
         },
     };
-    let print::Job { faces, copies, title, decks, diagnostics } = job;
+    let print::Job { faces, copies, title, decks, fonts, diagnostics } = job;
     merge(&mut outcome, diagnostics);
     check::print(&outcome, args.message_format)?;
     if outcome.stats.errors > 0 {
         eprintln!("nothing written: fix the errors first");
         return Ok(ExitCode::from(1));
     }
-    let job = print::Job { faces, copies, title, decks, diagnostics: Vec::new() };
+    let job = print::Job { faces, copies, title, decks, fonts, diagnostics: Vec::new() };
     let progress = progress_bar(print::steps(&job, &options) as u64);
     let rendered = print::render(&job, &options, &|| progress.inc(1));
     progress.finish_and_clear();
@@ -317,42 +318,64 @@ fn parse_formats(names: &[String]) -> Result<Formats> {
     Ok(formats)
 }
 
-/// Reads each image the cards name, confined to the project `folder`: an
-/// absolute path, a path through `..` or a link leading out is refused
-/// unread, as is a file past [`read::IMAGE`].
+/// Reads each image the cards name, confined to the project `folder`.
 fn read_art(folder: &Path, outcome: &Outcome) -> Vec<(String, print::art::Source)> {
+    let names = print::art::wanted(&outcome.project);
+    names.into_iter().map(|name| (name.clone(), read_inside(folder, &name, &read::IMAGE))).collect()
+}
+
+/// Reads the fonts `[print] fonts` names, confined to the project `folder`;
+/// a font that cannot be read or is not a font stops the print.
+fn read_fonts(folder: &Path, settings: &PrintSettings) -> Result<Vec<print::fonts::ProjectFont>> {
     use print::art::Source;
-    let inside = folder.canonicalize().unwrap_or_else(|_| folder.to_path_buf());
-    let read_one = |name: &str| -> Source {
-        let relative = Path::new(name);
-        let leaves =
-            relative.components().any(|c| !matches!(c, std::path::Component::Normal(_) | std::path::Component::CurDir));
-        if leaves || name.is_empty() {
-            return Source::Outside(format!("`{name}` is not a path inside the project (no absolute paths, no `..`)"));
-        }
-        let path = folder.join(relative);
-        let real = match path.canonicalize() {
-            Ok(real) => real,
-            Err(e) => return Source::Unreadable(format!("cannot open {}: {e}", path.display())),
+    let mut fonts = Vec::new();
+    for (name, _) in settings.fonts.iter().flatten() {
+        let why = match read_inside(folder, name, &read::FONT) {
+            Source::Bytes(bytes) => match print::fonts::ProjectFont::new(bytes) {
+                Ok(font) => {
+                    fonts.push(font);
+                    continue;
+                }
+                Err(why) => why.to_string(),
+            },
+            Source::Unreadable(why) | Source::Outside(why) | Source::TooLarge(why) => why,
         };
-        if !real.starts_with(&inside) {
-            return Source::Outside(format!("{} is a link that leads outside the project", path.display()));
-        }
-        if std::fs::metadata(&real).is_ok_and(|m| m.is_file() && m.len() > read::IMAGE.bytes) {
-            return Source::TooLarge(format!("{} is larger than {} MiB", path.display(), read::IMAGE.bytes >> 20));
-        }
-        match read::bytes(&real, &read::IMAGE) {
-            Ok(bytes) => Source::Bytes(bytes),
-            Err(report) => Source::Unreadable(report.to_string()),
-        }
+        return Err(miette!(
+            help = "[print] fonts names TrueType or OpenType files inside the project, such as \"fonts/title.ttf\"",
+            "{}: cannot use the font `{name}`: {why}",
+            folder.join(crate::config::FILE_NAME).display()
+        ));
+    }
+    Ok(fonts)
+}
+
+/// Reads the file `name` names from the project `folder`, refusing unread
+/// an absolute path, a path through `..`, a link leading out of the
+/// project and a file past `limit`.
+fn read_inside(folder: &Path, name: &str, limit: &read::Limit) -> print::art::Source {
+    use print::art::Source;
+    let relative = Path::new(name);
+    let leaves =
+        relative.components().any(|c| !matches!(c, std::path::Component::Normal(_) | std::path::Component::CurDir));
+    if leaves || name.is_empty() {
+        return Source::Outside(format!("`{name}` is not a path inside the project (no absolute paths, no `..`)"));
+    }
+    let inside = folder.canonicalize().unwrap_or_else(|_| folder.to_path_buf());
+    let path = folder.join(relative);
+    let real = match path.canonicalize() {
+        Ok(real) => real,
+        Err(e) => return Source::Unreadable(format!("cannot open {}: {e}", path.display())),
     };
-    print::art::wanted(&outcome.project)
-        .into_iter()
-        .map(|name| {
-            let source = read_one(&name);
-            (name, source)
-        })
-        .collect()
+    if !real.starts_with(&inside) {
+        return Source::Outside(format!("{} is a link that leads outside the project", path.display()));
+    }
+    if std::fs::metadata(&real).is_ok_and(|m| m.is_file() && m.len() > limit.bytes) {
+        return Source::TooLarge(format!("{} is larger than {} MiB", path.display(), limit.bytes >> 20));
+    }
+    match read::bytes(&real, limit) {
+        Ok(bytes) => Source::Bytes(bytes),
+        Err(report) => Source::Unreadable(report.to_string()),
+    }
 }
 
 /// The project's own templates: `templates/<ruleset>/*.svg` for each game

@@ -42,6 +42,10 @@ pub const TEMPLATE: Limit = Limit {
 pub const IMAGE: Limit =
     Limit { bytes: 16 << 20, what: "an image", help: "make the image smaller: 300 dpi at the card's size is plenty" };
 
+/// A font file a project names for `print`: a large CJK font is 20 MB.
+pub const FONT: Limit =
+    Limit { bytes: 32 << 20, what: "a font", help: "use a smaller font file, or one with fewer scripts" };
+
 /// An engine data document for `timeline --data`: the engine data of
 /// 100,000 cards is about 100 MB.
 pub const ENGINE_DATA: Limit = Limit {

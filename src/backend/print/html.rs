@@ -19,7 +19,7 @@ pub struct Entry<'a> {
     pub back: Option<&'a str>,
 }
 
-pub fn page(title: &str, entries: &[Entry], card_w_mm: f32, card_h_mm: f32) -> String {
+pub fn page(title: &str, entries: &[Entry], extra: &[fonts::ProjectFont], card_w_mm: f32, card_h_mm: f32) -> String {
     let mut out = String::with_capacity(4_000_000);
     out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
@@ -32,6 +32,13 @@ pub fn page(title: &str, entries: &[Entry], card_w_mm: f32, card_h_mm: f32) -> S
             "@font-face {{ font-family: \"{}\"; font-weight: {weight}; font-style: {slant}; \
              src: url(data:font/ttf;base64,{data}) format(\"truetype\"); }}\n",
             fonts::FAMILY
+        ));
+    }
+    for font in extra {
+        let data = base64::engine::general_purpose::STANDARD.encode(font.data.as_slice());
+        out.push_str(&format!(
+            "@font-face {{ font-family: \"{}\"; src: url(data:font/ttf;base64,{data}); }}\n",
+            css_name(&font.family)
         ));
     }
     out.push_str(&format!(
@@ -116,6 +123,13 @@ fn filters(out: &mut String, entries: &[Entry]) {
     out.push_str("<span id=\"shown\"></span>\n</div>\n");
 }
 
+/// A font family name safe inside a quoted CSS string in a `<style>`
+/// element, where entities mean nothing: letters, digits, spaces, `-`
+/// and `_` only.
+fn css_name(name: &str) -> String {
+    name.chars().filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_')).collect()
+}
+
 /// Drops an `<?xml …?>` line, which has no place inside HTML.
 fn strip_prolog(svg: &str) -> &str {
     let trimmed = svg.trim_start();
@@ -141,7 +155,7 @@ mod tests {
             front: svg,
             back: None,
         }];
-        let html = page("Cards & <more>", &entries, 63.5, 88.9);
+        let html = page("Cards & <more>", &entries, &[], 63.5, 88.9);
         assert!(!html.contains("<script>alert"));
         assert!(!html.contains("<b>"));
         assert!(html.contains("data-decks=\"[&quot;&lt;b&gt;Deck&lt;/b&gt;&quot;]\""), "{html}");

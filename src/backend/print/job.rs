@@ -1,6 +1,7 @@
 //! A print job: which cards to print, and their faces drawn as SVG.
 
 use super::art::Art;
+use super::fonts::ProjectFont;
 use super::functions::{self, Overflow};
 use super::sheet::{pt, Duplex, Grid, Size};
 use super::templates::Templates;
@@ -121,6 +122,8 @@ pub struct Job {
     /// Each deck of the printed games with its copies (indexes into
     /// `faces`), when every card is printed; empty with `--deck`.
     pub decks: Vec<DeckCopies>,
+    /// The project's fonts, for drawing the faces and the preview.
+    pub fonts: Vec<ProjectFont>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -149,10 +152,11 @@ struct GameView<'a> {
 }
 
 /// What the command line read for a print besides the cards: the images
-/// they name.
+/// they name and the project's fonts.
 #[derive(Debug, Default)]
 pub struct Assets {
     pub art: Art,
+    pub fonts: Vec<ProjectFont>,
 }
 
 /// Draws every card to print as SVG faces, with no images.
@@ -164,7 +168,8 @@ pub fn prepare(project: &Project, templates: &mut Templates, options: &Options) 
 /// fit, a template that fails, an unknown deck, an image that cannot be
 /// drawn) come back as diagnostics.
 pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Options, assets: &Assets) -> Job {
-    let mut job = Job::default();
+    let mut job = Job { fonts: assets.fonts.clone(), ..Job::default() };
+    let families: Vec<&str> = assets.fonts.iter().map(|f| f.family.as_str()).collect();
     let selection = match select(project, options.deck.as_deref()) {
         Ok(selection) => selection,
         Err(diagnostic) => {
@@ -194,6 +199,7 @@ pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Opti
         context.insert("page", &page);
         context.insert("game", &GameView { id: &game.ruleset.id, title: &game.ruleset.title });
         context.insert("font", super::fonts::FAMILY);
+        context.insert("fonts", &families);
         let icons = icons.get(&game.ruleset.id).cloned().unwrap_or_default();
         icons::with_icons(icons, || {
             let mut faces = Vec::new();

@@ -128,7 +128,7 @@ struct Parsed {
 
 impl Parsed {
     fn new(job: &Job, tick: &(dyn Fn() + Sync)) -> Result<Parsed, RenderError> {
-        let usvg = svg::options();
+        let usvg = svg::options_with(super::fonts::database_with(&job.fonts));
         let mut distinct: Vec<(&str, usize)> = Vec::new();
         let mut index_of: HashMap<&str, usize> = HashMap::new();
         let mut back_index = Vec::with_capacity(job.faces.len());
@@ -388,6 +388,6 @@ fn preview(job: &Job, parsed: &Parsed, options: &Options) -> Blob {
     let title = format!("{} — cardsmith preview", job.title);
     Blob {
         name: "preview.html".into(),
-        bytes: html::page(&title, &entries, options.card.w, options.card.h).into_bytes(),
+        bytes: html::page(&title, &entries, &job.fonts, options.card.w, options.card.h).into_bytes(),
     }
 }

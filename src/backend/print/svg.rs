@@ -38,9 +38,14 @@ pub fn num(value: f32) -> String {
 
 /// usvg options with the bundled fonts and nothing read from disk.
 pub fn options() -> resvg::usvg::Options<'static> {
+    options_with(super::fonts::database())
+}
+
+/// usvg options with the fonts of `fontdb` and nothing read from disk.
+pub fn options_with(fontdb: Arc<resvg::usvg::fontdb::Database>) -> resvg::usvg::Options<'static> {
     let mut options = resvg::usvg::Options {
         font_family: super::fonts::FAMILY.to_string(),
-        fontdb: super::fonts::database(),
+        fontdb,
         ..resvg::usvg::Options::default()
     };
     // Faces never load external files or images.
