@@ -913,3 +913,33 @@ fn an_image_that_cannot_be_drawn_is_a_diagnostic_at_its_card() {
         assert!(stderr(&output).contains(expected), "{font}: {}", stderr(&output));
     }
 }
+
+#[test]
+fn the_generic_back_tells_decks_apart_but_not_kinds() {
+    let outcome = common::check_folder("cards/dreadnought-tcg");
+    let mut templates = Templates::new(&[]).expect("templates");
+    let job = print::prepare(&outcome.project, &mut templates, &options(Formats::ALL));
+    assert!(job.diagnostics.is_empty(), "{:?}", job.diagnostics);
+    let game = &outcome.project.games[0];
+    let decks: Vec<&str> = game.decks.iter().map(|d| d.name.as_str()).collect();
+    assert!(decks.len() >= 2, "{decks:?}");
+    let mut backs_of_deck: Vec<BTreeSet<&str>> = Vec::new();
+    for deck in &game.decks {
+        // The cards this deck lists first, and a back that is not a card's
+        // own reverse: the back the deck's cards share.
+        let faces: Vec<&print::Face> = job
+            .faces
+            .iter()
+            .filter(|f| f.decks.first().map(String::as_str) == Some(&deck.name))
+            .filter(|f| job.faces.iter().filter(|g| g.back == f.back).count() > 1)
+            .collect();
+        let backs: BTreeSet<&str> = faces.iter().map(|f| f.back.as_str()).collect();
+        assert!(backs.len() <= 1, "the cards of {} have {} backs: the back shows the kind", deck.name, backs.len());
+        if let Some(back) = backs.iter().next() {
+            assert!(back.contains(&deck.name), "the back of {} does not name it", deck.name);
+        }
+        backs_of_deck.push(backs);
+    }
+    let shown: Vec<&BTreeSet<&str>> = backs_of_deck.iter().filter(|b| !b.is_empty()).collect();
+    assert!(shown.len() >= 2 && shown[0] != shown[1], "two decks, two backs: {decks:?}");
+}

@@ -198,6 +198,7 @@ pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Opti
         context.insert("art", &art);
         context.insert("page", &page);
         context.insert("game", &GameView { id: &game.ruleset.id, title: &game.ruleset.title });
+        context.insert("deck", &deck_of(game, card, options.deck.as_deref()));
         context.insert("font", super::fonts::FAMILY);
         context.insert("fonts", &families);
         let icons = icons.get(&game.ruleset.id).cloned().unwrap_or_default();
@@ -341,6 +342,24 @@ fn deck_copies(games: &[(&Game, Vec<Counted>)]) -> Vec<DeckCopies> {
         first += cards.len();
     }
     decks
+}
+
+/// The deck a card's back shows: the one printed with `--deck`, else the
+/// first deck that lists the card directly (not through an included deck).
+fn deck_of<'a>(game: &'a Game, card: &Card, printed: Option<&str>) -> Option<DeckView<'a>> {
+    let lists = |d: &&crate::ir::Deck| d.cards.iter().any(|e| e.card == card.name);
+    let deck = match printed {
+        Some(name) => game.decks.iter().filter(lists).find(|d| d.name == name),
+        None => game.decks.iter().filter(|d| d.includes.is_empty()).find(lists),
+    }?;
+    Some(DeckView { name: &deck.name, symbol: deck.symbol.as_deref() })
+}
+
+#[derive(Serialize)]
+struct DeckView<'a> {
+    name: &'a str,
+    /// The id of the deck's symbol, as `icon` takes it.
+    symbol: Option<&'a str>,
 }
 
 /// The count of a card in the first deck that lists it directly.
