@@ -828,7 +828,7 @@ fn the_art_deck_example_prints_to_every_format_with_each_image_embedded_once() {
     assert!(serif.iter().any(|n| n.contains('+') && n.contains("DejaVuSerif")), "{serif:?}");
     let html = String::from_utf8_lossy(&files["preview.html"]);
     assert_eq!(html.matches("@font-face").count(), 4, "the bundled faces and the project's font");
-    assert_eq!(html.matches("data:image&#x2F;png;base64").count() + html.matches("data:image/png;base64").count(), 2);
+    assert_eq!(html.matches("data:image/png;base64").count(), 2);
     assert_eq!(html.matches("svg+xml;base64").count(), 2);
     // The art shows: the body of the card with art is not the plain white
     // of the same card without it.

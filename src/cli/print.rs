@@ -102,14 +102,14 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             ..print::Job::default()
         },
     };
-    let print::Job { faces, copies, title, decks, fonts, diagnostics } = job;
+    let print::Job { faces, copies, title, decks, fonts, art, diagnostics } = job;
     merge(&mut outcome, diagnostics);
     check::print(&outcome, args.message_format)?;
     if outcome.stats.errors > 0 {
         eprintln!("nothing written: fix the errors first");
         return Ok(ExitCode::from(1));
     }
-    let job = print::Job { faces, copies, title, decks, fonts, diagnostics: Vec::new() };
+    let job = print::Job { faces, copies, title, decks, fonts, art, diagnostics: Vec::new() };
     let progress = progress_bar(print::steps(&job, &options) as u64);
     let rendered = print::render(&job, &options, &|| progress.inc(1));
     progress.finish_and_clear();

@@ -4,17 +4,21 @@
 //! The library reads no file: [`wanted`] lists the paths the cards name, the
 //! command line reads them (confined to the project) and gives back each
 //! one's bytes or why it could not, and [`Art::load`] checks that each is
-//! an image it can draw (PNG, JPEG or SVG, not too large) and turns it into
-//! a `data:` address.  A template draws a card's art with
-//! `<image href="{{ art.FIELD }}" … preserveAspectRatio="xMidYMid slice"/>`
-//! (crop to fill) or `"xMidYMid meet"` (fit inside).  Every face that shows
-//! one image carries the same bytes, so the PDF writer embeds it once.
+//! an image it can draw (PNG, JPEG or SVG, not too large).  A template draws
+//! a card's art with `<image href="{{ art.FIELD }}" …
+//! preserveAspectRatio="xMidYMid slice"/>` (crop to fill) or `"xMidYMid
+//! meet"` (fit inside).  The address is a short name (`art:3`) that
+//! [`Images`] resolves when faces are parsed: however many faces show an
+//! image, its bytes are held once and shared by every tree, so the PDF
+//! writer embeds it once; only the HTML preview writes it out as a `data:`
+//! address, once per use.
 
 use super::codes;
 use crate::check::model::Type;
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Card, Game, Project, Value};
 use base64::Engine;
+use resvg::usvg::ImageKind;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
@@ -66,11 +70,51 @@ fn card_images(game: &Game, card: &Card) -> Vec<(String, String)> {
     found
 }
 
-/// The images of a print, by path: a `data:` address, or the diagnostic to
-/// give at each card that names it.
+/// The images of a print, by path: the name templates draw it by, or the
+/// diagnostic to give at each card that names it.
 #[derive(Debug, Default)]
 pub struct Art {
-    images: HashMap<String, Result<Arc<str>, Problem>>,
+    images: HashMap<String, Result<String, Problem>>,
+    drawn: Images,
+}
+
+/// The images faces draw, by the name templates write in `href`.
+#[derive(Clone, Default)]
+pub struct Images {
+    by_href: Arc<HashMap<String, Image>>,
+}
+
+#[derive(Clone)]
+struct Image {
+    kind: ImageKind,
+    /// The `data:` address, for the HTML preview.
+    address: Arc<str>,
+}
+
+impl std::fmt::Debug for Images {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.by_href.keys()).finish()
+    }
+}
+
+impl Images {
+    /// The image a face names, for usvg.
+    pub fn resolve(&self, href: &str) -> Option<ImageKind> {
+        self.by_href.get(href).map(|image| image.kind.clone())
+    }
+
+    /// A face's SVG with each image name replaced by its `data:` address,
+    /// for a page that must hold everything itself.
+    pub fn inline<'a>(&self, svg: &'a str) -> std::borrow::Cow<'a, str> {
+        let mut out = std::borrow::Cow::Borrowed(svg);
+        for (href, image) in self.by_href.iter() {
+            let quoted = format!("\"{href}\"");
+            if out.contains(&quoted) {
+                out = std::borrow::Cow::Owned(out.replace(&quoted, &format!("\"{}\"", image.address)));
+            }
+        }
+        out
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -83,8 +127,25 @@ struct Problem {
 impl Art {
     /// Checks each image the command line read.
     pub fn load(sources: Vec<(String, Source)>) -> Art {
-        let loaded = crate::parallel::map(&sources, |(path, source)| (path.clone(), check(path, source)));
-        Art { images: loaded.into_iter().collect() }
+        let loaded = crate::parallel::map(&sources, |(path, source)| check(path, source));
+        let mut images = HashMap::new();
+        let mut by_href = HashMap::new();
+        for (number, ((path, _), result)) in sources.iter().zip(loaded).enumerate() {
+            let href = format!("art:{number}");
+            images.insert(
+                path.clone(),
+                result.map(|image| {
+                    by_href.insert(href.clone(), image);
+                    href
+                }),
+            );
+        }
+        Art { images, drawn: Images { by_href: Arc::new(by_href) } }
+    }
+
+    /// The images, for parsing the faces that draw them.
+    pub fn images(&self) -> Images {
+        self.drawn.clone()
     }
 
     /// The card's art for its template (field name → `data:` address) and
@@ -94,8 +155,8 @@ impl Art {
         let mut problems = Vec::new();
         for (field, path) in card_images(game, card) {
             match self.images.get(&path) {
-                Some(Ok(address)) => {
-                    art.insert(field, address.to_string());
+                Some(Ok(href)) => {
+                    art.insert(field, href.clone());
                 }
                 Some(Err(problem)) => problems.push(
                     Diagnostic::error(problem.code, format!("the {field} of `{}` cannot be drawn", card.name))
@@ -114,8 +175,8 @@ impl Art {
     }
 }
 
-/// Whether `source` is an image that can be drawn, as a `data:` address.
-fn check(path: &str, source: &Source) -> Result<Arc<str>, Problem> {
+/// Whether `source` is an image that can be drawn, and it ready to draw.
+fn check(path: &str, source: &Source) -> Result<Image, Problem> {
     let problem = |code, message: String, help| Problem { code, message, help };
     let bytes = match source {
         Source::Bytes(bytes) => bytes,
@@ -142,22 +203,25 @@ fn check(path: &str, source: &Source) -> Result<Arc<str>, Problem> {
         }
     };
     let undecodable = |why: String| problem(&codes::IMAGE_UNDECODABLE, why, "save the image again as PNG, JPEG or SVG");
-    let mime = if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+    let (mime, kind) = if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
         decode_png(bytes).map_err(|e| match e {
             Refused::TooLarge(why) => problem(&codes::IMAGE_TOO_LARGE, why, "scale the image down"),
             Refused::Broken(why) => undecodable(why),
         })?;
-        "image/png"
+        ("image/png", ImageKind::PNG(Arc::new(bytes.clone())))
     } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
-        "image/jpeg"
+        ("image/jpeg", ImageKind::JPEG(Arc::new(bytes.clone())))
     } else if looks_like_svg(bytes) {
-        "image/svg+xml"
+        let text = String::from_utf8_lossy(bytes);
+        let tree =
+            super::svg::parse(&text, &super::svg::options()).map_err(|e| undecodable(format!("`{path}`: {e}")))?;
+        ("image/svg+xml", ImageKind::SVG((*tree).clone()))
     } else {
         return Err(undecodable(format!("`{path}` is not a PNG, JPEG or SVG file")));
     };
     let address = format!("data:{mime};base64,{}", base64::engine::general_purpose::STANDARD.encode(bytes));
     drawable(&address, path).map_err(undecodable)?;
-    Ok(address.into())
+    Ok(Image { kind, address: address.into() })
 }
 
 enum Refused {

@@ -1,6 +1,6 @@
 //! A print job: which cards to print, and their faces drawn as SVG.
 
-use super::art::Art;
+use super::art::{Art, Images};
 use super::fonts::ProjectFont;
 use super::functions::{self, Overflow};
 use super::sheet::{pt, Duplex, Grid, Size};
@@ -124,6 +124,8 @@ pub struct Job {
     pub decks: Vec<DeckCopies>,
     /// The project's fonts, for drawing the faces and the preview.
     pub fonts: Vec<ProjectFont>,
+    /// The images the faces draw.
+    pub art: Images,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -168,7 +170,7 @@ pub fn prepare(project: &Project, templates: &mut Templates, options: &Options) 
 /// fit, a template that fails, an unknown deck, an image that cannot be
 /// drawn) come back as diagnostics.
 pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Options, assets: &Assets) -> Job {
-    let mut job = Job { fonts: assets.fonts.clone(), ..Job::default() };
+    let mut job = Job { fonts: assets.fonts.clone(), art: assets.art.images(), ..Job::default() };
     let families: Vec<&str> = assets.fonts.iter().map(|f| f.family.as_str()).collect();
     let selection = match select(project, options.deck.as_deref()) {
         Ok(selection) => selection,

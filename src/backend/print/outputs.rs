@@ -128,7 +128,7 @@ struct Parsed {
 
 impl Parsed {
     fn new(job: &Job, tick: &(dyn Fn() + Sync)) -> Result<Parsed, RenderError> {
-        let usvg = svg::options_with(super::fonts::database_with(&job.fonts));
+        let usvg = svg::with_art(svg::options_with(super::fonts::database_with(&job.fonts)), &job.art);
         let mut distinct: Vec<(&str, usize)> = Vec::new();
         let mut index_of: HashMap<&str, usize> = HashMap::new();
         let mut back_index = Vec::with_capacity(job.faces.len());
@@ -372,6 +372,9 @@ fn sheet_image(
 }
 
 fn preview(job: &Job, parsed: &Parsed, options: &Options) -> Blob {
+    // The page holds everything itself: each face with its images inline.
+    let inlined: Vec<(std::borrow::Cow<str>, std::borrow::Cow<str>)> =
+        job.faces.iter().map(|face| (job.art.inline(&face.front), job.art.inline(&face.back))).collect();
     let entries: Vec<html::Entry> = job
         .faces
         .iter()
@@ -381,8 +384,8 @@ fn preview(job: &Job, parsed: &Parsed, options: &Options) -> Blob {
             game: &face.game,
             kind: &face.kind,
             decks: &face.decks,
-            front: &face.front,
-            back: parsed.own_back(i).then_some(face.back.as_str()),
+            front: &inlined[i].0,
+            back: parsed.own_back(i).then_some(&*inlined[i].1),
         })
         .collect();
     let title = format!("{} — cardsmith preview", job.title);

@@ -48,12 +48,20 @@ pub fn options_with(fontdb: Arc<resvg::usvg::fontdb::Database>) -> resvg::usvg::
         fontdb,
         ..resvg::usvg::Options::default()
     };
-    // Faces never load external files or images.
+    // Faces never load external files or images (a card's art comes in
+    // through `with_art`).
     options.resources_dir = None;
     options.image_href_resolver = resvg::usvg::ImageHrefResolver {
         resolve_data: resvg::usvg::ImageHrefResolver::default_data_resolver(),
         resolve_string: Box::new(|_, _| None),
     };
+    options
+}
+
+/// `options` with the images of `art` drawn where a face names them.
+pub fn with_art(mut options: resvg::usvg::Options<'static>, art: &super::art::Images) -> resvg::usvg::Options<'static> {
+    let art = art.clone();
+    options.image_href_resolver.resolve_string = Box::new(move |href, _| art.resolve(href));
     options
 }
 
