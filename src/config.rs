@@ -35,7 +35,8 @@ does nothing.  The known tables and keys are:
     [project]  name, game, paths
     [build]    out
     [print]    out, format, paper, card, bleed, margin, backs, duplex,
-               offset, calibration, dpi, base-url, tts-width, fonts, deck
+               offset, calibration, dpi, base-url, tts-width, fonts,
+               back-art, deck
     [lints]    one key per lint name (`cardsmith lint --list`)";
     CONFIG_WRONG_TYPE "E0012" "config-wrong-type" "\
 A setting in `cardsmith.toml` has a value of the wrong type, such as a string
@@ -83,6 +84,8 @@ pub struct PrintSettings {
     pub tts_width: Option<u32>,
     /// Font files of the project, each with its span.
     pub fonts: Option<Vec<(String, Span)>>,
+    /// A picture for the backs, by its path in the project.
+    pub back_art: Option<String>,
     pub deck: Option<String>,
 }
 
@@ -136,6 +139,7 @@ const TABLES: &[(&str, &[(&str, Kind)])] = &[
             ("base-url", Kind::Text),
             ("tts-width", Kind::Count),
             ("fonts", Kind::TextList),
+            ("back-art", Kind::Text),
             ("deck", Kind::Text),
         ],
     ),
@@ -286,6 +290,7 @@ impl Reader {
             ("print", "base-url", Setting::Text(s)) => print.base_url = Some(s),
             ("print", "tts-width", Setting::Count(n)) => print.tts_width = Some(n),
             ("print", "fonts", Setting::List(l)) => print.fonts = Some(l),
+            ("print", "back-art", Setting::Text(s)) => print.back_art = Some(s),
             ("print", "deck", Setting::Text(s)) => print.deck = Some(s),
             // TABLES and this match list the same keys; a key typed by
             // `setting` always lands in one arm above.

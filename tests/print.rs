@@ -833,6 +833,11 @@ fn the_art_deck_example_prints_to_every_format_with_each_image_embedded_once() {
     // The art shows: the body of the card with art is not the plain white
     // of the same card without it.
     let (w, _, with_art) = decode_png(&dir.path().join("print/png/dreadnaught-2e/004-nebula-cover.png"));
+    // `[print] back-art` shows behind the back's emblem: its corner is not
+    // the back's plain navy.
+    let (bw, _, back) = decode_png(&dir.path().join("print/png/dreadnaught-2e/back.png"));
+    let corner = &back[((4 * bw + 4) * 4) as usize..((4 * bw + 4) * 4 + 3) as usize];
+    assert_ne!(corner, [0x1f, 0x2a, 0x36], "no art on the back");
     std::fs::write(
         dir.path().join("cards/railguns.cards"),
         std::fs::read_to_string(dir.path().join("cards/railguns.cards"))

@@ -92,7 +92,9 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     };
     let folder = project.root.clone().unwrap_or_else(|| project.cwd.clone());
     let fonts = read_fonts(&folder, settings)?;
-    let assets = print::Assets { art: print::art::Art::load(read_art(&folder, &outcome)), fonts };
+    let back_art = settings.back_art.clone();
+    let art = print::art::Art::load(read_art(&folder, &outcome, back_art.as_deref()));
+    let assets = print::Assets { art, fonts, back_art };
     let job = match Templates::new(&overrides) {
         Ok(mut templates) => print::prepare_with(&outcome.project, &mut templates, &options, &assets),
         Err(message) => print::Job {
@@ -318,9 +320,11 @@ fn parse_formats(names: &[String]) -> Result<Formats> {
     Ok(formats)
 }
 
-/// Reads each image the cards name, confined to the project `folder`.
-fn read_art(folder: &Path, outcome: &Outcome) -> Vec<(String, print::art::Source)> {
-    let names = print::art::wanted(&outcome.project);
+/// Reads each image the cards name, and the backs' picture, confined to
+/// the project `folder`.
+fn read_art(folder: &Path, outcome: &Outcome, back_art: Option<&str>) -> Vec<(String, print::art::Source)> {
+    let mut names = print::art::wanted(&outcome.project);
+    names.extend(back_art.map(str::to_string).filter(|path| !names.contains(path)));
     names.into_iter().map(|name| (name.clone(), read_inside(folder, &name, &read::IMAGE))).collect()
 }
 

@@ -143,6 +143,23 @@ impl Art {
         Art { images, drawn: Images { by_href: Arc::new(by_href) } }
     }
 
+    /// The name templates draw the image at `path` by (read with the
+    /// others), or a diagnostic saying why it cannot be drawn.
+    pub fn href(&self, path: &str, what: &str) -> Result<String, Box<Diagnostic>> {
+        match self.images.get(path) {
+            Some(Ok(href)) => Ok(href.clone()),
+            Some(Err(problem)) => Err(Box::new(
+                Diagnostic::error(problem.code, format!("the {what} `{path}` cannot be drawn"))
+                    .note(problem.message.clone())
+                    .help(problem.help),
+            )),
+            None => Err(Box::new(
+                Diagnostic::error(&codes::IMAGE_UNREADABLE, format!("the {what} `{path}` was not read"))
+                    .help("images are read when printing a project from the command line"),
+            )),
+        }
+    }
+
     /// The images, for parsing the faces that draw them.
     pub fn images(&self) -> Images {
         self.drawn.clone()

@@ -159,6 +159,9 @@ struct GameView<'a> {
 pub struct Assets {
     pub art: Art,
     pub fonts: Vec<ProjectFont>,
+    /// The path of a picture for the backs (`[print] back-art`), read with
+    /// the cards' art.
+    pub back_art: Option<String>,
 }
 
 /// Draws every card to print as SVG faces, with no images.
@@ -172,6 +175,14 @@ pub fn prepare(project: &Project, templates: &mut Templates, options: &Options) 
 pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Options, assets: &Assets) -> Job {
     let mut job = Job { fonts: assets.fonts.clone(), art: assets.art.images(), ..Job::default() };
     let families: Vec<&str> = assets.fonts.iter().map(|f| f.family.as_str()).collect();
+    let back_art = match assets.back_art.as_deref().map(|path| assets.art.href(path, "back art")) {
+        Some(Err(diagnostic)) => {
+            job.diagnostics.push(*diagnostic);
+            return job;
+        }
+        Some(Ok(href)) => Some(href),
+        None => None,
+    };
     let selection = match select(project, options.deck.as_deref()) {
         Ok(selection) => selection,
         Err(diagnostic) => {
@@ -203,6 +214,7 @@ pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Opti
         context.insert("deck", &deck_of(game, card, options.deck.as_deref()));
         context.insert("font", super::fonts::FAMILY);
         context.insert("fonts", &families);
+        context.insert("back_art", &back_art);
         let icons = icons.get(&game.ruleset.id).cloned().unwrap_or_default();
         icons::with_icons(icons, || {
             let mut faces = Vec::new();
