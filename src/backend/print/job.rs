@@ -216,19 +216,8 @@ pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Opti
         context.insert("fonts", &families);
         context.insert("back_art", &back_art);
         let icons = icons.get(&game.ruleset.id).cloned().unwrap_or_default();
-        icons::with_icons(icons, || {
-            let mut faces = Vec::new();
-            let mut overflows = Vec::new();
-            for back in [false, true] {
-                let Some(name) = templates.face(&game.ruleset.id, &card.kind, back) else {
-                    return Err(format!("no template for `{}` cards", card.kind));
-                };
-                let (svg, found) = functions::collect_overflows(|| templates.render(&name, &context));
-                faces.push(svg.map_err(|e| format!("{name}: {e}"))?);
-                overflows.extend(found);
-            }
-            Ok((faces, overflows, art_problems))
-        })
+        icons::with_icons(icons, || render_sides(templates, &context, game, card))
+            .map(|(faces, overflows)| (faces, overflows, art_problems))
     });
     for ((number, game, card, _), result) in work.iter().zip(drawn) {
         match result {
@@ -237,21 +226,7 @@ pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Opti
                 job.diagnostics.extend(art_problems);
                 let back = faces.pop().unwrap_or_default();
                 let front = faces.pop().unwrap_or_default();
-                job.faces.push(Face {
-                    game: game.ruleset.id.clone(),
-                    name: card.name.clone(),
-                    slug: format!("{:03}-{}", number + 1, slug(&card.name)),
-                    kind: card.kind.clone(),
-                    decks: game
-                        .decks
-                        .iter()
-                        .filter(|d| d.cards.iter().any(|e| e.card == card.name))
-                        .map(|d| d.name.clone())
-                        .collect(),
-                    front,
-                    back,
-                    span: card.span,
-                });
+                job.faces.push(face(*number, game, card, front, back));
             }
             Err(message) => job.diagnostics.push(
                 Diagnostic::error(&codes::TEMPLATE_ERROR, format!("cannot draw `{}`", card.name))
@@ -268,6 +243,46 @@ pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Opti
     }
     job.title = selection.title;
     job
+}
+
+/// A card's front and back drawn through their templates, with the text
+/// that did not fit.
+fn render_sides(
+    templates: &Templates,
+    context: &tera::Context,
+    game: &Game,
+    card: &Card,
+) -> Result<(Vec<String>, Vec<Overflow>), String> {
+    let mut faces = Vec::new();
+    let mut overflows = Vec::new();
+    for back in [false, true] {
+        let Some(name) = templates.face(&game.ruleset.id, &card.kind, back) else {
+            return Err(format!("no template for `{}` cards", card.kind));
+        };
+        let (svg, found) = functions::collect_overflows(|| templates.render(&name, context));
+        faces.push(svg.map_err(|e| format!("{name}: {e}"))?);
+        overflows.extend(found);
+    }
+    Ok((faces, overflows))
+}
+
+/// The `number`th card drawn, with its sides.
+fn face(number: usize, game: &Game, card: &Card, front: String, back: String) -> Face {
+    Face {
+        game: game.ruleset.id.clone(),
+        name: card.name.clone(),
+        slug: format!("{:03}-{}", number + 1, slug(&card.name)),
+        kind: card.kind.clone(),
+        decks: game
+            .decks
+            .iter()
+            .filter(|d| d.cards.iter().any(|e| e.card == card.name))
+            .map(|d| d.name.clone())
+            .collect(),
+        front,
+        back,
+        span: card.span,
+    }
 }
 
 fn report_overflows(diagnostics: &mut Vec<Diagnostic>, card: &Card, overflows: &[Overflow]) {

@@ -216,9 +216,7 @@ impl Grid {
         }
         marks
     }
-}
 
-impl Grid {
     /// The cut marks of a page moved by `offset` (a backs page), cut back
     /// where the move takes them into the margin; a mark left shorter than
     /// half of [`MIN_MARK`] is dropped.
