@@ -282,3 +282,34 @@ fn drawable(address: &str, path: &str) -> Result<(), String> {
         Err(format!("`{path}` cannot be read as an image"))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SVG: &str =
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"4\" height=\"4\"><rect width=\"4\" height=\"4\"/></svg>";
+
+    #[test]
+    fn images_are_checked_and_named_once() {
+        let art = Art::load(vec![
+            ("a.svg".into(), Source::Bytes(SVG.as_bytes().to_vec())),
+            ("b.png".into(), Source::Bytes(b"plain text".to_vec())),
+            ("c.png".into(), Source::Outside("out".into())),
+            ("d.png".into(), Source::Bytes(b"\x89PNG\r\n\x1a\ncut".to_vec())),
+        ]);
+        assert_eq!(art.href("a.svg", "art").ok().as_deref(), Some("art:0"));
+        let code = |path: &str| art.href(path, "art").err().map(|d| d.code.id);
+        assert_eq!(
+            [code("b.png"), code("c.png"), code("d.png"), code("e.png")].map(Option::unwrap_or_default),
+            ["E0713", "E0711", "E0713", "E0710"]
+        );
+        let images = art.images();
+        assert!(matches!(images.resolve("art:0"), Some(ImageKind::SVG(_))));
+        assert!(images.resolve("art:1").is_none());
+        let face = "<image href=\"art:0\"/><image href=\"art:01\"/>";
+        let inlined = images.inline(face);
+        assert!(inlined.starts_with("<image href=\"data:image/svg+xml;base64,"), "{inlined}");
+        assert!(inlined.ends_with("<image href=\"art:01\"/>"), "only the exact name is replaced: {inlined}");
+    }
+}
