@@ -948,3 +948,22 @@ fn the_generic_back_tells_decks_apart_but_not_kinds() {
     let shown: Vec<&BTreeSet<&str>> = backs_of_deck.iter().filter(|b| !b.is_empty()).collect();
     assert!(shown.len() >= 2 && shown[0] != shown[1], "two decks, two backs: {decks:?}");
 }
+
+#[test]
+fn a_game_names_its_fonts_by_putting_them_beside_its_templates() {
+    let dir = tempfile::tempdir().unwrap();
+    project(dir.path(), "game dreadnaught-2e\n\nevent \"Signal\" {\n  at 3.0 { impact damage 1 }\n}\n");
+    let fonts = dir.path().join("templates/dreadnaught-2e");
+    std::fs::create_dir_all(&fonts).unwrap();
+    let serif = repo().join("examples/art-deck/fonts/DejaVuSerifCondensed-Bold.ttf");
+    std::fs::copy(serif, fonts.join("Title.TTF")).unwrap();
+    let output = cardsmith(&["print", "--format", "html"], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let html = std::fs::read_to_string(dir.path().join("print/preview.html")).unwrap();
+    assert_eq!(html.matches("@font-face").count(), 4, "the bundled faces and the game's font");
+    assert!(html.contains("font-family: \"DejaVu Serif\""), "the font's own family name");
+    std::fs::write(fonts.join("broken.otf"), "not a font").unwrap();
+    let output = cardsmith(&["print", "--format", "html"], dir.path());
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("templates/dreadnaught-2e/broken.otf"), "{}", stderr(&output));
+}

@@ -91,7 +91,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         None => Vec::new(),
     };
     let folder = project.root.clone().unwrap_or_else(|| project.cwd.clone());
-    let fonts = read_fonts(&folder, settings)?;
+    let fonts = read_fonts(&folder, &font_names(project.root.as_deref(), &outcome, settings))?;
     let back_art = settings.back_art.clone();
     let art = print::art::Art::load(read_art(&folder, &outcome, back_art.as_deref()));
     let assets = print::Assets { art, fonts, back_art };
@@ -328,12 +328,32 @@ fn read_art(folder: &Path, outcome: &Outcome, back_art: Option<&str>) -> Vec<(St
     names.into_iter().map(|name| (name.clone(), read_inside(folder, &name, &read::IMAGE))).collect()
 }
 
-/// Reads the fonts `[print] fonts` names, confined to the project `folder`;
-/// a font that cannot be read or is not a font stops the print.
-fn read_fonts(folder: &Path, settings: &PrintSettings) -> Result<Vec<print::fonts::ProjectFont>> {
+/// The fonts of a print, by their paths in the project: those `[print]
+/// fonts` names, then the font files in `templates/<game>/` of each game
+/// printed (a game's own fonts).
+fn font_names(root: Option<&Path>, outcome: &Outcome, settings: &PrintSettings) -> Vec<String> {
+    let mut names: Vec<String> = settings.fonts.iter().flatten().map(|(name, _)| name.clone()).collect();
+    let Some(root) = root else { return names };
+    for game in &outcome.project.games {
+        let folder = format!("{TEMPLATES}/{}", game.ruleset.id);
+        let Ok(entries) = std::fs::read_dir(root.join(&folder)) else { continue };
+        let mut files: Vec<String> = entries
+            .flatten()
+            .filter_map(|e| e.file_name().to_str().map(str::to_string))
+            .filter(|n| n.to_ascii_lowercase().ends_with(".ttf") || n.to_ascii_lowercase().ends_with(".otf"))
+            .collect();
+        files.sort();
+        names.extend(files.into_iter().map(|file| format!("{folder}/{file}")));
+    }
+    names
+}
+
+/// Reads the fonts named, confined to the project `folder`; a font that
+/// cannot be read or is not a font stops the print.
+fn read_fonts(folder: &Path, names: &[String]) -> Result<Vec<print::fonts::ProjectFont>> {
     use print::art::Source;
     let mut fonts = Vec::new();
-    for (name, _) in settings.fonts.iter().flatten() {
+    for name in names {
         let why = match read_inside(folder, name, &read::FONT) {
             Source::Bytes(bytes) => match print::fonts::ProjectFont::new(bytes) {
                 Ok(font) => {
@@ -345,7 +365,7 @@ fn read_fonts(folder: &Path, settings: &PrintSettings) -> Result<Vec<print::font
             Source::Unreadable(why) | Source::Outside(why) | Source::TooLarge(why) => why,
         };
         return Err(miette!(
-            help = "[print] fonts names TrueType or OpenType files inside the project, such as \"fonts/title.ttf\"",
+            help = "fonts are TrueType or OpenType files inside the project, named in [print] fonts or put in templates/<game>/",
             "{}: cannot use the font `{name}`: {why}",
             folder.join(crate::config::FILE_NAME).display()
         ));
