@@ -63,7 +63,7 @@ fn main() {
         dpi: 300,
         formats,
         deck: None,
-        min_text: cardsmith::backend::print::MIN_TEXT,
+        ..Options::default()
     };
     let none = Formats { pdf: false, png: false, html: false, tts: false };
     let start = Instant::now();

@@ -34,7 +34,9 @@ does nothing.  The known tables and keys are:
 
     [project]  name, game, paths
     [build]    out
-    [print]    out, format, paper, card, bleed, backs, dpi, deck, min-text
+    [print]    out, format, paper, card, bleed, margin, backs, duplex,
+               offset, calibration, dpi, base-url, tts-width, fonts,
+               back-art, deck
     [lints]    one key per lint name (`cardsmith lint --list`)";
     CONFIG_WRONG_TYPE "E0012" "config-wrong-type" "\
 A setting in `cardsmith.toml` has a value of the wrong type, such as a string
@@ -71,8 +73,19 @@ pub struct PrintSettings {
     pub paper: Option<String>,
     pub card: Option<String>,
     pub bleed: Option<f64>,
+    pub margin: Option<f64>,
     pub backs: Option<bool>,
+    pub duplex: Option<String>,
+    /// Millimetres x, y.
+    pub offset: Option<(f64, f64)>,
+    pub calibration: Option<bool>,
     pub dpi: Option<u32>,
+    pub base_url: Option<String>,
+    pub tts_width: Option<u32>,
+    /// Font files of the project, each with its span.
+    pub fonts: Option<Vec<(String, Span)>>,
+    /// A picture for the backs, by its path in the project.
+    pub back_art: Option<String>,
     pub deck: Option<String>,
     /// The smallest type size in points before a warning.
     pub min_text: Option<f64>,
@@ -86,6 +99,8 @@ enum Kind {
     /// A list of strings, or one string of comma-separated items.
     TextOrList,
     Number,
+    /// Two numbers: `[0.5, -1]`.
+    Pair,
     Flag,
     Count,
 }
@@ -97,6 +112,7 @@ impl Kind {
             Kind::TextList => ("a list of strings", "[\"cards\"]"),
             Kind::TextOrList => ("a list of strings", "[\"pdf\", \"png\"]"),
             Kind::Number => ("a number", "3"),
+            Kind::Pair => ("a list of two numbers", "[0.5, -1]"),
             Kind::Flag => ("true or false", "true"),
             Kind::Count => ("a whole number from 1 to 4294967295", "300"),
         }
@@ -116,8 +132,16 @@ const TABLES: &[(&str, &[(&str, Kind)])] = &[
             ("paper", Kind::Text),
             ("card", Kind::Text),
             ("bleed", Kind::Number),
+            ("margin", Kind::Number),
             ("backs", Kind::Flag),
+            ("duplex", Kind::Text),
+            ("offset", Kind::Pair),
+            ("calibration", Kind::Flag),
             ("dpi", Kind::Count),
+            ("base-url", Kind::Text),
+            ("tts-width", Kind::Count),
+            ("fonts", Kind::TextList),
+            ("back-art", Kind::Text),
             ("deck", Kind::Text),
             ("min-text", Kind::Number),
         ],
@@ -130,6 +154,7 @@ enum Setting {
     Text(String),
     List(Vec<(String, Span)>),
     Number(f64),
+    Pair(f64, f64),
     Flag(bool),
     Count(u32),
 }
@@ -228,6 +253,16 @@ impl Reader {
             ),
             (Kind::Number, Value::Float(f)) if f.value().is_finite() => Setting::Number(*f.value()),
             (Kind::Number, Value::Integer(i)) => Setting::Number(*i.value() as f64),
+            (Kind::Pair, Value::Array(items)) => {
+                let numbers: Vec<f64> = items
+                    .iter()
+                    .map(|i| i.as_float().or_else(|| i.as_integer().map(|n| n as f64)).filter(|f| f.is_finite()))
+                    .collect::<Option<_>>()?;
+                match numbers.as_slice() {
+                    [x, y] => Setting::Pair(*x, *y),
+                    _ => return None,
+                }
+            }
             (Kind::Flag, Value::Boolean(b)) => Setting::Flag(*b.value()),
             (Kind::Count, Value::Integer(i)) => Setting::Count(u32::try_from(*i.value()).ok().filter(|n| *n > 0)?),
             _ => return None,
@@ -249,8 +284,16 @@ impl Reader {
             ("print", "paper", Setting::Text(s)) => print.paper = Some(s),
             ("print", "card", Setting::Text(s)) => print.card = Some(s),
             ("print", "bleed", Setting::Number(n)) => print.bleed = Some(n),
+            ("print", "margin", Setting::Number(n)) => print.margin = Some(n),
             ("print", "backs", Setting::Flag(b)) => print.backs = Some(b),
+            ("print", "duplex", Setting::Text(s)) => print.duplex = Some(s),
+            ("print", "offset", Setting::Pair(x, y)) => print.offset = Some((x, y)),
+            ("print", "calibration", Setting::Flag(b)) => print.calibration = Some(b),
             ("print", "dpi", Setting::Count(n)) => print.dpi = Some(n),
+            ("print", "base-url", Setting::Text(s)) => print.base_url = Some(s),
+            ("print", "tts-width", Setting::Count(n)) => print.tts_width = Some(n),
+            ("print", "fonts", Setting::List(l)) => print.fonts = Some(l),
+            ("print", "back-art", Setting::Text(s)) => print.back_art = Some(s),
             ("print", "deck", Setting::Text(s)) => print.deck = Some(s),
             ("print", "min-text", Setting::Number(n)) => print.min_text = Some(n),
             // TABLES and this match list the same keys; a key typed by
@@ -337,7 +380,7 @@ mod tests {
     fn a_valid_file_gives_every_setting() {
         let (manifest, problems) = read(
             "[project]\nname = \"x\"\ngame = \"g\"\npaths = [\"cards\", \"more\"]\n[build]\nout = \"o\"\n\
-             [print]\nformat = \"pdf, png\"\nbleed = 3\nbacks = true\ndpi = 150\nmin-text = 5.5\n[lints]\nnear-duplicate-names = \"deny\"\n",
+             [print]\nformat = \"pdf, png\"\nbleed = 3\nbacks = true\ndpi = 150\noffset = [0.5, -1]\nmin-text = 5.5\n[lints]\nnear-duplicate-names = \"deny\"\n",
         );
         assert_eq!(problems, vec![]);
         let paths: Vec<&str> = manifest.paths.iter().flatten().map(|(p, _)| p.as_str()).collect();
@@ -350,6 +393,7 @@ mod tests {
         );
         assert_eq!(manifest.print.min_text, Some(5.5));
         assert_eq!(manifest.lints.levels.get("near-duplicate-names"), Some(&Level::Deny));
+        assert_eq!(manifest.print.offset, Some((0.5, -1.0)));
     }
 
     #[test]
@@ -375,6 +419,7 @@ mod tests {
     #[test]
     fn a_table_given_as_a_value_and_broken_toml_are_reported() {
         assert_eq!(read("print = 3\n").1, vec![("E0012", "print".to_string())]);
+        assert_eq!(read("[print]\noffset = [1]\n").1, vec![("E0012", "[1]".to_string())]);
         let (_, problems) = read("[project\n");
         assert_eq!(problems.len(), 1);
         assert_eq!(problems[0].0, "E0010");

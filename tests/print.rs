@@ -337,21 +337,127 @@ fn poppler_renders_nine_cards_a_page_with_cut_marks_and_mirrored_backs() {
 }
 
 #[test]
+fn duplex_offset_and_calibration_add_their_pages_and_refuse_bad_values() {
+    let dir = tempfile::tempdir().unwrap();
+    // The calibration sheet's two sides, then 3 × (fronts, backs).
+    let pdf = Pdf::open(&print_pdf(dir.path(), &["--duplex", "short", "--offset", "2,-1.5", "--calibration"]));
+    assert_eq!(pdf.pages().len(), 8);
+    assert_eq!(Pdf::open(&print_pdf(dir.path(), &["--calibration"])).pages().len(), 5);
+    for (flag, value, expected) in [
+        ("--duplex", "diagonal", "unknown duplex `diagonal`"),
+        ("--offset", "20,0", "out of range"),
+        ("--offset", "1;2", "is not an offset"),
+        ("--margin", "40", "out of range"),
+    ] {
+        let output = cardsmith(&["print", "cards/dreadnaught-2e", "--format", "pdf", flag, value], repo());
+        assert_eq!(output.status.code(), Some(2), "{flag} {value}");
+        assert!(stderr(&output).contains(expected), "{flag} {value}: {}", stderr(&output));
+    }
+}
+
+#[test]
+#[ignore = "needs poppler: apt-get install poppler-utils"]
+fn poppler_shows_short_edge_backs_moved_by_the_offset_and_the_calibration_rulers() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = print_pdf(dir.path(), &["--duplex", "short", "--offset", "2,-1.5", "--calibration"]);
+    let dpi = 150;
+    let mm = |v: f64| (v / 25.4 * dpi as f64) as usize;
+    // The front's cross at the centre of A4; behind it the rulers, moved by
+    // the offset: one vertical line each between the ticks 7 and 8 mm below.
+    let front = Gray::render(&pdf, 1, dpi, dir.path());
+    let back = Gray::render(&pdf, 2, dpi, dir.path());
+    let line_near = |page: &Gray, y: f64, x: f64| -> Vec<f64> {
+        page.vertical_lines(mm(y), mm(y) + 1).into_iter().filter(|l| (pixels_to_mm(*l, dpi) - x).abs() < 15.0).collect()
+    };
+    let cross = line_near(&front, 148.5 + 7.5, 105.0);
+    let ruler = line_near(&back, 147.0 + 7.5, 107.0);
+    assert_eq!((cross.len(), ruler.len()), (1, 1), "{cross:?} {ruler:?}");
+    assert!((pixels_to_mm(ruler[0] - cross[0], dpi) - 2.0).abs() < 0.3, "{cross:?} {ruler:?}");
+    // The cut marks of a backs page are those of its fronts, 2 mm right.
+    let fronts = Gray::render(&pdf, 3, dpi, dir.path());
+    let backs = Gray::render(&pdf, 4, dpi, dir.path());
+    let (xf, xb) = (fronts.vertical_lines(0, mm(12.0)), backs.vertical_lines(0, mm(12.0)));
+    assert_eq!((xf.len(), xb.len()), (4, 4), "{xf:?} {xb:?}");
+    for (f, b) in xf.iter().zip(&xb) {
+        assert!((pixels_to_mm(b - f, dpi) - 2.0).abs() < 0.3, "{xf:?} {xb:?}");
+    }
+    // The last fronts page holds 8 cards; short-edge backs mirror the rows.
+    let ys = fronts.horizontal_lines(0, mm(8.5));
+    assert_eq!(ys.len(), 4, "{ys:?}");
+    let occupancy = |page: &Gray| -> Vec<bool> {
+        (0..9)
+            .map(|slot| {
+                let (row, column) = (slot / 3, slot % 3);
+                let (x0, y0) = (xf[column] as usize, ys[row] as usize);
+                let (w, h) = ((xf[column + 1] - xf[column]) as usize, (ys[row + 1] - ys[row]) as usize);
+                page.inked(x0 + w / 4, y0 + h / 4, w / 2, h / 2)
+            })
+            .collect()
+    };
+    let last = occupancy(&Gray::render(&pdf, 7, dpi, dir.path()));
+    let last_backs = occupancy(&Gray::render(&pdf, 8, dpi, dir.path()));
+    assert_eq!(last.iter().filter(|c| **c).count(), 8, "{last:?}");
+    let mirrored: Vec<bool> = (0..9).map(|slot| last[(2 - slot / 3) * 3 + slot % 3]).collect();
+    assert_eq!(last_backs, mirrored, "short-edge backs mirror the rows");
+}
+
+#[test]
 fn letter_and_tarot_sheets_have_their_grids() {
-    let grid = |paper: &str, card: &str| {
-        let g = sheet::Grid::new(sheet::paper_size(paper).unwrap(), sheet::card_size(card).expect("known size"), 0.0)
-            .unwrap();
+    let grid = |paper: &str, card: &str, margin: f32| {
+        let (paper, card) = (sheet::paper_size(paper).unwrap(), sheet::card_size(card).expect("known size"));
+        let g = sheet::Grid::new(paper, card, 0.0, margin).unwrap();
         (g.columns, g.rows)
     };
-    assert_eq!(grid("letter", "poker"), (3, 3));
-    assert_eq!(grid("a4", "tarot"), (2, 2));
+    // Three rows of poker cards leave Letter no room for cut marks outside
+    // a 5 mm margin; a printer that prints to 3 mm gets them back.
+    assert_eq!(grid("letter", "poker", 5.0), (3, 2));
+    assert_eq!(grid("letter", "poker", 3.0), (3, 3));
+    assert_eq!(grid("a4", "tarot", 5.0), (2, 2));
     let dir = tempfile::tempdir().unwrap();
-    let pdf = Pdf::open(&print_pdf(dir.path(), &["--paper", "letter"]));
+    let pdf = Pdf::open(&print_pdf(dir.path(), &["--paper", "letter", "--margin", "3"]));
     let pages = pdf.pages();
     assert_eq!(pages.len(), 3, "26 cards, nine a page");
     for page in pages {
         assert_box(pdf.page_box(page, "MediaBox").expect("a media box"), [0.0, 0.0, 612.0, 792.0], 0.01, "letter");
     }
+    assert_eq!(Pdf::open(&print_pdf(dir.path(), &["--paper", "letter"])).pages().len(), 5, "26 cards, six a page");
+}
+
+/// The width, height and pixels (RGBA) of a PNG file.
+fn decode_png(path: &Path) -> (u32, u32, Vec<u8>) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).expect("a PNG")));
+    let mut reader = decoder.read_info().expect("a valid PNG");
+    let mut pixels = vec![0; reader.output_buffer_size().expect("a size")];
+    let info = reader.next_frame(&mut pixels).expect("pixels");
+    pixels.truncate(info.buffer_size());
+    (info.width, info.height, pixels)
+}
+
+#[test]
+fn png_faces_carry_the_bleed_at_the_chosen_resolution() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let print = |extra: &[&str]| {
+        let args = ["print", "cards/dreadnaught-2e", "-o", out.to_str().expect("utf-8"), "--format", "png"];
+        let output = cardsmith(&[&args[..], extra].concat(), repo());
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        decode_png(&out.join("png/dreadnaught-2e/back.png"))
+    };
+    // 63.5 × 88.9 mm at 100 dpi, then with 3 mm of bleed each side.
+    let (w, h, trimmed) = print(&["--dpi", "100"]);
+    assert_eq!((w, h), (250, 350));
+    let (w, h, bled) = print(&["--dpi", "100", "--bleed", "3"]);
+    assert_eq!((w, h), (274, 374));
+    // The back's dark background runs into the bleed: the corner pixel is
+    // the colour a few pixels inside the trimmed card shows at its corner.
+    let pixel = |pixels: &[u8], width: u32, x: u32, y: u32| {
+        let at = ((y * width + x) * 4) as usize;
+        pixels[at..at + 3].to_vec()
+    };
+    assert_eq!(pixel(&bled, 274, 0, 0), pixel(&trimmed, 250, 3, 3));
+    assert!(pixel(&bled, 274, 0, 0).iter().all(|c| *c < 100), "the bleed is not the background");
+    let (w, _, _) = print(&["--dpi", "600", "--bleed", "3"]);
+    assert_eq!(w, 1642);
 }
 
 fn options(formats: Formats) -> Options {
@@ -363,7 +469,7 @@ fn options(formats: Formats) -> Options {
         dpi: 300,
         formats,
         deck: None,
-        min_text: cardsmith::backend::print::MIN_TEXT,
+        ..Options::default()
     }
 }
 
@@ -434,7 +540,7 @@ fn card_text_is_escaped_everywhere() {
     let output = cardsmith(&["print", "--format", "html,png,pdf,tts"], dir.path());
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let html = std::fs::read_to_string(dir.path().join("print/preview.html")).unwrap();
-    assert!(!html.contains("<script>") && !html.contains("<b>"), "markup from card text reached the page");
+    assert!(!html.contains("<script>alert") && !html.contains("<b>"), "markup from card text reached the page");
     assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
     assert!(html.contains("&lt;/svg&gt;&lt;b&gt;&amp;amp;"));
     let pngs: Vec<_> = std::fs::read_dir(dir.path().join("print/png/dreadnaught-2e")).unwrap().collect();
@@ -554,4 +660,311 @@ fn bleed_reaches_beyond_the_trim_box_and_custom_card_sizes_print() {
             );
         }
     }
+}
+
+/// The part of Tabletop Simulator's saved-object format a custom deck is
+/// loaded from: what the game reads and the types it expects.
+fn tts_saved_object_schema() -> serde_json::Value {
+    let url = serde_json::json!({"type": "string", "minLength": 1});
+    let custom_deck = serde_json::json!({
+        "type": "object",
+        "minProperties": 1,
+        "patternProperties": {"^[1-9][0-9]*$": {
+            "type": "object",
+            "required": ["FaceURL", "BackURL", "NumWidth", "NumHeight", "BackIsHidden", "UniqueBack"],
+            "properties": {
+                "FaceURL": url, "BackURL": url,
+                "NumWidth": {"type": "integer", "minimum": 1, "maximum": 10},
+                "NumHeight": {"type": "integer", "minimum": 1, "maximum": 7},
+                "BackIsHidden": {"type": "boolean"}, "UniqueBack": {"type": "boolean"},
+                "Type": {"type": "integer"}
+            }
+        }},
+        "additionalProperties": false
+    });
+    let transform = serde_json::json!({"type": "object", "required": ["posX", "posY", "posZ", "rotX", "rotY", "rotZ", "scaleX", "scaleY", "scaleZ"]});
+    serde_json::json!({
+        "type": "object",
+        "required": ["ObjectStates"],
+        "properties": {"ObjectStates": {"type": "array", "minItems": 1, "items": {
+            "type": "object",
+            "required": ["Name", "Transform", "DeckIDs", "CustomDeck", "ContainedObjects"],
+            "properties": {
+                "Name": {"const": "DeckCustom"},
+                "Nickname": {"type": "string"},
+                "Transform": transform,
+                "DeckIDs": {"type": "array", "minItems": 1, "items": {"type": "integer", "minimum": 100}},
+                "CustomDeck": custom_deck,
+                "ContainedObjects": {"type": "array", "items": {
+                    "type": "object",
+                    "required": ["Name", "Nickname", "CardID", "Transform", "CustomDeck"],
+                    "properties": {
+                        "Name": {"const": "Card"}, "Nickname": {"type": "string"},
+                        "CardID": {"type": "integer", "minimum": 100}, "Transform": transform,
+                        "CustomDeck": custom_deck
+                    }
+                }}
+            }
+        }}}
+    })
+}
+
+/// Checks a saved object against the schema and what the schema cannot
+/// say: each card id is its sheet's number × 100 + its slot, inside the
+/// sheet; the ids of the deck are those of its cards; each card carries its
+/// own sheet; every image named is in `files` under `tts/` after `base`.
+fn check_saved_object(object: &serde_json::Value, files: &std::collections::BTreeMap<String, Vec<u8>>, base: &str) {
+    let schema = tts_saved_object_schema();
+    let validator = jsonschema::draft202012::new(&schema).expect("the schema compiles");
+    let objections: Vec<String> =
+        validator.iter_errors(object).map(|e| format!("{}: {e}", e.instance_path())).collect();
+    assert!(objections.is_empty(), "{objections:#?}");
+    let deck = &object["ObjectStates"][0];
+    let custom = deck["CustomDeck"].as_object().expect("sheets");
+    let cards = deck["ContainedObjects"].as_array().expect("cards");
+    let ids: Vec<&serde_json::Value> = cards.iter().map(|c| &c["CardID"]).collect();
+    assert_eq!(deck["DeckIDs"].as_array().expect("ids").iter().collect::<Vec<_>>(), ids);
+    for card in cards {
+        let id = card["CardID"].as_u64().expect("an id");
+        let (sheet, slot) = ((id / 100).to_string(), id % 100);
+        let files_of = &custom[&sheet];
+        let capacity = files_of["NumWidth"].as_u64().unwrap() * files_of["NumHeight"].as_u64().unwrap();
+        assert!(slot < capacity - 1, "slot {slot} of {capacity}: the last slot is the hidden face");
+        assert_eq!(&card["CustomDeck"][&sheet], files_of, "a card carries its sheet");
+    }
+    for sheet in custom.values() {
+        for key in ["FaceURL", "BackURL"] {
+            let url = sheet[key].as_str().expect("an address");
+            let file = url.strip_prefix(base).unwrap_or_else(|| panic!("{url} is not under {base}"));
+            assert!(files.contains_key(&format!("tts/{file}")), "{url}: no such image in {:?}", files.keys());
+        }
+    }
+}
+
+#[test]
+fn tts_decks_load_from_hosted_addresses_per_game_and_per_deck() {
+    let dir = common::bundled_project("dreadnaught-2e");
+    let base = "https://example.org/cards/";
+    let output = cardsmith(&["print", "--format", "tts", "--base-url", base, "--tts-width", "200"], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let files = common::contents(&dir.path().join("print"));
+    let object = |name: &str| -> serde_json::Value {
+        serde_json::from_slice(files.get(name).unwrap_or_else(|| panic!("no {name} in {:?}", files.keys())))
+            .expect("JSON")
+    };
+    let game = object("tts/dreadnaught-2e.json");
+    check_saved_object(&game, &files, base);
+    assert_eq!(game["ObjectStates"][0]["ContainedObjects"].as_array().unwrap().len(), 26, "every card once");
+    // Each deck is a deck of its own with its backs and the copies
+    // `--deck` prints.
+    for (name, deck) in [("Kinetic", "kinetic"), ("Armour", "armour"), ("Kinetic and Armour", "kinetic-and-armour")] {
+        let object = object(&format!("tts/decks/{deck}.json"));
+        check_saved_object(&object, &files, base);
+        assert!(files.contains_key(&format!("tts/decks/{deck}-back.png")), "{deck}");
+        let alone = dir.path().join("alone");
+        let output = cardsmith(&["print", "--format", "tts", "--deck", name, "-o", "alone"], dir.path());
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let printed: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(alone.join(format!("tts/{deck}.json"))).expect("the deck")).unwrap();
+        let nicknames = |o: &serde_json::Value| -> Vec<serde_json::Value> {
+            o["ObjectStates"][0]["ContainedObjects"].as_array().unwrap().iter().map(|c| c["Nickname"].clone()).collect()
+        };
+        assert_eq!(nicknames(&object), nicknames(&printed), "{deck}");
+    }
+    // The sheets are drawn 200 pixels a face.
+    let sheet = dir.path().join("print/tts/dreadnaught-2e-1.png");
+    let (width, _, _) = decode_png(&sheet);
+    let columns = game["ObjectStates"][0]["CustomDeck"]["1"]["NumWidth"].as_u64().unwrap();
+    assert_eq!(u64::from(width), 200 * columns);
+    let refused = cardsmith(&["print", "--format", "tts", "--base-url", "cards here"], dir.path());
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+}
+
+/// A copy of the bundled example project `examples/NAME` in a temporary
+/// folder.
+fn example_project(name: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, bytes) in common::contents(&repo().join("examples").join(name)) {
+        let target = dir.path().join(&path);
+        std::fs::create_dir_all(target.parent().expect("a folder")).unwrap();
+        std::fs::write(target, bytes).unwrap();
+    }
+    dir
+}
+
+/// The image XObjects of a PDF: how many, and how many distinct streams.
+fn image_objects(pdf: &Pdf) -> (usize, usize) {
+    let mut streams = BTreeSet::new();
+    let mut count = 0;
+    for object in pdf.0.objects.values() {
+        if let Object::Stream(stream) = object {
+            if stream.dict.get(b"Subtype").ok().and_then(|s| s.as_name().ok()) == Some(b"Image".as_slice()) {
+                count += 1;
+                streams.insert(stream.content.clone());
+            }
+        }
+    }
+    (count, streams.len())
+}
+
+#[test]
+fn the_art_deck_example_prints_to_every_format_with_each_image_embedded_once() {
+    let dir = example_project("art-deck");
+    let output = cardsmith(&["print", "--dpi", "100"], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let files = common::contents(&dir.path().join("print"));
+    for name in
+        ["dreadnaught-2e.pdf", "preview.html", "tts/dreadnaught-2e.json", "png/dreadnaught-2e/004-nebula-cover.png"]
+    {
+        assert!(files.contains_key(name), "no {name} in {:?}", files.keys());
+    }
+    // Two cards show the PNG, two the SVG: the PDF holds the PNG's pixels
+    // once (the SVG is drawn as vectors), and the preview both, inline.
+    let pdf = Pdf::open(&dir.path().join("print/dreadnaught-2e.pdf"));
+    assert_eq!(image_objects(&pdf), (1, 1), "each image is embedded once");
+    // The project's font is embedded, subset (`ABCDEF+DejaVuSerif…`).
+    let page = pdf.pages()[0];
+    let serif: Vec<String> =
+        pdf.fonts(page).into_iter().filter(|f| pdf.embedded(f)).map(|f| pdf.font_name(f)).collect();
+    assert!(serif.iter().any(|n| n.contains('+') && n.contains("DejaVuSerif")), "{serif:?}");
+    let html = String::from_utf8_lossy(&files["preview.html"]);
+    assert_eq!(html.matches("@font-face").count(), 4, "the bundled faces and the project's font");
+    assert_eq!(html.matches("data:image/png;base64").count(), 2);
+    assert_eq!(html.matches("svg+xml;base64").count(), 2);
+    // The art shows: the body of the card with art is not the plain white
+    // of the same card without it.
+    let (w, _, with_art) = decode_png(&dir.path().join("print/png/dreadnaught-2e/004-nebula-cover.png"));
+    // `[print] back-art` shows behind the back's emblem: its corner is not
+    // the back's plain navy.
+    let (bw, _, back) = decode_png(&dir.path().join("print/png/dreadnaught-2e/back.png"));
+    let corner = &back[((4 * bw + 4) * 4) as usize..((4 * bw + 4) * 4 + 3) as usize];
+    assert_ne!(corner, [0x1f, 0x2a, 0x36], "no art on the back");
+    std::fs::write(
+        dir.path().join("cards/railguns.cards"),
+        std::fs::read_to_string(dir.path().join("cards/railguns.cards"))
+            .unwrap()
+            .replace("  art \"art/nebula.png\"\n", ""),
+    )
+    .unwrap();
+    let output = cardsmith(&["print", "--dpi", "100", "--format", "png"], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let (_, _, without) = decode_png(&dir.path().join("print/png/dreadnaught-2e/004-nebula-cover.png"));
+    let at =
+        |pixels: &[u8], x: u32, y: u32| pixels[((y * w + x) * 4) as usize..((y * w + x) * 4 + 3) as usize].to_vec();
+    assert_eq!(at(&without, 40, 250), vec![255, 255, 255]);
+    assert_ne!(at(&with_art, 40, 250), vec![255, 255, 255], "no art behind the body");
+}
+
+/// The CRC-32 a PNG chunk ends with (over its type and data).
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for byte in bytes {
+        crc ^= u32::from(*byte);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+        }
+    }
+    !crc
+}
+
+#[test]
+fn an_image_that_cannot_be_drawn_is_a_diagnostic_at_its_card() {
+    let dir = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("secret.png"), b"\x89PNG\r\n\x1a\n").unwrap();
+    let cases: &[(&str, &str)] = &[
+        ("missing.png", "E0710"),
+        ("../secret.png", "E0711"),
+        ("/etc/passwd", "E0711"),
+        ("link/secret.png", "E0711"),
+        ("notes.png", "E0713"),
+        ("cut.png", "E0713"),
+        ("huge.png", "E0712"),
+    ];
+    let mut cards = String::from("game dreadnaught-2e\n");
+    for (i, (path, _)) in cases.iter().enumerate() {
+        cards.push_str(&format!("\nevent \"Card {i}\" {{\n  at 3.0 {{ impact damage 1 }}\n  art \"{path}\"\n}}\n"));
+    }
+    project(dir.path(), &cards);
+    std::os::unix::fs::symlink(outside.path(), dir.path().join("link")).unwrap();
+    std::fs::write(dir.path().join("notes.png"), "not an image").unwrap();
+    // A PNG cut short after its header, and one that claims 9000 × 9000.
+    let nebula = std::fs::read(repo().join("examples/art-deck/art/nebula.png")).unwrap();
+    std::fs::write(dir.path().join("cut.png"), &nebula[..nebula.len() / 2]).unwrap();
+    let mut huge = nebula.clone();
+    huge[16..24].copy_from_slice(&[0, 0, 0x23, 0x28, 0, 0, 0x23, 0x28]);
+    let crc = crc32(&huge[12..29]).to_be_bytes();
+    huge[29..33].copy_from_slice(&crc);
+    std::fs::write(dir.path().join("huge.png"), huge).unwrap();
+    let output = cardsmith(&["print", "--format", "html", "--message-format", "json"], dir.path());
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let found: Vec<(String, u64)> = stdout
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON"))
+        .map(|d| (d["code"].as_str().unwrap_or("").to_string(), d["line"].as_u64().unwrap_or(0)))
+        .collect();
+    let expected: Vec<(String, u64)> =
+        cases.iter().enumerate().map(|(i, (_, code))| (code.to_string(), 3 + 5 * i as u64)).collect();
+    assert_eq!(found, expected, "{}", stderr(&output));
+    assert!(!dir.path().join("print").exists(), "nothing is written");
+
+    // A font outside the project, or a file that is not a font, stops the
+    // print before anything is drawn.
+    for (font, expected) in [("../font.ttf", "not a path inside the project"), ("notes.png", "not a TrueType")] {
+        let manifest = format!("[project]\npaths = [\"cards\"]\n[print]\nfonts = [\"{font}\"]\n");
+        std::fs::write(dir.path().join("cardsmith.toml"), manifest).unwrap();
+        let output = cardsmith(&["print", "--format", "html"], dir.path());
+        assert_eq!(output.status.code(), Some(2), "{font}: {}", stderr(&output));
+        assert!(stderr(&output).contains(expected), "{font}: {}", stderr(&output));
+    }
+}
+
+#[test]
+fn the_generic_back_tells_decks_apart_but_not_kinds() {
+    let outcome = common::check_folder("cards/dreadnought-tcg");
+    let mut templates = Templates::new(&[]).expect("templates");
+    let job = print::prepare(&outcome.project, &mut templates, &options(Formats::ALL));
+    assert!(job.diagnostics.is_empty(), "{:?}", job.diagnostics);
+    let game = &outcome.project.games[0];
+    let decks: Vec<&str> = game.decks.iter().map(|d| d.name.as_str()).collect();
+    assert!(decks.len() >= 2, "{decks:?}");
+    let mut backs_of_deck: Vec<BTreeSet<&str>> = Vec::new();
+    for deck in &game.decks {
+        // The cards this deck lists first, and a back that is not a card's
+        // own reverse: the back the deck's cards share.
+        let faces: Vec<&print::Face> = job
+            .faces
+            .iter()
+            .filter(|f| f.decks.first().map(String::as_str) == Some(&deck.name))
+            .filter(|f| job.faces.iter().filter(|g| g.back == f.back).count() > 1)
+            .collect();
+        let backs: BTreeSet<&str> = faces.iter().map(|f| f.back.as_str()).collect();
+        assert!(backs.len() <= 1, "the cards of {} have {} backs: the back shows the kind", deck.name, backs.len());
+        if let Some(back) = backs.iter().next() {
+            assert!(back.contains(&deck.name), "the back of {} does not name it", deck.name);
+        }
+        backs_of_deck.push(backs);
+    }
+    let shown: Vec<&BTreeSet<&str>> = backs_of_deck.iter().filter(|b| !b.is_empty()).collect();
+    assert!(shown.len() >= 2 && shown[0] != shown[1], "two decks, two backs: {decks:?}");
+}
+
+#[test]
+fn a_game_names_its_fonts_by_putting_them_beside_its_templates() {
+    let dir = tempfile::tempdir().unwrap();
+    project(dir.path(), "game dreadnaught-2e\n\nevent \"Signal\" {\n  at 3.0 { impact damage 1 }\n}\n");
+    let fonts = dir.path().join("templates/dreadnaught-2e");
+    std::fs::create_dir_all(&fonts).unwrap();
+    let serif = repo().join("examples/art-deck/fonts/DejaVuSerifCondensed-Bold.ttf");
+    std::fs::copy(serif, fonts.join("Title.TTF")).unwrap();
+    let output = cardsmith(&["print", "--format", "html"], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let html = std::fs::read_to_string(dir.path().join("print/preview.html")).unwrap();
+    assert_eq!(html.matches("@font-face").count(), 4, "the bundled faces and the game's font");
+    assert!(html.contains("font-family: \"DejaVu Serif\""), "the font's own family name");
+    std::fs::write(fonts.join("broken.otf"), "not a font").unwrap();
+    let output = cardsmith(&["print", "--format", "html"], dir.path());
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("templates/dreadnaught-2e/broken.otf"), "{}", stderr(&output));
 }

@@ -37,6 +37,62 @@ const failed=[...document.fonts].filter(f=>f.status==='error').length;\
 document.body.setAttribute('data-result',JSON.stringify({cards:figs.length,small:small.length,empty:empty.length,fonts,failed,errors:window.__errors}));\
 });</script>";
 
+/// A probe that works the search box and the filters as a user would
+/// (setting a value, then an `input` event) and records how many cards each
+/// leaves shown.
+const FILTER_PROBE: &str = "<script>window.addEventListener('load',()=>{\
+const shown=()=>[...document.querySelectorAll('figure.card')].filter(f=>f.getBoundingClientRect().width>0).length;\
+const set=(id,v)=>{const e=document.getElementById(id);e.value=v;e.dispatchEvent(new Event('input'));};\
+const r={all:shown()};\
+set('search','ARMOUR');r.search=shown();set('search','');\
+set('kind','defense');r.kind=shown();\
+set('deck','Kinetic');r.kindAndDeck=shown();set('kind','');r.deck=shown();set('deck','');\
+r.counter=document.getElementById('shown').textContent;\
+document.body.setAttribute('data-result',JSON.stringify(r));});</script>";
+
+/// The value of `attribute` on each `<figure class="card"` of the page,
+/// unescaped.
+fn card_attributes(page: &str, attribute: &str) -> Vec<String> {
+    let needle = format!(" {attribute}=\"");
+    page.split("<figure class=\"card\"")
+        .skip(1)
+        .map(|figure| {
+            let start = figure.find(&needle).expect("the attribute") + needle.len();
+            let value = &figure[start..start + figure[start..].find('"').expect("closed")];
+            value
+                .replace("&quot;", "\"")
+                .replace("&#39;", "'")
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&amp;", "&")
+        })
+        .collect()
+}
+
+/// Opens `page` with `script` before `</body>` and returns what the script
+/// wrote into the body's `data-result`.
+fn probe(page: &str, head: &str, script: &str, dir: &Path, name: &str) -> serde_json::Value {
+    let probed =
+        page.replacen("<head>", &format!("<head>{head}"), 1).replacen("</body>", &format!("{script}</body>"), 1);
+    let path = dir.join(format!("{name}.html"));
+    std::fs::write(&path, probed).unwrap();
+    let url = format!("file://{}", path.display());
+    let dumped = chromium(
+        &["--enable-logging=stderr", "--v=0", "--virtual-time-budget=10000", "--dump-dom", &url],
+        &dir.join(format!("profile-{name}")),
+    );
+    let dom = String::from_utf8_lossy(&dumped.stdout);
+    let logs = String::from_utf8_lossy(&dumped.stderr);
+    let console: Vec<&str> = logs.lines().filter(|l| l.contains("CONSOLE")).collect();
+    assert!(console.is_empty(), "console messages: {console:#?}");
+    let start = dom
+        .find("data-result=\"")
+        .map(|i| i + "data-result=\"".len())
+        .unwrap_or_else(|| panic!("the probe did not run: {logs}"));
+    let end = start + dom[start..].find('"').unwrap();
+    serde_json::from_str(&dom[start..end].replace("&quot;", "\"")).unwrap()
+}
+
 fn chromium(args: &[&str], profile: &Path) -> Output {
     let profile = format!("--user-data-dir={}", profile.display());
     outside_program(Command::new("chromium").args(FLAGS).arg(&profile).args(args), CHROMIUM)
@@ -59,34 +115,36 @@ fn the_preview_shows_every_card_in_headless_chromium() {
     );
 
     // The probe: run the page and read the result from the DOM.
-    let probed = page.replacen("<head>", &format!("<head>{PROBE_HEAD}"), 1).replacen(
-        "</body>",
-        &format!("{PROBE_BODY}</body>"),
-        1,
-    );
-    let probe_path = dir.path().join("probe.html");
-    std::fs::write(&probe_path, probed).unwrap();
-    let url = format!("file://{}", probe_path.display());
-    let dumped = chromium(
-        &["--enable-logging=stderr", "--v=0", "--virtual-time-budget=10000", "--dump-dom", &url],
-        &dir.path().join("profile-1"),
-    );
-    let dom = String::from_utf8_lossy(&dumped.stdout);
-    let logs = String::from_utf8_lossy(&dumped.stderr);
-    let console: Vec<&str> = logs.lines().filter(|l| l.contains("CONSOLE")).collect();
-    assert!(console.is_empty(), "console messages: {console:#?}");
-    let start = dom
-        .find("data-result=\"")
-        .map(|i| i + "data-result=\"".len())
-        .unwrap_or_else(|| panic!("the probe did not run: {logs}"));
-    let end = start + dom[start..].find('"').unwrap();
-    let result: serde_json::Value = serde_json::from_str(&dom[start..end].replace("&quot;", "\"")).unwrap();
+    let result = probe(&page, PROBE_HEAD, PROBE_BODY, dir.path(), "probe");
     assert_eq!(result["cards"], 26, "{result}");
     assert_eq!(result["small"], 0, "every card is laid out at card size: {result}");
     assert_eq!(result["empty"], 0, "every card has text: {result}");
     assert_eq!(result["fonts"], 3, "the three embedded faces load: {result}");
     assert_eq!(result["failed"], 0, "{result}");
     assert_eq!(result["errors"], serde_json::json!([]), "{result}");
+
+    // Search and filters, against what the page says of each card.
+    let (names, kinds, decks) = (
+        card_attributes(&page, "data-name"),
+        card_attributes(&page, "data-kind"),
+        card_attributes(&page, "data-decks"),
+    );
+    let in_deck = |i: usize| serde_json::from_str::<Vec<String>>(&decks[i]).unwrap().contains(&"Kinetic".to_string());
+    let count = |keep: &dyn Fn(usize) -> bool| (0..names.len()).filter(|i| keep(*i)).count();
+    let expected = serde_json::json!({
+        "all": 26,
+        "search": count(&|i| names[i].to_lowercase().contains("armour")),
+        "kind": count(&|i| kinds[i] == "defense"),
+        "kindAndDeck": count(&|i| kinds[i] == "defense" && in_deck(i)),
+        "deck": count(&|i| in_deck(i)),
+        "counter": "26 of 26 cards",
+    });
+    let filtered = probe(&page, "", FILTER_PROBE, dir.path(), "filters");
+    assert_eq!(filtered, expected);
+    for key in ["search", "kind", "deck"] {
+        let n = expected[key].as_u64().unwrap();
+        assert!(n > 0 && n < 26, "{key} must narrow the cards to test anything: {expected}");
+    }
 
     // A screenshot of the real page is not blank.
     let shot = dir.path().join("shot.png");

@@ -15,7 +15,7 @@ mod common;
 use common::repo;
 
 use cardsmith::backend::print::templates::Templates;
-use cardsmith::backend::print::{self, sheet, svg, Formats, Options, MIN_TEXT};
+use cardsmith::backend::print::{self, sheet, svg, Formats, Options};
 use cardsmith::workspace::Workspace;
 use resvg::tiny_skia::{Color, Pixmap, PixmapPaint, Transform};
 use std::path::{Path, PathBuf};
@@ -74,12 +74,9 @@ fn faces(outcome: &cardsmith::workspace::Outcome, size: &str) -> Vec<(String, Pi
     let options = Options {
         card,
         paper: sheet::paper_size("a3").expect("a3"),
-        bleed: 0.0,
-        backs: false,
         dpi: DPI,
         formats: Formats::ALL,
-        deck: None,
-        min_text: MIN_TEXT,
+        ..Options::default()
     };
     let mut templates = Templates::new(&[]).expect("bundled templates");
     let job = print::prepare(&outcome.project, &mut templates, &options);

@@ -122,7 +122,7 @@ pub fn print(data: &[u8]) {
         dpi: 30,
         formats: Formats { pdf: false, png: false, html: false, tts: false },
         deck: None,
-        min_text: cardsmith::backend::print::MIN_TEXT,
+        ..Options::default()
     };
     let job = TEMPLATES.with(|templates| {
         let mut templates = templates.borrow_mut();

@@ -270,6 +270,9 @@ pub enum Type {
     NewKeyword,
     /// A letter grade with optional `+` marks (`B++`).
     Grade,
+    /// A quoted path to an image file of the project (PNG, JPEG or SVG),
+    /// which `print` reads and templates draw.
+    Image,
     Enum(String),
     /// A `/`-separated set of values of an enum (`F/S(R)`).
     Set(String),
@@ -300,6 +303,7 @@ impl Type {
         ("tag", Type::Tag),
         ("new-keyword", Type::NewKeyword),
         ("grade", Type::Grade),
+        ("image", Type::Image),
     ];
 
     /// How the type is written in a ruleset.
@@ -334,6 +338,7 @@ impl Type {
             Type::Tag => "a tag".into(),
             Type::NewKeyword => "a new keyword's id like `flak-screen`".into(),
             Type::Grade => "a grade like `B+`".into(),
+            Type::Image => "a quoted path to an image in the project like `\"art/ship.png\"`".into(),
             Type::Enum(name) => format!("one of the `{name}` values"),
             Type::Set(name) => format!("a set of `{name}` values like `F/S`"),
         }

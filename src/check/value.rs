@@ -139,7 +139,7 @@ impl GameChecker<'_> {
             },
             (Type::Set(id), _) => return self.set(id, value),
             (Type::Coord, ValueKind::Coord(q, r)) => Value::Coord { q: *q, r: *r },
-            (Type::String, ValueKind::String(s)) => Value::String(s.clone()),
+            (Type::String | Type::Image, ValueKind::String(s)) => Value::String(s.clone()),
             (Type::Text, ValueKind::String(_)) => Value::Text(self.text(value)),
             (Type::Ident | Type::NewKeyword, ValueKind::Ident(s)) => Value::Name(s.clone()),
             (Type::Initiative, _) => return self.initiative(value).map(Value::Initiative),
@@ -179,7 +179,7 @@ impl GameChecker<'_> {
             (Type::Save, ValueKind::Int(n)) => Some(format!("a save is written with `+`: `{n}+`")),
             (Type::Signed, ValueKind::Int(n)) => Some(format!("write the sign: `+{n}`")),
             (Type::Distance, ValueKind::Int(n)) => Some(format!("a distance is in inches: `{n}\"`")),
-            (Type::Text | Type::String, _) => Some(format!("put text in quotes: `\"{found}\"`")),
+            (Type::Text | Type::String | Type::Image, _) => Some(format!("put text in quotes: `\"{found}\"`")),
             (Type::Int, ValueKind::Signed(n)) if *n >= 0 => Some(format!("write the number without a sign: `{n}`")),
             _ => None,
         };

@@ -35,16 +35,34 @@ pub struct Args {
     /// Card size: poker, bridge, tarot, mini, or WxH in millimetres such as 63.5x88.9 (default: poker)
     #[arg(long)]
     pub card: Option<String>,
-    /// Bleed around each card, in millimetres (default: 0)
+    /// Bleed around each card on the sheets and the PNGs, in millimetres (default: 0)
     #[arg(long)]
     pub bleed: Option<f32>,
-    /// Add a backs page after every fronts page, mirrored for long-edge duplex
+    /// Paper edge where the printer cannot print and nothing is drawn, cut marks included, in millimetres (default: 5)
+    #[arg(long)]
+    pub margin: Option<f32>,
+    /// Add a backs page after every fronts page, laid out for `--duplex` (default: long)
     #[arg(long)]
     pub backs: bool,
+    /// How the printer turns the sheet for the backs: long or short edge (implies --backs)
+    #[arg(long)]
+    pub duplex: Option<String>,
+    /// Move every backs page by X,Y millimetres (x right, y down) to make up for the printer; read it off --calibration
+    #[arg(long, allow_hyphen_values = true)]
+    pub offset: Option<String>,
+    /// Start the PDF with a calibration sheet that measures the printer's front/back misalignment
+    #[arg(long)]
+    pub calibration: bool,
+    /// Address where the Tabletop Simulator images will be hosted; the saved object names them after it
+    #[arg(long)]
+    pub base_url: Option<String>,
+    /// Pixels across one face on the Tabletop Simulator sheets (default: from --dpi, at most 300 dpi)
+    #[arg(long)]
+    pub tts_width: Option<u32>,
     /// Print one deck with its copies instead of every card once
     #[arg(long)]
     pub deck: Option<String>,
-    /// Resolution of the PNG faces (default: 300)
+    /// Resolution of the PNG faces, which include the bleed (default: 300)
     #[arg(long)]
     pub dpi: Option<u32>,
     /// Smallest type size in points before a warning (default: 6)
@@ -75,8 +93,13 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         Some(root) => read_overrides(root, &outcome)?,
         None => Vec::new(),
     };
+    let folder = project.root.clone().unwrap_or_else(|| project.cwd.clone());
+    let fonts = read_fonts(&folder, &font_names(project.root.as_deref(), &outcome, settings))?;
+    let back_art = settings.back_art.clone();
+    let art = print::art::Art::load(read_art(&folder, &outcome, back_art.as_deref()));
+    let assets = print::Assets { art, fonts, back_art };
     let job = match Templates::new(&overrides) {
-        Ok(mut templates) => print::prepare(&outcome.project, &mut templates, &options),
+        Ok(mut templates) => print::prepare_with(&outcome.project, &mut templates, &options, &assets),
         Err(message) => print::Job {
             diagnostics: vec![
                 Diagnostic::error(&print::codes::TEMPLATE_ERROR, "a template does not parse").note(message)
@@ -84,14 +107,14 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             ..print::Job::default()
         },
     };
-    let print::Job { faces, copies, title, diagnostics } = job;
+    let print::Job { faces, copies, title, decks, fonts, art, diagnostics } = job;
     merge(&mut outcome, diagnostics);
     check::print(&outcome, args.message_format)?;
     if outcome.stats.errors > 0 {
         eprintln!("nothing written: fix the errors first");
         return Ok(ExitCode::from(1));
     }
-    let job = print::Job { faces, copies, title, diagnostics: Vec::new() };
+    let job = print::Job { faces, copies, title, decks, fonts, art, diagnostics: Vec::new() };
     let progress = progress_bar(print::steps(&job, &options) as u64);
     let rendered = print::render(&job, &options, &|| progress.inc(1));
     progress.finish_and_clear();
@@ -203,19 +226,93 @@ fn options(args: &Args, settings: &PrintSettings) -> Result<Options> {
     let names =
         if !args.format.is_empty() { args.format.clone() } else { settings.formats.clone().unwrap_or_default() };
     let formats = if names.is_empty() { Formats::ALL } else { parse_formats(&names)? };
-    if sheet::Grid::new(paper, card, bleed).is_none() {
+    let margin = args.margin.or(settings.margin.map(|m| m as f32)).unwrap_or(sheet::MARGIN);
+    if !sheet::MARGIN_MM.contains(&margin) {
         return Err(miette!(
-            help = "choose larger paper, a smaller card or less bleed",
-            "a {card_name} card with {bleed} mm bleed does not fit on {paper_name} paper"
+            help = "5 mm suits most printers",
+            "a margin of {margin} mm is out of range ({} to {})",
+            sheet::MARGIN_MM.start(),
+            sheet::MARGIN_MM.end()
         ));
     }
-    let deck = args.deck.clone().or_else(|| settings.deck.clone());
-    let min_text = args.min_text.or(settings.min_text.map(|m| m as f32)).unwrap_or(MIN_TEXT);
-    if !(1.0..=72.0).contains(&min_text) {
-        return Err(miette!(help = "6 pt is usual", "a minimum type size of {min_text} pt is out of range (1 to 72)"));
+    let mut options = Options { card, paper, bleed, margin, dpi, formats, ..Options::default() };
+    backs_options(args, settings, &mut options)?;
+    tts_options(args, settings, &mut options)?;
+    options.deck = args.deck.clone().or_else(|| settings.deck.clone());
+    options.min_text = args.min_text.or(settings.min_text.map(|m| m as f32)).unwrap_or(MIN_TEXT);
+    if !(1.0..=72.0).contains(&options.min_text) {
+        return Err(miette!(
+            help = "6 pt is usual",
+            "a minimum type size of {} pt is out of range (1 to 72)",
+            options.min_text
+        ));
     }
-    let backs = args.backs || settings.backs.unwrap_or(false);
-    Ok(Options { card, paper, bleed, backs, dpi, formats, deck, min_text })
+    if options.grid().is_none() {
+        return Err(miette!(
+            help = "choose larger paper, a smaller card, less bleed or a smaller margin",
+            "a {card_name} card with {bleed} mm bleed and cut marks does not fit inside {paper_name} paper's {margin} mm margins"
+        ));
+    }
+    Ok(options)
+}
+
+/// Backs, duplex, the printer's offset and the calibration sheet.
+fn backs_options(args: &Args, settings: &PrintSettings, options: &mut Options) -> Result<()> {
+    let duplex_name = args.duplex.clone().or_else(|| settings.duplex.clone());
+    if let Some(name) = &duplex_name {
+        options.duplex =
+            sheet::Duplex::parse(name).ok_or_else(|| miette!(help = "use long or short", "unknown duplex `{name}`"))?;
+    }
+    let offset = match &args.offset {
+        Some(text) => parse_offset(text)?,
+        None => settings.offset.map_or((0.0, 0.0), |(x, y)| (x as f32, y as f32)),
+    };
+    if offset.0.abs() > MAX_OFFSET || offset.1.abs() > MAX_OFFSET || !offset.0.is_finite() || !offset.1.is_finite() {
+        return Err(miette!(
+            help = "print --calibration to measure it; printers are off by a millimetre or two",
+            "an offset of {},{} mm is out of range (-{MAX_OFFSET} to {MAX_OFFSET} each)",
+            offset.0,
+            offset.1
+        ));
+    }
+    options.offset = offset;
+    options.backs = args.backs || settings.backs.unwrap_or(false) || duplex_name.is_some();
+    options.calibration = args.calibration || settings.calibration.unwrap_or(false);
+    Ok(())
+}
+
+/// The widest face a Tabletop Simulator sheet may ask for, in pixels.
+const MAX_TTS_WIDTH: u32 = 2048;
+
+/// Where the Tabletop Simulator images are hosted and how wide a face is.
+fn tts_options(args: &Args, settings: &PrintSettings, options: &mut Options) -> Result<()> {
+    options.base_url = args.base_url.clone().or_else(|| settings.base_url.clone());
+    if let Some(url) = &options.base_url {
+        let known = ["http://", "https://", "file://"].iter().any(|scheme| url.starts_with(scheme));
+        if !known || url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(miette!(
+                help = "write the address the images will be at, such as https://example.org/cards",
+                "`{url}` is not an http, https or file address"
+            ));
+        }
+    }
+    options.tts_width = args.tts_width.or(settings.tts_width);
+    if let Some(width) = options.tts_width.filter(|w| !(64..=MAX_TTS_WIDTH).contains(w)) {
+        return Err(miette!(
+            help = "Tabletop Simulator sheets are at most 4096 pixels a side; 409 fills a 10 × 7 sheet",
+            "a face {width} pixels wide is out of range (64 to {MAX_TTS_WIDTH})"
+        ));
+    }
+    Ok(())
+}
+
+/// The largest printer offset taken, in millimetres each way.
+const MAX_OFFSET: f32 = 10.0;
+
+/// `X,Y` in millimetres: `0.5,-1`.
+fn parse_offset(text: &str) -> Result<(f32, f32)> {
+    let parsed = text.split_once(',').and_then(|(x, y)| Some((x.trim().parse().ok()?, y.trim().parse().ok()?)));
+    parsed.ok_or_else(|| miette!(help = "write X,Y in millimetres, such as 0.5,-1", "`{text}` is not an offset"))
 }
 
 fn parse_formats(names: &[String]) -> Result<Formats> {
@@ -231,6 +328,88 @@ fn parse_formats(names: &[String]) -> Result<Formats> {
         }
     }
     Ok(formats)
+}
+
+/// Reads each image the cards name, and the backs' picture, confined to
+/// the project `folder`.
+fn read_art(folder: &Path, outcome: &Outcome, back_art: Option<&str>) -> Vec<(String, print::art::Source)> {
+    let mut names = print::art::wanted(&outcome.project);
+    names.extend(back_art.map(str::to_string).filter(|path| !names.contains(path)));
+    names.into_iter().map(|name| (name.clone(), read_inside(folder, &name, &read::IMAGE))).collect()
+}
+
+/// The fonts of a print, by their paths in the project: those `[print]
+/// fonts` names, then the font files in `templates/<game>/` of each game
+/// printed (a game's own fonts).
+fn font_names(root: Option<&Path>, outcome: &Outcome, settings: &PrintSettings) -> Vec<String> {
+    let mut names: Vec<String> = settings.fonts.iter().flatten().map(|(name, _)| name.clone()).collect();
+    let Some(root) = root else { return names };
+    for game in &outcome.project.games {
+        let folder = format!("{TEMPLATES}/{}", game.ruleset.id);
+        let Ok(entries) = std::fs::read_dir(root.join(&folder)) else { continue };
+        let mut files: Vec<String> = entries
+            .flatten()
+            .filter_map(|e| e.file_name().to_str().map(str::to_string))
+            .filter(|n| n.to_ascii_lowercase().ends_with(".ttf") || n.to_ascii_lowercase().ends_with(".otf"))
+            .collect();
+        files.sort();
+        names.extend(files.into_iter().map(|file| format!("{folder}/{file}")));
+    }
+    names
+}
+
+/// Reads the fonts named, confined to the project `folder`; a font that
+/// cannot be read or is not a font stops the print.
+fn read_fonts(folder: &Path, names: &[String]) -> Result<Vec<print::fonts::ProjectFont>> {
+    use print::art::Source;
+    let mut fonts = Vec::new();
+    for name in names {
+        let why = match read_inside(folder, name, &read::FONT) {
+            Source::Bytes(bytes) => match print::fonts::ProjectFont::new(bytes) {
+                Ok(font) => {
+                    fonts.push(font);
+                    continue;
+                }
+                Err(why) => why.to_string(),
+            },
+            Source::Unreadable(why) | Source::Outside(why) | Source::TooLarge(why) => why,
+        };
+        return Err(miette!(
+            help = "fonts are TrueType or OpenType files inside the project, named in [print] fonts or put in templates/<game>/",
+            "{}: cannot use the font `{name}`: {why}",
+            folder.join(crate::config::FILE_NAME).display()
+        ));
+    }
+    Ok(fonts)
+}
+
+/// Reads the file `name` names from the project `folder`, refusing unread
+/// an absolute path, a path through `..`, a link leading out of the
+/// project and a file past `limit`.
+fn read_inside(folder: &Path, name: &str, limit: &read::Limit) -> print::art::Source {
+    use print::art::Source;
+    let relative = Path::new(name);
+    let leaves =
+        relative.components().any(|c| !matches!(c, std::path::Component::Normal(_) | std::path::Component::CurDir));
+    if leaves || name.is_empty() {
+        return Source::Outside(format!("`{name}` is not a path inside the project (no absolute paths, no `..`)"));
+    }
+    let inside = folder.canonicalize().unwrap_or_else(|_| folder.to_path_buf());
+    let path = folder.join(relative);
+    let real = match path.canonicalize() {
+        Ok(real) => real,
+        Err(e) => return Source::Unreadable(format!("cannot open {}: {e}", path.display())),
+    };
+    if !real.starts_with(&inside) {
+        return Source::Outside(format!("{} is a link that leads outside the project", path.display()));
+    }
+    if std::fs::metadata(&real).is_ok_and(|m| m.is_file() && m.len() > limit.bytes) {
+        return Source::TooLarge(format!("{} is larger than {} MiB", path.display(), limit.bytes >> 20));
+    }
+    match read::bytes(&real, limit) {
+        Ok(bytes) => Source::Bytes(bytes),
+        Err(report) => Source::Unreadable(report.to_string()),
+    }
 }
 
 /// The project's own templates: `templates/<ruleset>/*.svg` for each game

@@ -38,6 +38,14 @@ pub const TEMPLATE: Limit = Limit {
     help: "link large images from the template instead of embedding them, or make them smaller",
 };
 
+/// An image a card names for `print`: far more than a card needs.
+pub const IMAGE: Limit =
+    Limit { bytes: 16 << 20, what: "an image", help: "make the image smaller: 300 dpi at the card's size is plenty" };
+
+/// A font file a project names for `print`: a large CJK font is 20 MB.
+pub const FONT: Limit =
+    Limit { bytes: 32 << 20, what: "a font", help: "use a smaller font file, or one with fewer scripts" };
+
 /// An engine data document for `timeline --data`: the engine data of
 /// 100,000 cards is about 100 MB.
 pub const ENGINE_DATA: Limit = Limit {
@@ -54,8 +62,8 @@ pub fn source(path: &Path) -> Result<Vec<u8>> {
     at_most(file, path, crate::syntax::MAX_FILE_SIZE as u64 + 1)
 }
 
-/// The whole of a UTF-8 text file of at most `limit` bytes.
-pub fn text(path: &Path, limit: &Limit) -> Result<String> {
+/// The whole of a file of at most `limit` bytes.
+pub fn bytes(path: &Path, limit: &Limit) -> Result<Vec<u8>> {
     let file = open_regular(path)?;
     let declared = file.metadata().map(|m| m.len()).unwrap_or(0);
     // The declared length refuses a large file unread; reading one byte past
@@ -67,6 +75,12 @@ pub fn text(path: &Path, limit: &Limit) -> Result<String> {
     if bytes.len() as u64 > limit.bytes {
         return Err(too_large(path, limit));
     }
+    Ok(bytes)
+}
+
+/// The whole of a UTF-8 text file of at most `limit` bytes.
+pub fn text(path: &Path, limit: &Limit) -> Result<String> {
+    let bytes = bytes(path, limit)?;
     String::from_utf8(bytes).map_err(|e| {
         miette!(
             help = "save the file as UTF-8 text",

@@ -51,4 +51,31 @@ is caught here.
 
 Shorten the text, or, if you design the template, place the regions from
 the card's size (`page.w`, `page.h`) so that they keep apart.";
+
+IMAGE_UNREADABLE "E0710" "image-unreadable" "\
+A card names an image (in a field of the `image` type, such as `art`) that
+cannot be read: there is no file at that path, or it cannot be opened.
+The path is relative to the project folder, the one holding
+`cardsmith.toml`, whichever card file names it:
+
+    art \"art/leviathan.png\"     # the file <project>/art/leviathan.png";
+
+IMAGE_OUTSIDE "E0711" "image-outside-project" "\
+A card names an image outside the project folder: an absolute path, a
+path through `..`, or a link that leads out of the project.  Printing
+reads only files inside the project, so that a card file shared with you
+cannot make `cardsmith print` read (and embed in the PDF) any other file on
+your machine.  Copy the image into the project and name it from there.";
+
+IMAGE_TOO_LARGE "E0712" "image-too-large" "\
+A card's image is larger than printing takes: more than 16 MiB on disk, or
+more than 8192 pixels a side or 40 million pixels in all.  A card printed
+at 300 dpi needs about 750 × 1050 pixels; scale the image down.";
+
+IMAGE_UNDECODABLE "E0713" "image-undecodable" "\
+A card's image is not a PNG, JPEG or SVG file that can be drawn: the file
+has another format (GIF, WebP, a renamed document), or it is corrupt or
+cut short.  PNG files are decoded whole when printing begins, so a broken
+one is found before anything is written.  Open the image in an editor and
+save it again as PNG, JPEG or SVG.";
 }

@@ -1,6 +1,9 @@
 //! The bundled fonts: DejaVu Sans Condensed in three faces, compiled into the
 //! binary so every machine lays out and renders text the same way and no
-//! system font is consulted.
+//! system font is consulted.  A project may add fonts of its own (files in
+//! the project, `[print] fonts`), which the command line reads and hands in
+//! as [`ProjectFont`]s: usvg lays out and renders the text that names their
+//! family, the PDF embeds them subset, and the preview embeds them whole.
 
 use std::sync::{Arc, OnceLock};
 
@@ -90,6 +93,41 @@ fn fallback_width(text: &str) -> f32 {
     text.chars().count() as f32 * 0.55
 }
 
+/// A font file of the project, with the family its templates name it by.
+#[derive(Clone, Debug)]
+pub struct ProjectFont {
+    pub family: String,
+    pub data: Arc<Vec<u8>>,
+}
+
+impl ProjectFont {
+    /// Reads a TrueType or OpenType font (the first face of a collection);
+    /// `Err` says why the bytes are not one.
+    pub fn new(data: Vec<u8>) -> Result<ProjectFont, String> {
+        let mut db = resvg::usvg::fontdb::Database::new();
+        db.load_font_data(data.clone());
+        let family = db
+            .faces()
+            .next()
+            .and_then(|face| face.families.first().map(|(name, _)| name.clone()))
+            .ok_or("it is not a TrueType or OpenType font")?;
+        Ok(ProjectFont { family, data: Arc::new(data) })
+    }
+}
+
+/// The bundled faces and `extra` as a font database for usvg; the bundled
+/// one alone when there is nothing extra.
+pub fn database_with(extra: &[ProjectFont]) -> Arc<resvg::usvg::fontdb::Database> {
+    if extra.is_empty() {
+        return database();
+    }
+    let mut db = (*database()).clone();
+    for font in extra {
+        db.load_font_source(resvg::usvg::fontdb::Source::Binary(font.data.clone()));
+    }
+    Arc::new(db)
+}
+
 /// The bundled faces as a font database for usvg, built once.
 pub fn database() -> Arc<resvg::usvg::fontdb::Database> {
     static DATABASE: OnceLock<Arc<resvg::usvg::fontdb::Database>> = OnceLock::new();
@@ -121,6 +159,14 @@ mod tests {
             assert!(w > 5.0 && w < 12.0, "{style:?}: {w}");
         }
         assert!(width("WWW", Style::Bold) > width("WWW", Style::Regular));
+    }
+
+    #[test]
+    fn project_fonts_join_the_database() {
+        let font = ProjectFont::new(REGULAR.to_vec()).expect("a font");
+        assert_eq!(font.family, FAMILY);
+        assert_eq!(database_with(std::slice::from_ref(&font)).len(), 4);
+        assert!(ProjectFont::new(b"not a font".to_vec()).is_err());
     }
 
     #[test]

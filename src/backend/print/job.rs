@@ -1,7 +1,9 @@
 //! A print job: which cards to print, and their faces drawn as SVG.
 
-use super::functions::{self, Frame};
-use super::sheet::{pt, Size};
+use super::art::{Art, Images};
+use super::fonts::ProjectFont;
+use super::functions::{self, Frame, Overflow};
+use super::sheet::{pt, Duplex, Grid, Size};
 use super::templates::Templates;
 use super::view::Viewer;
 use super::{codes, icons, svg};
@@ -18,13 +20,30 @@ use std::sync::Arc;
 pub struct Options {
     pub card: Size,
     pub paper: Size,
-    /// Millimetres of artwork beyond the cut line on each side.
+    /// Millimetres of artwork beyond the cut line on each side, on the PDF
+    /// sheets and around every PNG face.
     pub bleed: f32,
-    /// A backs page after every fronts page, mirrored for long-edge duplex.
+    /// Millimetres at every paper edge where nothing is drawn, cut marks
+    /// included.
+    pub margin: f32,
+    /// A backs page after every fronts page, laid out for `duplex`.
     pub backs: bool,
+    /// How the printer turns the sheet between fronts and backs.
+    pub duplex: Duplex,
+    /// Millimetres every backs page is moved (x right, y down as seen on
+    /// the back) to make up for the printer's misalignment.
+    pub offset: (f32, f32),
+    /// A calibration sheet before the cards in the PDF.
+    pub calibration: bool,
     /// Resolution of the PNG faces.
     pub dpi: u32,
     pub formats: Formats,
+    /// Where the Tabletop Simulator images will be hosted: the saved
+    /// object's addresses are this followed by the file names.
+    pub base_url: Option<String>,
+    /// Pixels across one face on the Tabletop Simulator sheets (else from
+    /// `dpi`, at most 300 dpi); the sheets' 4096-pixel limit still holds.
+    pub tts_width: Option<u32>,
     /// Print one deck, with its copies, instead of every card once.
     pub deck: Option<String>,
     /// The smallest type size, in points, that text may shrink to without a
@@ -34,6 +53,35 @@ pub struct Options {
 
 /// The minimum type size unless a project says otherwise, in points.
 pub const MIN_TEXT: f32 = 6.0;
+
+impl Default for Options {
+    /// Poker cards on A4, no bleed, no backs, 300 dpi, every format.
+    fn default() -> Options {
+        Options {
+            card: Size { w: 63.5, h: 88.9 },
+            paper: Size { w: 210.0, h: 297.0 },
+            bleed: 0.0,
+            margin: super::sheet::MARGIN,
+            backs: false,
+            duplex: Duplex::Long,
+            offset: (0.0, 0.0),
+            calibration: false,
+            dpi: 300,
+            formats: Formats::ALL,
+            base_url: None,
+            tts_width: None,
+            deck: None,
+            min_text: MIN_TEXT,
+        }
+    }
+}
+
+impl Options {
+    /// Where the cards go on the sheets; `None` when not one card fits.
+    pub fn grid(&self) -> Option<Grid> {
+        Grid::new(self.paper, self.card, self.bleed, self.margin)
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Formats {
@@ -61,6 +109,10 @@ pub struct Face {
     pub name: String,
     /// `007-spinal-railcannon`: unique in its game, safe as a file name.
     pub slug: String,
+    /// The card's kind, as the ruleset names it.
+    pub kind: String,
+    /// The decks that list the card.
+    pub decks: Vec<String>,
     pub front: String,
     pub back: String,
     pub span: Span,
@@ -74,7 +126,22 @@ pub struct Job {
     pub copies: Vec<usize>,
     /// The name of the outputs: the deck's, else the game's.
     pub title: String,
+    /// Each deck of the printed games with its copies (indexes into
+    /// `faces`), when every card is printed; empty with `--deck`.
+    pub decks: Vec<DeckCopies>,
+    /// The project's fonts, for drawing the faces and the preview.
+    pub fonts: Vec<ProjectFont>,
+    /// The images the faces draw.
+    pub art: Images,
     pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A deck of a game and the faces of its copies.
+#[derive(Clone, Debug, Default)]
+pub struct DeckCopies {
+    pub game: String,
+    pub name: String,
+    pub copies: Vec<usize>,
 }
 
 #[derive(Serialize)]
@@ -93,10 +160,36 @@ struct GameView<'a> {
     title: &'a str,
 }
 
-/// Draws every card to print as SVG faces.  Problems (text that does not
-/// fit, a template that fails, an unknown deck) come back as diagnostics.
+/// What the command line read for a print besides the cards: the images
+/// they name and the project's fonts.
+#[derive(Debug, Default)]
+pub struct Assets {
+    pub art: Art,
+    pub fonts: Vec<ProjectFont>,
+    /// The path of a picture for the backs (`[print] back-art`), read with
+    /// the cards' art.
+    pub back_art: Option<String>,
+}
+
+/// Draws every card to print as SVG faces, with no images.
 pub fn prepare(project: &Project, templates: &mut Templates, options: &Options) -> Job {
-    let mut job = Job::default();
+    prepare_with(project, templates, options, &Assets::default())
+}
+
+/// Draws every card to print as SVG faces.  Problems (text that does not
+/// fit, a template that fails, an unknown deck, an image that cannot be
+/// drawn) come back as diagnostics.
+pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Options, assets: &Assets) -> Job {
+    let mut job = Job { fonts: assets.fonts.clone(), art: assets.art.images(), ..Job::default() };
+    let families: Vec<&str> = assets.fonts.iter().map(|f| f.family.as_str()).collect();
+    let back_art = match assets.back_art.as_deref().map(|path| assets.art.href(path, "back art")) {
+        Some(Err(diagnostic)) => {
+            job.diagnostics.push(*diagnostic);
+            return job;
+        }
+        Some(Ok(href)) => Some(href),
+        None => None,
+    };
     let selection = match select(project, options.deck.as_deref()) {
         Ok(selection) => selection,
         Err(diagnostic) => {
@@ -120,40 +213,28 @@ pub fn prepare(project: &Project, templates: &mut Templates, options: &Options) 
     let drawn = parallel(&work, |(number, game, card, copies)| {
         let view = viewers.get(&game.ruleset.id).map(|v| v.card(card, *copies, number + 1));
         let Some(view) = view else { return Err(format!("no game `{}`", game.ruleset.id)) };
+        let (art, art_problems) = assets.art.for_card(game, card);
         let mut context = tera::Context::new();
         context.insert("card", &view);
+        context.insert("art", &art);
         context.insert("page", &page);
         context.insert("game", &GameView { id: &game.ruleset.id, title: &game.ruleset.title });
+        context.insert("deck", &deck_of(game, card, options.deck.as_deref()));
         context.insert("font", super::fonts::FAMILY);
+        context.insert("fonts", &families);
+        context.insert("back_art", &back_art);
         let icons = icons.get(&game.ruleset.id).cloned().unwrap_or_default();
-        icons::with_icons(icons, || {
-            let mut faces = Vec::new();
-            let mut overflows = Vec::new();
-            for back in [false, true] {
-                let Some(name) = templates.face(&game.ruleset.id, &card.kind, back) else {
-                    return Err(format!("no template for `{}` cards", card.kind));
-                };
-                let (svg, found) = functions::collect_overflows(frame, || templates.render(&name, &context));
-                faces.push(svg.map_err(|e| format!("{name}: {e}"))?);
-                overflows.extend(found);
-            }
-            Ok((faces, overflows))
-        })
+        icons::with_icons(icons, || render_sides(templates, &context, game, card, frame))
+            .map(|(faces, overflows)| (faces, overflows, art_problems))
     });
     for ((number, game, card, _), result) in work.iter().zip(drawn) {
         match result {
-            Ok((mut faces, overflows)) => {
+            Ok((mut faces, overflows, art_problems)) => {
                 job.diagnostics.extend(functions::diagnostics(&card.name, card.span, &overflows));
+                job.diagnostics.extend(art_problems);
                 let back = faces.pop().unwrap_or_default();
                 let front = faces.pop().unwrap_or_default();
-                job.faces.push(Face {
-                    game: game.ruleset.id.clone(),
-                    name: card.name.clone(),
-                    slug: format!("{:03}-{}", number + 1, slug(&card.name)),
-                    front,
-                    back,
-                    span: card.span,
-                });
+                job.faces.push(face(*number, game, card, front, back));
             }
             Err(message) => job.diagnostics.push(
                 Diagnostic::error(&codes::TEMPLATE_ERROR, format!("cannot draw `{}`", card.name))
@@ -164,9 +245,53 @@ pub fn prepare(project: &Project, templates: &mut Templates, options: &Options) 
     }
     if job.faces.len() == work.len() {
         job.copies = selection.copies;
+        if options.deck.is_none() {
+            job.decks = deck_copies(&selection.games);
+        }
     }
     job.title = selection.title;
     job
+}
+
+/// A card's front and back drawn through their templates, with the text
+/// that did not fit.
+fn render_sides(
+    templates: &Templates,
+    context: &tera::Context,
+    game: &Game,
+    card: &Card,
+    frame: Frame,
+) -> Result<(Vec<String>, Vec<Overflow>), String> {
+    let mut faces = Vec::new();
+    let mut overflows = Vec::new();
+    for back in [false, true] {
+        let Some(name) = templates.face(&game.ruleset.id, &card.kind, back) else {
+            return Err(format!("no template for `{}` cards", card.kind));
+        };
+        let (svg, found) = functions::collect_overflows(frame, || templates.render(&name, context));
+        faces.push(svg.map_err(|e| format!("{name}: {e}"))?);
+        overflows.extend(found);
+    }
+    Ok((faces, overflows))
+}
+
+/// The `number`th card drawn, with its sides.
+fn face(number: usize, game: &Game, card: &Card, front: String, back: String) -> Face {
+    Face {
+        game: game.ruleset.id.clone(),
+        name: card.name.clone(),
+        slug: format!("{:03}-{}", number + 1, slug(&card.name)),
+        kind: card.kind.clone(),
+        decks: game
+            .decks
+            .iter()
+            .filter(|d| d.cards.iter().any(|e| e.card == card.name))
+            .map(|d| d.name.clone())
+            .collect(),
+        front,
+        back,
+        span: card.span,
+    }
 }
 
 /// A card to draw with the copy count its face shows.
@@ -220,6 +345,45 @@ fn select<'a>(project: &'a Project, deck: Option<&str>) -> Result<Selection<'a>,
         copies.extend(std::iter::repeat_n(index, entry.count.clamp(0, 1000) as usize));
     }
     Ok(Selection { games: vec![(game, cards)], copies, title: slug(&deck.name) })
+}
+
+/// Every deck of the selected games with the faces of its copies; `games`
+/// is in the order the faces were drawn.
+fn deck_copies(games: &[(&Game, Vec<Counted>)]) -> Vec<DeckCopies> {
+    let mut decks = Vec::new();
+    let mut first = 0;
+    for (game, cards) in games {
+        for deck in &game.decks {
+            let mut copies = Vec::new();
+            for entry in &deck.cards {
+                let Some(index) = cards.iter().position(|(card, _)| card.name == entry.card) else { continue };
+                copies.extend(std::iter::repeat_n(first + index, entry.count.clamp(0, 1000) as usize));
+            }
+            if !copies.is_empty() {
+                decks.push(DeckCopies { game: game.ruleset.id.clone(), name: deck.name.clone(), copies });
+            }
+        }
+        first += cards.len();
+    }
+    decks
+}
+
+/// The deck a card's back shows: the one printed with `--deck`, else the
+/// first deck that lists the card directly (not through an included deck).
+fn deck_of<'a>(game: &'a Game, card: &Card, printed: Option<&str>) -> Option<DeckView<'a>> {
+    let lists = |d: &&crate::ir::Deck| d.cards.iter().any(|e| e.card == card.name);
+    let deck = match printed {
+        Some(name) => game.decks.iter().filter(lists).find(|d| d.name == name),
+        None => game.decks.iter().filter(|d| d.includes.is_empty()).find(lists),
+    }?;
+    Some(DeckView { name: &deck.name, symbol: deck.symbol.as_deref() })
+}
+
+#[derive(Serialize)]
+struct DeckView<'a> {
+    name: &'a str,
+    /// The id of the deck's symbol, as `icon` takes it.
+    symbol: Option<&'a str>,
 }
 
 /// The count of a card in the first deck that lists it directly.

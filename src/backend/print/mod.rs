@@ -7,9 +7,14 @@
 //! [`functions`] lay text out with [`layout`] (wrapping, inline icons,
 //! shrink-to-fit, an overflow diagnostic) using the bundled [`fonts`];
 //! [`svg`] parses the faces with usvg; [`png`], [`pdf`], [`html`] and [`tts`]
-//! write the outputs, with [`sheet`] computing where cards sit on paper.
+//! write the outputs, with [`sheet`] computing where cards sit on paper and
+//! [`calibration`] drawing the sheet that measures a duplex printer.  Cards
+//! name their artwork in `image` fields; [`art`] checks what the command
+//! line read for them and hands it to the templates.
 //! Like every backend it returns bytes and never touches the file system.
 
+pub mod art;
+pub mod calibration;
 pub mod codes;
 pub mod fonts;
 pub mod functions;
@@ -27,5 +32,5 @@ pub mod view;
 mod job;
 mod outputs;
 
-pub use job::{prepare, Blob, Face, Formats, Job, Options, MIN_TEXT};
+pub use job::{prepare, prepare_with, Assets, Blob, DeckCopies, Face, Formats, Job, Options, MIN_TEXT};
 pub use outputs::{render, steps, RenderError};

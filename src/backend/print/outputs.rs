@@ -2,9 +2,8 @@
 //! sheets, PNG faces, Tabletop Simulator sheets and the HTML preview.
 
 use super::codes;
-use super::job::{Blob, Job, Options};
-use super::sheet::Grid;
-use super::{html, pdf, png, svg, tts};
+use super::job::{Blob, DeckCopies, Job, Options};
+use super::{calibration, html, pdf, png, svg, tts};
 use crate::diagnostics::Diagnostic;
 use crate::parallel::map as parallel;
 use resvg::usvg::Tree;
@@ -47,9 +46,10 @@ pub fn steps(job: &Job, options: &Options) -> usize {
 /// Builds the outputs of a prepared job.  `tick` is called as work is done,
 /// [`steps`] times in all.
 pub fn render(job: &Job, options: &Options, tick: &(dyn Fn() + Sync)) -> Result<Vec<Blob>, RenderError> {
-    let grid = Grid::new(options.paper, options.card, options.bleed)
-        .ok_or_else(|| "the card does not fit on the paper with its bleed".to_string())?;
+    let grid =
+        options.grid().ok_or_else(|| "the card does not fit on the paper with its bleed and margins".to_string())?;
     let parsed = Parsed::new(job, tick)?;
+    let calibration = calibration_sides(options)?;
     let trim = png::Trim::new(options.card.w, options.card.h, options.bleed);
     let f = options.formats;
     let by_game = group_by_game(job);
@@ -68,7 +68,9 @@ pub fn render(job: &Job, options: &Options, tick: &(dyn Fn() + Sync)) -> Result<
                         .iter()
                         .map(|i| pdf::Placed { front: &parsed.fronts[*i], back: parsed.back_of(*i) })
                         .collect();
-                    let bytes = pdf::write(&placed, &grid, options.backs)?;
+                    let backs = options.backs.then_some(pdf::Backs { duplex: options.duplex, offset: options.offset });
+                    let calibration = calibration.as_ref().map(|[front, back]| [&**front, &**back]);
+                    let bytes = pdf::write(&placed, &grid, backs, calibration)?;
                     blobs.push(Blob { name: format!("{}.pdf", base_of(game)), bytes });
                 }
                 tick();
@@ -81,7 +83,12 @@ pub fn render(job: &Job, options: &Options, tick: &(dyn Fn() + Sync)) -> Result<
                 images.extend(face_pngs(&drawn, game, indexes)?);
             }
             if f.tts {
-                images.extend(tts_sheets(&drawn, &base_of(game), indexes, &copies_of(game))?);
+                let (base, copies) = (base_of(game), copies_of(game));
+                let deck = TtsDeck { title: &base, files: &base, faces: indexes, copies: &copies };
+                images.extend(tts_sheets(&drawn, &deck, tick)?);
+                for deck in job.decks.iter().filter(|d| d.game == *game) {
+                    images.extend(deck_sheets(&drawn, deck)?);
+                }
             }
         }
         let mut blobs = match sheets.map(|thread| thread.join()) {
@@ -98,6 +105,16 @@ pub fn render(job: &Job, options: &Options, tick: &(dyn Fn() + Sync)) -> Result<
     })
 }
 
+/// The calibration sheet's two sides, parsed, when asked for.
+fn calibration_sides(options: &Options) -> Result<Option<[Arc<Tree>; 2]>, String> {
+    if !(options.calibration && options.formats.pdf) {
+        return Ok(None);
+    }
+    let usvg = svg::options();
+    let [front, back] = calibration::sides(options.paper, options.margin, options.duplex, super::fonts::FAMILY);
+    Ok(Some([svg::parse(&front, &usvg)?, svg::parse(&back, &usvg)?]))
+}
+
 /// Every distinct face parsed once by usvg: each card's front, and each
 /// back once however many cards share it.
 struct Parsed {
@@ -111,7 +128,7 @@ struct Parsed {
 
 impl Parsed {
     fn new(job: &Job, tick: &(dyn Fn() + Sync)) -> Result<Parsed, RenderError> {
-        let usvg = svg::options();
+        let usvg = svg::with_art(svg::options_with(super::fonts::database_with(&job.fonts)), &job.art);
         let mut distinct: Vec<(&str, usize)> = Vec::new();
         let mut index_of: HashMap<&str, usize> = HashMap::new();
         let mut back_index = Vec::with_capacity(job.faces.len());
@@ -207,9 +224,13 @@ struct Drawn<'a> {
     tick: &'a (dyn Fn() + Sync),
 }
 
+/// One PNG per face at the chosen resolution, with its bleed around it: the
+/// files a print-on-demand service takes.  (The Tabletop Simulator sheets
+/// and the preview show the trimmed card.)
 fn face_pngs(drawn: &Drawn, game: &str, indexes: &[usize]) -> Result<Vec<Blob>, String> {
-    let Drawn { job, parsed, trim, options, tick } = *drawn;
-    let (w, h) = (png::pixels(options.card.w, options.dpi), png::pixels(options.card.h, options.dpi));
+    let Drawn { job, parsed, options, tick, .. } = *drawn;
+    let (card, bleed, dpi) = (options.card, options.bleed, options.dpi);
+    let (w, h) = (png::pixels(card.w + 2.0 * bleed, dpi), png::pixels(card.h + 2.0 * bleed, dpi));
     let mut users: HashMap<usize, usize> = HashMap::new();
     for i in indexes {
         *users.entry(parsed.back_index[*i]).or_default() += 1;
@@ -236,7 +257,7 @@ fn face_pngs(drawn: &Drawn, game: &str, indexes: &[usize]) -> Result<Vec<Blob>, 
         images.push((name, &parsed.backs[back], false));
     }
     let rendered = parallel(&images, |(name, tree, front)| {
-        let bytes = png::render_png(tree, trim, w, h, options.dpi);
+        let bytes = png::render_png(tree, png::Trim::NONE, w, h, dpi);
         if *front {
             tick();
         }
@@ -245,12 +266,34 @@ fn face_pngs(drawn: &Drawn, game: &str, indexes: &[usize]) -> Result<Vec<Blob>, 
     rendered.into_iter().collect()
 }
 
+/// What goes into one Tabletop Simulator deck: its title, the file name
+/// its images start with, its distinct faces and its copies (indexes into
+/// the job's faces).
+struct TtsDeck<'a> {
+    title: &'a str,
+    files: &'a str,
+    faces: &'a [usize],
+    copies: &'a [usize],
+}
+
+/// A deck of the project as a Tabletop Simulator deck of its own, in
+/// `tts/decks/`.  Its sheets are not progress steps.
+fn deck_sheets(drawn: &Drawn, deck: &DeckCopies) -> Result<Vec<Blob>, String> {
+    let mut faces: Vec<usize> = deck.copies.clone();
+    faces.sort_unstable();
+    faces.dedup();
+    let files = format!("decks/{}", super::job::slug(&deck.name));
+    let tts = TtsDeck { title: &deck.name, files: &files, faces: &faces, copies: &deck.copies };
+    tts_sheets(drawn, &tts, &|| {})
+}
+
 /// Tabletop Simulator sheets of fronts; where a sheet holds a card with a
 /// back of its own, a sheet of backs in the same layout beside it.
-fn tts_sheets(drawn: &Drawn, base: &str, indexes: &[usize], copies: &[usize]) -> Result<Vec<Blob>, String> {
-    let Drawn { job, parsed, trim, options, tick } = *drawn;
+fn tts_sheets(drawn: &Drawn, deck: &TtsDeck, tick: &(dyn Fn() + Sync)) -> Result<Vec<Blob>, String> {
+    let Drawn { job, parsed, trim, options, .. } = *drawn;
+    let TtsDeck { title, files: base, faces: indexes, copies } = *deck;
     let dpi = options.dpi.min(300);
-    let max_w = png::pixels(options.card.w, dpi);
+    let max_w = options.tts_width.unwrap_or_else(|| png::pixels(options.card.w, dpi));
     // The back most cards share.
     let mut counts: HashMap<usize, usize> = HashMap::new();
     for i in indexes {
@@ -289,7 +332,8 @@ fn tts_sheets(drawn: &Drawn, base: &str, indexes: &[usize], copies: &[usize]) ->
             slot_of.get(i).map(|(sheet, slot)| tts::DeckCard { name: &job.faces[*i].name, sheet: *sheet, slot: *slot })
         })
         .collect();
-    let object = tts::saved_object(base, &cards, &sheets, &format!("{base}-back.png"));
+    let back = format!("{base}-back.png");
+    let object = tts::saved_object(title, &cards, &sheets, &back, options.base_url.as_deref());
     let mut json = serde_json::to_vec_pretty(&object).map_err(|e| e.to_string())?;
     json.push(b'\n');
     blobs.push(Blob { name: format!("tts/{base}.json"), bytes: json });
@@ -328,6 +372,9 @@ fn sheet_image(
 }
 
 fn preview(job: &Job, parsed: &Parsed, options: &Options) -> Blob {
+    // The page holds everything itself: each face with its images inline.
+    let inlined: Vec<(std::borrow::Cow<str>, std::borrow::Cow<str>)> =
+        job.faces.iter().map(|face| (job.art.inline(&face.front), job.art.inline(&face.back))).collect();
     let entries: Vec<html::Entry> = job
         .faces
         .iter()
@@ -335,13 +382,15 @@ fn preview(job: &Job, parsed: &Parsed, options: &Options) -> Blob {
         .map(|(i, face)| html::Entry {
             name: &face.name,
             game: &face.game,
-            front: &face.front,
-            back: parsed.own_back(i).then_some(face.back.as_str()),
+            kind: &face.kind,
+            decks: &face.decks,
+            front: &inlined[i].0,
+            back: parsed.own_back(i).then_some(&*inlined[i].1),
         })
         .collect();
     let title = format!("{} — cardsmith preview", job.title);
     Blob {
         name: "preview.html".into(),
-        bytes: html::page(&title, &entries, options.card.w, options.card.h).into_bytes(),
+        bytes: html::page(&title, &entries, &job.fonts, options.card.w, options.card.h).into_bytes(),
     }
 }

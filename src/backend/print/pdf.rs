@@ -1,11 +1,12 @@
 //! PDF sheets with krilla: cards at their exact size on a grid computed from
 //! paper, card and bleed ([`super::sheet`]), cut marks in the margins, trim
 //! and bleed boxes, and (with backs) a backs page after every fronts page
-//! with its columns mirrored for long-edge duplex.  A face drawn more than
+//! laid out for long- or short-edge duplex and moved by the printer's
+//! offset, optionally after a calibration sheet.  A face drawn more than
 //! once is converted once, into a PDF form XObject that every copy of it
 //! draws: a back shared by a thousand cards is written, and paid for, once.
 
-use super::sheet::{pt, Grid};
+use super::sheet::{pt, Duplex, Grid, Side};
 use krilla::geom::{PathBuilder, Rect, Size, Transform};
 use krilla::graphic::Graphic;
 use krilla::page::PageSettings;
@@ -25,22 +26,57 @@ pub struct Placed<'a> {
 /// Cut-mark stroke width, in points (a hairline a printer still shows).
 const MARK_WIDTH: f32 = 0.5;
 
-pub fn write(cards: &[Placed], grid: &Grid, backs: bool) -> Result<Vec<u8>, String> {
+/// How the backs are printed: the way the printer turns the sheet, and how
+/// far (x right, y down, in millimetres, as seen on the back) every backs
+/// page is moved to make up for the printer's misalignment.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Backs {
+    pub duplex: Duplex,
+    pub offset: (f32, f32),
+}
+
+/// The sheets of `cards`: fronts pages, each followed by its backs page when
+/// `backs` is given, after the `calibration` sheet's two sides when given.
+pub fn write(
+    cards: &[Placed],
+    grid: &Grid,
+    backs: Option<Backs>,
+    calibration: Option<[&Tree; 2]>,
+) -> Result<Vec<u8>, String> {
     let mut document = Document::new();
+    if let Some([front, back]) = calibration {
+        full_page(&mut document, grid, front, (0.0, 0.0))?;
+        full_page(&mut document, grid, back, backs.unwrap_or_default().offset)?;
+    }
     let per_page = grid.per_page().max(1);
     let chunks: Vec<&[Placed]> = if cards.is_empty() { vec![&[]] } else { cards.chunks(per_page).collect() };
     let mut graphics = Graphics::default();
-    let sides = cards.iter().flat_map(|c| std::iter::once(c.front).chain(backs.then_some(c.back)));
+    let sides = cards.iter().flat_map(|c| std::iter::once(c.front).chain(backs.map(|_| c.back)));
     for tree in sides {
         *graphics.uses.entry(std::ptr::from_ref(tree) as usize).or_default() += 1;
     }
     for chunk in chunks {
-        page(&mut document, chunk, grid, false, &mut graphics)?;
-        if backs {
-            page(&mut document, chunk, grid, true, &mut graphics)?;
+        page(&mut document, chunk, grid, (Side::Front, (0.0, 0.0)), &mut graphics)?;
+        if let Some(backs) = backs {
+            page(&mut document, chunk, grid, (Side::Back(backs.duplex), backs.offset), &mut graphics)?;
         }
     }
     document.finish().map_err(|e| format!("cannot write the PDF: {e:?}"))
+}
+
+/// A page the size of the paper drawn from one tree (a calibration side),
+/// moved by `offset` millimetres.
+fn full_page(document: &mut Document, grid: &Grid, tree: &Tree, offset: (f32, f32)) -> Result<(), String> {
+    let settings = PageSettings::from_wh(pt(grid.paper.w), pt(grid.paper.h)).ok_or("the paper has no area")?;
+    let size = Size::from_wh(pt(grid.paper.w), pt(grid.paper.h)).ok_or("the paper has no area")?;
+    let mut page = document.start_page_with(settings);
+    let mut surface = page.surface();
+    surface.push_transform(&Transform::from_translate(pt(offset.0), pt(offset.1)));
+    surface.draw_svg(tree, size, SvgSettings::default());
+    surface.pop();
+    surface.finish();
+    page.finish();
+    Ok(())
 }
 
 fn rect(b: (f32, f32, f32, f32)) -> Option<Rect> {
@@ -61,7 +97,7 @@ fn page(
     document: &mut Document,
     cards: &[Placed],
     grid: &Grid,
-    backs: bool,
+    (side, offset): (Side, (f32, f32)),
     graphics: &mut Graphics,
 ) -> Result<(), String> {
     let settings = PageSettings::from_wh(pt(grid.paper.w), pt(grid.paper.h))
@@ -70,12 +106,14 @@ fn page(
         .with_bleed_box(rect(grid.bleed_box()));
     let mut page = document.start_page_with(settings);
     let mut surface = page.surface();
+    // The printer's offset moves everything on a backs page.
+    surface.push_transform(&Transform::from_translate(pt(offset.0), pt(offset.1)));
     let face = Size::from_wh(pt(grid.card.w + 2.0 * grid.bleed), pt(grid.card.h + 2.0 * grid.bleed))
         .ok_or("the card has no area")?;
     for (slot, card) in cards.iter().enumerate() {
-        let (x, y) = grid.slot(slot, backs);
+        let (x, y) = grid.slot(slot, side);
         surface.push_transform(&Transform::from_translate(pt(x - grid.bleed), pt(y - grid.bleed)));
-        let tree = if backs { card.back } else { card.front };
+        let tree = if side == Side::Front { card.front } else { card.back };
         let key = std::ptr::from_ref(tree) as usize;
         if graphics.uses.get(&key).is_none_or(|n| *n < 2) {
             surface.draw_svg(tree, face, SvgSettings::default());
@@ -96,8 +134,10 @@ fn page(
         }
         surface.pop();
     }
+    // Marks are placed moved already, cut back at the margin.
+    surface.pop();
     let mut marks = PathBuilder::new();
-    for (x1, y1, x2, y2) in grid.cut_marks() {
+    for (x1, y1, x2, y2) in grid.cut_marks_moved(offset) {
         marks.move_to(pt(x1), pt(y1));
         marks.line_to(pt(x2), pt(y2));
     }

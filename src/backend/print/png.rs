@@ -1,6 +1,7 @@
 //! PNG images with resvg: one per card face, and the Tabletop Simulator
-//! sheets that hold many faces.  Faces carry their bleed; images show the
-//! trimmed card only.
+//! sheets that hold many faces.  Faces carry their bleed; a [`Trim`] says
+//! how much of it an image shows (all of it for print-shop faces, none on
+//! the sheets).
 
 use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg::Tree;
@@ -14,6 +15,9 @@ pub struct Trim {
 }
 
 impl Trim {
+    /// The whole face, bleed included.
+    pub const NONE: Trim = Trim { x: 0.0, y: 0.0 };
+
     pub fn new(card_w: f32, card_h: f32, bleed: f32) -> Trim {
         Trim { x: bleed / (card_w + 2.0 * bleed), y: bleed / (card_h + 2.0 * bleed) }
     }

@@ -60,11 +60,58 @@ pub fn paper_size(name: &str) -> Option<Size> {
     }
 }
 
-/// The margin kept clear at every paper edge (most printers cannot print
-/// closer) and the cut marks' gap from the cards and their longest length.
+/// The margin kept clear at every paper edge by default (most printers
+/// cannot print closer), the cut marks' gap from the cards and their
+/// longest and shortest lengths.  Nothing, marks included, is drawn in the
+/// margin: where a mark of [`MIN_MARK`] does not fit between the cards and
+/// the margin, the grid loses a row or column instead.
 pub const MARGIN: f32 = 5.0;
 pub const MARK_GAP: f32 = 1.0;
 pub const MARK_LENGTH: f32 = 5.0;
+pub const MIN_MARK: f32 = 2.0;
+
+/// The margins a user may ask for, in millimetres.
+pub const MARGIN_MM: std::ops::RangeInclusive<f32> = 0.0..=30.0;
+
+/// How a duplex printer turns the sheet between its two sides.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Duplex {
+    /// Flipped on the long edge (the left edge of a portrait page): what is
+    /// on the left of the front is on the right of the back.
+    #[default]
+    Long,
+    /// Flipped on the short edge (the top): what is at the top of the front
+    /// is at the bottom of the back.
+    Short,
+}
+
+impl Duplex {
+    /// `long` or `short`.
+    pub fn parse(name: &str) -> Option<Duplex> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "long" | "long-edge" => Some(Duplex::Long),
+            "short" | "short-edge" => Some(Duplex::Short),
+            _ => None,
+        }
+    }
+
+    /// Where a point of the front shows through on the back, as seen looking
+    /// at the back (both from the top left of their side, in millimetres).
+    pub fn behind(self, paper: Size, (x, y): (f32, f32)) -> (f32, f32) {
+        match self {
+            Duplex::Long => (paper.w - x, y),
+            Duplex::Short => (x, paper.h - y),
+        }
+    }
+}
+
+/// Which side of the sheets a page is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Front,
+    /// A backs page, laid out for the way the printer turns the sheet.
+    Back(Duplex),
+}
 
 /// Where cards go on a page.
 #[derive(Clone, Debug, PartialEq)]
@@ -72,6 +119,8 @@ pub struct Grid {
     pub paper: Size,
     pub card: Size,
     pub bleed: f32,
+    /// The band at every paper edge where nothing is drawn.
+    pub margin: f32,
     pub columns: usize,
     pub rows: usize,
     /// The top-left corner of the first card's trimmed face.
@@ -80,19 +129,21 @@ pub struct Grid {
 }
 
 impl Grid {
-    /// As many cards as fit inside the margins, each with its bleed around
-    /// it, centred on the page; `None` when not even one fits.
-    pub fn new(paper: Size, card: Size, bleed: f32) -> Option<Grid> {
+    /// As many cards as fit inside the margins with room for cut marks
+    /// beside them, each card with its bleed around it, centred on the page;
+    /// `None` when not even one fits.
+    pub fn new(paper: Size, card: Size, bleed: f32, margin: f32) -> Option<Grid> {
         let pitch = (card.w + 2.0 * bleed, card.h + 2.0 * bleed);
-        let columns = ((paper.w - 2.0 * MARGIN) / pitch.0).floor().max(0.0) as usize;
-        let rows = ((paper.h - 2.0 * MARGIN) / pitch.1).floor().max(0.0) as usize;
+        let reserved = 2.0 * (margin + MARK_GAP + MIN_MARK);
+        let columns = ((paper.w - reserved) / pitch.0).floor().max(0.0) as usize;
+        let rows = ((paper.h - reserved) / pitch.1).floor().max(0.0) as usize;
         if columns == 0 || rows == 0 {
             return None;
         }
         let block = (columns as f32 * pitch.0, rows as f32 * pitch.1);
         let left = (paper.w - block.0) / 2.0 + bleed;
         let top = (paper.h - block.1) / 2.0 + bleed;
-        Some(Grid { paper, card, bleed, columns, rows, left, top })
+        Some(Grid { paper, card, bleed, margin, columns, rows, left, top })
     }
 
     pub fn per_page(&self) -> usize {
@@ -100,13 +151,15 @@ impl Grid {
     }
 
     /// The trimmed face of the card in `slot` (reading order), from the top
-    /// left of the page: x, y.  On a backs page the columns are mirrored, so
-    /// each back lands behind its front when the sheet is flipped on its long
-    /// edge.
-    pub fn slot(&self, slot: usize, backs: bool) -> (f32, f32) {
-        let (row, mut column) = (slot / self.columns, slot % self.columns);
-        if backs {
-            column = self.columns - 1 - column;
+    /// left of the page: x, y.  On a backs page the columns (long edge) or
+    /// the rows (short edge) are mirrored, so each back lands behind its
+    /// front; the grid is centred, so that is [`Duplex::behind`] of the slot.
+    pub fn slot(&self, slot: usize, side: Side) -> (f32, f32) {
+        let (mut row, mut column) = (slot / self.columns, slot % self.columns);
+        match side {
+            Side::Front => {}
+            Side::Back(Duplex::Long) => column = self.columns - 1 - column,
+            Side::Back(Duplex::Short) => row = self.rows - 1 - row,
         }
         let pitch = (self.card.w + 2.0 * self.bleed, self.card.h + 2.0 * self.bleed);
         (self.left + column as f32 * pitch.0, self.top + row as f32 * pitch.1)
@@ -129,38 +182,56 @@ impl Grid {
         (x - self.bleed, y - self.bleed, w + 2.0 * self.bleed, h + 2.0 * self.bleed)
     }
 
-    /// Cut marks: line segments (x1, y1, x2, y2) in the margins, outside the
-    /// cards and their bleed, on the line of every card edge.
+    /// Cut marks: line segments (x1, y1, x2, y2) between the cards (with
+    /// their bleed) and the paper's margin, on the line of every card edge.
     pub fn cut_marks(&self) -> Vec<(f32, f32, f32, f32)> {
         let (bx, by, bw, bh) = self.bleed_box();
         let mut xs: Vec<f32> = Vec::new();
         let mut ys: Vec<f32> = Vec::new();
         for column in 0..self.columns {
-            let (x, _) = self.slot(column, false);
+            let (x, _) = self.slot(column, Side::Front);
             xs.extend([x, x + self.card.w]);
         }
         for row in 0..self.rows {
-            let (_, y) = self.slot(row * self.columns, false);
+            let (_, y) = self.slot(row * self.columns, Side::Front);
             ys.extend([y, y + self.card.h]);
         }
         dedup(&mut xs);
         dedup(&mut ys);
-        let top_room = (by - MARK_GAP).min(MARK_LENGTH + MARK_GAP) - MARK_GAP;
-        let side_room = (bx - MARK_GAP).min(MARK_LENGTH + MARK_GAP) - MARK_GAP;
+        // The grid leaves at least MIN_MARK between the gap and the margin.
+        let top_room = (by - self.margin - MARK_GAP).min(MARK_LENGTH);
+        let side_room = (bx - self.margin - MARK_GAP).min(MARK_LENGTH);
         let mut marks = Vec::new();
-        if top_room > 0.5 {
+        if top_room >= MIN_MARK - 0.01 {
             for x in &xs {
                 marks.push((*x, by - MARK_GAP - top_room, *x, by - MARK_GAP));
                 marks.push((*x, by + bh + MARK_GAP, *x, by + bh + MARK_GAP + top_room));
             }
         }
-        if side_room > 0.5 {
+        if side_room >= MIN_MARK - 0.01 {
             for y in &ys {
                 marks.push((bx - MARK_GAP - side_room, *y, bx - MARK_GAP, *y));
                 marks.push((bx + bw + MARK_GAP, *y, bx + bw + MARK_GAP + side_room, *y));
             }
         }
         marks
+    }
+
+    /// The cut marks of a page moved by `offset` (a backs page), cut back
+    /// where the move takes them into the margin; a mark left shorter than
+    /// half of [`MIN_MARK`] is dropped.
+    pub fn cut_marks_moved(&self, offset: (f32, f32)) -> Vec<(f32, f32, f32, f32)> {
+        let (low, high) = ((self.margin, self.margin), (self.paper.w - self.margin, self.paper.h - self.margin));
+        let clip = |v: f32, axis: usize| if axis == 0 { v.clamp(low.0, high.0) } else { v.clamp(low.1, high.1) };
+        self.cut_marks()
+            .into_iter()
+            .map(|(x1, y1, x2, y2)| {
+                let (x1, x2) = (clip(x1 + offset.0, 0), clip(x2 + offset.0, 0));
+                let (y1, y2) = (clip(y1 + offset.1, 1), clip(y2 + offset.1, 1));
+                (x1, y1, x2, y2)
+            })
+            .filter(|(x1, y1, x2, y2)| (x2 - x1).abs() + (y2 - y1).abs() >= MIN_MARK / 2.0)
+            .collect()
     }
 }
 
@@ -174,45 +245,72 @@ mod tests {
     use super::*;
 
     fn grid(paper: &str, card: &str, bleed: f32) -> Grid {
-        Grid::new(paper_size(paper).unwrap(), card_size(card).expect("known size"), bleed).unwrap()
+        Grid::new(paper_size(paper).unwrap(), card_size(card).expect("known size"), bleed, MARGIN).unwrap()
     }
 
     #[test]
     fn rows_and_columns_follow_paper_card_and_bleed() {
         let shape = |g: Grid| (g.columns, g.rows);
         assert_eq!(shape(grid("a4", "poker", 0.0)), (3, 3));
-        assert_eq!(shape(grid("letter", "poker", 0.0)), (3, 3));
+        // Letter leaves 6.35 mm above and below three poker cards: no room
+        // for marks outside a 5 mm margin, so two rows; a 3 mm margin has it.
+        assert_eq!(shape(grid("letter", "poker", 0.0)), (3, 2));
+        let letter = |margin| Grid::new(paper_size("letter").unwrap(), card_size("poker").unwrap(), 0.0, margin);
+        assert_eq!(letter(3.0).map(shape), Some((3, 3)));
         assert_eq!(shape(grid("a4", "tarot", 0.0)), (2, 2));
         assert_eq!(shape(grid("letter", "tarot", 0.0)), (2, 2));
         assert_eq!(shape(grid("a4", "bridge", 0.0)), (3, 3));
-        assert_eq!(shape(grid("a4", "poker", 3.0)), (2, 3));
+        assert_eq!(shape(grid("a4", "poker", 3.0)), (2, 2));
+        assert_eq!(shape(grid("a4", "poker", 2.0)), (2, 3));
         assert_eq!(shape(grid("a4", "mini", 0.0)), (4, 4));
-        assert!(Grid::new(paper_size("a4").unwrap(), card_size("300x400").expect("in range"), 0.0).is_none());
+        assert!(Grid::new(paper_size("a4").unwrap(), card_size("300x400").expect("in range"), 0.0, MARGIN).is_none());
     }
 
     #[test]
-    fn cards_are_centred_and_backs_mirror_fronts() {
+    fn cards_are_centred_and_backs_land_behind_fronts() {
         let g = grid("a4", "poker", 0.0);
         assert!((g.left - (210.0 - 190.5) / 2.0).abs() < 1e-3);
         assert!((g.top - (297.0 - 266.7) / 2.0).abs() < 1e-3);
-        for slot in 0..9 {
-            let (front, _) = g.slot(slot, false);
-            let (back, y) = g.slot(slot, true);
-            assert!((front + g.card.w / 2.0 - (210.0 - back - g.card.w / 2.0)).abs() < 1e-3);
-            assert_eq!(y, g.slot(slot, false).1);
+        for (paper, card, bleed) in [("a4", "poker", 0.0), ("letter", "bridge", 3.0), ("a3", "88.9x63.5", 2.0)] {
+            let g = grid(paper, card, bleed);
+            for slot in 0..g.per_page() {
+                let (x, y) = g.slot(slot, Side::Front);
+                let centre = (x + g.card.w / 2.0, y + g.card.h / 2.0);
+                for duplex in [Duplex::Long, Duplex::Short] {
+                    let (bx, by) = g.slot(slot, Side::Back(duplex));
+                    let (ex, ey) = duplex.behind(g.paper, centre);
+                    let close = (bx + g.card.w / 2.0 - ex).abs() < 1e-3 && (by + g.card.h / 2.0 - ey).abs() < 1e-3;
+                    assert!(close, "{paper} {card} slot {slot} {duplex:?}: back at {bx},{by}");
+                }
+            }
         }
+        // Long-edge keeps the rows, short-edge the columns.
+        assert_eq!(g.slot(0, Side::Back(Duplex::Long)), g.slot(2, Side::Front));
+        assert_eq!(g.slot(0, Side::Back(Duplex::Short)), g.slot(6, Side::Front));
     }
 
     #[test]
-    fn cut_marks_stay_outside_the_cards_and_on_the_page() {
-        for (paper, card, bleed) in [("a4", "poker", 0.0), ("letter", "poker", 0.0), ("a4", "tarot", 2.0)] {
+    fn cut_marks_stay_outside_the_cards_and_the_margin() {
+        let papers = ["a4", "letter", "a3", "legal"];
+        let cards = ["poker", "bridge", "tarot", "mini", "88.9x63.5"];
+        for (paper, card, bleed) in
+            papers.iter().flat_map(|p| cards.iter().flat_map(move |c| [(p, c, 0.0), (p, c, 3.0)]))
+        {
             let g = grid(paper, card, bleed);
             let (bx, by, bw, bh) = g.bleed_box();
             let marks = g.cut_marks();
-            assert!(!marks.is_empty(), "{paper} {card}");
+            // Every cut line is marked at both ends; without bleed,
+            // neighbours share their lines.
+            let lines = if bleed > 0.0 { 2 * (g.columns + g.rows) } else { g.columns + g.rows + 2 };
+            assert_eq!(marks.len(), 2 * lines, "{paper} {card} {bleed}");
             for (x1, y1, x2, y2) in marks {
+                assert!((x2 - x1).abs() + (y2 - y1).abs() >= MIN_MARK - 0.01, "{paper} {card}: a mark too short");
                 for (x, y) in [(x1, y1), (x2, y2)] {
-                    assert!((0.0..=g.paper.w).contains(&x) && (0.0..=g.paper.h).contains(&y));
+                    let (m, w, h) = (g.margin - 0.001, g.paper.w + 0.001, g.paper.h + 0.001);
+                    assert!(
+                        (m..=w - m).contains(&x) && (m..=h - m).contains(&y),
+                        "{paper} {card}: {x},{y} in the margin"
+                    );
                     let inside = x > bx + 0.01 && x < bx + bw - 0.01 && y > by + 0.01 && y < by + bh - 0.01;
                     assert!(!inside, "a mark at {x},{y} is on a card");
                 }
@@ -220,6 +318,23 @@ mod tests {
         }
         // 4 column edges and 4 row edges, marked at both ends.
         assert_eq!(grid("a4", "poker", 0.0).cut_marks().len(), 16);
+        // Cut lines shared by neighbours (no bleed) are marked once.
+        assert_eq!(grid("a4", "poker", 3.0).cut_marks().len(), 16);
+    }
+
+    #[test]
+    fn moved_marks_are_cut_back_at_the_margin() {
+        let g = grid("a4", "poker", 0.0);
+        assert_eq!(g.cut_marks_moved((0.0, 0.0)), g.cut_marks());
+        for offset in [(3.0, 0.0), (-3.0, 2.0), (0.0, -10.0)] {
+            let marks = g.cut_marks_moved(offset);
+            assert!(marks.len() >= g.cut_marks().len() / 2, "{offset:?}: {marks:?}");
+            for (x1, y1, x2, y2) in marks {
+                for (x, y) in [(x1, y1), (x2, y2)] {
+                    assert!((5.0..=205.0).contains(&x) && (5.0..=292.0).contains(&y), "{offset:?}: {x},{y}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -38,17 +38,30 @@ pub fn num(value: f32) -> String {
 
 /// usvg options with the bundled fonts and nothing read from disk.
 pub fn options() -> resvg::usvg::Options<'static> {
+    options_with(super::fonts::database())
+}
+
+/// usvg options with the fonts of `fontdb` and nothing read from disk.
+pub fn options_with(fontdb: Arc<resvg::usvg::fontdb::Database>) -> resvg::usvg::Options<'static> {
     let mut options = resvg::usvg::Options {
         font_family: super::fonts::FAMILY.to_string(),
-        fontdb: super::fonts::database(),
+        fontdb,
         ..resvg::usvg::Options::default()
     };
-    // Faces never load external files or images.
+    // Faces never load external files or images (a card's art comes in
+    // through `with_art`).
     options.resources_dir = None;
     options.image_href_resolver = resvg::usvg::ImageHrefResolver {
         resolve_data: resvg::usvg::ImageHrefResolver::default_data_resolver(),
         resolve_string: Box::new(|_, _| None),
     };
+    options
+}
+
+/// `options` with the images of `art` drawn where a face names them.
+pub fn with_art(mut options: resvg::usvg::Options<'static>, art: &super::art::Images) -> resvg::usvg::Options<'static> {
+    let art = art.clone();
+    options.image_href_resolver.resolve_string = Box::new(move |href, _| art.resolve(href));
     options
 }
 

@@ -4,7 +4,9 @@
 //! A face of a card of kind K in ruleset R uses the first template found of
 //! `R/K.svg`, `R/card.svg`, `common/card.svg`; its back the first of
 //! `R/K-back.svg`, `R/back.svg`, `common/back.svg`.  A project overrides a
-//! template by giving one with the same name (`templates/R/K.svg`).  Icons
+//! template by giving one with the same name (`templates/R/K.svg`); every
+//! bundled template is also named `bundled/NAME`, so that an override can
+//! extend the very template it replaces and change one block.  Icons
 //! come from `common/icons.svg`, then `R/icons.svg` (whose symbols win).
 
 use super::functions;
@@ -62,6 +64,7 @@ impl Templates {
     /// parse.
     pub fn new(overrides: &[(String, String)]) -> Result<Templates, String> {
         let mut names: BTreeMap<String, String> = BUNDLED.iter().map(|(n, t)| (n.to_string(), t.to_string())).collect();
+        names.extend(BUNDLED.iter().map(|(n, t)| (format!("bundled/{n}"), t.to_string())));
         for (name, text) in overrides {
             names.insert(name.clone(), text.clone());
         }

@@ -2,7 +2,8 @@
 //! pixels a side, the back most cards share, a sheet of backs beside any
 //! sheet holding a card with a back of its own (`UniqueBack`), and the saved
 //! object (a `DeckCustom`) that references them.  The image addresses in the
-//! JSON are the images' file names: replace them with where you host them.
+//! JSON are the images' file names, after the address where they will be
+//! hosted when one is given (`--base-url`).
 
 use serde_json::{json, Value};
 
@@ -53,8 +54,24 @@ pub struct DeckCard<'a> {
     pub slot: usize,
 }
 
-/// The saved object: a deck with every copy, its sheets and back.
-pub fn saved_object(title: &str, cards: &[DeckCard], sheets: &[SheetFiles], back: &str) -> Value {
+/// The address of an image: its file name after `base_url` (with one `/`
+/// between them), or the bare file name.
+pub fn address(base_url: Option<&str>, file: &str) -> String {
+    match base_url {
+        Some(base) if !base.is_empty() => format!("{}/{file}", base.trim_end_matches('/')),
+        _ => file.to_string(),
+    }
+}
+
+/// The saved object: a deck with every copy, its sheets and back, the
+/// images addressed after `base_url`.
+pub fn saved_object(
+    title: &str,
+    cards: &[DeckCard],
+    sheets: &[SheetFiles],
+    back: &str,
+    base_url: Option<&str>,
+) -> Value {
     let custom: serde_json::Map<String, Value> = sheets
         .iter()
         .enumerate()
@@ -62,8 +79,8 @@ pub fn saved_object(title: &str, cards: &[DeckCard], sheets: &[SheetFiles], back
             (
                 (index + 1).to_string(),
                 json!({
-                    "FaceURL": files.face,
-                    "BackURL": files.back.as_deref().unwrap_or(back),
+                    "FaceURL": address(base_url, &files.face),
+                    "BackURL": address(base_url, files.back.as_deref().unwrap_or(back)),
                     "NumWidth": files.sheet.columns,
                     "NumHeight": files.sheet.rows,
                     "BackIsHidden": true,
@@ -130,12 +147,17 @@ mod tests {
             SheetFiles { face: "deck-1.png".into(), back: None, sheet },
             SheetFiles { face: "deck-2.png".into(), back: Some("deck-2-backs.png".into()), sheet },
         ];
-        let object = saved_object("Deck", &cards, &files, "back.png");
+        let object = saved_object("Deck", &cards, &files, "back.png", None);
         assert_eq!(object["ObjectStates"][0]["DeckIDs"], json!([100, 100, 101]));
         let custom = &object["ObjectStates"][0]["CustomDeck"];
         assert_eq!(custom["1"]["FaceURL"], "deck-1.png");
         assert_eq!((&custom["1"]["BackURL"], &custom["1"]["UniqueBack"]), (&json!("back.png"), &json!(false)));
         assert_eq!((&custom["2"]["BackURL"], &custom["2"]["UniqueBack"]), (&json!("deck-2-backs.png"), &json!(true)));
         assert_eq!(object["ObjectStates"][0]["ContainedObjects"][2]["Nickname"], "B");
+        let hosted = saved_object("Deck", &cards, &files, "back.png", Some("https://example.org/cards/"));
+        let custom = &hosted["ObjectStates"][0]["CustomDeck"];
+        assert_eq!(custom["1"]["FaceURL"], "https://example.org/cards/deck-1.png");
+        assert_eq!(custom["1"]["BackURL"], "https://example.org/cards/back.png");
+        assert_eq!(address(Some("http://h/x"), "decks/a-1.png"), "http://h/x/decks/a-1.png");
     }
 }

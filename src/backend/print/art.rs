@@ -1,0 +1,315 @@
+//! Artwork: the images cards name in fields of the `image` type, checked and
+//! handed to templates.
+//!
+//! The library reads no file: [`wanted`] lists the paths the cards name, the
+//! command line reads them (confined to the project) and gives back each
+//! one's bytes or why it could not, and [`Art::load`] checks that each is
+//! an image it can draw (PNG, JPEG or SVG, not too large).  A template draws
+//! a card's art with `<image href="{{ art.FIELD }}" …
+//! preserveAspectRatio="xMidYMid slice"/>` (crop to fill) or `"xMidYMid
+//! meet"` (fit inside).  The address is a short name (`art:3`) that
+//! [`Images`] resolves when faces are parsed: however many faces show an
+//! image, its bytes are held once and shared by every tree, so the PDF
+//! writer embeds it once; only the HTML preview writes it out as a `data:`
+//! address, once per use.
+
+use super::codes;
+use crate::check::model::Type;
+use crate::diagnostics::Diagnostic;
+use crate::ir::{Card, Game, Project, Value};
+use base64::Engine;
+use resvg::usvg::ImageKind;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+/// The most pixels an image may have on a side, and in all: a decoded
+/// image of 8192 × 8192 takes 256 MiB, and nothing on a card needs more.
+pub const MAX_SIDE: u32 = 8192;
+pub const MAX_PIXELS: u64 = 40_000_000;
+
+/// What the command line found at a path a card names.
+#[derive(Clone, Debug)]
+pub enum Source {
+    Bytes(Vec<u8>),
+    /// No such file, or it could not be read: the reason.
+    Unreadable(String),
+    /// The path leaves the project (absolute, `..`, or a link out).
+    Outside(String),
+    /// Larger than the reader's limit.
+    TooLarge(String),
+}
+
+/// Every image path the cards of `project` name, each once, in order.
+pub fn wanted(project: &Project) -> Vec<String> {
+    let mut paths: Vec<String> = Vec::new();
+    for game in &project.games {
+        for card in &game.cards {
+            for (_, path) in card_images(game, card) {
+                if !paths.contains(&path) {
+                    paths.push(path);
+                }
+            }
+        }
+    }
+    paths
+}
+
+/// The card's fields of the `image` type with the path each names.
+fn card_images(game: &Game, card: &Card) -> Vec<(String, String)> {
+    let Some(kind) = game.ruleset.kinds.iter().find(|k| k.id == card.kind) else { return Vec::new() };
+    let mut found = Vec::new();
+    for field in &card.body.fields {
+        let Some(def) = kind.schema.field(&field.name) else { continue };
+        if !def.schema.takes.iter().any(|t| t.ty == Type::Image) {
+            continue;
+        }
+        if let Some(Value::String(path)) = field.values.first() {
+            found.push((field.name.clone(), path.clone()));
+        }
+    }
+    found
+}
+
+/// The images of a print, by path: the name templates draw it by, or the
+/// diagnostic to give at each card that names it.
+#[derive(Debug, Default)]
+pub struct Art {
+    images: HashMap<String, Result<String, Problem>>,
+    drawn: Images,
+}
+
+/// The images faces draw, by the name templates write in `href`.
+#[derive(Clone, Default)]
+pub struct Images {
+    by_href: Arc<HashMap<String, Image>>,
+}
+
+#[derive(Clone)]
+struct Image {
+    kind: ImageKind,
+    /// The `data:` address, for the HTML preview.
+    address: Arc<str>,
+}
+
+impl std::fmt::Debug for Images {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.by_href.keys()).finish()
+    }
+}
+
+impl Images {
+    /// The image a face names, for usvg.
+    pub fn resolve(&self, href: &str) -> Option<ImageKind> {
+        self.by_href.get(href).map(|image| image.kind.clone())
+    }
+
+    /// A face's SVG with each image name replaced by its `data:` address,
+    /// for a page that must hold everything itself.
+    pub fn inline<'a>(&self, svg: &'a str) -> std::borrow::Cow<'a, str> {
+        let mut out = std::borrow::Cow::Borrowed(svg);
+        for (href, image) in self.by_href.iter() {
+            let quoted = format!("\"{href}\"");
+            if out.contains(&quoted) {
+                out = std::borrow::Cow::Owned(out.replace(&quoted, &format!("\"{}\"", image.address)));
+            }
+        }
+        out
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Problem {
+    code: &'static crate::diagnostics::Code,
+    message: String,
+    help: &'static str,
+}
+
+impl Art {
+    /// Checks each image the command line read.
+    pub fn load(sources: Vec<(String, Source)>) -> Art {
+        let loaded = crate::parallel::map(&sources, |(path, source)| check(path, source));
+        let mut images = HashMap::new();
+        let mut by_href = HashMap::new();
+        for (number, ((path, _), result)) in sources.iter().zip(loaded).enumerate() {
+            let href = format!("art:{number}");
+            images.insert(
+                path.clone(),
+                result.map(|image| {
+                    by_href.insert(href.clone(), image);
+                    href
+                }),
+            );
+        }
+        Art { images, drawn: Images { by_href: Arc::new(by_href) } }
+    }
+
+    /// The name templates draw the image at `path` by (read with the
+    /// others), or a diagnostic saying why it cannot be drawn.
+    pub fn href(&self, path: &str, what: &str) -> Result<String, Box<Diagnostic>> {
+        match self.images.get(path) {
+            Some(Ok(href)) => Ok(href.clone()),
+            Some(Err(problem)) => Err(Box::new(
+                Diagnostic::error(problem.code, format!("the {what} `{path}` cannot be drawn"))
+                    .note(problem.message.clone())
+                    .help(problem.help),
+            )),
+            None => Err(Box::new(
+                Diagnostic::error(&codes::IMAGE_UNREADABLE, format!("the {what} `{path}` was not read"))
+                    .help("images are read when printing a project from the command line"),
+            )),
+        }
+    }
+
+    /// The images, for parsing the faces that draw them.
+    pub fn images(&self) -> Images {
+        self.drawn.clone()
+    }
+
+    /// The card's art for its template (field name → `data:` address) and
+    /// a diagnostic at the card for each image that cannot be drawn.
+    pub fn for_card(&self, game: &Game, card: &Card) -> (BTreeMap<String, String>, Vec<Diagnostic>) {
+        let mut art = BTreeMap::new();
+        let mut problems = Vec::new();
+        for (field, path) in card_images(game, card) {
+            match self.images.get(&path) {
+                Some(Ok(href)) => {
+                    art.insert(field, href.clone());
+                }
+                Some(Err(problem)) => problems.push(
+                    Diagnostic::error(problem.code, format!("the {field} of `{}` cannot be drawn", card.name))
+                        .primary(card.span, format!("names `{path}`"))
+                        .note(problem.message.clone())
+                        .help(problem.help),
+                ),
+                None => problems.push(
+                    Diagnostic::error(&codes::IMAGE_UNREADABLE, format!("the {field} of `{}` was not read", card.name))
+                        .primary(card.span, format!("names `{path}`"))
+                        .help("images are read when printing a project from the command line"),
+                ),
+            }
+        }
+        (art, problems)
+    }
+}
+
+/// Whether `source` is an image that can be drawn, and it ready to draw.
+fn check(path: &str, source: &Source) -> Result<Image, Problem> {
+    let problem = |code, message: String, help| Problem { code, message, help };
+    let bytes = match source {
+        Source::Bytes(bytes) => bytes,
+        Source::Unreadable(why) => {
+            return Err(problem(
+                &codes::IMAGE_UNREADABLE,
+                why.clone(),
+                "check the path: it is relative to the project folder",
+            ))
+        }
+        Source::Outside(why) => {
+            return Err(problem(
+                &codes::IMAGE_OUTSIDE,
+                why.clone(),
+                "copy the image into the project folder and name it from there",
+            ))
+        }
+        Source::TooLarge(why) => {
+            return Err(problem(
+                &codes::IMAGE_TOO_LARGE,
+                why.clone(),
+                "make the image smaller: 300 dpi at the card's size is plenty",
+            ))
+        }
+    };
+    let undecodable = |why: String| problem(&codes::IMAGE_UNDECODABLE, why, "save the image again as PNG, JPEG or SVG");
+    let (mime, kind) = if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        decode_png(bytes).map_err(|e| match e {
+            Refused::TooLarge(why) => problem(&codes::IMAGE_TOO_LARGE, why, "scale the image down"),
+            Refused::Broken(why) => undecodable(why),
+        })?;
+        ("image/png", ImageKind::PNG(Arc::new(bytes.clone())))
+    } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
+        ("image/jpeg", ImageKind::JPEG(Arc::new(bytes.clone())))
+    } else if looks_like_svg(bytes) {
+        let text = String::from_utf8_lossy(bytes);
+        let tree =
+            super::svg::parse(&text, &super::svg::options()).map_err(|e| undecodable(format!("`{path}`: {e}")))?;
+        ("image/svg+xml", ImageKind::SVG((*tree).clone()))
+    } else {
+        return Err(undecodable(format!("`{path}` is not a PNG, JPEG or SVG file")));
+    };
+    let address = format!("data:{mime};base64,{}", base64::engine::general_purpose::STANDARD.encode(bytes));
+    drawable(&address, path).map_err(undecodable)?;
+    Ok(Image { kind, address: address.into() })
+}
+
+enum Refused {
+    TooLarge(String),
+    Broken(String),
+}
+
+/// Decodes a PNG whole: its size first, refused past the limits, then every
+/// pixel, so a truncated or corrupt file is found here and not on paper.
+fn decode_png(bytes: &[u8]) -> Result<(), Refused> {
+    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    let mut reader = decoder.read_info().map_err(|e| Refused::Broken(format!("the PNG does not decode: {e}")))?;
+    let (w, h) = (reader.info().width, reader.info().height);
+    if w > MAX_SIDE || h > MAX_SIDE || u64::from(w) * u64::from(h) > MAX_PIXELS {
+        return Err(Refused::TooLarge(format!(
+            "the image is {w} × {h} pixels; at most {MAX_SIDE} a side and {MAX_PIXELS} in all are drawn"
+        )));
+    }
+    let size = reader.output_buffer_size().ok_or_else(|| Refused::TooLarge("the image is too large".into()))?;
+    let mut pixels = vec![0; size];
+    reader.next_frame(&mut pixels).map_err(|e| Refused::Broken(format!("the PNG does not decode: {e}")))?;
+    Ok(())
+}
+
+fn looks_like_svg(bytes: &[u8]) -> bool {
+    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);
+    let head = head.trim_start_matches('\u{feff}').trim_start();
+    head.starts_with('<') && head.contains("<svg")
+}
+
+/// Whether usvg takes the image: it reads a JPEG's header and parses an SVG
+/// whole (with no access to other files), and drops an image it cannot use.
+fn drawable(address: &str, path: &str) -> Result<(), String> {
+    let probe = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"><image href=\"{address}\" width=\"10\" height=\"10\"/></svg>"
+    );
+    let tree = super::svg::parse(&probe, &super::svg::options()).map_err(|e| format!("`{path}`: {e}"))?;
+    if tree.root().has_children() {
+        Ok(())
+    } else {
+        Err(format!("`{path}` cannot be read as an image"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SVG: &str =
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"4\" height=\"4\"><rect width=\"4\" height=\"4\"/></svg>";
+
+    #[test]
+    fn images_are_checked_and_named_once() {
+        let art = Art::load(vec![
+            ("a.svg".into(), Source::Bytes(SVG.as_bytes().to_vec())),
+            ("b.png".into(), Source::Bytes(b"plain text".to_vec())),
+            ("c.png".into(), Source::Outside("out".into())),
+            ("d.png".into(), Source::Bytes(b"\x89PNG\r\n\x1a\ncut".to_vec())),
+        ]);
+        assert_eq!(art.href("a.svg", "art").ok().as_deref(), Some("art:0"));
+        let code = |path: &str| art.href(path, "art").err().map(|d| d.code.id);
+        assert_eq!(
+            [code("b.png"), code("c.png"), code("d.png"), code("e.png")].map(Option::unwrap_or_default),
+            ["E0713", "E0711", "E0713", "E0710"]
+        );
+        let images = art.images();
+        assert!(matches!(images.resolve("art:0"), Some(ImageKind::SVG(_))));
+        assert!(images.resolve("art:1").is_none());
+        let face = "<image href=\"art:0\"/><image href=\"art:01\"/>";
+        let inlined = images.inline(face);
+        assert!(inlined.starts_with("<image href=\"data:image/svg+xml;base64,"), "{inlined}");
+        assert!(inlined.ends_with("<image href=\"art:01\"/>"), "only the exact name is replaced: {inlined}");
+    }
+}
