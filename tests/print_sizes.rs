@@ -32,13 +32,14 @@ fn every_bundled_card_fits_on_the_usual_sizes() {
 }
 
 /// Mini cards (44 × 67 mm) and landscape poker cards have less room than
-/// some bundled cards need at 6 pt: the densest Dropfleet ships and the
-/// Dreadnaught cards with the longest rules.  Those are reported, one warning
+/// some bundled cards need at 6 pt: Dropfleet's command cards and the
+/// Dreadnaught cards with the longest rules (Dropfleet's ships print at
+/// their own 70 × 120 mm whatever `--card` says).  Those are reported, one warning
 /// per region, at the card; the budgets only go down, so a template change
 /// that makes a face worse on these sizes fails here.
 #[test]
 fn small_and_landscape_cards_stay_within_their_budget() {
-    for (size, budget) in [("mini", 81), ("88.9x63.5", 1)] {
+    for (size, budget) in [("mini", 51), ("88.9x63.5", 1)] {
         let warnings = layout_warnings(size);
         assert!(
             warnings.len() <= budget,

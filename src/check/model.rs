@@ -181,6 +181,10 @@ pub struct Kind {
     /// How many characters of text the kind's layout holds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub text_limit: Option<i64>,
+    /// The kind's own printed size in millimetres (width, height), from a
+    /// `card-size` line; it wins over the size the print command is given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub card_size: Option<(f32, f32)>,
     pub schema: Schema,
 }
 

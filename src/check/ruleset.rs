@@ -295,6 +295,7 @@ impl Loader<'_> {
                     roles: Vec::new(),
                     rare_roles: Vec::new(),
                     text_limit: None,
+                    card_size: None,
                     schema: Schema::default(),
                 };
                 for child in children(node) {
@@ -306,10 +307,11 @@ impl Loader<'_> {
                             Some(ValueKind::Int(n)) => kind.text_limit = Some(*n),
                             _ => self.bad(child.head_span(), "`text-limit` takes a number of characters"),
                         },
+                        "card-size" => kind.card_size = self.card_size(child),
                         _ => self.schema_item(
                             child,
                             &mut kind.schema,
-                            Some(&["border", "roles", "rare-roles", "text-limit"]),
+                            Some(&["border", "roles", "rare-roles", "text-limit", "card-size"]),
                         ),
                     }
                 }
@@ -431,6 +433,30 @@ impl Loader<'_> {
             "side" => Some(TieBreak::Side { order: idents(node) }),
             _ => {
                 self.unknown(node, &["kind", "side"]);
+                None
+            }
+        }
+    }
+
+    /// `card-size tarot` or `card-size 70x120`: a size the print command
+    /// knows, in millimetres.
+    fn card_size(&mut self, node: &Node) -> Option<(f32, f32)> {
+        let text = match node.values.as_slice() {
+            [value] => match &value.kind {
+                ValueKind::Ident(name) | ValueKind::String(name) => Some(name.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let size = text.as_deref().map(crate::backend::print::sheet::card_size);
+        match size {
+            Some(Ok(size)) => Some((size.w, size.h)),
+            _ => {
+                self.bad(
+                    node.head_span(),
+                    "`card-size` takes one size: poker, bridge, tarot, mini or width x height in millimetres \
+                     (`\"70x120\"`, each side 20 to 400)",
+                );
                 None
             }
         }

@@ -17,9 +17,12 @@ pub struct Entry<'a> {
     pub front: &'a str,
     /// A back shown beside the front when it is not the shared back.
     pub back: Option<&'a str>,
+    /// The trimmed card's width and height in millimetres: cards of
+    /// different sizes show at their own.
+    pub size_mm: (f32, f32),
 }
 
-pub fn page(title: &str, entries: &[Entry], extra: &[fonts::ProjectFont], card_w_mm: f32, card_h_mm: f32) -> String {
+pub fn page(title: &str, entries: &[Entry], extra: &[fonts::ProjectFont]) -> String {
     let mut out = String::with_capacity(4_000_000);
     out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
@@ -47,8 +50,8 @@ pub fn page(title: &str, entries: &[Entry], extra: &[fonts::ProjectFont], card_w
          .cards {{ display: flex; flex-wrap: wrap; gap: 14px; }}\n\
          figure {{ margin: 0; display: flex; flex-direction: column; align-items: center; gap: 4px; }}\n\
          .faces {{ display: flex; gap: 6px; }}\n\
-         .faces svg {{ width: {card_w_mm}mm; height: {card_h_mm}mm; box-shadow: 0 1px 4px rgba(0,0,0,.35); border-radius: 3mm; background: #fff; }}\n\
-         figcaption {{ font-size: 12px; max-width: {card_w_mm}mm; text-align: center; }}\n\
+         .faces svg {{ width: var(--w); height: var(--h); box-shadow: 0 1px 4px rgba(0,0,0,.35); border-radius: 3mm; background: #fff; }}\n\
+         figcaption {{ font-size: 12px; max-width: var(--w); text-align: center; }}\n\
          figure[hidden] {{ display: none; }}\n\
          .filters {{ display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 0 0 14px; font-size: 14px; }}\n\
          </style>\n</head>\n<body>\n",
@@ -60,8 +63,10 @@ pub fn page(title: &str, entries: &[Entry], extra: &[fonts::ProjectFont], card_w
     for entry in entries {
         let decks = serde_json::to_string(entry.decks).unwrap_or_else(|_| "[]".into());
         out.push_str(&format!(
-            "<figure class=\"card\" data-game=\"{}\" data-name=\"{}\" data-kind=\"{}\" data-decks=\"{}\">\n\
-             <div class=\"faces\">\n",
+            "<figure class=\"card\" style=\"--w: {}mm; --h: {}mm\" data-game=\"{}\" data-name=\"{}\" \
+             data-kind=\"{}\" data-decks=\"{}\">\n<div class=\"faces\">\n",
+            entry.size_mm.0,
+            entry.size_mm.1,
             escape(entry.game),
             escape(entry.name),
             escape(entry.kind),
@@ -154,8 +159,10 @@ mod tests {
             decks: &decks,
             front: svg,
             back: None,
+            size_mm: (70.0, 120.0),
         }];
-        let html = page("Cards & <more>", &entries, &[], 63.5, 88.9);
+        let html = page("Cards & <more>", &entries, &[]);
+        assert!(html.contains("style=\"--w: 70mm; --h: 120mm\""), "{html}");
         assert!(!html.contains("<script>alert"));
         assert!(!html.contains("<b>"));
         assert!(html.contains("data-decks=\"[&quot;&lt;b&gt;Deck&lt;/b&gt;&quot;]\""), "{html}");

@@ -79,7 +79,22 @@ impl Default for Options {
 impl Options {
     /// Where the cards go on the sheets; `None` when not one card fits.
     pub fn grid(&self) -> Option<Grid> {
-        Grid::new(self.paper, self.card, self.bleed, self.margin)
+        self.grid_for(self.card)
+    }
+
+    /// Where cards of one size go on the sheets; `None` when not one fits.
+    pub fn grid_for(&self, card: Size) -> Option<Grid> {
+        Grid::new(self.paper, card, self.bleed, self.margin)
+    }
+
+    /// The size a card is printed at: its kind's own (`card-size` in the
+    /// ruleset) wins over the job's `card`, which sizes every other kind.
+    pub fn size_of(&self, game: &Game, card: &Card) -> Size {
+        let kind = game.ruleset.kinds.iter().find(|k| k.id == card.kind);
+        match kind.and_then(|k| k.card_size) {
+            Some((w, h)) => Size { w, h },
+            None => self.card,
+        }
     }
 }
 
@@ -111,6 +126,9 @@ pub struct Face {
     pub slug: String,
     /// The card's kind, as the ruleset names it.
     pub kind: String,
+    /// The trimmed size the face is drawn at: its kind's own, else the
+    /// job's.
+    pub size: Size,
     /// The decks that list the card.
     pub decks: Vec<String>,
     pub front: String,
@@ -202,8 +220,6 @@ pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Opti
     let templates: &Templates = templates;
     let viewers: HashMap<String, Viewer> =
         project.games.iter().map(|g| (g.ruleset.id.clone(), Viewer::new(g))).collect();
-    let page = page_view(options);
-    let frame = Frame { w: pt(options.card.w), h: pt(options.card.h), min_text: options.min_text };
     let mut work: Vec<(usize, &Game, &Card, Option<i64>)> = Vec::new();
     for (game, cards) in &selection.games {
         for (card, copies) in cards {
@@ -214,10 +230,12 @@ pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Opti
         let view = viewers.get(&game.ruleset.id).map(|v| v.card(card, *copies, number + 1));
         let Some(view) = view else { return Err(format!("no game `{}`", game.ruleset.id)) };
         let (art, art_problems) = assets.art.for_card(game, card);
+        let size = options.size_of(game, card);
+        let frame = Frame { w: pt(size.w), h: pt(size.h), min_text: options.min_text };
         let mut context = tera::Context::new();
         context.insert("card", &view);
         context.insert("art", &art);
-        context.insert("page", &page);
+        context.insert("page", &page_view(size, options.bleed));
         context.insert("game", &GameView { id: &game.ruleset.id, title: &game.ruleset.title });
         context.insert("deck", &deck_of(game, card, options.deck.as_deref()));
         context.insert("font", super::fonts::FAMILY);
@@ -225,16 +243,16 @@ pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Opti
         context.insert("back_art", &back_art);
         let icons = icons.get(&game.ruleset.id).cloned().unwrap_or_default();
         icons::with_icons(icons, || render_sides(templates, &context, game, card, frame))
-            .map(|(faces, overflows)| (faces, overflows, art_problems))
+            .map(|(faces, overflows)| (faces, overflows, art_problems, size))
     });
     for ((number, game, card, _), result) in work.iter().zip(drawn) {
         match result {
-            Ok((mut faces, overflows, art_problems)) => {
+            Ok((mut faces, overflows, art_problems, size)) => {
                 job.diagnostics.extend(functions::diagnostics(&card.name, card.span, &overflows));
                 job.diagnostics.extend(art_problems);
                 let back = faces.pop().unwrap_or_default();
                 let front = faces.pop().unwrap_or_default();
-                job.faces.push(face(*number, game, card, front, back));
+                job.faces.push(face(*number, game, card, size, [front, back]));
             }
             Err(message) => job.diagnostics.push(
                 Diagnostic::error(&codes::TEMPLATE_ERROR, format!("cannot draw `{}`", card.name))
@@ -276,12 +294,13 @@ fn render_sides(
 }
 
 /// The `number`th card drawn, with its sides.
-fn face(number: usize, game: &Game, card: &Card, front: String, back: String) -> Face {
+fn face(number: usize, game: &Game, card: &Card, size: Size, [front, back]: [String; 2]) -> Face {
     Face {
         game: game.ruleset.id.clone(),
         name: card.name.clone(),
         slug: format!("{:03}-{}", number + 1, slug(&card.name)),
         kind: card.kind.clone(),
+        size,
         decks: game
             .decks
             .iter()
@@ -394,15 +413,17 @@ fn deck_count(game: &Game, name: &str) -> Option<i64> {
         .find_map(|d| d.cards.iter().find(|e| e.card == name).map(|e| e.count))
 }
 
-fn page_view(options: &Options) -> PageView {
-    let (w, h, b) = (pt(options.card.w), pt(options.card.h), pt(options.bleed));
+/// The template's `page`: the face's size and bleed in points and
+/// millimetres.
+fn page_view(card: Size, bleed: f32) -> PageView {
+    let (w, h, b) = (pt(card.w), pt(card.h), pt(bleed));
     let r = |v: f32| (f64::from(v) * 1000.0).round() / 1000.0;
     PageView {
         w: r(w),
         h: r(h),
         bleed: r(b),
-        width_mm: r(options.card.w + 2.0 * options.bleed),
-        height_mm: r(options.card.h + 2.0 * options.bleed),
+        width_mm: r(card.w + 2.0 * bleed),
+        height_mm: r(card.h + 2.0 * bleed),
         viewbox: format!("{} {} {} {}", svg::num(-b), svg::num(-b), svg::num(w + 2.0 * b), svg::num(h + 2.0 * b)),
     }
 }

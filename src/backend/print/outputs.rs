@@ -3,6 +3,7 @@
 
 use super::codes;
 use super::job::{Blob, DeckCopies, Job, Options};
+use super::sheet::{Grid, Size};
 use super::{calibration, html, pdf, png, svg, tts};
 use crate::diagnostics::Diagnostic;
 use crate::parallel::map as parallel;
@@ -44,33 +45,46 @@ pub fn steps(job: &Job, options: &Options) -> usize {
 }
 
 /// Builds the outputs of a prepared job.  `tick` is called as work is done,
-/// [`steps`] times in all.
+/// [`steps`] times in all.  Cards of each size go on sheets of their own: a
+/// PDF section with its own grid, and Tabletop Simulator decks of one face
+/// size.
 pub fn render(job: &Job, options: &Options, tick: &(dyn Fn() + Sync)) -> Result<Vec<Blob>, RenderError> {
-    let grid =
-        options.grid().ok_or_else(|| "the card does not fit on the paper with its bleed and margins".to_string())?;
+    let groups = group_by_game_and_size(job);
+    let mut grids: Vec<(Size, Grid)> = Vec::new();
+    for size in groups.iter().map(|g| g.size).chain(job.faces.is_empty().then_some(options.card)) {
+        if !grids.iter().any(|(s, _)| *s == size) {
+            let grid = options.grid_for(size).ok_or_else(|| {
+                format!("a {} x {} mm card does not fit on the paper with its bleed and margins", size.w, size.h)
+            })?;
+            grids.push((size, grid));
+        }
+    }
+    let grid_of = |size: Size| grids.iter().find(|(s, _)| *s == size).map(|(_, g)| g.clone());
     let parsed = Parsed::new(job, tick)?;
     let calibration = calibration_sides(options)?;
-    let trim = png::Trim::new(options.card.w, options.card.h, options.bleed);
     let f = options.formats;
-    let by_game = group_by_game(job);
-    let base_of = |game: &str| if by_game.len() == 1 { job.title.clone() } else { game.to_string() };
-    let copies_of =
-        |game: &str| -> Vec<usize> { job.copies.iter().copied().filter(|i| job.faces[*i].game == game).collect() };
-    let drawn = Drawn { job, parsed: &parsed, trim, options, tick };
+    let games = games_in_order(&groups);
+    let base_of = |game: &str| if games.len() == 1 { job.title.clone() } else { game.to_string() };
+    let drawn = Drawn { job, parsed: &parsed, options, tick };
     std::thread::scope(|scope| {
         // krilla writes one document at a time: the sheets are written on a
         // thread of their own while the images take every core.
         let sheets = f.pdf.then(|| {
             scope.spawn(|| -> Result<Vec<Blob>, String> {
                 let mut blobs = Vec::new();
-                for (game, _) in &by_game {
-                    let placed: Vec<pdf::Placed> = copies_of(game)
-                        .iter()
-                        .map(|i| pdf::Placed { front: &parsed.fronts[*i], back: parsed.back_of(*i) })
-                        .collect();
+                for game in &games {
+                    let mut sections = Vec::new();
+                    for group in groups.iter().filter(|g| g.game == *game) {
+                        let placed: Vec<pdf::Placed> = copies_of(job, group)
+                            .iter()
+                            .map(|i| pdf::Placed { front: &parsed.fronts[*i], back: parsed.back_of(*i) })
+                            .collect();
+                        let grid = grid_of(group.size).ok_or("a card size has no grid")?;
+                        sections.push(pdf::Section { cards: placed, grid });
+                    }
                     let backs = options.backs.then_some(pdf::Backs { duplex: options.duplex, offset: options.offset });
                     let calibration = calibration.as_ref().map(|[front, back]| [&**front, &**back]);
-                    let bytes = pdf::write(&placed, &grid, backs, calibration)?;
+                    let bytes = pdf::write(&sections, backs, calibration)?;
                     blobs.push(Blob { name: format!("{}.pdf", base_of(game)), bytes });
                 }
                 tick();
@@ -78,16 +92,18 @@ pub fn render(job: &Job, options: &Options, tick: &(dyn Fn() + Sync)) -> Result<
             })
         });
         let mut images = Vec::new();
-        for (game, indexes) in &by_game {
+        for group in &groups {
             if f.png {
-                images.extend(face_pngs(&drawn, game, indexes)?);
+                images.extend(face_pngs(&drawn, group.game, &group.faces)?);
             }
             if f.tts {
-                let (base, copies) = (base_of(game), copies_of(game));
-                let deck = TtsDeck { title: &base, files: &base, faces: indexes, copies: &copies };
+                let mixed = groups.iter().filter(|g| g.game == group.game).count() > 1;
+                let base = sized(base_of(group.game), group.size, mixed);
+                let copies = copies_of(job, group);
+                let deck = TtsDeck { title: &base, files: &base, faces: &group.faces, copies: &copies };
                 images.extend(tts_sheets(&drawn, &deck, tick)?);
-                for deck in job.decks.iter().filter(|d| d.game == *game) {
-                    images.extend(deck_sheets(&drawn, deck)?);
+                for deck in job.decks.iter().filter(|d| d.game == group.game) {
+                    images.extend(deck_sheets(&drawn, deck, group.size)?);
                 }
             }
         }
@@ -98,11 +114,26 @@ pub fn render(job: &Job, options: &Options, tick: &(dyn Fn() + Sync)) -> Result<
         };
         blobs.extend(images);
         if f.html {
-            blobs.push(preview(job, &parsed, options));
+            blobs.push(preview(job, &parsed));
             tick();
         }
         Ok(blobs)
     })
+}
+
+/// The printed copies of a group's faces, in the job's order.
+fn copies_of(job: &Job, group: &Group) -> Vec<usize> {
+    job.copies.iter().copied().filter(|i| group.faces.contains(i)).collect()
+}
+
+/// A name made distinct by the size of its cards when its game prints more
+/// than one size: `dropfleet-70x120`.
+fn sized(name: String, size: Size, mixed: bool) -> String {
+    if mixed {
+        format!("{name}-{}x{}", size.w, size.h)
+    } else {
+        name
+    }
 }
 
 /// The calibration sheet's two sides, parsed, when asked for.
@@ -203,23 +234,44 @@ fn keep_valid(
     trees
 }
 
-/// Games in order of first appearance, with the indexes of their faces.
-fn group_by_game(job: &Job) -> Vec<(&str, Vec<usize>)> {
-    let mut groups: Vec<(&str, Vec<usize>)> = Vec::new();
+/// The faces of one game printed at one size.
+struct Group<'a> {
+    game: &'a str,
+    size: Size,
+    faces: Vec<usize>,
+}
+
+/// Games in order of first appearance, each split by card size in order of
+/// first appearance, with the indexes of their faces.
+fn group_by_game_and_size(job: &Job) -> Vec<Group<'_>> {
+    let mut groups: Vec<Group> = Vec::new();
     for (index, face) in job.faces.iter().enumerate() {
-        match groups.iter_mut().find(|(g, _)| *g == face.game) {
-            Some((_, list)) => list.push(index),
-            None => groups.push((&face.game, vec![index])),
+        match groups.iter_mut().find(|g| g.game == face.game && g.size == face.size) {
+            Some(group) => group.faces.push(index),
+            None => groups.push(Group { game: &face.game, size: face.size, faces: vec![index] }),
         }
     }
+    // A game's groups sit together, in the order its first face was drawn.
+    let games = games_in_order(&groups);
+    groups.sort_by_key(|g| games.iter().position(|game| *game == g.game));
     groups
+}
+
+/// The games of `groups`, each once, in order of first appearance.
+fn games_in_order<'a>(groups: &[Group<'a>]) -> Vec<&'a str> {
+    let mut games: Vec<&str> = Vec::new();
+    for group in groups {
+        if !games.contains(&group.game) {
+            games.push(group.game);
+        }
+    }
+    games
 }
 
 /// The parsed faces of a job, shared by the image outputs.
 struct Drawn<'a> {
     job: &'a Job,
     parsed: &'a Parsed,
-    trim: png::Trim,
     options: &'a Options,
     tick: &'a (dyn Fn() + Sync),
 }
@@ -229,7 +281,9 @@ struct Drawn<'a> {
 /// and the preview show the trimmed card.)
 fn face_pngs(drawn: &Drawn, game: &str, indexes: &[usize]) -> Result<Vec<Blob>, String> {
     let Drawn { job, parsed, options, tick, .. } = *drawn;
-    let (card, bleed, dpi) = (options.card, options.bleed, options.dpi);
+    let (bleed, dpi) = (options.bleed, options.dpi);
+    // Every face of a group has the group's size.
+    let Some(card) = indexes.first().map(|i| job.faces[*i].size) else { return Ok(Vec::new()) };
     let (w, h) = (png::pixels(card.w + 2.0 * bleed, dpi), png::pixels(card.h + 2.0 * bleed, dpi));
     let mut users: HashMap<usize, usize> = HashMap::new();
     for i in indexes {
@@ -278,22 +332,36 @@ struct TtsDeck<'a> {
 
 /// A deck of the project as a Tabletop Simulator deck of its own, in
 /// `tts/decks/`.  Its sheets are not progress steps.
-fn deck_sheets(drawn: &Drawn, deck: &DeckCopies) -> Result<Vec<Blob>, String> {
-    let mut faces: Vec<usize> = deck.copies.clone();
+/// A deck holding cards of several sizes is one deck per size, its size in
+/// its name; the part of a deck at `size` is empty when none of its cards
+/// has that size.
+fn deck_sheets(drawn: &Drawn, deck: &DeckCopies, size: Size) -> Result<Vec<Blob>, String> {
+    let faces_of = &drawn.job.faces;
+    let copies: Vec<usize> = deck.copies.iter().copied().filter(|i| faces_of[*i].size == size).collect();
+    if copies.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mixed = copies.len() < deck.copies.len();
+    let mut faces: Vec<usize> = copies.clone();
     faces.sort_unstable();
     faces.dedup();
-    let files = format!("decks/{}", super::job::slug(&deck.name));
-    let tts = TtsDeck { title: &deck.name, files: &files, faces: &faces, copies: &deck.copies };
+    let title = sized(deck.name.clone(), size, mixed);
+    let files = sized(format!("decks/{}", super::job::slug(&deck.name)), size, mixed);
+    let tts = TtsDeck { title: &title, files: &files, faces: &faces, copies: &copies };
     tts_sheets(drawn, &tts, &|| {})
 }
 
 /// Tabletop Simulator sheets of fronts; where a sheet holds a card with a
 /// back of its own, a sheet of backs in the same layout beside it.
 fn tts_sheets(drawn: &Drawn, deck: &TtsDeck, tick: &(dyn Fn() + Sync)) -> Result<Vec<Blob>, String> {
-    let Drawn { job, parsed, trim, options, .. } = *drawn;
+    let Drawn { job, parsed, options, .. } = *drawn;
     let TtsDeck { title, files: base, faces: indexes, copies } = *deck;
+    // A deck's faces share one size (Tabletop Simulator takes one face size
+    // per sheet).
+    let card = indexes.first().map_or(options.card, |i| job.faces[*i].size);
+    let trim = png::Trim::new(card.w, card.h, options.bleed);
     let dpi = options.dpi.min(300);
-    let max_w = options.tts_width.unwrap_or_else(|| png::pixels(options.card.w, dpi));
+    let max_w = options.tts_width.unwrap_or_else(|| png::pixels(card.w, dpi));
     // The back most cards share.
     let mut counts: HashMap<usize, usize> = HashMap::new();
     for i in indexes {
@@ -304,7 +372,7 @@ fn tts_sheets(drawn: &Drawn, deck: &TtsDeck, tick: &(dyn Fn() + Sync)) -> Result
     let mut sheets = Vec::new();
     let mut slot_of: HashMap<usize, (usize, usize)> = HashMap::new();
     for (sheet_index, part) in indexes.chunks(tts::PER_SHEET).enumerate() {
-        let sheet = tts::Sheet::new(part.len(), options.card.w, options.card.h, max_w);
+        let sheet = tts::Sheet::new(part.len(), card.w, card.h, max_w);
         let fronts: Vec<&Tree> = part.iter().map(|i| &*parsed.fronts[*i]).collect();
         let face = format!("{base}-{}.png", sheet_index + 1);
         blobs.push(Blob { name: format!("tts/{face}"), bytes: sheet_image(&fronts, &sheet, trim, dpi, tick)? });
@@ -371,7 +439,7 @@ fn sheet_image(
     png::encode(&pixmap, dpi)
 }
 
-fn preview(job: &Job, parsed: &Parsed, options: &Options) -> Blob {
+fn preview(job: &Job, parsed: &Parsed) -> Blob {
     // The page holds everything itself: each face with its images inline.
     let inlined: Vec<(std::borrow::Cow<str>, std::borrow::Cow<str>)> =
         job.faces.iter().map(|face| (job.art.inline(&face.front), job.art.inline(&face.back))).collect();
@@ -386,11 +454,9 @@ fn preview(job: &Job, parsed: &Parsed, options: &Options) -> Blob {
             decks: &face.decks,
             front: &inlined[i].0,
             back: parsed.own_back(i).then_some(&*inlined[i].1),
+            size_mm: (face.size.w, face.size.h),
         })
         .collect();
     let title = format!("{} — cardsmith preview", job.title);
-    Blob {
-        name: "preview.html".into(),
-        bytes: html::page(&title, &entries, &job.fonts, options.card.w, options.card.h).into_bytes(),
-    }
+    Blob { name: "preview.html".into(), bytes: html::page(&title, &entries, &job.fonts).into_bytes() }
 }

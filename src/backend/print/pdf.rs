@@ -1,5 +1,6 @@
 //! PDF sheets with krilla: cards at their exact size on a grid computed from
-//! paper, card and bleed ([`super::sheet`]), cut marks in the margins, trim
+//! paper, card and bleed ([`super::sheet`]), one section of sheets per card
+//! size, cut marks in the margins, trim
 //! and bleed boxes, and (with backs) a backs page after every fronts page
 //! laid out for long- or short-edge duplex and moved by the printer's
 //! offset, optionally after a calibration sheet.  A face drawn more than
@@ -23,6 +24,13 @@ pub struct Placed<'a> {
     pub back: &'a Tree,
 }
 
+/// Cards of one size and the grid they are laid out on: a document's
+/// sections each start on a page of their own.
+pub struct Section<'a> {
+    pub cards: Vec<Placed<'a>>,
+    pub grid: Grid,
+}
+
 /// Cut-mark stroke width, in points (a hairline a printer still shows).
 const MARK_WIDTH: f32 = 0.5;
 
@@ -35,30 +43,29 @@ pub struct Backs {
     pub offset: (f32, f32),
 }
 
-/// The sheets of `cards`: fronts pages, each followed by its backs page when
-/// `backs` is given, after the `calibration` sheet's two sides when given.
-pub fn write(
-    cards: &[Placed],
-    grid: &Grid,
-    backs: Option<Backs>,
-    calibration: Option<[&Tree; 2]>,
-) -> Result<Vec<u8>, String> {
+/// The sheets of each section in turn: fronts pages, each followed by its
+/// backs page when `backs` is given, after the `calibration` sheet's two
+/// sides when given.  Every section is on paper of the same size.
+pub fn write(sections: &[Section], backs: Option<Backs>, calibration: Option<[&Tree; 2]>) -> Result<Vec<u8>, String> {
     let mut document = Document::new();
-    if let Some([front, back]) = calibration {
-        full_page(&mut document, grid, front, (0.0, 0.0))?;
-        full_page(&mut document, grid, back, backs.unwrap_or_default().offset)?;
+    if let (Some([front, back]), Some(first)) = (calibration, sections.first()) {
+        full_page(&mut document, &first.grid, front, (0.0, 0.0))?;
+        full_page(&mut document, &first.grid, back, backs.unwrap_or_default().offset)?;
     }
-    let per_page = grid.per_page().max(1);
-    let chunks: Vec<&[Placed]> = if cards.is_empty() { vec![&[]] } else { cards.chunks(per_page).collect() };
     let mut graphics = Graphics::default();
-    let sides = cards.iter().flat_map(|c| std::iter::once(c.front).chain(backs.map(|_| c.back)));
+    let cards = sections.iter().flat_map(|s| &s.cards);
+    let sides = cards.flat_map(|c| std::iter::once(c.front).chain(backs.map(|_| c.back)));
     for tree in sides {
         *graphics.uses.entry(std::ptr::from_ref(tree) as usize).or_default() += 1;
     }
-    for chunk in chunks {
-        page(&mut document, chunk, grid, (Side::Front, (0.0, 0.0)), &mut graphics)?;
-        if let Some(backs) = backs {
-            page(&mut document, chunk, grid, (Side::Back(backs.duplex), backs.offset), &mut graphics)?;
+    for Section { cards, grid } in sections {
+        let per_page = grid.per_page().max(1);
+        let chunks: Vec<&[Placed]> = if cards.is_empty() { vec![&[]] } else { cards.chunks(per_page).collect() };
+        for chunk in chunks {
+            page(&mut document, chunk, grid, (Side::Front, (0.0, 0.0)), &mut graphics)?;
+            if let Some(backs) = backs {
+                page(&mut document, chunk, grid, (Side::Back(backs.duplex), backs.offset), &mut graphics)?;
+            }
         }
     }
     document.finish().map_err(|e| format!("cannot write the PDF: {e:?}"))
