@@ -968,3 +968,61 @@ fn a_game_names_its_fonts_by_putting_them_beside_its_templates() {
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("templates/dreadnaught-2e/broken.otf"), "{}", stderr(&output));
 }
+
+/// The trim box of every page of a PDF, as its width and height in
+/// millimetres rounded to a tenth.
+fn trim_sizes(pdf: &Pdf) -> Vec<(f64, f64)> {
+    let tenth = |points: f64| (points_to_mm(points) * 10.0).round() / 10.0;
+    pdf.pages()
+        .into_iter()
+        .map(|page| {
+            let trim = pdf.page_box(page, "TrimBox").expect("a trim box");
+            (tenth(trim[2] - trim[0]), tenth(trim[3] - trim[1]))
+        })
+        .collect()
+}
+
+#[test]
+fn a_kind_of_its_own_size_prints_on_sheets_of_its_own_in_every_format() {
+    // Dropfleet's ruleset gives its 27 ship stat sheets 70 × 120 mm; its 17
+    // other cards take `--card`.
+    let dir = common::bundled_project("dropfleet-1.3");
+    let output = cardsmith(&["print", "--card", "poker", "--dpi", "100"], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let out = dir.path().join("print");
+    // A4 holds 2 × 2 ships (140 × 240 mm) and 3 × 3 poker cards: 7 pages of
+    // ships and 2 of the rest, each size in a run of its own.
+    let sizes = trim_sizes(&Pdf::open(&out.join("dropfleet-1.3.pdf")));
+    let (ships, poker) = ((140.0, 240.0), (190.5, 266.7));
+    assert_eq!(sizes.iter().filter(|s| **s == ships).count(), 7, "{sizes:?}");
+    assert_eq!(sizes.iter().filter(|s| **s == poker).count(), 2, "{sizes:?}");
+    assert_eq!(sizes.len(), 9, "{sizes:?}");
+    let runs = sizes.windows(2).filter(|pair| pair[0] != pair[1]).count();
+    assert_eq!(runs, 1, "the sizes are not mixed on the sheets: {sizes:?}");
+    // PNG fronts at their size: 70 mm is 276 pixels at 100 dpi, 63.5 mm 250.
+    let files = common::contents(&out);
+    let fronts: Vec<u32> = files
+        .keys()
+        .filter(|name| name.starts_with("png/") && !name.contains("back"))
+        .map(|name| decode_png(&out.join(name)).0)
+        .collect();
+    assert_eq!((fronts.iter().filter(|w| **w == 276).count(), fronts.iter().filter(|w| **w == 250).count()), (27, 17));
+    // The preview shows each card at its size.
+    let html = String::from_utf8(files["preview.html"].clone()).expect("UTF-8");
+    assert_eq!(html.matches("--w: 70mm; --h: 120mm").count(), 27);
+    assert_eq!(html.matches("--w: 63.5mm; --h: 88.9mm").count(), 17);
+    // Tabletop Simulator takes one face size per deck: a deck per size,
+    // whose sheets' faces have that size's shape.
+    for (size, count, aspect) in [("70x120", 27, 120.0 / 70.0), ("63.5x88.9", 17, 88.9 / 63.5)] {
+        let name = format!("tts/dropfleet-1.3-{size}.json");
+        let object: serde_json::Value = serde_json::from_slice(&files[&name]).expect("JSON");
+        check_saved_object(&object, &files, "");
+        assert_eq!(object["ObjectStates"][0]["ContainedObjects"].as_array().unwrap().len(), count, "{name}");
+        let deck = &object["ObjectStates"][0]["CustomDeck"]["1"];
+        let (columns, rows) = (deck["NumWidth"].as_u64().unwrap(), deck["NumHeight"].as_u64().unwrap());
+        let (width, height, _) = decode_png(&out.join(format!("tts/dropfleet-1.3-{size}-1.png")));
+        let face = (f64::from(width) / columns as f64, f64::from(height) / rows as f64);
+        assert!((face.1 / face.0 - aspect).abs() < 0.02, "{name}: faces of {face:?}");
+    }
+    assert!(!files.keys().any(|name| name == "tts/dropfleet-1.3.json"), "no deck mixes the sizes");
+}

@@ -69,3 +69,17 @@ fn the_minimum_type_size_is_the_projects_to_choose() {
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("a minimum type size of 0.5 pt is out of range (1 to 72)"), "{}", stderr(&output));
 }
+
+#[test]
+fn a_kind_size_the_print_command_does_not_know_is_a_ruleset_error_at_its_line() {
+    let project = bundled_project("dropfleet-1.3");
+    let rules = project.path().join("cards/dropfleet-1.3.rules");
+    let text = std::fs::read_to_string(&rules).expect("the ruleset");
+    assert!(text.contains("card-size \"70x120\""), "the ship kind has its own size");
+    std::fs::write(&rules, text.replace("card-size \"70x120\"", "card-size \"5x900\"")).expect("rewrite");
+    let output = cardsmith(&["check"], project.path());
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    assert!(err.contains("error[E0103]: `card-size` takes one size"), "{err}");
+    assert!(err.contains("dropfleet-1.3.rules:"), "{err}");
+}
