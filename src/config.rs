@@ -36,7 +36,8 @@ does nothing.  The known tables and keys are:
     [build]    out
     [print]    out, format, paper, card, bleed, margin, backs, duplex,
                offset, calibration, dpi, base-url, tts-width, fonts,
-               back-art, deck
+               back-art, deck, min-text, sizes
+    [print.sizes]  one key per kind: its card size
     [lints]    one key per lint name (`cardsmith lint --list`)";
     CONFIG_WRONG_TYPE "E0012" "config-wrong-type" "\
 A setting in `cardsmith.toml` has a value of the wrong type, such as a string
@@ -48,8 +49,10 @@ where a list is expected:
 The message says which type the key takes.";
     CONFIG_BAD_VALUE "E0013" "config-bad-value" "\
 A setting in `cardsmith.toml` has the right type but a value cardsmith cannot
-use: a lint name that does not exist in `[lints]`, or a level other than
-\"allow\", \"warn\" or \"deny\".  `cardsmith lint --list` lists the lints.";
+use: a lint name that does not exist in `[lints]`, a level other than
+\"allow\", \"warn\" or \"deny\", or a `[print.sizes]` value that is not a
+card size (poker, bridge, tarot, mini, or WxH in millimetres).
+`cardsmith lint --list` lists the lints.";
 }
 
 /// The settings of a project.  Absent keys are `None`: each command has its
@@ -89,6 +92,18 @@ pub struct PrintSettings {
     pub deck: Option<String>,
     /// The smallest type size in points before a warning.
     pub min_text: Option<f64>,
+    /// `[print.sizes]`: kinds printed at a size of their own, each with its
+    /// width and height in millimetres and the span of the kind's key.
+    pub sizes: Vec<KindSize>,
+}
+
+/// One kind's size from `[print.sizes]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KindSize {
+    pub kind: String,
+    pub w: f32,
+    pub h: f32,
+    pub span: Span,
 }
 
 /// The type a key takes.
@@ -103,6 +118,8 @@ enum Kind {
     Pair,
     Flag,
     Count,
+    /// A table of strings: `[print.sizes]`.
+    TextTable,
 }
 
 impl Kind {
@@ -115,6 +132,7 @@ impl Kind {
             Kind::Pair => ("a list of two numbers", "[0.5, -1]"),
             Kind::Flag => ("true or false", "true"),
             Kind::Count => ("a whole number from 1 to 4294967295", "300"),
+            Kind::TextTable => ("a table of strings", "{ ship = \"tarot\" }"),
         }
     }
 }
@@ -144,6 +162,7 @@ const TABLES: &[(&str, &[(&str, Kind)])] = &[
             ("back-art", Kind::Text),
             ("deck", Kind::Text),
             ("min-text", Kind::Number),
+            ("sizes", Kind::TextTable),
         ],
     ),
     ("lints", &[]),
@@ -157,6 +176,8 @@ enum Setting {
     Pair(f64, f64),
     Flag(bool),
     Count(u32),
+    /// Keys and strings, each with its key's and its value's span.
+    Table(Vec<(String, Span, String, Span)>),
 }
 
 /// Reads the project file `file` of the table.  Every problem is reported;
@@ -186,6 +207,21 @@ struct Reader {
 }
 
 impl Reader {
+    /// `[print.sizes]`: each kind's size, read as `--card` reads one; a size
+    /// that is not one is an error at its value.
+    fn sizes(&mut self, entries: Vec<(String, Span, String, Span)>) {
+        for (kind, span, value, value_span) in entries {
+            match crate::backend::print::sheet::card_size(&value) {
+                Ok(size) => self.manifest.print.sizes.push(KindSize { kind, w: size.w, h: size.h, span }),
+                Err(_) => self.diagnostics.push(
+                    Diagnostic::error(&CONFIG_BAD_VALUE, format!("`{value}` is not a card size for `{kind}`"))
+                        .primary(value_span, "not a card size")
+                        .help("use poker, bridge, tarot, mini, or WxH in millimetres such as \"70x120\" (sides 20 to 400)"),
+                ),
+            }
+        }
+    }
+
     fn span(&self, range: Option<std::ops::Range<usize>>) -> Span {
         let range = range.unwrap_or(0..0);
         Span::new(self.file, range.start, range.end)
@@ -239,6 +275,15 @@ impl Reader {
 
     /// Types one value, or `None` when it is of the wrong type.
     fn setting(&self, kind: Kind, item: &Item) -> Option<Setting> {
+        if let Kind::TextTable = kind {
+            let table = item.as_table_like()?;
+            let entries = table.iter().map(|(key, item)| {
+                let key_span = self.span(table.key(key).and_then(|k| k.span()));
+                let value = item.as_str()?.to_string();
+                Some((key.to_string(), key_span, value, item.span().map_or(key_span, |r| self.span(Some(r)))))
+            });
+            return entries.collect::<Option<Vec<_>>>().map(Setting::Table);
+        }
         let value = item.as_value()?;
         Some(match (kind, value) {
             (Kind::Text, Value::String(s)) => Setting::Text(s.value().clone()),
@@ -296,6 +341,7 @@ impl Reader {
             ("print", "back-art", Setting::Text(s)) => print.back_art = Some(s),
             ("print", "deck", Setting::Text(s)) => print.deck = Some(s),
             ("print", "min-text", Setting::Number(n)) => print.min_text = Some(n),
+            ("print", "sizes", Setting::Table(entries)) => self.sizes(entries),
             // TABLES and this match list the same keys; a key typed by
             // `setting` always lands in one arm above.
             _ => {}
@@ -394,6 +440,18 @@ mod tests {
         assert_eq!(manifest.print.min_text, Some(5.5));
         assert_eq!(manifest.lints.levels.get("near-duplicate-names"), Some(&Level::Deny));
         assert_eq!(manifest.print.offset, Some((0.5, -1.0)));
+    }
+
+    #[test]
+    fn print_sizes_give_kinds_their_size_and_refuse_what_is_not_one() {
+        let (manifest, problems) = read("[print.sizes]\nship = \"tarot\"\nbase = \"88.9x63.5\"\nfoe = \"huge\"\n");
+        let sizes: Vec<(&str, f32, f32)> = manifest.print.sizes.iter().map(|s| (s.kind.as_str(), s.w, s.h)).collect();
+        assert_eq!(sizes, [("ship", 70.0, 120.0), ("base", 88.9, 63.5)]);
+        assert_eq!(problems, [("E0013", "\"huge\"".to_string())]);
+        let (inline, problems) = read("[print]\nsizes = { ship = \"mini\" }\n");
+        assert_eq!((inline.print.sizes.len(), problems), (1, vec![]));
+        let (_, problems) = read("[print]\nsizes = { ship = 3 }\n");
+        assert_eq!(problems, [("E0012", "{ ship = 3 }".to_string())]);
     }
 
     #[test]

@@ -83,3 +83,26 @@ fn a_kind_size_the_print_command_does_not_know_is_a_ruleset_error_at_its_line() 
     assert!(err.contains("error[E0103]: `card-size` takes one size"), "{err}");
     assert!(err.contains("dropfleet-1.3.rules:"), "{err}");
 }
+
+#[test]
+fn a_projects_sizes_win_over_the_rulesets_and_name_real_kinds() {
+    let project = bundled_project("dropfleet-1.3");
+    let manifest = project.path().join("cardsmith.toml");
+    let base = std::fs::read_to_string(&manifest).expect("the manifest");
+    let sized = |sizes: &str| {
+        std::fs::write(&manifest, format!("{base}\n[print.sizes]\n{sizes}\n")).expect("the manifest");
+        cardsmith(&["print", "--format", "html", "--card", "bridge"], project.path())
+    };
+    let output = sized("ship = \"poker\"\ncommand = \"tarot\"");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let html = std::fs::read_to_string(project.path().join("print/preview.html")).expect("the preview");
+    // 27 ships and 5 command cards at the project's sizes; the 12 others
+    // at `--card`.
+    let count = |size: &str| html.matches(&format!("--w: {size}")).count();
+    assert_eq!((count("63.5mm; --h: 88.9mm"), count("70mm; --h: 120mm"), count("57.15mm; --h: 88.9mm")), (27, 5, 12));
+    let output = sized("shipp = \"tarot\"");
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{err}");
+    assert!(err.contains("gives `shipp` a size, but no printed game has a kind `shipp`"), "{err}");
+    assert!(err.contains("did you mean `ship`?"), "{err}");
+}

@@ -89,6 +89,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         check::print(&outcome, args.message_format)?;
         return Err(no_cards);
     }
+    refuse_unknown_size_kinds(&options, &outcome.project)?;
     let overrides = match &project.root {
         Some(root) => read_overrides(root, &outcome)?,
         None => Vec::new(),
@@ -236,6 +237,7 @@ fn options(args: &Args, settings: &PrintSettings) -> Result<Options> {
         ));
     }
     let mut options = Options { card, paper, bleed, margin, dpi, formats, ..Options::default() };
+    options.kind_sizes = settings.sizes.iter().map(|s| (s.kind.clone(), sheet::Size { w: s.w, h: s.h })).collect();
     backs_options(args, settings, &mut options)?;
     tts_options(args, settings, &mut options)?;
     options.deck = args.deck.clone().or_else(|| settings.deck.clone());
@@ -254,6 +256,23 @@ fn options(args: &Args, settings: &PrintSettings) -> Result<Options> {
         ));
     }
     Ok(options)
+}
+
+/// A `[print.sizes]` key that names no kind of the printed games would
+/// silently do nothing: it is refused, with the kinds there are.
+fn refuse_unknown_size_kinds(options: &Options, project: &crate::ir::Project) -> Result<()> {
+    let kinds: Vec<&str> = project.games.iter().flat_map(|g| g.ruleset.kinds.iter().map(|k| k.id.as_str())).collect();
+    for (kind, _) in &options.kind_sizes {
+        if !kinds.contains(&kind.as_str()) {
+            let suggestion = crate::check::suggest(kind, kinds.iter().copied());
+            let hint = suggestion.map_or(String::new(), |s| format!("did you mean `{s}`? "));
+            return Err(miette!(
+                help = format!("{hint}the kinds are: {}", kinds.join(", ")),
+                "`[print.sizes]` gives `{kind}` a size, but no printed game has a kind `{kind}`"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Backs, duplex, the printer's offset and the calibration sheet.

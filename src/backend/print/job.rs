@@ -49,6 +49,9 @@ pub struct Options {
     /// The smallest type size, in points, that text may shrink to without a
     /// warning.
     pub min_text: f32,
+    /// Kinds the project prints at a size of their own (`[print.sizes]`),
+    /// by the kind's id.
+    pub kind_sizes: Vec<(String, Size)>,
 }
 
 /// The minimum type size unless a project says otherwise, in points.
@@ -72,6 +75,7 @@ impl Default for Options {
             tts_width: None,
             deck: None,
             min_text: MIN_TEXT,
+            kind_sizes: Vec::new(),
         }
     }
 }
@@ -87,9 +91,13 @@ impl Options {
         Grid::new(self.paper, card, self.bleed, self.margin)
     }
 
-    /// The size a card is printed at: its kind's own (`card-size` in the
-    /// ruleset) wins over the job's `card`, which sizes every other kind.
+    /// The size a card is printed at: the project's size for its kind
+    /// (`[print.sizes]`), else the ruleset's (`card-size`), else the job's
+    /// `card`, which sizes every kind without one of its own.
     pub fn size_of(&self, game: &Game, card: &Card) -> Size {
+        if let Some((_, size)) = self.kind_sizes.iter().find(|(kind, _)| *kind == card.kind) {
+            return *size;
+        }
         let kind = game.ruleset.kinds.iter().find(|k| k.id == card.kind);
         match kind.and_then(|k| k.card_size) {
             Some((w, h)) => Size { w, h },
