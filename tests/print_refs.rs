@@ -76,6 +76,9 @@ fn faces(outcome: &cardsmith::workspace::Outcome, size: &str) -> Vec<(String, Pi
         paper: sheet::paper_size("a3").expect("a3"),
         dpi: DPI,
         formats: Formats::ALL,
+        // Every template at every size: the size a ruleset gives a kind of
+        // its own (Dropfleet's ships) is overridden as a project would.
+        kind_sizes: every_kind(outcome).map(|kind| (kind, card)).collect(),
         ..Options::default()
     };
     let mut templates = Templates::new(&[]).expect("bundled templates");
@@ -91,6 +94,11 @@ fn faces(outcome: &cardsmith::workspace::Outcome, size: &str) -> Vec<(String, Pi
             (name.to_string(), print::png::render(&tree, trim, w, h).expect("rendered"))
         })
         .collect()
+}
+
+/// The id of every kind of the bundled games.
+fn every_kind(outcome: &cardsmith::workspace::Outcome) -> impl Iterator<Item = String> + '_ {
+    outcome.project.games.iter().flat_map(|game| game.ruleset.kinds.iter().map(|kind| kind.id.clone()))
 }
 
 fn file_name(size: &str, template: &str) -> String {
