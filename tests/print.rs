@@ -855,6 +855,39 @@ fn the_art_deck_example_prints_to_every_format_with_each_image_embedded_once() {
     assert_ne!(at(&with_art, 40, 250), vec![255, 255, 255], "no art behind the body");
 }
 
+#[test]
+fn every_bundled_face_template_draws_a_cards_art_and_only_when_it_has_some() {
+    // One file per bundled template family: each game's own faces and, for
+    // Dropfleet's Command Cards, the generic face.
+    let cases = [
+        ("dreadnaught-1e", "beams.cards"),
+        ("dreadnaught-2e", "kinetic.cards"),
+        ("dreadnought-tcg", "casters.cards"),
+        ("dropfleet-1.3", "ucm.cards"),
+        ("dropfleet-1.3", "command-cards.cards"),
+    ];
+    let nebula = std::fs::read(repo().join("examples/art-deck/art/nebula.png")).expect("nebula");
+    for (game, file) in cases {
+        let dir = common::bundled_project(game);
+        std::fs::write(dir.path().join("nebula.png"), &nebula).expect("art");
+        let path = dir.path().join("cards").join(file);
+        let text = std::fs::read_to_string(&path).expect("cards");
+        // The art goes into the file's first card, after its opening line.
+        let opening = text.find("\" {\n").map(|at| at + 4).expect("a card");
+        std::fs::write(&path, format!("{}  art \"nebula.png\"\n{}", &text[..opening], &text[opening..]))
+            .expect("cards");
+        let output = cardsmith(&["print", "--format", "pdf,html", "cards"], dir.path());
+        assert_eq!(output.status.code(), Some(0), "{game}/{file}: {}", stderr(&output));
+        let html = std::fs::read_to_string(dir.path().join("print/preview.html")).expect("preview");
+        // Exactly one face draws an image, cropped to fill its box.
+        assert_eq!(html.matches("<image ").count(), 1, "{game}/{file}: art drawn on one face");
+        assert!(html.contains("data:image/png;base64"), "{game}/{file}");
+        assert!(html.contains("preserveAspectRatio=\"xMidYMid slice\""), "{game}/{file}");
+        let pdf = Pdf::open(&dir.path().join(format!("print/{game}.pdf")));
+        assert_eq!(image_objects(&pdf), (1, 1), "{game}/{file}: the art is in the PDF once");
+    }
+}
+
 /// The CRC-32 a PNG chunk ends with (over its type and data).
 fn crc32(bytes: &[u8]) -> u32 {
     let mut crc = !0u32;
