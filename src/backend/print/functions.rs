@@ -8,7 +8,7 @@ use super::icons;
 use super::layout::{self, Align, BoxSpec, Paragraph, Piece, Rect};
 use super::svg::{escape, num};
 use super::view::colour;
-use crate::backend::print::fonts::Style;
+use crate::backend::print::fonts::{self, Style};
 use crate::diagnostics::Diagnostic;
 use crate::source::Span;
 use serde_json::Value as Json;
@@ -196,7 +196,7 @@ fn call_paragraphs(args: &HashMap<String, Value>, function: &str) -> Result<Vec<
     }
 }
 
-/// `measure(paras, w, size, lh)`: the height text takes set at `size` in a
+/// `measure(paras, w, size, lh, font)`: the height text takes set at `size` in a
 /// box `w` wide, so that a template can size a region (a table row) to
 /// what it holds.  Nothing is drawn or reported.
 struct Measure;
@@ -217,7 +217,8 @@ impl Function for Measure {
             valign: Align::Start,
             fill: String::new(),
         };
-        let height = layout::lay_out(&paragraphs, &spec).extent.map_or(0.0, |e| e.h);
+        let font = args.get("font").and_then(Json::as_str);
+        let height = fonts::measuring_in(font, || layout::lay_out(&paragraphs, &spec)).extent.map_or(0.0, |e| e.h);
         Ok(Value::from((f64::from(height) * 100.0).round() / 100.0))
     }
 
@@ -226,6 +227,9 @@ impl Function for Measure {
     }
 }
 
+/// `text_box(paras, x, y, w, h, size, min, lh, align, valign, fill, style,
+/// font, what)`: rich text laid out in the box, shrunk to fit, measured and
+/// drawn in the project font family `font` when it names one.
 struct TextBox;
 
 impl Function for TextBox {
@@ -244,9 +248,14 @@ impl Function for TextBox {
             valign: align(string(args, "valign", "start")),
             fill: string(args, "fill", "#1b1b1b").to_string(),
         };
-        let laid = layout::lay_out(&paragraphs, &spec);
+        // A box in a project font is measured in it and drawn in it.
+        let font = args.get("font").and_then(Json::as_str);
+        let laid = fonts::measuring_in(font, || layout::lay_out(&paragraphs, &spec));
         record(string(args, "what", "text"), &spec, &laid);
-        Ok(Value::String(laid.svg))
+        Ok(Value::String(match font {
+            Some(family) => format!("<g font-family=\"{}\">{}</g>", escape(family), laid.svg),
+            None => laid.svg,
+        }))
     }
 
     fn is_safe(&self) -> bool {
