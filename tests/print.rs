@@ -942,14 +942,29 @@ fn an_image_that_cannot_be_drawn_is_a_diagnostic_at_its_card() {
     assert_eq!(found, expected, "{}", stderr(&output));
     assert!(!dir.path().join("print").exists(), "nothing is written");
 
-    // A font outside the project, or a file that is not a font, stops the
-    // print before anything is drawn.
-    for (font, expected) in [("../font.ttf", "not a path inside the project"), ("notes.png", "not a TrueType")] {
-        let manifest = format!("[project]\npaths = [\"cards\"]\n[print]\nfonts = [\"{font}\"]\n");
+    // A font outside the project, missing, or a file that is not a font is
+    // an error at the manifest's entry, and nothing is written.
+    let fonts =
+        [("../font.ttf", "not a path inside the project"), ("nope.ttf", "nope.ttf"), ("notes.png", "not a TrueType")];
+    for (font, expected) in fonts {
+        let manifest = format!("[project]\npaths = [\"cards\"]\n[print]\nfonts = [\"cards\", \"{font}\"]\n");
         std::fs::write(dir.path().join("cardsmith.toml"), manifest).unwrap();
-        let output = cardsmith(&["print", "--format", "html"], dir.path());
-        assert_eq!(output.status.code(), Some(2), "{font}: {}", stderr(&output));
-        assert!(stderr(&output).contains(expected), "{font}: {}", stderr(&output));
+        let output = cardsmith(&["print", "--format", "html", "--message-format", "json"], dir.path());
+        assert_eq!(output.status.code(), Some(1), "{font}: {}", stderr(&output));
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let problems: Vec<serde_json::Value> = stdout
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON"))
+            .filter(|d| d["code"] == "E0714")
+            .collect();
+        // `cards` is a folder, not a font: both entries are reported, each
+        // at its own place on line 4.
+        assert_eq!(problems.len(), 2, "{font}: {stdout}");
+        let last = &problems[1];
+        assert_eq!((last["file"].as_str(), last["line"].as_u64()), (Some("cardsmith.toml"), Some(4)), "{last}");
+        assert_eq!(last["column"].as_u64(), Some(19), "the entry's opening quote: {last}");
+        assert!(last.to_string().contains(expected), "{font}: {last}");
+        assert!(!dir.path().join("print").exists(), "nothing is written");
     }
 }
 
@@ -998,6 +1013,8 @@ fn a_game_names_its_fonts_by_putting_them_beside_its_templates() {
     assert!(html.contains("font-family: \"DejaVu Serif\""), "the font's own family name");
     std::fs::write(fonts.join("broken.otf"), "not a font").unwrap();
     let output = cardsmith(&["print", "--format", "html"], dir.path());
-    assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("templates/dreadnaught-2e/broken.otf"), "{}", stderr(&output));
+    assert_eq!(output.status.code(), Some(1));
+    let err = stderr(&output);
+    assert!(err.contains("error[E0714]: cannot use the font `templates/dreadnaught-2e/broken.otf`"), "{err}");
+    assert!(err.contains("templates/dreadnaught-2e/broken.otf:1:1"), "{err}");
 }
