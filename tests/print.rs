@@ -855,6 +855,39 @@ fn the_art_deck_example_prints_to_every_format_with_each_image_embedded_once() {
     assert_ne!(at(&with_art, 40, 250), vec![255, 255, 255], "no art behind the body");
 }
 
+#[test]
+fn every_bundled_face_template_draws_a_cards_art_and_only_when_it_has_some() {
+    // One file per bundled template family: each game's own faces and, for
+    // Dropfleet's Command Cards, the generic face.
+    let cases = [
+        ("dreadnaught-1e", "beams.cards"),
+        ("dreadnaught-2e", "kinetic.cards"),
+        ("dreadnought-tcg", "casters.cards"),
+        ("dropfleet-1.3", "ucm.cards"),
+        ("dropfleet-1.3", "command-cards.cards"),
+    ];
+    let nebula = std::fs::read(repo().join("examples/art-deck/art/nebula.png")).expect("nebula");
+    for (game, file) in cases {
+        let dir = common::bundled_project(game);
+        std::fs::write(dir.path().join("nebula.png"), &nebula).expect("art");
+        let path = dir.path().join("cards").join(file);
+        let text = std::fs::read_to_string(&path).expect("cards");
+        // The art goes into the file's first card, after its opening line.
+        let opening = text.find("\" {\n").map(|at| at + 4).expect("a card");
+        std::fs::write(&path, format!("{}  art \"nebula.png\"\n{}", &text[..opening], &text[opening..]))
+            .expect("cards");
+        let output = cardsmith(&["print", "--format", "pdf,html", "cards"], dir.path());
+        assert_eq!(output.status.code(), Some(0), "{game}/{file}: {}", stderr(&output));
+        let html = std::fs::read_to_string(dir.path().join("print/preview.html")).expect("preview");
+        // Exactly one face draws an image, cropped to fill its box.
+        assert_eq!(html.matches("<image ").count(), 1, "{game}/{file}: art drawn on one face");
+        assert!(html.contains("data:image/png;base64"), "{game}/{file}");
+        assert!(html.contains("preserveAspectRatio=\"xMidYMid slice\""), "{game}/{file}");
+        let pdf = Pdf::open(&dir.path().join(format!("print/{game}.pdf")));
+        assert_eq!(image_objects(&pdf), (1, 1), "{game}/{file}: the art is in the PDF once");
+    }
+}
+
 /// The CRC-32 a PNG chunk ends with (over its type and data).
 fn crc32(bytes: &[u8]) -> u32 {
     let mut crc = !0u32;
@@ -909,14 +942,29 @@ fn an_image_that_cannot_be_drawn_is_a_diagnostic_at_its_card() {
     assert_eq!(found, expected, "{}", stderr(&output));
     assert!(!dir.path().join("print").exists(), "nothing is written");
 
-    // A font outside the project, or a file that is not a font, stops the
-    // print before anything is drawn.
-    for (font, expected) in [("../font.ttf", "not a path inside the project"), ("notes.png", "not a TrueType")] {
-        let manifest = format!("[project]\npaths = [\"cards\"]\n[print]\nfonts = [\"{font}\"]\n");
+    // A font outside the project, missing, or a file that is not a font is
+    // an error at the manifest's entry, and nothing is written.
+    let fonts =
+        [("../font.ttf", "not a path inside the project"), ("nope.ttf", "nope.ttf"), ("notes.png", "not a TrueType")];
+    for (font, expected) in fonts {
+        let manifest = format!("[project]\npaths = [\"cards\"]\n[print]\nfonts = [\"cards\", \"{font}\"]\n");
         std::fs::write(dir.path().join("cardsmith.toml"), manifest).unwrap();
-        let output = cardsmith(&["print", "--format", "html"], dir.path());
-        assert_eq!(output.status.code(), Some(2), "{font}: {}", stderr(&output));
-        assert!(stderr(&output).contains(expected), "{font}: {}", stderr(&output));
+        let output = cardsmith(&["print", "--format", "html", "--message-format", "json"], dir.path());
+        assert_eq!(output.status.code(), Some(1), "{font}: {}", stderr(&output));
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let problems: Vec<serde_json::Value> = stdout
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON"))
+            .filter(|d| d["code"] == "E0714")
+            .collect();
+        // `cards` is a folder, not a font: both entries are reported, each
+        // at its own place on line 4.
+        assert_eq!(problems.len(), 2, "{font}: {stdout}");
+        let last = &problems[1];
+        assert_eq!((last["file"].as_str(), last["line"].as_u64()), (Some("cardsmith.toml"), Some(4)), "{last}");
+        assert_eq!(last["column"].as_u64(), Some(19), "the entry's opening quote: {last}");
+        assert!(last.to_string().contains(expected), "{font}: {last}");
+        assert!(!dir.path().join("print").exists(), "nothing is written");
     }
 }
 
@@ -965,8 +1013,10 @@ fn a_game_names_its_fonts_by_putting_them_beside_its_templates() {
     assert!(html.contains("font-family: \"DejaVu Serif\""), "the font's own family name");
     std::fs::write(fonts.join("broken.otf"), "not a font").unwrap();
     let output = cardsmith(&["print", "--format", "html"], dir.path());
-    assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("templates/dreadnaught-2e/broken.otf"), "{}", stderr(&output));
+    assert_eq!(output.status.code(), Some(1));
+    let err = stderr(&output);
+    assert!(err.contains("error[E0714]: cannot use the font `templates/dreadnaught-2e/broken.otf`"), "{err}");
+    assert!(err.contains("templates/dreadnaught-2e/broken.otf:1:1"), "{err}");
 }
 
 /// The trim box of every page of a PDF, as its width and height in

@@ -68,3 +68,33 @@ fn a_card_with_its_own_back_gets_a_sheet_of_backs_in_tabletop_simulator() {
     assert!(files.contains_key("tts/kinetic-1-backs.png"), "{:?}", files.keys());
     assert!(files.contains_key("tts/kinetic-back.png"), "the common back is still there");
 }
+
+#[test]
+fn a_text_box_in_a_project_font_wraps_by_that_fonts_widths() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    project(dir.path(), EVENT);
+    let serif = common::repo().join("examples/art-deck/fonts/DejaVuSerifCondensed-Bold.ttf");
+    std::fs::copy(serif, dir.path().join("serif.ttf")).expect("font");
+    let manifest = "[project]\npaths = [\"cards\"]\n\n[print]\nfonts = [\"serif.ttf\"]\n";
+    std::fs::write(dir.path().join("cardsmith.toml"), manifest).expect("manifest");
+    let lines = |font: &str| {
+        let call = format!(
+            "{{{{ text_box(paras=[card.name ~ \" restores one hull point to every ship\"], x=10, y=10, w=120, h=200, \
+             size=9, min=9{font}) }}}}"
+        );
+        template(
+            dir.path(),
+            "event.svg",
+            &format!(r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="{{{{ page.viewbox }}}}">{call}</svg>"#),
+        );
+        let output = cardsmith(&["print", "--format", "html"], dir.path());
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let preview = std::fs::read_to_string(dir.path().join("print/preview.html")).expect("preview");
+        let face = &preview[preview.find("viewBox").expect("a face")..];
+        (face[..face.find("</svg>").expect("its end")].matches("<text").count(), preview)
+    };
+    let (bundled, _) = lines("");
+    let (serif, preview) = lines(", font=fonts | first");
+    assert!(serif > bundled, "{serif} lines in the project font, {bundled} in the bundled one");
+    assert!(preview.contains("<g font-family=\"DejaVu Serif\">"), "drawn in the font it was measured in");
+}

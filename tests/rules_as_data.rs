@@ -101,3 +101,51 @@ fn a_house_rule_replaces_the_base_declaration() {
     let (code, err) = run(&[("house.rules", HOUSE_RULES), ("long.cards", cards)]);
     assert_eq!(code, Some(0), "replacing `range extreme` is not a duplicate: {err}");
 }
+
+/// A ruleset's enum with printed labels, on a kind of its own.
+const LABELLED: &str = r#"
+ruleset dreadnaught-2e-finish {
+  title "Dreadnaught 2e with hull finishes"
+  extends dreadnaught-2e
+}
+
+enum finish {
+  matte "Matte Black"
+  gloss 2 "Mirror Gloss"
+  raw
+}
+
+kind hull-package "Hull Package" {
+  border grey
+  field finish finish required
+}
+"#;
+
+#[test]
+fn enum_values_print_their_ruleset_labels() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("cardsmith.toml"), "[project]\npaths = [\".\"]\n").expect("manifest");
+    std::fs::write(dir.path().join("finish.rules"), LABELLED).expect("rules");
+    let cards = "game dreadnaught-2e-finish\n\nhull-package \"Bright Hull\" {\n  finish gloss\n}\n\n\
+                 hull-package \"Bare Hull\" {\n  finish raw\n}\n";
+    std::fs::write(dir.path().join("hulls.cards"), cards).expect("cards");
+    let output = Command::new(env!("CARGO_BIN_EXE_cardsmith"))
+        .args(["print", "--format", "html"])
+        .current_dir(dir.path())
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{err}");
+    let preview = std::fs::read_to_string(dir.path().join("print/preview.html")).expect("preview");
+    // The label, not the id; a value without one prints as written.
+    assert!(preview.contains(">Mirror Gloss<"), "no label on the face");
+    assert!(!preview.contains(">gloss<"), "the raw id printed");
+    assert!(preview.contains(">raw<"), "a value without a label went missing");
+
+    // A value takes one weight and one label.
+    let broken = LABELLED.replace("gloss 2 \"Mirror Gloss\"", "gloss 2 \"Mirror Gloss\" \"Shiny\"");
+    let (code, err) = run(&[("finish.rules", &broken), ("hulls.cards", cards)]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("./finish.rules:9:26: error[E0103]"), "{err}");
+    assert!(err.contains("enum value `gloss` takes a weight and a label at most"), "{err}");
+}

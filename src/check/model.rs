@@ -129,11 +129,19 @@ pub struct EnumDef {
     /// A number per value, for rules that add values up (tonnage → 1, 5, 10).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub weights: BTreeMap<String, i64>,
+    /// What a printed face shows for a value (`ucm` → `UCM`), when the value
+    /// made readable would not do.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub labels: BTreeMap<String, String>,
 }
 
 impl EnumDef {
     pub fn weight(&self, value: &str) -> Option<i64> {
         self.weights.get(value).copied()
+    }
+
+    pub fn label(&self, value: &str) -> Option<&str> {
+        self.labels.get(value).map(String::as_str)
     }
 }
 

@@ -218,7 +218,8 @@ impl Loader<'_> {
                     return;
                 };
                 // Values in the head (names or strings), or one per line in a
-                // block with an optional weight: `L 1`.
+                // block with an optional weight and printed label: `L 1
+                // "Light"`.
                 let mut values: Vec<String> = node.values[1..]
                     .iter()
                     .filter_map(|v| match &v.kind {
@@ -226,17 +227,31 @@ impl Loader<'_> {
                         _ => None,
                     })
                     .collect();
-                let mut weights = std::collections::BTreeMap::new();
+                let (mut weights, mut labels) = (std::collections::BTreeMap::new(), std::collections::BTreeMap::new());
                 for child in children(node) {
-                    values.push(child.name.text.clone());
-                    if let Some(ValueKind::Int(weight)) = child.values.first().map(|v| &v.kind) {
-                        weights.insert(child.name.text.clone(), *weight);
+                    let value = child.name.text.clone();
+                    for item in &child.values {
+                        match &item.kind {
+                            ValueKind::Int(weight) if !weights.contains_key(&value) => {
+                                weights.insert(value.clone(), *weight);
+                            }
+                            ValueKind::String(label) if !labels.contains_key(&value) => {
+                                labels.insert(value.clone(), label.clone());
+                            }
+                            _ => self.bad(
+                                item.span,
+                                format!(
+                                    "enum value `{value}` takes a weight and a label at most: `{value} 1 \"Label\"`"
+                                ),
+                            ),
+                        }
                     }
+                    values.push(value);
                 }
                 if values.is_empty() {
                     self.bad(node.head_span(), format!("enum `{id}` has no values"));
                 }
-                ruleset.enums.push(EnumDef { id: id.to_string(), values, weights });
+                ruleset.enums.push(EnumDef { id: id.to_string(), values, weights, labels });
             }
             "deck-symbol" => {
                 let Some((id, display)) = self.id_and_display(node) else { return };

@@ -8,6 +8,7 @@ use super::{atomic, build, check, output, read};
 use crate::backend::print::{self, sheet, templates::Templates, Formats, Options, MIN_TEXT};
 use crate::config::PrintSettings;
 use crate::diagnostics::{render::MessageFormat, Diagnostic, Severity};
+use crate::source::{FileId, Files, Span};
 use crate::workspace::Outcome;
 use miette::{miette, Result};
 use std::path::{Path, PathBuf};
@@ -95,7 +96,9 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         None => Vec::new(),
     };
     let folder = project.root.clone().unwrap_or_else(|| project.cwd.clone());
-    let fonts = read_fonts(&folder, &font_names(project.root.as_deref(), &outcome, settings))?;
+    let names = font_names(project.root.as_deref(), &outcome, settings);
+    let (fonts, font_problems) = read_fonts(&folder, &names, &mut outcome.files);
+    merge(&mut outcome, font_problems);
     let back_art = settings.back_art.clone();
     let art = print::art::Art::load(read_art(&folder, &outcome, back_art.as_deref()));
     let assets = print::Assets { art, fonts, back_art };
@@ -357,11 +360,13 @@ fn read_art(folder: &Path, outcome: &Outcome, back_art: Option<&str>) -> Vec<(St
     names.into_iter().map(|name| (name.clone(), read_inside(folder, &name, &read::IMAGE))).collect()
 }
 
-/// The fonts of a print, by their paths in the project: those `[print]
-/// fonts` names, then the font files in `templates/<game>/` of each game
-/// printed (a game's own fonts).
-fn font_names(root: Option<&Path>, outcome: &Outcome, settings: &PrintSettings) -> Vec<String> {
-    let mut names: Vec<String> = settings.fonts.iter().flatten().map(|(name, _)| name.clone()).collect();
+/// The fonts of a print, by their paths in the project, each with where the
+/// manifest names it: those `[print] fonts` names, then the font files in
+/// `templates/<game>/` of each game printed (a game's own fonts, which no
+/// line names).
+fn font_names(root: Option<&Path>, outcome: &Outcome, settings: &PrintSettings) -> Vec<(String, Option<Span>)> {
+    let mut names: Vec<(String, Option<Span>)> =
+        settings.fonts.iter().flatten().map(|(name, span)| (name.clone(), Some(*span))).collect();
     let Some(root) = root else { return names };
     for game in &outcome.project.games {
         let folder = format!("{TEMPLATES}/{}", game.ruleset.id);
@@ -372,17 +377,27 @@ fn font_names(root: Option<&Path>, outcome: &Outcome, settings: &PrintSettings) 
             .filter(|n| n.to_ascii_lowercase().ends_with(".ttf") || n.to_ascii_lowercase().ends_with(".otf"))
             .collect();
         files.sort();
-        names.extend(files.into_iter().map(|file| format!("{folder}/{file}")));
+        names.extend(files.into_iter().map(|file| (format!("{folder}/{file}"), None)));
     }
     names
 }
 
-/// Reads the fonts named, confined to the project `folder`; a font that
-/// cannot be read or is not a font stops the print.
-fn read_fonts(folder: &Path, names: &[String]) -> Result<Vec<print::fonts::ProjectFont>> {
+/// Reads the fonts named, confined to the project `folder`.  A font that
+/// cannot be read, lies outside the project or is not a font is an E0714
+/// error at the manifest's entry, or at the file itself for a game's own
+/// font; `files` gains the file the error points into.
+fn read_fonts(
+    folder: &Path,
+    names: &[(String, Option<Span>)],
+    files: &mut Files,
+) -> (Vec<print::fonts::ProjectFont>, Vec<Diagnostic>) {
     use print::art::Source;
     let mut fonts = Vec::new();
-    for name in names {
+    let mut problems = Vec::new();
+    // The manifest's spans point into a table of its own: it joins the
+    // run's files once, the first time a font it names is refused.
+    let mut manifest: Option<FileId> = None;
+    for (name, named_at) in names {
         let why = match read_inside(folder, name, &read::FONT) {
             Source::Bytes(bytes) => match print::fonts::ProjectFont::new(bytes) {
                 Ok(font) => {
@@ -393,13 +408,24 @@ fn read_fonts(folder: &Path, names: &[String]) -> Result<Vec<print::fonts::Proje
             },
             Source::Unreadable(why) | Source::Outside(why) | Source::TooLarge(why) => why,
         };
-        return Err(miette!(
-            help = "fonts are TrueType or OpenType files inside the project, named in [print] fonts or put in templates/<game>/",
-            "{}: cannot use the font `{name}`: {why}",
-            folder.join(crate::config::FILE_NAME).display()
-        ));
+        let span = match named_at {
+            Some(span) => {
+                let id = *manifest.get_or_insert_with(|| {
+                    let path = folder.join(crate::config::FILE_NAME);
+                    let text = read::text(&path, &read::MANIFEST).unwrap_or_default();
+                    files.add(super::project::display_name(&path), text)
+                });
+                Span::new(id, span.start as usize, span.end as usize)
+            }
+            None => Span::new(files.add(super::project::display_name(&folder.join(name)), ""), 0, 0),
+        };
+        problems.push(
+            Diagnostic::error(&print::codes::FONT_UNUSABLE, format!("cannot use the font `{name}`"))
+                .primary(span, why)
+                .help("fonts are TrueType or OpenType files inside the project, named in [print] fonts or put in templates/<game>/"),
+        );
     }
-    Ok(fonts)
+    (fonts, problems)
 }
 
 /// Reads the file `name` names from the project `folder`, refusing unread

@@ -78,4 +78,16 @@ has another format (GIF, WebP, a renamed document), or it is corrupt or
 cut short.  PNG files are decoded whole when printing begins, so a broken
 one is found before anything is written.  Open the image in an editor and
 save it again as PNG, JPEG or SVG.";
+
+FONT_UNUSABLE "E0714" "font-unusable" "\
+A font the print should use cannot be: the file named in `[print] fonts`
+(or put in `templates/<game>/` as a game's own font) does not exist or
+cannot be read, lies outside the project folder (an absolute path, a path
+through `..`, a link that leads out), is larger than a font file can be, or
+is not a TrueType or OpenType font.  Printing reads only files inside the
+project, so that a shared project cannot make it embed any other file.
+Paths are relative to the folder holding `cardsmith.toml`:
+
+    [print]
+    fonts = [\"fonts/title.ttf\"]    # the file <project>/fonts/title.ttf";
 }

@@ -4,7 +4,11 @@
 //! the project, `[print] fonts`), which the command line reads and hands in
 //! as [`ProjectFont`]s: usvg lays out and renders the text that names their
 //! family, the PDF embeds them subset, and the preview embeds them whole.
+//! A text box that names a project family ([`measuring_in`]) is measured
+//! with that family's font, so that it wraps where it will be drawn.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 /// The family name the templates write in `font-family` (the condensed
@@ -55,15 +59,25 @@ fn shapers() -> &'static Shapers {
 
 /// The advance width of `text` in `style`, in ems (multiply by the font size).
 /// Shaped with rustybuzz, so kerning and ligatures count as they will when
-/// the text is rendered.
+/// the text is rendered; in the project font of the family being measured
+/// in ([`measuring_in`]), else in the bundled one.
 pub fn width(text: &str, style: Style) -> f32 {
+    match project_face(style) {
+        Some(index) => project_width(index, text, style),
+        None => bundled_width(text, style),
+    }
+}
+
+/// Past this many words a table of measured widths starts again, bounding
+/// memory.
+const KEEP: usize = 50_000;
+
+fn bundled_width(text: &str, style: Style) -> f32 {
     thread_local! {
         /// Widths this thread has measured, per style: card text repeats its
         /// words, and each shaping call builds its plan anew.
-        static MEASURED: std::cell::RefCell<[std::collections::HashMap<String, f32>; 3]> = Default::default();
+        static MEASURED: RefCell<[HashMap<String, f32>; 3]> = Default::default();
     }
-    /// Past this many words a style's table starts again, bounding memory.
-    const KEEP: usize = 50_000;
     MEASURED.with(|measured| {
         let mut measured = measured.borrow_mut();
         let known = &mut measured[style as usize];
@@ -79,8 +93,80 @@ pub fn width(text: &str, style: Style) -> f32 {
     })
 }
 
+thread_local! {
+    /// The project's fonts text on this thread may be set in.
+    static PROJECT: RefCell<Arc<[ProjectFont]>> = RefCell::new(Arc::from(Vec::new()));
+    /// The family of the box being laid out, when it names one.
+    static FAMILY_IN_USE: RefCell<Option<String>> = const { RefCell::new(None) };
+    /// Widths measured in project fonts, by font (its place in `PROJECT`).
+    static PROJECT_MEASURED: RefCell<HashMap<(usize, String), f32>> = RefCell::new(HashMap::new());
+}
+
+/// Runs `f` with `fonts` as the project's fonts on this thread.
+pub fn with_project_fonts<R>(fonts: Arc<[ProjectFont]>, f: impl FnOnce() -> R) -> R {
+    let previous = PROJECT.with(|p| p.replace(fonts));
+    PROJECT_MEASURED.with(|m| m.borrow_mut().clear());
+    let result = f();
+    PROJECT.with(|p| p.replace(previous));
+    PROJECT_MEASURED.with(|m| m.borrow_mut().clear());
+    result
+}
+
+/// Runs `f` measuring text in `family` (a project font's family; any other
+/// name, or none, is the bundled font, as it is when drawn).
+pub fn measuring_in<R>(family: Option<&str>, f: impl FnOnce() -> R) -> R {
+    let previous = FAMILY_IN_USE.with(|c| c.replace(family.map(str::to_string)));
+    let result = f();
+    FAMILY_IN_USE.with(|c| c.replace(previous));
+    result
+}
+
+/// The project font that draws `style` in the family in use: the file of
+/// that family whose weight and slant match, else its first.
+fn project_face(style: Style) -> Option<usize> {
+    let family = FAMILY_IN_USE.with(|c| c.borrow().clone())?;
+    let (bold, italic) = (style == Style::Bold, style == Style::Italic);
+    PROJECT.with(|fonts| {
+        fonts
+            .borrow()
+            .iter()
+            .enumerate()
+            .filter(|(_, font)| font.family.eq_ignore_ascii_case(&family))
+            .min_by_key(|(_, font)| u8::from(font.bold != bold) + u8::from(font.italic != italic))
+            .map(|(index, _)| index)
+    })
+}
+
+fn project_width(index: usize, text: &str, style: Style) -> f32 {
+    let key = (index, text.to_string());
+    if let Some(width) = PROJECT_MEASURED.with(|m| m.borrow().get(&key).copied()) {
+        return width;
+    }
+    let data = PROJECT.with(|fonts| fonts.borrow().get(index).map(|font| font.data.clone()));
+    // A project font parsed when it was read; should it not, the bundled
+    // widths stand in rather than none.
+    let width = match data.as_deref().and_then(|data| rustybuzz::Face::from_slice(data, 0)) {
+        Some(face) => face_width(&face, text),
+        None => bundled_width(text, style),
+    };
+    PROJECT_MEASURED.with(|m| {
+        let mut measured = m.borrow_mut();
+        if measured.len() >= KEEP {
+            measured.clear();
+        }
+        measured.insert(key, width);
+    });
+    width
+}
+
 fn shape_width(text: &str, style: Style) -> f32 {
-    let Some(face) = &shapers().faces[style as usize] else { return fallback_width(text) };
+    match &shapers().faces[style as usize] {
+        Some(face) => face_width(face, text),
+        None => fallback_width(text),
+    }
+}
+
+fn face_width(face: &rustybuzz::Face, text: &str) -> f32 {
     let mut buffer = rustybuzz::UnicodeBuffer::new();
     buffer.push_str(text);
     let shaped = rustybuzz::shape(face, &[], buffer);
@@ -93,10 +179,13 @@ fn fallback_width(text: &str) -> f32 {
     text.chars().count() as f32 * 0.55
 }
 
-/// A font file of the project, with the family its templates name it by.
+/// A font file of the project, with the family its templates name it by and
+/// the face of that family it is.
 #[derive(Clone, Debug)]
 pub struct ProjectFont {
     pub family: String,
+    pub bold: bool,
+    pub italic: bool,
     pub data: Arc<Vec<u8>>,
 }
 
@@ -106,12 +195,11 @@ impl ProjectFont {
     pub fn new(data: Vec<u8>) -> Result<ProjectFont, String> {
         let mut db = resvg::usvg::fontdb::Database::new();
         db.load_font_data(data.clone());
-        let family = db
-            .faces()
-            .next()
-            .and_then(|face| face.families.first().map(|(name, _)| name.clone()))
-            .ok_or("it is not a TrueType or OpenType font")?;
-        Ok(ProjectFont { family, data: Arc::new(data) })
+        let face = db.faces().next().ok_or("it is not a TrueType or OpenType font")?;
+        let family = face.families.first().map(|(name, _)| name.clone()).ok_or("the font names no family")?;
+        let bold = face.weight.0 >= 600;
+        let italic = face.style != resvg::usvg::fontdb::Style::Normal;
+        Ok(ProjectFont { family, bold, italic, data: Arc::new(data) })
     }
 }
 

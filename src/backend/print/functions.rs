@@ -1,6 +1,6 @@
 //! The drawing functions templates call: `text_box` (rich text laid out in a
 //! box, shrunk to fit), `measure` (the height text takes), `icon`, `arc` (a firing-arc diagram from sectors in
-//! degrees) and `hexes` (a movement grid).  They return SVG markup that
+//! degrees), `hexes` (a movement grid) and `art_panel` (a card's artwork).  They return SVG markup that
 //! tera inserts unescaped; every piece of card text in it is escaped here.
 
 use super::codes;
@@ -8,7 +8,7 @@ use super::icons;
 use super::layout::{self, Align, BoxSpec, Paragraph, Piece, Rect};
 use super::svg::{escape, num};
 use super::view::colour;
-use crate::backend::print::fonts::Style;
+use crate::backend::print::fonts::{self, Style};
 use crate::diagnostics::Diagnostic;
 use crate::source::Span;
 use serde_json::Value as Json;
@@ -136,6 +136,7 @@ pub fn register(tera: &mut Tera) {
     tera.register_function("icon", IconFn);
     tera.register_function("arc", ArcFn);
     tera.register_function("hexes", HexesFn);
+    tera.register_function("art_panel", ArtPanel);
     tera.register_filter("bold", |v: &Value, _: &HashMap<String, Value>| Ok(styled(v, "b")));
     tera.register_filter("italic", |v: &Value, _: &HashMap<String, Value>| Ok(styled(v, "i")));
     tera.register_filter("badge", |v: &Value, _: &HashMap<String, Value>| Ok(badge(v)));
@@ -195,7 +196,7 @@ fn call_paragraphs(args: &HashMap<String, Value>, function: &str) -> Result<Vec<
     }
 }
 
-/// `measure(paras, w, size, lh)`: the height text takes set at `size` in a
+/// `measure(paras, w, size, lh, font)`: the height text takes set at `size` in a
 /// box `w` wide, so that a template can size a region (a table row) to
 /// what it holds.  Nothing is drawn or reported.
 struct Measure;
@@ -216,7 +217,8 @@ impl Function for Measure {
             valign: Align::Start,
             fill: String::new(),
         };
-        let height = layout::lay_out(&paragraphs, &spec).extent.map_or(0.0, |e| e.h);
+        let font = args.get("font").and_then(Json::as_str);
+        let height = fonts::measuring_in(font, || layout::lay_out(&paragraphs, &spec)).extent.map_or(0.0, |e| e.h);
         Ok(Value::from((f64::from(height) * 100.0).round() / 100.0))
     }
 
@@ -225,6 +227,9 @@ impl Function for Measure {
     }
 }
 
+/// `text_box(paras, x, y, w, h, size, min, lh, align, valign, fill, style,
+/// font, what)`: rich text laid out in the box, shrunk to fit, measured and
+/// drawn in the project font family `font` when it names one.
 struct TextBox;
 
 impl Function for TextBox {
@@ -243,9 +248,14 @@ impl Function for TextBox {
             valign: align(string(args, "valign", "start")),
             fill: string(args, "fill", "#1b1b1b").to_string(),
         };
-        let laid = layout::lay_out(&paragraphs, &spec);
+        // A box in a project font is measured in it and drawn in it.
+        let font = args.get("font").and_then(Json::as_str);
+        let laid = fonts::measuring_in(font, || layout::lay_out(&paragraphs, &spec));
         record(string(args, "what", "text"), &spec, &laid);
-        Ok(Value::String(laid.svg))
+        Ok(Value::String(match font {
+            Some(family) => format!("<g font-family=\"{}\">{}</g>", escape(family), laid.svg),
+            None => laid.svg,
+        }))
     }
 
     fn is_safe(&self) -> bool {
@@ -314,6 +324,40 @@ impl Function for IconFn {
         let size = number(args, "size", 10.0);
         let fill = colour(string(args, "fill", "#1b1b1b"));
         Ok(Value::String(icons::draw(id, number(args, "x", 0.0), number(args, "y", 0.0), size, &fill)))
+    }
+
+    fn is_safe(&self) -> bool {
+        true
+    }
+}
+
+/// `art_panel(art=art, x, y, w, h, rx=0, opacity=0.3)`: the card's artwork
+/// (its first image field, by field name) cropped to fill the box (with
+/// corners rounded by `rx`, to sit inside a rounded frame), faded so that
+/// text drawn over it stays readable; nothing when the card has none, so a
+/// face without art renders exactly as before.
+struct ArtPanel;
+
+impl Function for ArtPanel {
+    fn call(&self, args: &HashMap<String, Value>) -> Result<Value> {
+        let href = match args.get("art") {
+            Some(Json::Object(fields)) => fields.values().find_map(Json::as_str),
+            _ => None,
+        };
+        let Some(href) = href else { return Ok(Value::String(String::new())) };
+        let (x, y) = (num(number(args, "x", 0.0)), num(number(args, "y", 0.0)));
+        let (w, h) = (num(number(args, "w", 0.0).max(0.0)), num(number(args, "h", 0.0).max(0.0)));
+        let rx = num(number(args, "rx", 0.0).max(0.0));
+        let opacity = num(number(args, "opacity", 0.3).clamp(0.0, 1.0));
+        // The clip's id names its box: faces inlined side by side in the
+        // preview share ids only when their boxes are the same.
+        let id: String = format!("art-{x}-{y}-{w}-{h}-{rx}").chars().map(|c| if c == '.' { '_' } else { c }).collect();
+        Ok(Value::String(format!(
+            "<clipPath id=\"{id}\"><rect x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\" rx=\"{rx}\"/></clipPath>\
+             <image href=\"{}\" x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\" \
+             preserveAspectRatio=\"xMidYMid slice\" clip-path=\"url(#{id})\" opacity=\"{opacity}\"/>",
+            escape(href)
+        )))
     }
 
     fn is_safe(&self) -> bool {

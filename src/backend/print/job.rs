@@ -1,7 +1,7 @@
 //! A print job: which cards to print, and their faces drawn as SVG.
 
 use super::art::{Art, Images};
-use super::fonts::ProjectFont;
+use super::fonts::{self, ProjectFont};
 use super::functions::{self, Frame, Overflow};
 use super::sheet::{pt, Duplex, Grid, Size};
 use super::templates::Templates;
@@ -234,6 +234,7 @@ pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Opti
             work.push((work.len(), game, card, *copies));
         }
     }
+    let project_fonts: Arc<[ProjectFont]> = Arc::from(assets.fonts.clone());
     let drawn = parallel(&work, |(number, game, card, copies)| {
         let view = viewers.get(&game.ruleset.id).map(|v| v.card(card, *copies, number + 1));
         let Some(view) = view else { return Err(format!("no game `{}`", game.ruleset.id)) };
@@ -250,8 +251,10 @@ pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Opti
         context.insert("fonts", &families);
         context.insert("back_art", &back_art);
         let icons = icons.get(&game.ruleset.id).cloned().unwrap_or_default();
-        icons::with_icons(icons, || render_sides(templates, &context, game, card, frame))
-            .map(|(faces, overflows)| (faces, overflows, art_problems, size))
+        icons::with_icons(icons, || {
+            fonts::with_project_fonts(project_fonts.clone(), || render_sides(templates, &context, game, card, frame))
+        })
+        .map(|(faces, overflows)| (faces, overflows, art_problems, size))
     });
     for ((number, game, card, _), result) in work.iter().zip(drawn) {
         match result {

@@ -2,8 +2,9 @@
 //! text, inline icons and initiative badges) is wrapped to a box, shrunk
 //! step by step down to a minimum size until it fits, and emitted as SVG
 //! with every line and run positioned explicitly.  Widths come from shaping
-//! with the bundled fonts ([`super::fonts`]), so what is measured here is
-//! what usvg and a browser draw.
+//! with the bundled fonts, or the project font the box is set in
+//! ([`super::fonts`]), so what is measured here is what usvg and a browser
+//! draw.
 
 use super::fonts::{self, Style};
 use super::svg::{escape, num};

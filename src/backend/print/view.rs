@@ -6,7 +6,7 @@
 //! every field the card's kind declares is present (an empty list when the
 //! card leaves it out), so templates never meet an undefined field.
 
-use crate::check::model::{Ruleset, Schema, Type};
+use crate::check::model::{EnumDef, Ruleset, Schema, Type};
 use crate::ir::{Body, Card, Condition, Effect, Field, Initiative, Plus, Text, TextPart, Value};
 use serde::Serialize;
 use serde_json::{json, Value as Json};
@@ -187,7 +187,7 @@ impl<'a> Viewer<'a> {
 
     /// A field's view; `printed` is what the face calls it.
     fn field(&self, field: &Field, schema: Option<&Schema>, printed: String) -> FieldView {
-        let values: Vec<ValueView> = field.values.iter().map(|v| self.value(v)).collect();
+        let values: Vec<ValueView> = field.values.iter().map(|v| self.labelled(self.value(v), v, schema)).collect();
         let text = values.iter().map(|v| v.text.as_str()).collect::<Vec<_>>().join(" ");
         let separator = if field.values.iter().all(|v| matches!(v, Value::Keyword { .. })) { ", " } else { " " };
         let mut rich: Vec<Json> = Vec::new();
@@ -368,6 +368,32 @@ impl<'a> Viewer<'a> {
             other => other,
         };
         ValueView { ty, text, id, rich }
+    }
+
+    /// `view` with the printed labels of the field's enums (`ucm` → `UCM`)
+    /// for a value of one, or for each item of a set of them.
+    fn labelled(&self, mut view: ValueView, value: &Value, schema: Option<&Schema>) -> ValueView {
+        let enums: Vec<&EnumDef> = schema
+            .into_iter()
+            .flat_map(|s| &s.takes)
+            .filter_map(|t| match &t.ty {
+                Type::Enum(name) | Type::Set(name) => self.ruleset.enums.iter().find(|e| &e.id == name),
+                _ => None,
+            })
+            .collect();
+        let label_of = |id: &str| enums.iter().find_map(|e| e.label(id)).map(str::to_string);
+        let text = match value {
+            Value::Name(id) => label_of(id),
+            Value::Set(items) if items.iter().any(|i| label_of(i).is_some()) => {
+                Some(items.iter().map(|i| label_of(i).unwrap_or_else(|| i.clone())).collect::<Vec<_>>().join("/"))
+            }
+            _ => None,
+        };
+        if let Some(text) = text {
+            view.rich = json!([plain(&text)]);
+            view.text = text;
+        }
+        view
     }
 
     /// The step and priority of an initiative: `X`; `2.4`; or, on a scale of

@@ -137,3 +137,32 @@ fn a_word_wider_than_the_box_is_cut_to_it() {
     assert!(shown > 3 && shown < 40, "{shown} letters kept");
     assert!(laid.svg.contains('…'), "{}", laid.svg);
 }
+
+/// A wide face: bold serif, against the bundled condensed sans.
+const WIDE: &[u8] = include_bytes!("../../../../examples/art-deck/fonts/DejaVuSerifCondensed-Bold.ttf");
+
+#[test]
+fn a_box_in_a_project_font_is_measured_in_it() {
+    let wide = fonts::ProjectFont::new(WIDE.to_vec()).expect("a font");
+    let family = wide.family.clone();
+    let fonts: std::sync::Arc<[fonts::ProjectFont]> = std::sync::Arc::from(vec![wide]);
+    let paragraph = [vec![text(LONG)]];
+    let box_spec = spec(100.0, 200.0, 8.0, 8.0);
+    let bundled = lay_out(&paragraph, &box_spec);
+    let (in_family, elsewhere) = fonts::with_project_fonts(fonts, || {
+        let in_family = fonts::measuring_in(Some(&family), || lay_out(&paragraph, &box_spec));
+        // Each line fits by the project font's own widths.
+        for line in in_family.svg.split("<text").skip(1) {
+            let content = line.split('>').nth(1).unwrap_or("").trim_end_matches("</text");
+            let width = fonts::measuring_in(Some(&family), || fonts::width(content, Style::Regular));
+            assert!(width * 8.0 <= 100.01, "{content}");
+        }
+        (in_family, fonts::measuring_in(Some("No Such Family"), || lay_out(&paragraph, &box_spec)))
+    });
+    assert!(in_family.lines > bundled.lines, "{} lines in {family}, {} in DejaVu", in_family.lines, bundled.lines);
+    assert_ne!(in_family.svg, bundled.svg);
+    // A family no project font has is drawn, and so measured, in the bundled font.
+    assert_eq!(elsewhere.svg, bundled.svg);
+    // Outside the project's fonts the family is unknown again.
+    assert_eq!(fonts::measuring_in(Some(&family), || lay_out(&paragraph, &box_spec)).svg, bundled.svg);
+}
