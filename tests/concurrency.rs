@@ -25,6 +25,30 @@ fn start(args: &[&str], dir: &Path) -> Child {
         .expect("cardsmith starts")
 }
 
+/// What `child` prints on stderr until it prints `note` (or `limit` passes);
+/// the rest stays in its pipe.
+fn said_before(child: &mut Child, note: &str, limit: Duration) -> String {
+    use std::io::BufRead;
+    let pipe = child.stderr.take().expect("stderr piped");
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(pipe).lines().map_while(Result::ok) {
+            if sender.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut said = String::new();
+    while let Ok(line) = receiver.recv_timeout(limit) {
+        said.push_str(&line);
+        said.push('\n');
+        if line.contains(note) {
+            break;
+        }
+    }
+    said
+}
+
 /// The output of one run alone, to compare the racing runs' with.
 fn reference(args: &[&str], out: &str) -> BTreeMap<String, Vec<u8>> {
     let dir = bundled_project("dreadnaught-2e");
@@ -82,17 +106,21 @@ fn two_builds_into_one_folder_at_once_leave_it_whole() {
 fn second_run_waits(args: &[&str], out: &str) {
     let expected = reference(args, out);
     let dir = bundled_project("dreadnaught-2e");
-    let (first, temp) = paused_before_the_swap(args, dir.path(), out, Duration::from_millis(1500));
-    let second = start(args, dir.path());
-    std::thread::sleep(Duration::from_millis(500));
+    // The first run is held before its swap until the second says it waits.
+    let hold = tempfile::tempdir().expect("temp dir");
+    let release = hold.path().join("release");
+    let (first, temp) = paused_before_the_swap(args, dir.path(), out, Duration::from_secs(120), Some(&release));
+    let mut second = start(args, dir.path());
+    let folder = dir.path().canonicalize().expect("project folder");
+    let note = format!("waiting for another cardsmith run writing in {}", folder.display());
+    let said = said_before(&mut second, &note, Duration::from_secs(90));
     assert!(temp.join(".cardsmith-output").is_file(), "the second run removed the first's temporary folder");
+    std::fs::write(&release, "").expect("release the first run");
     let first = first.wait_with_output().expect("first ends");
     let second = second.wait_with_output().expect("second ends");
     assert_eq!(first.status.code(), Some(0), "the held run: {}", stderr(&first));
-    assert_eq!(second.status.code(), Some(0), "the waiting run: {}", stderr(&second));
-    let folder = dir.path().canonicalize().expect("project folder");
-    let note = format!("waiting for another cardsmith run writing in {}", folder.display());
-    assert!(stderr(&second).contains(&note), "{}", stderr(&second));
+    assert_eq!(second.status.code(), Some(0), "the waiting run: {said}{}", stderr(&second));
+    assert!(said.contains(&note), "{said}");
     assert!(contents(&dir.path().join(out)) == expected, "the output differs from a single run's");
     assert_eq!(leftovers(dir.path(), out), Vec::<String>::new());
 }

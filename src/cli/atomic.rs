@@ -28,6 +28,7 @@ const MARKER_TEXT: &str = "This folder is written by cardsmith and replaced as a
 /// build sleeps that long after writing its temporary folder and before moving
 /// it into place, so a test can kill it at a known moment.
 const PAUSE_HOOK: &str = "CARDSMITH_TEST_HOOK_PAUSE_BEFORE_RENAME_MS";
+const RELEASE_HOOK: &str = "CARDSMITH_TEST_HOOK_RELEASE_FILE";
 
 /// Makes `out` hold exactly `files` (plus the marker), atomically.
 pub fn replace_folder(out: &Path, files: &[OutputFile]) -> Result<()> {
@@ -166,9 +167,15 @@ fn write_all(temp: &Path, files: &[(&str, &[u8])]) -> Result<()> {
     Ok(())
 }
 
+/// Holds a run before its swap for the tests of what happens meanwhile: for
+/// the milliseconds `PAUSE_HOOK` says, or until the file `RELEASE_HOOK` names
+/// appears, whichever comes first.
 fn pause_for_tests() {
-    if let Some(ms) = std::env::var(PAUSE_HOOK).ok().and_then(|v| v.parse::<u64>().ok()) {
-        std::thread::sleep(std::time::Duration::from_millis(ms));
+    let Some(ms) = std::env::var(PAUSE_HOOK).ok().and_then(|v| v.parse::<u64>().ok()) else { return };
+    let release = std::env::var_os(RELEASE_HOOK).map(std::path::PathBuf::from);
+    let until = std::time::Instant::now() + std::time::Duration::from_millis(ms);
+    while std::time::Instant::now() < until && !release.as_ref().is_some_and(|r| r.exists()) {
+        std::thread::sleep(std::time::Duration::from_millis(10));
     }
 }
 

@@ -94,9 +94,14 @@ pub fn paused_before_the_swap(
     dir: &Path,
     out: &str,
     pause: std::time::Duration,
+    release: Option<&Path>,
 ) -> (std::process::Child, std::path::PathBuf) {
     use std::time::{Duration, Instant};
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cardsmith"))
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_cardsmith"));
+    if let Some(release) = release {
+        command.env("CARDSMITH_TEST_HOOK_RELEASE_FILE", release);
+    }
+    let mut child = command
         .args(args)
         .current_dir(dir)
         .env("CARDSMITH_TEST_HOOK_PAUSE_BEFORE_RENAME_MS", pause.as_millis().to_string())
@@ -129,7 +134,7 @@ pub fn paused_before_the_swap(
 /// every file, and kills the process with SIGKILL.  Returns the temporary
 /// folder it left.
 pub fn kill_before_the_swap(args: &[&str], dir: &Path, out: &str) -> std::path::PathBuf {
-    let (mut child, temp) = paused_before_the_swap(args, dir, out, std::time::Duration::from_secs(60));
+    let (mut child, temp) = paused_before_the_swap(args, dir, out, std::time::Duration::from_secs(60), None);
     child.kill().expect("SIGKILL");
     child.wait().expect("reaped");
     temp
