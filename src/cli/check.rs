@@ -17,10 +17,24 @@ pub fn run(paths: &[PathBuf], format: MessageFormat) -> Result<ExitCode> {
 /// Reads and checks the given paths (or the project's), naming files
 /// relative to the current folder.
 pub fn check_paths(project: &project::Project, paths: &[PathBuf]) -> Result<Outcome> {
+    check_paths_with(project, paths, &std::collections::BTreeMap::new())
+}
+
+/// Like [`check_paths`], with the text of some files, by name, taken from
+/// `replaced` instead of the disk: how a change is tried before it is written.
+pub fn check_paths_with(
+    project: &project::Project,
+    paths: &[PathBuf],
+    replaced: &std::collections::BTreeMap<String, String>,
+) -> Result<Outcome> {
     let mut workspace = project.workspace();
     for path in project::collect(&project.paths(paths)?)? {
-        let bytes = super::read::source(&path)?;
-        workspace.add_bytes(&project::display_name(&path), bytes);
+        let name = project::display_name(&path);
+        let bytes = match replaced.get(&name) {
+            Some(text) => text.clone().into_bytes(),
+            None => super::read::source(&path)?,
+        };
+        workspace.add_bytes(&name, bytes);
     }
     Ok(workspace.check())
 }

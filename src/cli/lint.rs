@@ -21,7 +21,18 @@ pub fn run(paths: &[PathBuf], fix: bool, list: bool, format: MessageFormat) -> R
     let project = super::project::Project::find()?;
     let mut outcome = check::check_paths(&project, paths)?;
     if fix && !outcome.fixes.is_empty() {
-        let fixed = write_fixes(&outcome.files, &outcome.fixes)?;
+        let proposed = fixed_texts(&outcome.files, &outcome.fixes);
+        let trial = check::check_paths_with(&project, paths, &proposed)?;
+        let introduced = new_problems(&outcome, &trial);
+        if !introduced.is_empty() {
+            eprintln!("the fixes were not applied: the fixed text would bring new problems");
+            for problem in introduced {
+                eprintln!("  {problem}");
+            }
+            check::print(&outcome, format)?;
+            return Ok(ExitCode::from(1));
+        }
+        let fixed = write_fixes(&proposed)?;
         eprintln!(
             "fixed {} problem{} in {} file{}",
             outcome.fixes.len(),
@@ -43,14 +54,14 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
-/// Applies the fixes file by file, each file replaced atomically; a file the
-/// fixes would leave as it is is not written.  Returns the files written.
-fn write_fixes(files: &crate::source::Files, fixes: &[Fix]) -> Result<usize> {
+/// Each file's text with its fixes applied, by file name; files the fixes
+/// leave as they are are left out.
+fn fixed_texts(files: &crate::source::Files, fixes: &[Fix]) -> BTreeMap<String, String> {
     let mut by_file: BTreeMap<crate::source::FileId, Vec<Fix>> = BTreeMap::new();
     for fix in fixes {
         by_file.entry(fix.span.file).or_default().push(fix.clone());
     }
-    let mut written = 0;
+    let mut texts = BTreeMap::new();
     for (file, fixes) in &by_file {
         let source = files.get(*file);
         let mut text = apply_fixes(&source.text, fixes);
@@ -60,8 +71,38 @@ fn write_fixes(files: &crate::source::Files, fixes: &[Fix]) -> Result<usize> {
         if source.had_bom {
             text.insert(0, '\u{feff}');
         }
-        atomic::replace_file(&PathBuf::from(&source.name), &text)?;
-        written += 1;
+        texts.insert(source.name.clone(), text);
     }
-    Ok(written)
+    texts
+}
+
+/// The problems a check of the fixed text reports that the check before did
+/// not, compared by code, file and message (positions move with the fixes):
+/// a fix is applied only when it brings none.
+fn new_problems(before: &crate::workspace::Outcome, after: &crate::workspace::Outcome) -> Vec<String> {
+    let key = |outcome: &crate::workspace::Outcome, d: &crate::diagnostics::Diagnostic| {
+        let file = d.primary_span().map(|s| outcome.files.get(s.file).name.clone()).unwrap_or_default();
+        format!("{file}: {}: {}", d.code.id, d.message)
+    };
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for d in &before.diagnostics {
+        *seen.entry(key(before, d)).or_default() += 1;
+    }
+    let mut introduced = Vec::new();
+    for d in &after.diagnostics {
+        let problem = key(after, d);
+        match seen.get_mut(&problem) {
+            Some(count) if *count > 0 => *count -= 1,
+            _ => introduced.push(problem),
+        }
+    }
+    introduced
+}
+
+/// Writes the fixed files, each replaced atomically.  Returns how many.
+fn write_fixes(texts: &BTreeMap<String, String>) -> Result<usize> {
+    for (name, text) in texts {
+        atomic::replace_file(&PathBuf::from(name), text)?;
+    }
+    Ok(texts.len())
 }

@@ -53,7 +53,14 @@ card defined twice.  If both are meant, allow the lint on one of them:
 TERMINOLOGY_DRIFT "L0005" "terminology-drift" Warn true "\
 Card text uses a short form of one of the game's terms: `burn` where the
 ruleset's word is `Resource Burn`.  Consistent terms keep rules questions
-away.  `cardsmith lint --fix` writes the full term.";
+away.  `cardsmith lint --fix` writes the full term.
+
+Only certain short forms are reported: the symbol's name is a term of two or
+three capitalised words (not a phrase such as `Destroy target base`), its
+last word belongs to no other name the ruleset declares (another term, a
+kind, a field, a tag, an enum value), and the word does not stand inside
+another term or a card name in the text.  `--fix` writes nothing when the
+fixed text would check with a problem it did not have before.";
 
 EFFECT_WITHOUT_INITIATIVE "L0006" "effect-without-initiative" Warn false "\
 The card has effects but no initiative step at which they resolve, although

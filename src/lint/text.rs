@@ -9,6 +9,7 @@ use crate::source::Span;
 
 /// Runs the text lints on `cards` (cards without errors).
 pub(super) fn run<'a>(context: &Context<'a>, cards: &[&'a Card], found: &mut Vec<Found<'a>>) {
+    let vocabulary = Vocabulary::of(context);
     for &card in cards {
         let texts = text_fields(&card.body);
         if texts.is_empty() {
@@ -18,7 +19,7 @@ pub(super) fn run<'a>(context: &Context<'a>, cards: &[&'a Card], found: &mut Vec
         for field in &texts {
             let Some(source) = QuotedText::of(context, field) else { continue };
             keyword_spelling(context, card, &source, found);
-            terminology(context, card, &source, found);
+            terminology(context, &vocabulary, card, &source, found);
         }
     }
 }
@@ -293,24 +294,115 @@ fn keyword_spelling<'a>(context: &Context<'a>, card: &'a Card, source: &QuotedTe
     }
 }
 
-fn terminology<'a>(context: &Context<'a>, card: &'a Card, source: &QuotedText<'_>, found: &mut Vec<Found<'a>>) {
+/// A short form the terminology lint may report.
+struct ShortForm<'a> {
+    /// The last word of the full term, in lower case.
+    word: String,
+    full: &'a str,
+    /// Multi-word terms and card names holding `word`: an occurrence inside
+    /// one of them is part of that name, not a shortening.
+    within: Vec<&'a str>,
+}
+
+/// The short forms of the game's terms that are certain.
+struct Vocabulary<'a> {
+    short_forms: Vec<ShortForm<'a>>,
+}
+
+impl<'a> Vocabulary<'a> {
+    /// A symbol's name has a short form only when the name is a term of two
+    /// or three capitalised words (`Resource Burn` → `burn`), not a phrase
+    /// (`Destroy target base`), and the short form is certain: no other name
+    /// the ruleset declares (a term, a kind, a field, a tag…) ends with it or
+    /// holds it as a word.
+    fn of(context: &Context<'a>) -> Vocabulary<'a> {
+        let ruleset = &context.game.ruleset;
+        let terms = ruleset_terms(ruleset);
+        let mut uses: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        for term in &terms {
+            for word in words_of(term) {
+                *uses.entry(word.to_lowercase()).or_default() += 1;
+            }
+        }
+        let mut short_forms: Vec<ShortForm<'a>> = ruleset
+            .symbols
+            .iter()
+            .filter_map(|symbol| {
+                let parts: Vec<&str> = symbol.display.split(' ').collect();
+                let title_case = parts.iter().all(|w| w.chars().next().is_some_and(char::is_uppercase));
+                let word = parts.last()?.to_lowercase();
+                // The symbol's own name holds the word once, its id maybe once more.
+                let own = 1 + usize::from(symbol.id.to_lowercase() == word);
+                let certain = uses.get(&word).copied().unwrap_or(0) <= own;
+                ((2..=3).contains(&parts.len()) && title_case && certain).then(|| ShortForm {
+                    word,
+                    full: symbol.display.as_str(),
+                    within: Vec::new(),
+                })
+            })
+            .collect();
+        if short_forms.is_empty() {
+            return Vocabulary { short_forms };
+        }
+        let names = terms.into_iter().filter(|t| t.contains(' ')).chain(context.card_names());
+        for name in names {
+            for word in words_of(name) {
+                if let Some(form) = short_forms.iter_mut().find(|f| f.word.eq_ignore_ascii_case(word)) {
+                    form.within.push(name);
+                }
+            }
+        }
+        Vocabulary { short_forms }
+    }
+}
+
+fn words_of(name: &str) -> impl Iterator<Item = &str> {
+    name.split(|c: char| c.is_whitespace() || c == '-' || c == '_').filter(|w| !w.is_empty())
+}
+
+/// Every name and word the ruleset declares, ids and printed names alike.
+fn ruleset_terms(ruleset: &crate::check::model::Ruleset) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    let named = ruleset.symbols.iter().chain(&ruleset.icons).chain(&ruleset.arcs);
+    out.extend(named.flat_map(|n| [n.id.as_str(), n.display.as_str()]));
+    out.extend(ruleset.roles.iter().flat_map(|r| [r.id.as_str(), r.display.as_str()]));
+    out.extend(ruleset.ranges.iter().flat_map(|b| [b.id.as_str(), b.display.as_str()]));
+    out.extend(ruleset.deck_symbols.iter().flat_map(|d| [d.id.as_str(), d.display.as_str()]));
+    out.extend(ruleset.keywords.iter().flat_map(|k| [k.id.as_str(), k.display.as_str()]));
+    out.extend(ruleset.tags.iter().flat_map(|t| [t.id.as_str(), t.display.as_str()]));
+    out.extend(ruleset.deck_types.iter().flat_map(|d| [d.id.as_str(), d.display.as_str()]));
+    out.extend(
+        ruleset.enums.iter().flat_map(|e| std::iter::once(e.id.as_str()).chain(e.values.iter().map(String::as_str))),
+    );
+    for kind in &ruleset.kinds {
+        out.extend([kind.id.as_str(), kind.display.as_str()]);
+        out.extend(kind.schema.fields.iter().map(|f| f.name.as_str()));
+    }
+    out
+}
+
+fn terminology<'a>(
+    context: &Context<'a>,
+    vocabulary: &Vocabulary<'_>,
+    card: &'a Card,
+    source: &QuotedText<'_>,
+    found: &mut Vec<Found<'a>>,
+) {
     let Some(lint) = lint(TERMINOLOGY_DRIFT.name) else { return };
-    for symbol in &context.game.ruleset.symbols {
-        let Some((head, last)) = symbol.display.rsplit_once(' ') else { continue };
-        let full = source.find_words(&symbol.display);
-        for (start, end) in source.find_words(last) {
-            let inside_full = full.iter().any(|(a, b)| *a <= start && end <= *b);
-            if inside_full || source.text[..start].trim_end().to_lowercase().ends_with(&head.to_lowercase()) {
+    for form in &vocabulary.short_forms {
+        let full = form.full;
+        for (start, end) in source.find_words(&form.word) {
+            let inside_name = form.within.iter().flat_map(|name| source.find_words(name));
+            if inside_name.into_iter().any(|(a, b)| a <= start && end <= b) {
                 continue;
             }
             let span = source.span(start, end);
             let written = &source.text[start..end];
-            let diagnostic =
-                Diagnostic::warning(lint.code, format!("`{written}` is called `{}` in this game", symbol.display))
-                    .primary(span, format!("write `{}`", symbol.display))
-                    .help("`cardsmith lint --fix` writes the full term");
+            let diagnostic = Diagnostic::warning(lint.code, format!("`{written}` is called `{full}` in this game"))
+                .primary(span, format!("write `{full}`"))
+                .help("`cardsmith lint --fix` writes the full term");
             let (mut finding, levels) = context.finding(lint, diagnostic, Some(card));
-            finding.fix = Some(Fix { span, replacement: symbol.display.clone() });
+            finding.fix = Some(Fix { span, replacement: full.to_string() });
             found.push((finding, levels));
         }
     }
