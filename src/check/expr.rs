@@ -4,7 +4,8 @@
 //! Functions count over the deck's pool of cards; their arguments are
 //! *filters*: a kind, tag or keyword name (`offense`, `primary`, `rare`), a
 //! field test (`tonnage == L`; `symbol != deck` compares with the deck's own
-//! symbol), or filters joined with `and`, `or` and `not`.  A card matches when
+//! symbol; `cost >= 2` compares a card that has the field by its number), or
+//! filters joined with `and`, `or` and `not`.  A card matches when
 //! any filter argument matches; no filter matches every card.  A field name as
 //! a filter matches the cards that have that field.
 //!
@@ -58,6 +59,10 @@ pub(super) struct Validator<'r> {
     /// What a filter may name: kinds, tags, keywords and fields.
     filters: Vec<&'r str>,
     deck_types: Vec<&'r str>,
+    /// The names each field may hold, where the ruleset declares them all
+    /// (enum values, symbols, arcs…): a field test naming any other value
+    /// could never hold.  Fields of free names or numbers are not listed.
+    field_values: BTreeMap<&'r str, Vec<&'r str>>,
 }
 
 impl<'r> Validator<'r> {
@@ -72,7 +77,7 @@ impl<'r> Validator<'r> {
             .chain(fields.iter().copied())
             .collect();
         let deck_types = ruleset.deck_types.iter().map(|d| d.id.as_str()).collect();
-        Validator { fields, filters, deck_types }
+        Validator { fields, filters, deck_types, field_values: field_values(ruleset) }
     }
 
     /// Checks an expression: its functions, their arguments and its names.
@@ -83,7 +88,12 @@ impl<'r> Validator<'r> {
             Expr::Int(..) => {}
             Expr::Name(name) => diagnostics.push(
                 Diagnostic::error(&codes::BAD_RULESET, format!("`{}` is not a value in a rule", name.text))
-                    .primary(name.span, "expected a number or a function such as `count(offense)`"),
+                    .primary(name.span, "expected a number or a function such as `count(offense)`")
+                    .help(format!(
+                        "count the cards it matches with `count({0})`; in a kind's rule, `all({0})` requires it of \
+                         the card",
+                        name.text
+                    )),
             ),
             Expr::Not(inner, _) | Expr::Group(inner, _) => self.validate(inner, diagnostics),
             Expr::Chain { first, rest, .. } => {
@@ -152,22 +162,102 @@ impl<'r> Validator<'r> {
             Expr::Chain { first, rest, span } => match rest.as_slice() {
                 [(BinOp::Eq | BinOp::Ne, value)] => {
                     expect_name(first, &self.fields, "a field", diagnostics);
-                    if !matches!(value.unparen(), Expr::Name(_) | Expr::Int(..)) {
-                        diagnostics.push(
+                    match value.unparen() {
+                        Expr::Name(name) => self.field_value(first, name, diagnostics),
+                        Expr::Int(..) => {}
+                        _ => diagnostics.push(
                             Diagnostic::error(&codes::BAD_RULESET, "a field test compares with a name or a number")
                                 .primary(value.span(), "expected a name or a number"),
+                        ),
+                    }
+                }
+                [(BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, value)] => {
+                    expect_name(first, &self.fields, "a field", diagnostics);
+                    if !matches!(value.unparen(), Expr::Int(..)) {
+                        diagnostics.push(
+                            Diagnostic::error(&codes::BAD_RULESET, "a field is compared in size with a number")
+                                .primary(value.span(), "expected a number")
+                                .help("`count(cost >= 2)` counts the cards whose cost is 2 or more"),
                         );
                     }
                 }
-                _ if rest.iter().all(|(op, _)| matches!(op, BinOp::Eq | BinOp::Ne)) => diagnostics.push(
+                _ if rest.iter().all(|(op, _)| op.precedence() == BinOp::Eq.precedence()) => diagnostics.push(
                     Diagnostic::error(&codes::BAD_RULESET, "a field test compares one field with one value")
-                        .primary(*span, "more than one `==` or `!=`")
-                        .help("join field tests with `and` or `or`: `a == x and b == y`"),
+                        .primary(*span, "more than one comparison")
+                        .help("join field tests with `and` or `or`: `a == x and b >= 2`"),
                 ),
                 _ => not_a_filter(arg, diagnostics),
             },
             _ => not_a_filter(arg, diagnostics),
         }
+    }
+}
+
+impl Validator<'_> {
+    /// `field == name`: the name must be one the field can hold, when the
+    /// ruleset declares them all; `deck` stands for the deck's own symbol.
+    fn field_value(&self, field: &Expr, value: &Name, diagnostics: &mut Vec<Diagnostic>) {
+        let Expr::Name(field) = field.unparen() else { return };
+        let Some(allowed) = self.field_values.get(field.text.as_str()) else { return };
+        if value.text == "deck" || allowed.contains(&value.text.as_str()) {
+            return;
+        }
+        diagnostics.push(
+            Diagnostic::error(
+                &codes::BAD_RULESET,
+                format!("`{}` is not a value `{}` can hold, so this test never holds", value.text, field.text),
+            )
+            .primary(value.span, format!("`{}` holds one of: {}", field.text, allowed.join(", ")))
+            .suggest(suggest(&value.text, allowed.iter().copied())),
+        );
+    }
+}
+
+/// The names each field may hold, for the fields whose every declaration
+/// takes only declared names (see [`Validator::field_values`]).
+fn field_values(ruleset: &Ruleset) -> BTreeMap<&str, Vec<&str>> {
+    let mut declared: BTreeMap<&str, Option<Vec<&str>>> = BTreeMap::new();
+    let mut schemas: Vec<&super::model::Schema> = ruleset.kinds.iter().map(|k| &k.schema).collect();
+    schemas.extend(ruleset.shapes.iter().map(|(_, s)| s));
+    while let Some(schema) = schemas.pop() {
+        for field in &schema.fields {
+            schemas.push(&field.schema);
+            let shape = field.schema.shape.as_deref().and_then(|s| ruleset.shape(s)).unwrap_or(&field.schema);
+            let names = shape.takes.iter().map(|t| declared_names(ruleset, &t.ty)).collect::<Option<Vec<_>>>();
+            let names = names.map(|lists| lists.concat()).filter(|n| !n.is_empty());
+            let entry = declared.entry(field.name.as_str()).or_insert_with(|| Some(Vec::new()));
+            match (entry.as_mut(), names) {
+                (Some(all), Some(names)) => all.extend(names),
+                _ => *entry = None,
+            }
+        }
+    }
+    declared
+        .into_iter()
+        .filter_map(|(field, names)| {
+            let mut names = names?;
+            names.sort_unstable();
+            names.dedup();
+            Some((field, names))
+        })
+        .collect()
+}
+
+/// Every name a value of this type can be, when the ruleset declares them
+/// all; `None` for numbers, text and names the ruleset does not list.
+fn declared_names<'r>(ruleset: &'r Ruleset, ty: &Type) -> Option<Vec<&'r str>> {
+    let ids = |named: &'r [super::model::Named]| Some(named.iter().map(|n| n.id.as_str()).collect());
+    match ty {
+        Type::Enum(id) | Type::Set(id) => {
+            ruleset.enums.iter().find(|e| &e.id == id).map(|e| e.values.iter().map(String::as_str).collect())
+        }
+        Type::Symbol => ids(&ruleset.symbols),
+        Type::Arc => ids(&ruleset.arcs),
+        Type::RangeBand => Some(ruleset.ranges.iter().map(|b| b.id.as_str()).collect()),
+        Type::DeckSymbol => Some(ruleset.deck_symbols.iter().map(|d| d.id.as_str()).collect()),
+        Type::Kind => Some(ruleset.kinds.iter().map(|k| k.id.as_str()).collect()),
+        Type::Tag => Some(ruleset.tags.iter().map(|t| t.id.as_str()).collect()),
+        _ => None,
     }
 }
 
@@ -441,6 +531,15 @@ impl<'a> Evaluation<'a> {
                 [(op @ (BinOp::Eq | BinOp::Ne), value)] => {
                     let found = self.field_has(card, first, value, pool);
                     found == (*op == BinOp::Eq)
+                }
+                [(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), value)] => {
+                    match (first.unparen(), value.unparen()) {
+                        (Expr::Name(field), Expr::Int(bound, _)) => {
+                            let held = card.body.fields.iter().any(|f| f.name == field.text);
+                            held && apply(*op, self.field_number(card, &field.text), *bound) != 0
+                        }
+                        _ => false,
+                    }
                 }
                 _ => rest.iter().fold(self.matches(card, first, pool), |held, (op, operand)| match op {
                     BinOp::And => held && self.matches(card, operand, pool),

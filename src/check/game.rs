@@ -20,6 +20,8 @@ pub(super) struct CardContext {
     pub kind: String,
     /// The card's deck symbol, which scopes deck keywords.
     pub symbol: Option<String>,
+    /// The card's tags, which the kind's rules may name.
+    pub tags: Vec<String>,
 }
 
 #[derive(Clone)]
@@ -117,8 +119,6 @@ impl<'a> GameChecker<'a> {
             );
             return None;
         };
-        let context =
-            CardContext { name: name.to_string(), kind: kind.id.clone(), symbol: deck_symbol(node, &kind.schema) };
         let owner = format!("{} `{name}`", kind.display);
         let mut tags = Vec::new();
         for value in &node.values[1..] {
@@ -144,6 +144,12 @@ impl<'a> GameChecker<'a> {
                 _ => self.wrong_type(&Type::Tag, value),
             }
         }
+        let context = CardContext {
+            name: name.to_string(),
+            kind: kind.id.clone(),
+            symbol: deck_symbol(node, &kind.schema),
+            tags,
+        };
         let body = match &node.block {
             Some(block) => self.body(&kind.schema, &block.nodes, node.head_span(), &context, &owner),
             None => {
@@ -156,7 +162,7 @@ impl<'a> GameChecker<'a> {
         Some(Card {
             name: name.to_string(),
             kind: kind.id.clone(),
-            tags,
+            tags: context.tags,
             body,
             span: node.head_span(),
             extent: node.span,
@@ -308,7 +314,7 @@ impl<'a> GameChecker<'a> {
         let subject = [Card {
             name: card.name.clone(),
             kind: card.kind.clone(),
-            tags: Vec::new(),
+            tags: card.tags.clone(),
             body,
             span: at,
             extent: at,

@@ -391,6 +391,23 @@ pub struct Constraint {
 }
 
 impl Ruleset {
+    /// Leaves out the rules declared at `spans` (rules with a mistake,
+    /// already reported), wherever they are declared.
+    pub fn drop_rules(&mut self, spans: &[Span]) {
+        let keep = |rule: &Constraint| !spans.contains(&rule.span);
+        for deck in &mut self.deck_types {
+            deck.rules.retain(keep);
+            deck.computed.retain(keep);
+        }
+        self.play_limits.retain(keep);
+        let mut schemas: Vec<&mut Schema> = self.kinds.iter_mut().map(|k| &mut k.schema).collect();
+        schemas.extend(self.shapes.iter_mut().map(|(_, s)| s));
+        while let Some(schema) = schemas.pop() {
+            schema.rules.retain(keep);
+            schemas.extend(schema.fields.iter_mut().map(|f| &mut f.schema));
+        }
+    }
+
     /// Drops a declaration, so an extending ruleset can replace it.
     pub fn forget(&mut self, what: &str, id: &str) {
         match what {

@@ -25,7 +25,7 @@ pub fn load(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Ruleset> {
     let header = tree.nodes.first().filter(|n| n.name.text == "ruleset")?;
-    let mut loader = Loader { files, diagnostics, type_refs: Vec::new() };
+    let mut loader = Loader { files, diagnostics, type_refs: Vec::new(), name_refs: Vec::new() };
     let id = match super::names::id_at(header, 0) {
         Some(id) => id.to_string(),
         None => {
@@ -68,7 +68,7 @@ pub fn load(
             loader.declaration(node, &mut ruleset, &mut seen);
         }
     }
-    loader.resolve(&ruleset, file);
+    loader.resolve(&mut ruleset, file);
     Some(ruleset)
 }
 
@@ -106,6 +106,23 @@ struct Loader<'a> {
     diagnostics: &'a mut Vec<Diagnostic>,
     /// Type names used by fields and parameters, checked once all enums are known.
     type_refs: Vec<(String, Span)>,
+    /// Kinds and roles named by declarations (`only`, `roles`), checked
+    /// once all are declared, each at the name that was written.
+    name_refs: Vec<NameRef>,
+}
+
+/// A kind or role a declaration names: what names it, and where.
+struct NameRef {
+    wanted: Wanted,
+    owner: String,
+    name: String,
+    span: Span,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Wanted {
+    Kind,
+    Role,
 }
 
 impl Loader<'_> {
@@ -271,7 +288,7 @@ impl Loader<'_> {
                                 _ => self.bad(child.head_span(), "a parameter needs a name and a type: `param hp int`"),
                             }
                         }
-                        "only" => keyword.only = idents(child),
+                        "only" => keyword.only = self.noted_names(child, Wanted::Kind, &keyword.id),
                         "doc" => keyword.doc = string_at(child, 0).map(str::to_string),
                         _ => self.unknown(child, &["param", "only", "doc"]),
                     }
@@ -283,7 +300,7 @@ impl Loader<'_> {
                 let mut tag = TagDef { id, display, only: Vec::new(), doc: None };
                 for child in children(node) {
                     match child.name.text.as_str() {
-                        "only" => tag.only = idents(child),
+                        "only" => tag.only = self.noted_names(child, Wanted::Kind, &tag.id),
                         "doc" => tag.doc = string_at(child, 0).map(str::to_string),
                         _ => self.unknown(child, &["only", "doc"]),
                     }
@@ -316,7 +333,7 @@ impl Loader<'_> {
                 for child in children(node) {
                     match child.name.text.as_str() {
                         "border" => kind.border = ident_at(child, 0).map(str::to_string),
-                        "roles" => kind.roles = idents(child),
+                        "roles" => kind.roles = self.noted_names(child, Wanted::Role, &kind.id),
                         "rare-roles" => kind.rare_roles = idents(child),
                         "text-limit" => match child.values.first().map(|v| &v.kind) {
                             Some(ValueKind::Int(n)) => kind.text_limit = Some(*n),
@@ -638,7 +655,7 @@ impl Loader<'_> {
     }
 
     /// Checks every cross-reference once all declarations are read.
-    fn resolve(&mut self, ruleset: &Ruleset, _file: FileId) {
+    fn resolve(&mut self, ruleset: &mut Ruleset, _file: FileId) {
         let kinds: Vec<&str> = ruleset.kinds.iter().map(|k| k.id.as_str()).collect();
         let enum_names: Vec<&str> = ruleset.enums.iter().map(|e| e.id.as_str()).collect();
         let shape_names: Vec<&str> = ruleset.shapes.iter().map(|(n, _)| n.as_str()).collect();
@@ -664,39 +681,67 @@ impl Loader<'_> {
             }
         }
         let roles: Vec<&str> = ruleset.roles.iter().map(|r| r.id.as_str()).collect();
-        for kind in &ruleset.kinds {
-            for role in &kind.roles {
-                if !roles.contains(&role.as_str()) {
-                    self.bad(ruleset.span, format!("kind `{}` allows role `{role}`, which is not declared", kind.id));
-                }
+        for NameRef { wanted, owner, name, span } in std::mem::take(&mut self.name_refs) {
+            let (declared, message) = match wanted {
+                Wanted::Kind => (&kinds, format!("`{owner}` is limited to kind `{name}`, which is not declared")),
+                Wanted::Role => (&roles, format!("kind `{owner}` allows role `{name}`, which is not declared")),
+            };
+            if !declared.contains(&name.as_str()) {
+                self.diagnostics.push(
+                    Diagnostic::error(&codes::BAD_RULESET, message)
+                        .primary(span, "not declared in this ruleset")
+                        .suggest(suggest(&name, declared.iter().copied())),
+                );
             }
         }
-        for (owner, only) in
-            ruleset.keywords.iter().map(|k| (&k.id, &k.only)).chain(ruleset.tags.iter().map(|t| (&t.id, &t.only)))
-        {
-            for kind in only {
-                if !kinds.contains(&kind.as_str()) {
-                    self.bad(ruleset.span, format!("`{owner}` is limited to kind `{kind}`, which is not declared"));
-                }
-            }
-        }
+        self.validate_rules(ruleset);
+    }
+
+    /// Checks every rule's expression; a rule with a mistake is reported and
+    /// left out, so that no card or deck is then said to break it.
+    fn validate_rules(&mut self, ruleset: &mut Ruleset) {
         let validator = super::expr::Validator::new(ruleset);
+        let mut broken: Vec<Span> = Vec::new();
+        let mut validate = |rule: &Constraint, diagnostics: &mut Vec<Diagnostic>| {
+            let before = diagnostics.len();
+            validator.validate(&rule.expr, diagnostics);
+            if diagnostics.len() > before {
+                broken.push(rule.span);
+            }
+        };
         for deck in &ruleset.deck_types {
             for rule in deck.rules.iter().chain(&deck.computed) {
-                validator.validate(&rule.expr, self.diagnostics);
+                validate(rule, self.diagnostics);
             }
         }
         let mut schemas: Vec<&Schema> = ruleset.kinds.iter().map(|k| &k.schema).collect();
         schemas.extend(ruleset.shapes.iter().map(|(_, s)| s));
         while let Some(schema) = schemas.pop() {
             for rule in &schema.rules {
-                validator.validate(&rule.expr, self.diagnostics);
+                validate(rule, self.diagnostics);
             }
             schemas.extend(schema.fields.iter().map(|f| &f.schema));
         }
         for rule in &ruleset.play_limits {
-            validator.validate(&rule.expr, self.diagnostics);
+            validate(rule, self.diagnostics);
         }
+        if !broken.is_empty() {
+            ruleset.drop_rules(&broken);
+        }
+    }
+
+    /// The names a line lists, each noted to be checked as a kind or role
+    /// once every declaration is read.
+    fn noted_names(&mut self, node: &Node, wanted: Wanted, owner: &str) -> Vec<String> {
+        let mut names = Vec::new();
+        for value in &node.values {
+            if let ValueKind::Ident(name) = &value.kind {
+                let owner = owner.to_string();
+                self.name_refs.push(NameRef { wanted, owner, name: name.clone(), span: value.span });
+                names.push(name.clone());
+            }
+        }
+        names
     }
 }
 

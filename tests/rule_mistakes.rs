@@ -1,0 +1,121 @@
+//! A ruleset's mistakes are reported where they are written, once, and a rule
+//! never silently fails to hold or to fire: one row per mistake, each with
+//! the one diagnostic it must give (code, file, line and the text it points
+//! at).
+
+use cardsmith::workspace::Workspace;
+
+/// A small game that is none of the bundled ones; `EXTRA` lines are added to
+/// its ship kind, `TAGS` to its tags.
+const RULESET: &str = r#"ruleset market {
+  title "A deck-building game"
+}
+
+symbol trade "Trade"
+
+role gain "Gain" {
+  colour yellow
+  mark square
+  applies-to "you"
+}
+
+tag scout "Scout"
+tag viper "Viper" TAGS
+
+enum faction { unaligned; blob; star }
+
+kind ship "Ship" {
+  border grey
+  roles gain
+  field cost int
+  field faction faction
+  field text text
+EXTRA}
+"#;
+
+struct Row {
+    what: &'static str,
+    tags: &'static str,
+    extra: &'static str,
+    cards: &'static str,
+    /// (code, file, line, the text the primary label points at)
+    expected: (&'static str, &'static str, usize, &'static str),
+}
+
+fn rows() -> Vec<Row> {
+    vec![
+        Row {
+            what: "a tag named in a kind's rule reads the card's tags",
+            tags: "",
+            extra: "  require \"scouts and vipers cost nothing\" all(not (cost and (scout or viper)))\n",
+            cards: "game market\nship \"Scout\" scout {\n  cost 1\n}\n",
+            expected: ("E0314", "market.cards", 2, "ship \"Scout\" scout"),
+        },
+        Row {
+            what: "a misspelt enum value in a filter is an error of the ruleset, before any card",
+            tags: "",
+            extra: "  require \"no unaligned ships\" all(faction != unalinged)\n",
+            cards: "",
+            expected: ("E0103", "market.rules", 24, "unalinged"),
+        },
+        Row {
+            what: "a rule with a mistake is reported once, not again on every card",
+            tags: "",
+            extra: "  require \"scouts cost nothing\" all(not (cost and scuot))\n",
+            cards: "game market\nship \"Scout\" scout {\n  cost 1\n}\nship \"Raider\" {\n  cost 2\n}\n",
+            expected: ("E0103", "market.rules", 24, "scuot"),
+        },
+        Row {
+            what: "a tag limited to an undeclared kind is reported at that kind's name",
+            tags: "{ only base }",
+            extra: "",
+            cards: "",
+            expected: ("E0103", "market.rules", 14, "base"),
+        },
+        Row {
+            what: "a filter compares a field in size",
+            tags: "",
+            extra: "  require \"a ship costs at most 3\" all(not (cost > 3))\n",
+            cards: "game market\nship \"Cheap\" {\n  cost 3\n}\nship \"Dear\" {\n  cost 4\n}\n",
+            expected: ("E0314", "market.cards", 5, "ship \"Dear\""),
+        },
+        Row {
+            what: "a bare filter as a rule says how to write it",
+            tags: "",
+            extra: "  require \"ships have a cost\" cost\n",
+            cards: "",
+            expected: ("E0103", "market.rules", 24, "cost"),
+        },
+    ]
+}
+
+#[test]
+fn each_mistake_gives_its_one_diagnostic() {
+    for row in rows() {
+        let ruleset = RULESET.replace("TAGS", row.tags).replace("EXTRA", row.extra);
+        let mut workspace = Workspace::new();
+        workspace.add_text("market.rules", &ruleset);
+        if !row.cards.is_empty() {
+            workspace.add_text("market.cards", row.cards);
+        }
+        let outcome = workspace.check();
+        let rendered = cardsmith::diagnostics::render::human_string(&outcome.files, &outcome.diagnostics);
+        assert_eq!(outcome.diagnostics.len(), 1, "{}: expected one diagnostic\n{rendered}", row.what);
+        let diagnostic = &outcome.diagnostics[0];
+        let span = diagnostic.primary_span().expect("a primary label");
+        let file = outcome.files.get(span.file);
+        let (line, _) = file.line_column(span.start as usize);
+        let found = (diagnostic.code.id, file.name.as_str(), line, outcome.files.text(span));
+        assert_eq!(found, row.expected, "{}\n{rendered}", row.what);
+    }
+}
+
+#[test]
+fn the_bare_filter_help_shows_all() {
+    let ruleset = RULESET.replace("TAGS", "").replace("EXTRA", "  require \"ships have a cost\" cost\n");
+    let mut workspace = Workspace::new();
+    workspace.add_text("market.rules", &ruleset);
+    let outcome = workspace.check();
+    let help = outcome.diagnostics.first().and_then(|d| d.help.clone()).unwrap_or_default();
+    assert!(help.contains("`all(cost)`"), "{help}");
+}
