@@ -119,3 +119,21 @@ fn the_bare_filter_help_shows_all() {
     let help = outcome.diagnostics.first().and_then(|d| d.help.clone()).unwrap_or_default();
     assert!(help.contains("`all(cost)`"), "{help}");
 }
+
+#[test]
+fn both_spellings_of_an_effect_block_mean_the_same() {
+    let extra = "  body effects\n  field ally { effects }\n  field scrap { body effects }\n";
+    let ruleset = RULESET.replace("TAGS", "").replace("EXTRA", extra);
+    let cards =
+        "game market\nship \"Trader\" {\n  gain trade 1\n  ally { gain trade 2 }\n  scrap { gain trade 3 }\n}\n";
+    let mut workspace = Workspace::new();
+    workspace.add_text("market.rules", &ruleset);
+    workspace.add_text("market.cards", cards);
+    let outcome = workspace.check();
+    let rendered = cardsmith::diagnostics::render::human_string(&outcome.files, &outcome.diagnostics);
+    assert!(outcome.diagnostics.is_empty(), "{rendered}");
+    let card = &outcome.project.games[0].cards[0];
+    assert_eq!(card.body.effects.len(), 1);
+    let nested: Vec<usize> = card.body.fields.iter().filter_map(|f| f.body.as_ref()).map(|b| b.effects.len()).collect();
+    assert_eq!(nested, [1, 1]);
+}

@@ -504,7 +504,9 @@ impl Loader<'_> {
             }
             "takes" => schema.takes = self.type_specs(node, 0),
             "together" => schema.together.push(idents(node)),
+            // `body effects` is the same line as in a field's block.
             "effects" => schema.effects = true,
+            "body" if ident_at(node, 0) == Some("effects") => schema.effects = true,
             "require" | "recommend" => {
                 if let Some(rule) = self.constraint(node) {
                     schema.rules.push(rule);
@@ -579,7 +581,9 @@ impl Loader<'_> {
                         None => self.bad(child.head_span(), "`body` names `effects` or a shape"),
                     }
                 }
-                "field" => {
+                // A bare `effects` line is the same as `body effects`, as in
+                // a kind or a shape.
+                "field" | "effects" => {
                     field.has_block = true;
                     self.schema_item(child, &mut field.schema, None);
                 }
