@@ -137,3 +137,20 @@ fn both_spellings_of_an_effect_block_mean_the_same() {
     let nested: Vec<usize> = card.body.fields.iter().filter_map(|f| f.body.as_ref()).map(|b| b.effects.len()).collect();
     assert_eq!(nested, [1, 1]);
 }
+
+#[test]
+fn a_role_may_have_no_colour() {
+    let ruleset = RULESET.replace("TAGS", "").replace("EXTRA", "  body effects\n").replace("  colour yellow\n", "");
+    let mut workspace = Workspace::new();
+    workspace.add_text("market.rules", &ruleset);
+    workspace.add_text("market.cards", "game market\nship \"Trader\" {\n  gain trade 1\n}\n");
+    let outcome = workspace.check();
+    let rendered = cardsmith::diagnostics::render::human_string(&outcome.files, &outcome.diagnostics);
+    assert!(outcome.diagnostics.is_empty(), "{rendered}");
+    let files = cardsmith::backend::json::build(&outcome.files, &outcome.project).expect("engine data");
+    let document = files.iter().find(|f| f.name == "market.json").expect("the game's document");
+    let json: serde_json::Value = serde_json::from_str(&document.contents).expect("JSON");
+    let role = &json["ruleset"]["roles"][0];
+    assert_eq!(role["id"], "gain");
+    assert!(role.get("colour").is_none(), "{role}");
+}

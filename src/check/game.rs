@@ -359,11 +359,12 @@ impl<'a> GameChecker<'a> {
         let ruleset = self.ruleset;
         if let Some(kind) = ruleset.kind(&card.kind) {
             if !kind.roles.contains(&role) {
-                let colour = ruleset.role(&role).map(|r| r.colour.clone()).unwrap_or_default();
+                let colour = ruleset.role(&role).and_then(|r| r.colour.as_deref());
+                let named = colour.map_or(role.clone(), |colour| format!("{role} ({colour})"));
                 self.report(
                     Diagnostic::error(
                         &codes::ROLE_NOT_ALLOWED,
-                        format!("{} {} cannot have {role} ({colour}) effects", article(&kind.display), kind.display),
+                        format!("{} {} cannot have {named} effects", article(&kind.display), kind.display),
                     )
                     .primary(node.name.span, format!("`{role}` is not allowed here"))
                     .note(format!(

@@ -59,7 +59,10 @@ pub struct Named {
 pub struct Role {
     pub id: String,
     pub display: String,
-    pub colour: String,
+    /// The colour its effects print in; a game that prints no colours
+    /// leaves it out, and its effects print in the text's colour.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub colour: Option<String>,
     pub applies_to: String,
     /// The shape printed beside the role's effects (an icon id), so that
     /// they can be told apart without colour: in black and white, or by a

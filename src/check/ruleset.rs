@@ -189,10 +189,13 @@ impl Loader<'_> {
             }
             "role" => {
                 let Some((id, display)) = self.id_and_display(node) else { return };
-                let mut role = Role { id, display, colour: String::new(), applies_to: String::new(), mark: None };
+                let mut role = Role { id, display, colour: None, applies_to: String::new(), mark: None };
                 for child in children(node) {
                     match child.name.text.as_str() {
-                        "colour" => role.colour = ident_at(child, 0).unwrap_or_default().to_string(),
+                        "colour" => match ident_at(child, 0) {
+                            Some(colour) => role.colour = Some(colour.to_string()),
+                            None => self.bad(child.head_span(), "`colour` takes a colour name: `colour red`"),
+                        },
                         "applies-to" => role.applies_to = string_at(child, 0).unwrap_or_default().to_string(),
                         "mark" => match ident_at(child, 0) {
                             Some(mark) => role.mark = Some(mark.to_string()),
@@ -200,9 +203,6 @@ impl Loader<'_> {
                         },
                         _ => self.unknown(child, &["colour", "applies-to", "mark"]),
                     }
-                }
-                if role.colour.is_empty() {
-                    self.bad(node.head_span(), format!("role `{}` needs a `colour`", role.id));
                 }
                 ruleset.roles.push(role);
             }

@@ -252,7 +252,7 @@ impl<'a> Viewer<'a> {
     /// all in the role's colour.
     pub fn effect(&self, effect: &Effect) -> Json {
         let role = self.ruleset.role(&effect.role);
-        let colour = colour(role.map(|r| r.colour.as_str()).unwrap_or("black"));
+        let colour = colour(role.and_then(|r| r.colour.as_deref()).unwrap_or("black"));
         let amount = match effect.plus {
             Plus::None => effect.amount.to_string(),
             Plus::After => format!("{}+", effect.amount),
