@@ -163,3 +163,23 @@ fn a_reader_that_stops_early_ends_the_output_quietly() {
         assert!(!stderr(&output).contains("panicked") && !stderr(&output).contains("error:"), "{}", stderr(&output));
     }
 }
+
+#[test]
+fn new_with_a_ruleset_starts_a_game_of_ones_own() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["Star Realms", "q\"uo\\te {br}*st* 2!", "42"] {
+        let created = cardsmith(&["new", name, "--ruleset"], dir.path());
+        assert_eq!(created.status.code(), Some(0), "{name}: {}", stderr(&created));
+        let project = dir.path().join(name);
+        for command in [&["lint"][..], &["fmt", "--check"], &["build"]] {
+            let output = cardsmith(command, &project);
+            assert_eq!(output.status.code(), Some(0), "{name}: {command:?}: {}", stderr(&output));
+        }
+        let output = cardsmith(&["check"], &project);
+        assert!(stderr(&output).contains("3 cards, 1 deck; 0 errors, 0 warnings"), "{name}: {}", stderr(&output));
+        let manifest = std::fs::read_to_string(project.join("cardsmith.toml")).expect("manifest");
+        assert!(!manifest.contains("game ="), "the game is the project's own: {manifest}");
+    }
+    let star_realms = dir.path().join("Star Realms/cards/star-realms.rules");
+    assert!(std::fs::read_to_string(star_realms).expect("ruleset").contains("ruleset star-realms {"));
+}

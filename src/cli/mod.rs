@@ -31,7 +31,8 @@ Examples:
   cardsmith timeline --attacker \"Kinetic Strike\" --defender \"Flak Batteries\"
                                            the order in which a turn's effects resolve
   cardsmith explain E0304                  what a diagnostic code means
-  cardsmith new my-ship --game dreadnaught-2e";
+  cardsmith new my-ship --game dreadnaught-2e
+  cardsmith new my-game --ruleset          a game of your own: a ruleset, cards and a deck to grow";
 
 #[derive(Parser)]
 #[command(name = "cardsmith", version, about = "A compiler for tabletop card games", after_help = EXAMPLES)]
@@ -116,6 +117,9 @@ enum Command {
         /// The game the project's cards are for
         #[arg(long, default_value = "dreadnaught-2e")]
         game: String,
+        /// Start a game of your own instead: a small ruleset, cards and a deck to grow
+        #[arg(long, conflicts_with = "game")]
+        ruleset: bool,
     },
 }
 
@@ -133,7 +137,7 @@ pub fn main() -> ExitCode {
         Command::Schema => stdout(&crate::backend::schema::text()).map(|()| ExitCode::SUCCESS),
         Command::Timeline(args) => timeline::run(&args),
         Command::Explain { code, list } => explain::run(code.as_deref(), list),
-        Command::New { name, game } => new::run(&name, &game),
+        Command::New { name, game, ruleset } => new::run(&name, &game, ruleset),
     };
     match result {
         Ok(code) => code,
