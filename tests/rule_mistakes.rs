@@ -80,6 +80,13 @@ fn rows() -> Vec<Row> {
             expected: ("E0314", "market.cards", 5, "ship \"Dear\""),
         },
         Row {
+            what: "an empty block is reported",
+            tags: "",
+            extra: "  field ally { effects }\n",
+            cards: "game market\nship \"Allied\" {\n  ally {}\n}\n",
+            expected: ("W0316", "market.cards", 3, "{}"),
+        },
+        Row {
             what: "a bare filter as a rule says how to write it",
             tags: "",
             extra: "  require \"ships have a cost\" cost\n",

@@ -202,6 +202,11 @@ A card, or one of its blocks, does not follow a rule its kind declares as a
 recommendation (`recommend` inside a `kind`, `shape` or `field`).  The card is
 still valid.";
 
+EMPTY_BLOCK "W0316" "empty-block" "\
+A field that holds a block was given an empty one (`ally {}`): it does
+nothing on the card, and is most often an unfinished line.  Write what it
+holds, such as an effect line, or remove it.";
+
 DECK_RULE_BROKEN "E0401" "deck-rule-broken" "\
 A deck breaks one of the construction rules its deck type declares in the
 ruleset (`require`).  The message names the rule; the note gives the counted

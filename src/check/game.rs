@@ -238,7 +238,15 @@ impl<'a> GameChecker<'a> {
             let values = self.values(takes, node, card);
             let inner = match (&node.block, field.has_block) {
                 (Some(block), true) => {
-                    Some(self.body(&field.schema, &block.nodes, node.head_span(), card, &format!("`{name}`")))
+                    let inner = self.body(&field.schema, &block.nodes, node.head_span(), card, &format!("`{name}`"));
+                    if block.nodes.is_empty() {
+                        self.report(
+                            Diagnostic::warning(&codes::EMPTY_BLOCK, format!("`{name}` has an empty block"))
+                                .primary(block.span, "nothing in this block")
+                                .help("write what it holds, such as an effect line, or remove the line"),
+                        );
+                    }
+                    Some(inner)
                 }
                 (None, true) => {
                     self.report(
