@@ -16,5 +16,6 @@ pub mod ir;
 pub mod lint;
 pub(crate) mod parallel;
 pub mod source;
+pub mod spreadsheet;
 pub mod syntax;
 pub mod workspace;

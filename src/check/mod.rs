@@ -12,7 +12,7 @@ mod deck;
 mod expr;
 mod game;
 pub mod model;
-mod names;
+pub(crate) mod names;
 mod ruleset;
 mod text;
 mod value;

@@ -211,6 +211,24 @@ fn exchange(_: &Path, _: &Path) -> bool {
     false
 }
 
+/// Writes a new file atomically and never over another: the text is
+/// written and flushed beside it, then linked in under its name, which fails
+/// if a file of that name appeared meanwhile.
+pub fn create_file(path: &Path, text: &str) -> Result<()> {
+    let (dir, name) = split(path)?;
+    let temp = dir.join(format!(".{name}.cardsmith-{}", std::process::id()));
+    let written = (|| -> std::io::Result<()> {
+        let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&temp)?;
+        std::io::Write::write_all(&mut file, text.as_bytes())?;
+        file.sync_all()?;
+        std::fs::hard_link(&temp, path)
+    })();
+    let _ = std::fs::remove_file(&temp);
+    written.into_diagnostic().wrap_err_with(|| format!("cannot write {}", path.display()))?;
+    let _ = std::fs::File::open(&dir).and_then(|folder| folder.sync_all());
+    Ok(())
+}
+
 /// Replaces one file's contents atomically, keeping what the file is: a
 /// link stays a link and its target gets the new contents, and the target's
 /// permissions (and, where allowed, owner) stay as they were.  The text is

@@ -12,6 +12,7 @@ mod output;
 mod print;
 mod project;
 mod read;
+mod spreadsheet;
 mod timeline;
 
 use crate::diagnostics::render::MessageFormat;
@@ -98,6 +99,43 @@ enum Command {
         after_help = "The output folder is replaced as a whole, atomically; nothing is written when the input has errors or holds no cards, or when the output folder is, holds or lies inside an input. A second run into the same folder waits for the first.\nDefaults come from `[print]` in cardsmith.toml.\nExit status: 0 when written (warnings allowed), 1 when the input has errors, 2 on usage or I/O problems."
     )]
     Print(print::Args),
+    /// Check, then write each card kind's cards as a spreadsheet table (CSV): a row per card, a column per field
+    #[command(
+        after_help = "Writes GAME-KIND.csv for every kind that has cards; the output folder is replaced as a whole, atomically. `cardsmith import` reads such a table back.\nExit status: 0 when written, 1 when the input has errors, 2 on usage or I/O problems."
+    )]
+    Export {
+        /// Write CSV tables (the one format so far)
+        #[arg(long, required = true)]
+        csv: bool,
+        /// Files or folders to export (default: the project found from the current folder)
+        paths: Vec<std::path::PathBuf>,
+        /// The output folder (default: `csv`)
+        #[arg(short = 'o', long = "out")]
+        out: Option<std::path::PathBuf>,
+        /// How to print diagnostics
+        #[arg(long, value_enum, default_value = "human")]
+        message_format: MessageFormat,
+    },
+    /// Write a card file from a spreadsheet table (CSV) of one card kind, naming each bad cell by row and column
+    #[command(
+        after_help = "The header row names the columns: `name`, `tags`, the kind's fields, `effects` and `lints` (case, spaces and underscores do not matter; --map renames others). A cell holds what follows the field's name on a card's line; text fields hold the text itself.\nNothing is written when a cell has an error, and an existing file is never replaced.\nExit status: 0 when written, 1 when a cell has an error, 2 on usage or I/O problems."
+    )]
+    Import {
+        /// The table to read
+        table: std::path::PathBuf,
+        /// The game the cards are for
+        #[arg(long)]
+        game: String,
+        /// The kind of every card in the table
+        #[arg(long)]
+        kind: String,
+        /// A column whose header is not a field's name: `--map "Card Name=name"` (repeatable)
+        #[arg(long, value_name = "HEADER=FIELD")]
+        map: Vec<String>,
+        /// The card file to write (default: the table's name with `.cards`)
+        #[arg(short = 'o', long = "out")]
+        out: Option<std::path::PathBuf>,
+    },
     /// Print the JSON Schema of the engine data (the schema.json that build writes)
     Schema,
     /// Print the order in which the effects of a turn's cards resolve
@@ -134,6 +172,16 @@ pub fn main() -> ExitCode {
         Command::Fmt { paths, check } => fmt::run(&paths, check),
         Command::Build { paths, out, message_format } => build::run(&paths, out.as_deref(), message_format),
         Command::Print(args) => print::run(&args),
+        Command::Export { csv: _, paths, out, message_format } => {
+            spreadsheet::export(&paths, out.as_deref(), message_format)
+        }
+        Command::Import { table, game, kind, map, out } => spreadsheet::import(&spreadsheet::ImportArgs {
+            table: &table,
+            game: &game,
+            kind: &kind,
+            map: &map,
+            out: out.as_deref(),
+        }),
         Command::Schema => stdout(&crate::backend::schema::text()).map(|()| ExitCode::SUCCESS),
         Command::Timeline(args) => timeline::run(&args),
         Command::Explain { code, list } => explain::run(code.as_deref(), list),

@@ -43,6 +43,13 @@ pub const IMAGE: Limit =
     Limit { bytes: 16 << 20, what: "an image", help: "make the image smaller: 300 dpi at the card's size is plenty" };
 
 /// A font file a project names for `print`: a large CJK font is 20 MB.
+/// A spreadsheet of cards, as CSV: as large as the card files it becomes.
+pub const TABLE: Limit = Limit {
+    bytes: crate::syntax::MAX_FILE_SIZE as u64,
+    what: "a table of cards",
+    help: "split the sheet into several tables, one card kind each",
+};
+
 pub const FONT: Limit =
     Limit { bytes: 32 << 20, what: "a font", help: "use a smaller font file, or one with fewer scripts" };
 

@@ -1,0 +1,125 @@
+//! Cards in spreadsheets: one CSV table per card kind, a row per card, a
+//! column per field.  [`export`] writes the tables of checked cards;
+//! [`import`] turns a table back into a card file, naming each bad cell by
+//! its row and column.
+//!
+//! The shape of a table comes from the kind's schema in the ruleset, never
+//! from a game's name: the columns `name` and `tags`, one column per field
+//! the kind declares (in its order), then `effects` when the kind holds
+//! effect lines, and `lints` for `allow`/`warn`/`deny` lines.
+//!
+//! A cell holds what follows the field's name on its line, as written (`2 4
+//! 3.0`, `3.5 { impact damage 4 }`), one line per occurrence of a repeated
+//! field, a block on one line with `;` between its lines.  A field that takes
+//! only text (and the card's name) holds the text itself, without quotes: a
+//! `"` in the cell is a quote in the text, and `\{`, `\}`, `\*`, `\n`, `\t`
+//! and `\\` keep their meaning in card text.
+
+pub mod export;
+pub mod import;
+
+use crate::check::model::{FieldDef, Kind, Repeat, Type};
+
+/// The column of a card's name.
+pub const NAME: &str = "name";
+/// The column of a card's tags, separated by spaces.
+pub const TAGS: &str = "tags";
+/// The column of effect lines written directly in a card.
+pub const EFFECTS: &str = "effects";
+/// The column of lint levels set in a card (`allow unusual-role`).
+pub const LINTS: &str = "lints";
+/// The words that set a lint level in a card.
+pub const LINT_WORDS: [&str; 3] = ["allow", "warn", "deny"];
+
+/// A kind's columns, in order.
+pub fn columns(kind: &Kind) -> Vec<&str> {
+    let mut columns = vec![NAME, TAGS];
+    columns.extend(kind.schema.fields.iter().map(|f| f.name.as_str()));
+    if kind.schema.effects {
+        columns.push(EFFECTS);
+    }
+    columns.push(LINTS);
+    columns
+}
+
+/// Whether a field's cell holds its text without quotes: the field takes
+/// one piece of text and holds no block.
+pub fn is_text_field(field: &FieldDef) -> bool {
+    !field.has_block
+        && matches!(field.schema.takes.as_slice(), [spec] if spec.repeat == Repeat::One
+            && matches!(spec.ty, Type::Text | Type::String))
+}
+
+/// The text of a cell from a string as written between its quotes: `\"`
+/// becomes `"`; every other escape is kept as written.
+pub fn cell_from_string(written: &str) -> String {
+    let mut out = String::with_capacity(written.len());
+    let mut chars = written.chars();
+    while let Some(c) = chars.next() {
+        match (c, c == '\\') {
+            (_, true) => match chars.next() {
+                Some('"') => out.push('"'),
+                Some(next) => {
+                    out.push('\\');
+                    out.push(next);
+                }
+                None => out.push('\\'),
+            },
+            (c, false) => out.push(c),
+        }
+    }
+    out
+}
+
+/// A quoted string holding a cell's text (the reverse of
+/// [`cell_from_string`]): `"` is escaped, escapes the language knows are
+/// kept, and any other backslash is one.  Line breaks in a cell become `\n`.
+pub fn string_from_cell(cell: &str) -> String {
+    let mut out = String::with_capacity(cell.len() + 2);
+    out.push('"');
+    let mut chars = cell.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => match chars.peek() {
+                Some(next @ ('\\' | 'n' | 't' | '{' | '}' | '*')) => {
+                    out.push('\\');
+                    out.push(*next);
+                    chars.next();
+                }
+                _ => out.push_str("\\\\"),
+            },
+            '\r' => {}
+            '\n' => out.push_str("\\n"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A column's header made comparable: `Line of Fire`, `line_of_fire` and
+/// `line-of-fire` are one column.
+pub fn header_key(header: &str) -> String {
+    header.trim().to_lowercase().replace([' ', '_'], "-")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_cells_and_strings_are_each_others_reverse() {
+        for written in [r#"Deal 4 {damage}."#, r#"He said \"go\"."#, r#"A \{literal\} brace, \*not bold\*."#, r"a\\b"] {
+            let cell = cell_from_string(written);
+            assert_eq!(string_from_cell(&cell), format!("\"{written}\""), "{written}");
+        }
+        assert_eq!(cell_from_string(r#"He said \"go\"."#), r#"He said "go"."#);
+        assert_eq!(string_from_cell("a \\ b\nc"), r#""a \\ b\nc""#);
+    }
+
+    #[test]
+    fn headers_compare_without_case_spaces_or_underscores() {
+        assert_eq!(header_key(" Line of_Fire "), "line-of-fire");
+    }
+}
