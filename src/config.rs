@@ -211,7 +211,7 @@ impl Reader {
     /// that is not one is an error at its value.
     fn sizes(&mut self, entries: Vec<(String, Span, String, Span)>) {
         for (kind, span, value, value_span) in entries {
-            match crate::backend::print::sheet::card_size(&value) {
+            match crate::card_size::card_size(&value) {
                 Ok(size) => self.manifest.print.sizes.push(KindSize { kind, w: size.w, h: size.h, span }),
                 Err(_) => self.diagnostics.push(
                     Diagnostic::error(&CONFIG_BAD_VALUE, format!("`{value}` is not a card size for `{kind}`"))

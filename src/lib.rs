@@ -6,6 +6,7 @@
 //! ([`cli`]) reads files and hands their text in.
 
 pub mod backend;
+pub mod card_size;
 pub mod check;
 pub mod cli;
 pub mod config;

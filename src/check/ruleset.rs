@@ -480,7 +480,7 @@ impl Loader<'_> {
             },
             _ => None,
         };
-        let size = text.as_deref().map(crate::backend::print::sheet::card_size);
+        let size = text.as_deref().map(crate::card_size::card_size);
         match size {
             Some(Ok(size)) => Some((size.w, size.h)),
             _ => {

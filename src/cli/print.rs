@@ -207,16 +207,16 @@ fn options(args: &Args, settings: &PrintSettings) -> Result<Options> {
     let paper = sheet::paper_size(&paper_name)
         .ok_or_else(|| miette!(help = "use a4, letter, a3 or legal", "unknown paper `{paper_name}`"))?;
     let card_name = args.card.clone().or_else(|| settings.card.clone()).unwrap_or_else(|| "poker".into());
-    let card = sheet::card_size(&card_name).map_err(|error| match error {
-        sheet::CardSizeError::Unknown => miette!(
+    let card = crate::card_size::card_size(&card_name).map_err(|error| match error {
+        crate::card_size::CardSizeError::Unknown => miette!(
             help = "use poker, bridge, tarot, mini, or WxH in millimetres such as 63.5x88.9",
             "unknown card size `{card_name}`"
         ),
-        sheet::CardSizeError::OutOfRange { w, h } => miette!(
+        crate::card_size::CardSizeError::OutOfRange { w, h } => miette!(
             help = "write WxH in millimetres, such as 63.5x88.9",
             "a card of {w} x {h} mm cannot be printed: each side must be {} to {} mm",
-            sheet::CARD_SIDE_MM.start(),
-            sheet::CARD_SIDE_MM.end()
+            crate::card_size::CARD_SIDE_MM.start(),
+            crate::card_size::CARD_SIDE_MM.end()
         ),
     })?;
     let bleed = args.bleed.or(settings.bleed.map(|b| b as f32)).unwrap_or(0.0);
