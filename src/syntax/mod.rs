@@ -90,3 +90,55 @@ pub fn load(files: &mut Files, name: &str, bytes: Vec<u8>, diagnostics: &mut Vec
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The codes of the diagnostics of `text`, and its typed tree.
+    fn parsed(text: &str) -> (Vec<&'static str>, SourceTree) {
+        let mut files = Files::new();
+        let id = files.add("t.cards", text);
+        let mut diagnostics = Vec::new();
+        let tree = parse(&files, id, &mut diagnostics);
+        (diagnostics.iter().map(|d| d.code.id).collect(), tree)
+    }
+
+    #[test]
+    fn a_block_followed_by_a_brace_is_read_once_at_every_level() {
+        let mut text = "c".to_string();
+        for _ in 0..30 {
+            text = format!("x {{ {text} }} {{}}");
+        }
+        let (codes, _) = parsed(&text);
+        assert!(!codes.is_empty() && codes.iter().all(|c| *c == codes::SYNTAX_ERROR.id), "{codes:?}");
+    }
+
+    #[test]
+    fn an_error_line_leaves_the_rest_of_its_card() {
+        let (codes, tree) = parsed("card \"A\" {\n  one 1\n  ) two\n  three \"x\n  four 4 )\n  five 5\n}\nnext 1\n");
+        assert_eq!(codes, ["E0001", "E0002", "E0001"]);
+        let names: Vec<&str> =
+            tree.nodes[0].block.as_ref().map_or(vec![], |b| b.nodes.iter().map(|n| n.name.text.as_str()).collect());
+        assert_eq!(names, ["one", "three", "four", "five"]);
+        assert_eq!(tree.nodes[1].name.text, "next");
+        assert!(tree.unparsed_names.is_empty());
+    }
+
+    #[test]
+    fn a_missing_brace_closes_before_the_next_item() {
+        let (codes, tree) = parsed("card \"A\" {\n  one {\n    two 2\nnext 1\n");
+        assert_eq!(codes, ["E0003"]);
+        assert_eq!(tree.nodes.len(), 2);
+        let (codes, _) = parsed("card \"A\" {\n}\n}\n");
+        assert_eq!(codes, ["E0004"]);
+    }
+
+    #[test]
+    fn an_item_whose_head_does_not_read_is_left_out_with_its_name() {
+        let (codes, tree) = parsed("card \"A\" ) {\n  one ) 1\n}\nnext 1\n");
+        assert_eq!(codes, ["E0001", "E0001"]);
+        assert_eq!(tree.unparsed_names, ["A"]);
+        assert_eq!(tree.nodes.len(), 1);
+    }
+}
