@@ -221,7 +221,10 @@ pub(super) struct Builder<'s> {
 
 impl<'s> Builder<'s> {
     pub fn new(source: &'s str) -> Self {
-        let mut builder = Builder { source, entries: Vec::new(), open: Vec::new(), cursor: 0 };
+        // About one entry for every four bytes of a card file: reserved at
+        // once rather than grown by copying.
+        let entries = Vec::with_capacity(source.len() / 4 + 1);
+        let mut builder = Builder { source, entries, open: Vec::new(), cursor: 0 };
         builder.open(Kind::File, 0);
         builder
     }

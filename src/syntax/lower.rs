@@ -52,6 +52,10 @@ pub(super) fn lower(cst: &Cst, text: &str, file: FileId, diagnostics: &mut Vec<D
     tree
 }
 
+fn is_value(kind: Kind) -> bool {
+    matches!(kind, Kind::String | Kind::Literal(_) | Kind::Call)
+}
+
 fn is_error(kind: Kind) -> bool {
     matches!(kind, Kind::Error | Kind::TooDeep | Kind::TooComplex(_))
 }
@@ -77,8 +81,9 @@ impl Lowerer<'_> {
 
     fn node(&mut self, element: Element<'_>) -> Option<Node> {
         let span = self.span(element.range());
-        let mut node =
-            Node { name: Name { text: String::new(), span }, values: Vec::new(), block: None, expr: None, span };
+        // Sized exactly: a tree of 100,000 cards holds millions of these.
+        let values = Vec::with_capacity(element.children().filter(|c| is_value(c.kind())).count());
+        let mut node = Node { name: Name { text: String::new(), span }, values, block: None, expr: None, span };
         let (mut broken, mut head_broken) = (false, false);
         for child in element.children() {
             match child.kind() {
@@ -143,7 +148,8 @@ impl Lowerer<'_> {
 
     fn block(&mut self, element: Element<'_>) -> Block {
         let span = self.span(element.range());
-        let mut nodes = Vec::with_capacity(element.children().filter(|c| c.kind() == Kind::Node).count());
+        let mut nodes =
+            Vec::with_capacity(element.children().filter(|c| matches!(c.kind(), Kind::Node | Kind::Rule)).count());
         for child in element.children() {
             match child.kind() {
                 Kind::Node | Kind::Rule => nodes.extend(self.node(child)),
@@ -188,10 +194,7 @@ impl Lowerer<'_> {
             self.lost = true;
             return ValueKind::Call { name, args: Vec::new() };
         }
-        let args = children
-            .filter(|c| matches!(c.kind(), Kind::String | Kind::Literal(_) | Kind::Call))
-            .map(|arg| self.value(arg, depth))
-            .collect();
+        let args = children.filter(|c| is_value(c.kind())).map(|arg| self.value(arg, depth)).collect();
         ValueKind::Call { name, args }
     }
 
