@@ -72,3 +72,60 @@ fn comments_survive_in_every_position_of_a_ruleset() {
     let kept: Vec<&str> = once.lines().filter_map(|l| l.find("//").map(|i| &l[i..])).collect();
     assert_eq!(comments, kept, "every comment, in order:\n{once}");
 }
+
+/// `format_keeping_errors` of `text`: the text and the codes of its syntax
+/// diagnostics.
+fn format_around_errors(text: &str) -> (String, Vec<&'static str>) {
+    let mut files = cardsmith::source::Files::new();
+    let id = files.add("broken.cards", text);
+    let (out, diagnostics) = cardsmith::fmt::format_keeping_errors(&files, id).expect("formats");
+    (out, diagnostics.iter().map(|d| d.code.id).collect())
+}
+
+#[test]
+fn items_with_syntax_errors_are_kept_as_written_and_the_rest_is_formatted() {
+    let broken = "offense   \"Broken\" {\n    symbol kinetic\n  arc )  standard   // odd\n}\n";
+    let unclosed = "offense \"Open\" {\n  text \"no end\n";
+    let text = format!(
+        "game   dreadnaught-2e\n\n{broken}\n// between\noffense  \"Fine\"   {{\n      symbol kinetic\n}}\n\n{unclosed}deck \"D\"  offense {{ symbol kinetic }}\n"
+    );
+    let (out, codes) = format_around_errors(&text);
+    assert_eq!(codes, ["E0001", "E0002", "E0003"], "{out}");
+    assert!(out.contains(broken), "the broken card changed:\n{out}");
+    assert!(out.contains(unclosed), "the unclosed card changed:\n{out}");
+    assert!(out.starts_with("game dreadnaught-2e\n\noffense   \"Broken\""), "{out}");
+    assert!(out.contains("// between\noffense \"Fine\" {\n  symbol kinetic\n}\n\noffense \"Open\""), "{out}");
+    assert!(out.ends_with("deck \"D\" offense { symbol kinetic }\n"), "{out}");
+    assert_eq!(format_around_errors(&out).0, out, "not idempotent");
+}
+
+#[test]
+fn the_lossless_tree_gives_back_every_byte() {
+    let mut texts: Vec<String> = bundled().into_iter().map(|(_, text)| text).collect();
+    texts.push("offense \"A\" {\n  arc ) x\r\n  text \"open\n}\n}\n  {{ ;; \"\\\" 6\" // c\noffense".into());
+    // Random text of the language's characters, so that every error path runs.
+    let alphabet: Vec<char> = "ab x\"{}()*,.+-/09\n\r\t;#\\é".chars().collect();
+    let mut state = 11u64;
+    for _ in 0..300 {
+        let text: String = (0..200)
+            .map(|_| {
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                alphabet[(state >> 33) as usize % alphabet.len()]
+            })
+            .collect();
+        texts.push(text);
+    }
+    for text in texts {
+        let mut files = cardsmith::source::Files::new();
+        let id = files.add("any.cards", text.as_str());
+        let (cst, _) = cardsmith::syntax::parse_lossless(&files, id, &mut Vec::new());
+        let source = &files.get(id).text;
+        assert_eq!(&cst.text(source), source);
+        let mut end = 0;
+        for token in cst.tokens() {
+            assert_eq!(token.range().start, end, "a gap or an overlap before {:?} in {text:?}", token.kind());
+            end = token.range().end;
+        }
+        assert_eq!(end, source.len());
+    }
+}

@@ -1,8 +1,9 @@
 //! Property tests of the formatter over generated inputs: every bundled game
 //! folder, rewritten many times with random (meaning-preserving) spacing,
 //! blank lines and comments.  For each variant x:
-//! format(format(x)) == format(x), and checking format(x) gives the same IR
-//! and the same diagnostics as checking x.
+//! format(format(x)) == format(x), format(x) reads to the same syntax tree
+//! as x up to spans, and checking format(x) gives the same IR and the same
+//! diagnostics as checking x.
 
 use cardsmith::fmt::format_text;
 use cardsmith::workspace::Workspace;
@@ -79,6 +80,16 @@ fn check(files: &[(String, String)]) -> Checked {
     }
 }
 
+/// The syntax tree of `text` without its spans.
+fn shape(text: &str) -> String {
+    let mut files = cardsmith::source::Files::new();
+    let id = files.add("shape.cards", text);
+    let mut diagnostics = Vec::new();
+    let tree = cardsmith::syntax::parse(&files, id, &mut diagnostics);
+    assert!(diagnostics.is_empty(), "a generated file does not parse");
+    tree.shape(&files.get(id).text)
+}
+
 fn folder(name: &str) -> Vec<(String, String)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("cards").join(name);
     let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
@@ -105,6 +116,7 @@ fn formatting_generated_variants_is_idempotent_and_keeps_meaning() {
                 let once = format_text(name, text).unwrap_or_else(|e| panic!("{name} (seed {seed}): {e:?}"));
                 let twice = format_text(name, &once).unwrap_or_else(|e| panic!("{name} (seed {seed}): {e:?}"));
                 assert_eq!(once, twice, "{name} (seed {seed}): formatting twice differs from once");
+                assert_eq!(shape(text), shape(&once), "{name} (seed {seed}): the tree differs after formatting");
                 let (before, after) = (text.matches("//").count(), once.matches("//").count());
                 assert_eq!(before, after, "{name} (seed {seed}): a comment was lost");
                 formatted.push((name.clone(), once));

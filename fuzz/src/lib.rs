@@ -19,12 +19,18 @@ use cardsmith::diagnostics::{render, Diagnostic};
 use cardsmith::source::Files;
 use cardsmith::workspace::Workspace;
 
-/// Parsing alone: scanning, pest and building the syntax tree.
+/// Parsing alone: pest, the lossless tree and the typed tree.  The lossless
+/// tree holds every byte of the file in order, and formatting around syntax
+/// errors does not fail.
 pub fn parse(data: &[u8]) {
     let mut files = Files::new();
     let mut diagnostics = Vec::new();
     if let Some(id) = cardsmith::syntax::load(&mut files, "fuzz.cards", data.to_vec(), &mut diagnostics) {
-        cardsmith::syntax::parse(&files, id, &mut diagnostics);
+        let (cst, _) = cardsmith::syntax::parse_lossless(&files, id, &mut diagnostics);
+        assert!(cst.text(&files.get(id).text) == files.get(id).text, "the lossless tree lost or moved a byte");
+        if let Err(cardsmith::fmt::FormatError::Syntax(_)) = cardsmith::fmt::format_keeping_errors(&files, id) {
+            panic!("formatting around syntax errors refused the file");
+        }
     }
     diagnostics_are_sound(&files, &diagnostics);
 }

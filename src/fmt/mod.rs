@@ -8,15 +8,19 @@
 //! stay where they were: on their own line before the node that follows them,
 //! or at the end of the line they ended.
 //!
-//! Formatting refuses a file with syntax errors, and checks its own output:
-//! the result must parse to the same tree and keep every comment, or the
-//! original is returned untouched with an error.
+//! [`format_file`] refuses a file with syntax errors;
+//! [`format_keeping_errors`] formats the items around them and keeps every
+//! item with a mistake byte for byte as written, so no text is ever lost.
+//! Formatting checks its own output: the result must parse to the same tree
+//! and keep every comment, or the original is returned untouched with an
+//! error.
 
 use crate::diagnostics::Diagnostic;
 use crate::source::{FileId, Files, SourceFile, Span};
 use crate::syntax::{
     self,
     ast::{single_spaced, Node, SourceTree, ValueKind},
+    cst::{Cst, Kind},
 };
 
 /// Lines longer than this are not joined into one-line blocks.
@@ -45,7 +49,7 @@ pub fn format_file(files: &Files, file: FileId) -> Result<String, FormatError> {
     if !out.is_empty() {
         out.push('\n');
     }
-    verify(files, &tree, &out)?;
+    verify(files, file, &tree, &out)?;
     Ok(out)
 }
 
@@ -54,6 +58,68 @@ pub fn format_text(name: &str, text: &str) -> Result<String, FormatError> {
     let mut files = Files::new();
     let id = files.add(name, text);
     format_file(&files, id)
+}
+
+/// Formats a file that may hold syntax errors: each top-level item with a
+/// mistake, from the start of its first line to the end of its last, is
+/// kept as written, and the text between such items is formatted on its
+/// own.  Gives the text and the file's syntax diagnostics.
+pub fn format_keeping_errors(files: &Files, file: FileId) -> Result<(String, Vec<Diagnostic>), FormatError> {
+    let mut diagnostics = Vec::new();
+    let (cst, _) = syntax::parse_lossless(files, file, &mut diagnostics);
+    if diagnostics.is_empty() {
+        return format_file(files, file).map(|text| (text, diagnostics));
+    }
+    let text = &files.get(file).text;
+    let mut out = String::with_capacity(text.len());
+    let mut clean_from = 0;
+    for broken in broken_items(&cst, text) {
+        format_between(&text[clean_from..broken.start], &mut out)?;
+        out.push_str(&text[broken.clone()]);
+        clean_from = broken.end;
+    }
+    format_between(&text[clean_from..], &mut out)?;
+    Ok((out, diagnostics))
+}
+
+/// The whole lines of each top-level item that holds a mistake.
+fn broken_items(cst: &Cst, text: &str) -> Vec<std::ops::Range<usize>> {
+    let is_error = |kind: Kind| matches!(kind, Kind::Error | Kind::TooDeep | Kind::TooComplex(_) | Kind::MissingBrace);
+    let mut ranges: Vec<std::ops::Range<usize>> = Vec::new();
+    for item in cst.root().children() {
+        if !(is_error(item.kind()) || item.descendants().any(|e| is_error(e.kind()))) {
+            continue;
+        }
+        let range = item.range();
+        let start = text[..range.start].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+        let end = text[range.end..].find('\n').map_or(text.len(), |i| range.end + i + 1);
+        match ranges.last_mut() {
+            Some(last) if last.end >= start => last.end = end.max(last.end),
+            _ => ranges.push(start..end),
+        }
+    }
+    ranges
+}
+
+/// Formats whole lines that hold no mistake, keeping a blank line before
+/// and after them where the author left one.
+fn format_between(lines: &str, out: &mut String) -> Result<(), FormatError> {
+    if lines.trim().is_empty() {
+        if !out.is_empty() && lines.contains(['\n', '\r']) && !out.ends_with("\n\n") {
+            out.push('\n');
+        }
+        return Ok(());
+    }
+    if !out.is_empty() && lines.trim_start_matches([' ', '\t']).starts_with(['\n', '\r']) {
+        out.push('\n');
+    }
+    out.push_str(&format_text("part", lines)?);
+    if lines.trim_end_matches([' ', '\t']).ends_with("\n\n")
+        || lines.trim_end_matches([' ', '\t']).ends_with("\r\n\r\n")
+    {
+        out.push('\n');
+    }
+    Ok(())
 }
 
 struct Printer<'a> {
@@ -205,7 +271,7 @@ impl<'a> Printer<'a> {
 }
 
 /// The output must parse to the same tree and keep every comment.
-fn verify(files: &Files, original: &SourceTree, output: &str) -> Result<(), FormatError> {
+fn verify(files: &Files, file: FileId, original: &SourceTree, output: &str) -> Result<(), FormatError> {
     let mut check = Files::new();
     let id = check.add("formatted", output);
     let mut diagnostics = Vec::new();
@@ -219,42 +285,8 @@ fn verify(files: &Files, original: &SourceTree, output: &str) -> Result<(), Form
     if comment_texts(files, original) != comment_texts(&check, &tree) {
         return Err(FormatError::Unsafe("a comment would be lost or moved out of order".into()));
     }
-    if shape(files, &original.nodes) != shape(&check, &tree.nodes) {
+    if original.shape(&files.get(file).text) != tree.shape(&check.get(id).text) {
         return Err(FormatError::Unsafe("the formatted text means something else".into()));
     }
     Ok(())
-}
-
-/// A span-free rendering of a tree, for comparing meaning.
-fn shape(files: &Files, nodes: &[Node]) -> String {
-    let mut out = String::new();
-    for node in nodes {
-        out.push_str(&node.name.text);
-        for value in &node.values {
-            out.push('|');
-            out.push_str(&format!("{:?}", strip(&value.kind)));
-        }
-        if let Some(expr) = &node.expr {
-            out.push('|');
-            out.push_str(&single_spaced(files.text(expr.span())));
-        }
-        if let Some(block) = &node.block {
-            out.push('{');
-            out.push_str(&shape(files, &block.nodes));
-            out.push('}');
-        }
-        out.push(';');
-    }
-    out
-}
-
-/// Value kinds without spans (calls carry the spans of their arguments).
-fn strip(kind: &ValueKind) -> String {
-    match kind {
-        ValueKind::Call { name, args } => {
-            let args: Vec<String> = args.iter().map(|a| strip(&a.kind)).collect();
-            format!("{}({})", name.text, args.join(","))
-        }
-        other => format!("{other:?}"),
-    }
 }

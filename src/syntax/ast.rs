@@ -16,6 +16,57 @@ pub struct SourceTree {
     pub unparsed_names: Vec<String>,
 }
 
+impl SourceTree {
+    /// The tree without its spans, as text: two trees mean the same when
+    /// their shapes are equal.  `text` is the file the tree was read from
+    /// (a rule's expression is compared as written, single-spaced).
+    pub fn shape(&self, text: &str) -> String {
+        let mut out = String::new();
+        // Nodes to print, innermost last; `None` closes a block.
+        let mut stack: Vec<Option<&Node>> = self.nodes.iter().rev().map(Some).collect();
+        while let Some(entry) = stack.pop() {
+            let Some(node) = entry else {
+                out.push_str("};");
+                continue;
+            };
+            out.push_str(&node.name.text);
+            for value in &node.values {
+                out.push('|');
+                value_shape(&value.kind, &mut out);
+            }
+            if let Some(expr) = &node.expr {
+                out.push('|');
+                out.push_str(&single_spaced(text.get(expr.span().range()).unwrap_or("")));
+            }
+            match &node.block {
+                Some(block) => {
+                    out.push('{');
+                    stack.push(None);
+                    stack.extend(block.nodes.iter().rev().map(Some));
+                }
+                None => out.push(';'),
+            }
+        }
+        out
+    }
+}
+
+/// A value without spans (calls carry the spans of their arguments).
+fn value_shape(kind: &ValueKind, out: &mut String) {
+    match kind {
+        ValueKind::Call { name, args } => {
+            out.push_str(&name.text);
+            out.push('(');
+            for arg in args {
+                value_shape(&arg.kind, out);
+                out.push(',');
+            }
+            out.push(')');
+        }
+        other => out.push_str(&format!("{other:?}")),
+    }
+}
+
 /// `name value* { block }`, or a constraint `require "message" expression`.
 #[derive(Clone, Debug)]
 pub struct Node {

@@ -17,8 +17,9 @@ Every file is a list of nodes: a name, some values, and an optional block:
       }
     }
 
-A node ends at the end of its line, at `;`, or before a `}`.  Only the item
-with the mistake is skipped; the rest of the file is still checked.",
+A node ends at the end of its line, at `;`, or before a `}`.  Only the line
+with the mistake is skipped; the rest of the card and of the file is still
+checked.  A card whose first line has the mistake is skipped whole.",
 };
 
 pub const UNTERMINATED_STRING: Code = Code {

@@ -16,7 +16,7 @@
 /// token cannot hold (`Coord`, `Distance`, `SlashList`), which the grammar
 /// tells apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Form {
+pub enum Form {
     Coord,
     Distance,
     SlashList,

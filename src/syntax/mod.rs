@@ -1,52 +1,46 @@
-//! Syntax: the grammar, the syntax tree with spans, and parsing with
-//! recovery.
+//! Syntax: the grammar, the lossless syntax tree, and the typed tree with
+//! spans that the later stages read.
 //!
-//! A file is first cut into top-level items by a linear scanner ([`scan`]),
-//! then each item is parsed on its own by the pest grammar
-//! (`grammar/cardsmith.pest`), so a mistake in one card never hides the
-//! mistakes in the others.  pest types stay inside [`parser`].  A rule's
-//! expression is matched by the grammar as the rest of its line and read by
-//! [`expr`], without recursion, so its length costs no stack and its nesting
-//! is bounded with a diagnostic.
+//! The pest grammar (`grammar/cardsmith.pest`) reads a file one top-level
+//! item at a time ([`parser`]) into a lossless tree ([`cst`]) that holds every
+//! byte, with a line that does not parse as an error node of its own, so a
+//! mistake never hides the mistakes in the rest of its card or file.  The
+//! tree is lowered ([`lower`]) to the typed [`ast::SourceTree`].  Blocks nested
+//! too deeply are refused before pest sees them ([`guard`]).  pest types stay
+//! inside [`parser`].  A rule's expression is matched by the grammar as the
+//! rest of its line and read by [`expr`], without recursion, so its length
+//! costs no stack and its nesting is bounded with a diagnostic.
 
 pub mod ast;
 pub mod codes;
+pub mod cst;
 mod expr;
+pub mod guard;
 mod literal;
+mod lower;
 mod parser;
-pub mod scan;
 
 use crate::diagnostics::Diagnostic;
 use crate::source::{FileId, Files, Span};
 use ast::SourceTree;
+use cst::Cst;
 
 /// Files larger than this are refused before they are read into the table.
 pub const MAX_FILE_SIZE: usize = 8 * 1024 * 1024;
 
 /// Parses one file of the table.  Problems are appended to `diagnostics`; the
-/// tree holds every item that parsed.
+/// tree holds every item whose head parsed.
 pub fn parse(files: &Files, file: FileId, diagnostics: &mut Vec<Diagnostic>) -> SourceTree {
+    parse_lossless(files, file, diagnostics).1
+}
+
+/// Parses one file of the table into its lossless tree and the typed tree
+/// lowered from it.
+pub fn parse_lossless(files: &Files, file: FileId, diagnostics: &mut Vec<Diagnostic>) -> (Cst, SourceTree) {
     let text = &files.get(file).text;
-    let mut tree = SourceTree::default();
-    for chunk in scan::scan(file, text, diagnostics) {
-        let slice = &text[chunk.start..chunk.end];
-        if chunk.broken {
-            tree.unparsed_names.extend(scan::item_names(slice));
-            continue;
-        }
-        if slice.trim().is_empty() {
-            continue;
-        }
-        let problems_before = diagnostics.len();
-        parser::ChunkParser::new(file, chunk.start, &mut tree.comments, diagnostics).parse(slice, &mut tree.nodes);
-        if diagnostics.len() > problems_before {
-            tree.unparsed_names.extend(scan::item_names(slice));
-        }
-    }
-    // Comments are gathered while walking the tree, not in source order.
-    tree.comments.sort_by_key(|c| c.start);
-    tree.nodes.shrink_to_fit();
-    tree
+    let cst = parser::build(text);
+    let tree = lower::lower(&cst, text, file, diagnostics);
+    (cst, tree)
 }
 
 /// Parses several files of the table, spread over the machine's cores.  The
@@ -94,5 +88,57 @@ pub fn load(files: &mut Files, name: &str, bytes: Vec<u8>, diagnostics: &mut Vec
             );
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The codes of the diagnostics of `text`, and its typed tree.
+    fn parsed(text: &str) -> (Vec<&'static str>, SourceTree) {
+        let mut files = Files::new();
+        let id = files.add("t.cards", text);
+        let mut diagnostics = Vec::new();
+        let tree = parse(&files, id, &mut diagnostics);
+        (diagnostics.iter().map(|d| d.code.id).collect(), tree)
+    }
+
+    #[test]
+    fn a_block_followed_by_a_brace_is_read_once_at_every_level() {
+        let mut text = "c".to_string();
+        for _ in 0..30 {
+            text = format!("x {{ {text} }} {{}}");
+        }
+        let (codes, _) = parsed(&text);
+        assert!(!codes.is_empty() && codes.iter().all(|c| *c == codes::SYNTAX_ERROR.id), "{codes:?}");
+    }
+
+    #[test]
+    fn an_error_line_leaves_the_rest_of_its_card() {
+        let (codes, tree) = parsed("card \"A\" {\n  one 1\n  ) two\n  three \"x\n  four 4 )\n  five 5\n}\nnext 1\n");
+        assert_eq!(codes, ["E0001", "E0002", "E0001"]);
+        let names: Vec<&str> =
+            tree.nodes[0].block.as_ref().map_or(vec![], |b| b.nodes.iter().map(|n| n.name.text.as_str()).collect());
+        assert_eq!(names, ["one", "three", "four", "five"]);
+        assert_eq!(tree.nodes[1].name.text, "next");
+        assert!(tree.unparsed_names.is_empty());
+    }
+
+    #[test]
+    fn a_missing_brace_closes_before_the_next_item() {
+        let (codes, tree) = parsed("card \"A\" {\n  one {\n    two 2\nnext 1\n");
+        assert_eq!(codes, ["E0003"]);
+        assert_eq!(tree.nodes.len(), 2);
+        let (codes, _) = parsed("card \"A\" {\n}\n}\n");
+        assert_eq!(codes, ["E0004"]);
+    }
+
+    #[test]
+    fn an_item_whose_head_does_not_read_is_left_out_with_its_name() {
+        let (codes, tree) = parsed("card \"A\" ) {\n  one ) 1\n}\nnext 1\n");
+        assert_eq!(codes, ["E0001", "E0001"]);
+        assert_eq!(tree.unparsed_names, ["A"]);
+        assert_eq!(tree.nodes.len(), 1);
     }
 }

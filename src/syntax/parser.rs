@@ -1,16 +1,18 @@
-//! Turns pest's pairs into the syntax tree.  This is the only module that
-//! sees pest types; it has one function per grammar rule and reports spanned
-//! diagnostics instead of panicking.
+//! Runs the grammar and turns its pairs into the lossless tree
+//! ([`super::cst`]).  This is the only module that sees pest types.
+//!
+//! A file is read one top-level item per call to pest, so that pest's step
+//! and stack limits apply to one item: an item that reaches one becomes a
+//! [`Kind::TooComplex`] node, and the items after it are read as usual.
+//! Regions the depth guard refuses ([`super::guard`]) never reach pest.
 
-use super::ast::*;
-use super::codes;
-use super::expr::Place;
+use super::cst::{Builder, Cst, Kind, Limit};
+use super::guard;
 use super::literal::{self, Form};
 use crate::diagnostics::Diagnostic;
-use crate::source::{FileId, Span};
-use pest::iterators::Pair;
+use crate::source::Span;
 use pest::Parser as _;
-use std::sync::Arc;
+use pest::Token;
 
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/cardsmith.pest"]
@@ -19,314 +21,174 @@ pub(super) struct Grammar;
 /// Enough for any real item; pathological input stops here instead of hanging.
 const CALL_LIMIT: usize = 5_000_000;
 
-/// Builds the tree of one chunk of a file; `offset` is where the chunk starts.
-pub(super) struct ChunkParser<'a> {
-    file: FileId,
-    offset: usize,
-    comments: &'a mut Vec<Span>,
-    diagnostics: &'a mut Vec<Diagnostic>,
-    /// Whether a value nested calls too deeply: the item is then left out,
-    /// as one that does not parse is.
-    lost: bool,
+/// The lossless tree of `text`.
+pub(super) fn build(text: &str) -> Cst {
+    pest::set_call_limit(std::num::NonZeroUsize::new(CALL_LIMIT));
+    let mut builder = Builder::new(text);
+    let mut pos = 0;
+    for refused in guard::too_deep(text) {
+        items(text, pos, refused.range.start, &mut builder);
+        builder.open(Kind::TooDeep, refused.range.start);
+        builder.error_text_to(refused.brace);
+        builder.token(Kind::DeepBrace, refused.brace, refused.brace + 1);
+        builder.error_text_to(refused.range.end);
+        builder.close(refused.range.end);
+        pos = refused.range.end;
+    }
+    items(text, pos, text.len(), &mut builder);
+    builder.finish()
 }
 
-impl<'a> ChunkParser<'a> {
-    pub fn new(file: FileId, offset: usize, comments: &'a mut Vec<Span>, diagnostics: &'a mut Vec<Diagnostic>) -> Self {
-        ChunkParser { file, offset, comments, diagnostics, lost: false }
-    }
-
-    pub fn parse(&mut self, text: &str, nodes: &mut Vec<Node>) {
-        pest::set_call_limit(std::num::NonZeroUsize::new(CALL_LIMIT));
-        match Grammar::parse(Rule::item_list, text) {
-            Ok(mut pairs) => {
-                let (nodes_before, comments_before) = (nodes.len(), self.comments.len());
-                if let Some(list) = pairs.next() {
-                    for pair in self.inner(list) {
-                        if pair.as_rule() == Rule::node {
-                            nodes.extend(self.node(pair));
-                        }
-                    }
+/// Reads the items of `text[pos..end]` into the tree.
+fn items(text: &str, mut pos: usize, end: usize, builder: &mut Builder<'_>) {
+    while pos < end {
+        let slice = &text[pos..end];
+        match Grammar::parse(Rule::item, slice) {
+            Ok(pairs) => {
+                let read = add_pairs(pairs, pos, builder);
+                if read == pos {
+                    // Only the end of the text reads as nothing.
+                    builder.trivia_to(end);
+                    return;
                 }
-                if self.lost {
-                    nodes.truncate(nodes_before);
-                    self.comments.truncate(comments_before);
-                }
+                pos = read;
             }
             Err(error) => {
-                let diagnostic = self.syntax_error(text, error);
-                self.diagnostics.push(diagnostic);
-            }
-        }
-    }
-
-    fn span(&self, pair: &Pair<'_, Rule>) -> Span {
-        let s = pair.as_span();
-        Span::new(self.file, self.offset + s.start(), self.offset + s.end())
-    }
-
-    /// The children of a pair, with comments taken aside.
-    fn inner<'i>(&mut self, pair: Pair<'i, Rule>) -> Vec<Pair<'i, Rule>> {
-        let mut children = Vec::new();
-        for child in pair.into_inner() {
-            if child.as_rule() == Rule::comment {
-                let span = self.span(&child);
-                self.comments.push(span);
-            } else {
-                children.push(child);
-            }
-        }
-        children
-    }
-
-    /// A node; none for a rule whose expression does not read.
-    fn node(&mut self, pair: Pair<'_, Rule>) -> Option<Node> {
-        let span = self.span(&pair);
-        let children = self.inner(pair);
-        match children.into_iter().next() {
-            Some(child) if child.as_rule() == Rule::constraint => self.constraint(child),
-            Some(child) => Some(self.plain_node(child)),
-            None => Some(unreachable_node(span)),
-        }
-    }
-
-    fn plain_node(&mut self, pair: Pair<'_, Rule>) -> Node {
-        let span = self.span(&pair);
-        let mut name = None;
-        let children = self.inner(pair);
-        // Sized exactly: a tree of 100,000 cards holds millions of these.
-        let mut values = Vec::with_capacity(children.iter().filter(|c| is_value(c.as_rule())).count());
-        let mut block = None;
-        for child in children {
-            match child.as_rule() {
-                Rule::name => name = Some(self.name(child)),
-                Rule::block => block = Some(self.block(child)),
-                _ => values.push(self.value(child, 0)),
-            }
-        }
-        let name = name.unwrap_or(Name { text: String::new(), span });
-        Node { name, values, block, expr: None, span }
-    }
-
-    /// A rule.  When its expression does not read, the mistake is reported
-    /// and the rule left out, alone: the block around it is still read, so
-    /// nothing else reports the same mistake again.
-    fn constraint(&mut self, pair: Pair<'_, Rule>) -> Option<Node> {
-        let mut span = self.span(&pair);
-        let mut name = Name { text: String::new(), span };
-        let mut values = Vec::new();
-        let mut expr = None;
-        for child in self.inner(pair) {
-            match child.as_rule() {
-                Rule::constraint_kw => name = self.name(child),
-                Rule::expr => expr = Some(Arc::new(self.expr(child)?)),
-                _ => values.push(self.value(child, 0)),
-            }
-        }
-        // The grammar's `expr` runs on to the end of the line; the node ends
-        // with the expression's last token.
-        if let Some(expr) = &expr {
-            span.end = expr.span().end;
-        }
-        Some(Node { name, values, block: None, expr, span })
-    }
-
-    /// Reads a rule's expression (see [`super::expr`]).
-    fn expr(&mut self, pair: Pair<'_, Rule>) -> Option<Expr> {
-        let place = Place {
-            file: self.file,
-            offset: self.offset,
-            text: pair.as_span().get_input(),
-            start: pair.as_span().start(),
-            end: pair.as_span().end(),
-        };
-        super::expr::read(&place, self.diagnostics)
-    }
-
-    fn name(&mut self, pair: Pair<'_, Rule>) -> Name {
-        Name { text: pair.as_str().to_string(), span: self.span(&pair) }
-    }
-
-    fn block(&mut self, pair: Pair<'_, Rule>) -> Block {
-        let span = self.span(&pair);
-        let children = self.inner(pair);
-        let mut nodes = Vec::with_capacity(children.iter().filter(|p| p.as_rule() == Rule::node).count());
-        for child in children.into_iter().filter(|p| p.as_rule() == Rule::node) {
-            nodes.extend(self.node(child));
-        }
-        Block { nodes, span }
-    }
-
-    /// A value, `depth` calls deep.
-    fn value(&mut self, pair: Pair<'_, Rule>, depth: usize) -> Value {
-        let span = self.span(&pair);
-        let kind = match pair.as_rule() {
-            Rule::string => ValueKind::String(unescape(pair.as_str())),
-            Rule::call => self.call(pair, depth + 1),
-            Rule::slash_value => match pair.into_inner().next() {
-                Some(form) => self.literal(form),
-                None => ValueKind::Word(String::new()),
-            },
-            Rule::literal => match pair.into_inner().next() {
-                Some(form) => self.literal(form),
-                None => ValueKind::Word(String::new()),
-            },
-            _ => ValueKind::Word(pair.as_str().to_string()),
-        };
-        Value { kind, span }
-    }
-
-    /// A call (`name(a, b)`), the `depth`-th around its
-    /// arguments.  Deeper than the limit, it is reported and read no further.
-    fn call(&mut self, pair: Pair<'_, Rule>, depth: usize) -> ValueKind {
-        let mut name = None;
-        let mut args = Vec::new();
-        for child in self.inner(pair) {
-            match child.as_rule() {
-                Rule::ident => name = Some(self.name(child)),
-                Rule::call_args if depth > MAX_EXPR_DEPTH => {
-                    let at = name.as_ref().map_or(self.span(&child), |n| n.span);
-                    self.diagnostics.push(super::expr::too_deep(at, "call"));
-                    self.lost = true;
-                }
-                Rule::call_args => {
-                    for arg in self.inner(child).into_iter().filter(|a| a.as_rule() != Rule::comma) {
-                        args.push(self.value(arg, depth));
-                    }
-                }
-                _ => {}
-            }
-        }
-        let span = name.as_ref().map(|n| n.span).unwrap_or(Span::new(self.file, self.offset, self.offset));
-        ValueKind::Call { name: name.unwrap_or(Name { text: String::new(), span }), args }
-    }
-
-    fn literal(&mut self, pair: Pair<'_, Rule>) -> ValueKind {
-        self.form(form_of(&pair), pair.as_str(), self.span(&pair))
-    }
-
-    /// The value of a literal of a known form.
-    /// A number too large makes the whole value [`ValueKind::Invalid`].
-    fn form(&mut self, form: Form, text: &str, span: Span) -> ValueKind {
-        let mut too_large = false;
-        let mut number = |digits: &str| -> i64 {
-            digits.parse::<i64>().unwrap_or_else(|_| {
-                too_large = true;
-                0
-            })
-        };
-        let kind = self.form_with(form, text, &mut number);
-        if too_large {
-            self.diagnostics.push(number_too_large(span));
-            return ValueKind::Invalid;
-        }
-        kind
-    }
-
-    fn form_with(&mut self, form: Form, text: &str, number: &mut impl FnMut(&str) -> i64) -> ValueKind {
-        match form {
-            Form::Integer => ValueKind::Int(number(text)),
-            Form::Signed => ValueKind::Signed(number(text.trim_start_matches('+'))),
-            Form::PlusAfter => ValueKind::PlusAfter(number(&text[..text.len() - 1])),
-            Form::Copies => ValueKind::Copies(number(&text[1..])),
-            Form::Decimal => ValueKind::Decimal(decimal(text, number)),
-            Form::Distance => ValueKind::Distance(decimal(&text[..text.len() - 1], number)),
-            Form::SavePair => {
-                let (a, b) = text.split_once('/').unwrap_or((text, text));
-                ValueKind::SavePair(number(a.trim_end_matches('+')), number(b.trim_end_matches('+')))
-            }
-            Form::Dice => {
-                let (count, rest) = text.split_once('D').unwrap_or(("", text));
-                let count = if count.is_empty() { 1 } else { number(count) };
-                let (sides, modifier) = match rest.find(['+', '-']) {
-                    Some(at) => (number(&rest[..at]), number(&rest[at..])),
-                    None => (number(rest), 0),
+                let limit = match &error.variant {
+                    pest::error::ErrorVariant::CustomError { message } if message.contains("stack") => Limit::Stack,
+                    pest::error::ErrorVariant::CustomError { message } if message.contains("call") => Limit::Calls,
+                    _ => Limit::Other,
                 };
-                ValueKind::Dice { count, sides, modifier }
+                // Skip the separators, so the refused node starts at the item.
+                let start = pos + slice.len() - slice.trim_start().len();
+                let stop = guard::next_top_level_line(text.as_bytes(), start).clamp(start + 1, end);
+                builder.open(Kind::TooComplex(limit), start);
+                builder.error_text_to(stop);
+                builder.close(stop);
+                pos = stop;
             }
-            Form::Coord => {
-                let (q, r) = text.split_once(',').unwrap_or((text, "0"));
-                ValueKind::Coord(number(q.trim_start_matches('+')), number(r.trim_start_matches('+')))
-            }
-            Form::Range => {
-                let (low, high) = match text.split_once("..") {
-                    Some(parts) => parts,
-                    None => text.split_once('-').unwrap_or((text, "")),
-                };
-                let high = if high.is_empty() { None } else { Some(number(high)) };
-                ValueKind::Range { low: number(low), high }
-            }
-            Form::BandRange => {
-                let (from, to) = text.split_once("..").unwrap_or((text, ""));
-                let to = if to.is_empty() { None } else { Some(to.to_string()) };
-                ValueKind::BandRange { from: from.to_string(), to }
-            }
-            Form::SlashList => ValueKind::SlashList(text.split('/').map(str::to_string).collect()),
-            Form::Star => ValueKind::Star,
-            Form::Ident => ValueKind::Ident(text.to_string()),
-            Form::Word => ValueKind::Word(text.to_string()),
         }
-    }
-
-    fn syntax_error(&self, text: &str, error: pest::error::Error<Rule>) -> Diagnostic {
-        let position = match error.location {
-            pest::error::InputLocation::Pos(p) => p,
-            pest::error::InputLocation::Span((p, _)) => p,
-        };
-        let expected_text = match &error.variant {
-            pest::error::ErrorVariant::ParsingError { positives, .. } => describe_expected(positives),
-            pest::error::ErrorVariant::CustomError { message } => {
-                // The item's first line, not the whole item: a label over
-                // many lines would print every one of them.
-                let head = first_line(text);
-                let at = Span::new(self.file, self.offset + head.start, self.offset + head.end);
-                let why = match message.as_str() {
-                    "stack limit reached" => "its brackets nest too deeply for the parser",
-                    "call limit reached" => "it took the parser too many steps",
-                    other => other,
-                };
-                return Diagnostic::error(&codes::PARSER_LIMIT, "this item is too complex to parse")
-                    .primary(at, "parsing stopped inside this item")
-                    .note(why.to_string())
-                    .help("split the item, or nest brackets less deeply");
-            }
-        };
-        let (found, length) = found_at(text, position);
-        let start = self.offset + position;
-        expected(Span::new(self.file, start, start + length), &expected_text, &found)
     }
 }
 
-/// The range of the first line of `text` that holds more than space and a
-/// comment, without its line end; the whole text if there is none.
-fn first_line(text: &str) -> std::ops::Range<usize> {
-    let mut start = 0;
-    for line in text.split_inclusive('\n') {
-        let content = line.trim();
-        if !content.is_empty() && !content.starts_with("//") {
-            return start..start + line.trim_end().len();
+/// Adds one item's pairs (from `offset` in the file); gives where it ends.
+fn add_pairs(pairs: pest::iterators::Pairs<'_, Rule>, offset: usize, builder: &mut Builder<'_>) -> usize {
+    // Inside a token, the pairs that make it up are skipped: this counts
+    // how deep, 0 when outside.
+    let mut inside_token = 0usize;
+    let mut token_start = 0;
+    let mut token_kind = None;
+    let mut end = offset;
+    for token in pairs.tokens() {
+        match token {
+            Token::Start { rule, pos } => {
+                let at = offset + pos.pos();
+                if inside_token > 0 {
+                    inside_token += 1;
+                    continue;
+                }
+                match role(rule) {
+                    Role::Node(kind) => builder.open(kind, at),
+                    Role::Token(kind) => (inside_token, token_start, token_kind) = (1, at, Some(kind)),
+                    // Told apart in Rust once its end is known.
+                    Role::Literal => (inside_token, token_start, token_kind) = (1, at, None),
+                    Role::Transparent => {}
+                }
+            }
+            Token::End { rule, pos } => {
+                let at = offset + pos.pos();
+                end = end.max(at);
+                if inside_token > 0 {
+                    inside_token -= 1;
+                    if inside_token == 0 {
+                        let kind = token_kind
+                            .unwrap_or_else(|| Kind::Literal(literal::classify(&builder.source()[token_start..at])));
+                        builder.token(kind, token_start, at);
+                    }
+                    continue;
+                }
+                if let Role::Node(_) = role(rule) {
+                    builder.close(at);
+                }
+            }
         }
-        start += line.len();
     }
-    0..text.len()
+    end
+}
+
+/// What a pair of the grammar is in the tree.
+enum Role {
+    Node(Kind),
+    Token(Kind),
+    /// A literal token, whose form [`literal::classify`] tells.
+    Literal,
+    /// Only its children are kept.
+    Transparent,
+}
+
+fn role(rule: Rule) -> Role {
+    Role::Token(match rule {
+        Rule::plain_node => return Role::Node(Kind::Node),
+        Rule::constraint => return Role::Node(Kind::Rule),
+        Rule::block => return Role::Node(Kind::Block),
+        Rule::call => return Role::Node(Kind::Call),
+        Rule::bad_node | Rule::bad_tail | Rule::bad_value | Rule::stray_close => return Role::Node(Kind::Error),
+        Rule::name | Rule::ident => Kind::Name,
+        Rule::constraint_kw => Kind::Keyword,
+        Rule::string => Kind::String,
+        Rule::expr => Kind::Expr,
+        Rule::comment => Kind::Comment,
+        Rule::comma => Kind::Comma,
+        Rule::call_close => Kind::CloseParen,
+        Rule::unterminated => Kind::Unterminated,
+        Rule::missing_close => Kind::MissingBrace,
+        Rule::token => return Role::Literal,
+        Rule::coord | Rule::distance | Rule::slash_list | Rule::word => Kind::Literal(form(rule)),
+        _ => return Role::Transparent,
+    })
+}
+
+/// What pest expected where `line` (an error node's text) stops being a
+/// node: the offset in `line` and the words for what it expected.  None when
+/// the line reads as a node on its own.
+pub(super) fn strict_error(line: &str) -> Option<(usize, String)> {
+    let error = Grammar::parse(Rule::strict_node, line).err()?;
+    let position = match error.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((p, _)) => p,
+    };
+    let expected = match &error.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } => describe_expected(positives),
+        pest::error::ErrorVariant::CustomError { .. } => return None,
+    };
+    Some((position, expected))
 }
 
 /// `E0001`: "expected …, found …", at what was found.
 pub(super) fn expected(span: Span, what: &str, found: &str) -> Diagnostic {
-    Diagnostic::error(&codes::SYNTAX_ERROR, format!("expected {what}, found {found}"))
+    Diagnostic::error(&super::codes::SYNTAX_ERROR, format!("expected {what}, found {found}"))
         .primary(span, format!("expected {what}"))
 }
 
 /// `E0006`: a number written with more digits than 64 bits hold.
 pub(super) fn number_too_large(span: Span) -> Diagnostic {
-    Diagnostic::error(&codes::NUMBER_TOO_LARGE, "number too large")
+    Diagnostic::error(&super::codes::NUMBER_TOO_LARGE, "number too large")
         .primary(span, "this number does not fit in 64 bits")
         .help("numbers go up to 9223372036854775807")
 }
 
-/// The form of the pair inside a `literal` (or a `literal_spec`, for its test).
-pub(super) fn form_of(pair: &Pair<'_, Rule>) -> Form {
+/// The form of a literal pair told apart by the grammar (or, in the test of
+/// [`literal`], of any pair inside a `literal` or a `literal_spec`).
+#[cfg(test)]
+pub(super) fn form_of(pair: &pest::iterators::Pair<'_, Rule>) -> Form {
     match pair.as_rule() {
         Rule::token => literal::classify(pair.as_str()),
+        rule => form(rule),
+    }
+}
+
+fn form(rule: Rule) -> Form {
+    match rule {
         Rule::coord => Form::Coord,
         Rule::distance => Form::Distance,
         Rule::slash_list => Form::SlashList,
@@ -345,21 +207,14 @@ pub(super) fn form_of(pair: &Pair<'_, Rule>) -> Form {
     }
 }
 
-/// Whether a child of a node is one of its values.
-fn is_value(rule: Rule) -> bool {
-    !matches!(rule, Rule::name | Rule::block | Rule::constraint_kw | Rule::expr)
-}
-
-fn unreachable_node(span: Span) -> Node {
-    Node { name: Name { text: String::new(), span }, values: Vec::new(), block: None, expr: None, span }
-}
-
 /// What a person would call each grammar rule, for "expected …" messages.
 fn rename(rule: Rule) -> Option<&'static str> {
     Some(match rule {
-        Rule::node | Rule::plain_node | Rule::name | Rule::constraint | Rule::constraint_kw => "a name",
+        Rule::node | Rule::plain_node | Rule::name | Rule::constraint | Rule::constraint_kw | Rule::strict_node => {
+            "a name"
+        }
         Rule::string | Rule::call | Rule::literal | Rule::call_args | Rule::slash_value => "a value",
-        Rule::block => "`{`",
+        Rule::block | Rule::block_open => "`{`",
         Rule::comma => "`,`",
         Rule::call_close => "`)`",
         Rule::expr => "an expression",
@@ -403,39 +258,4 @@ pub(super) fn found_at(text: &str, position: usize) -> (String, usize) {
         c.to_string()
     };
     (format!("`{token}`"), token.len())
-}
-
-fn decimal(text: &str, number: &mut impl FnMut(&str) -> i64) -> Decimal {
-    match text.split_once('.') {
-        Some((whole, fraction)) => {
-            let scale = fraction.len().min(18) as u8;
-            let digits = format!("{whole}{}", &fraction[..scale as usize]);
-            Decimal { units: number(&digits), scale }
-        }
-        None => Decimal { units: number(text), scale: 0 },
-    }
-}
-
-fn unescape(quoted: &str) -> String {
-    let inner = &quoted[1..quoted.len().saturating_sub(1).max(1)];
-    let mut out = String::with_capacity(inner.len());
-    let mut chars = inner.chars();
-    while let Some(c) = chars.next() {
-        if c == '\\' {
-            match chars.next() {
-                Some('n') => out.push('\n'),
-                Some('t') => out.push('\t'),
-                // `\{`, `\}` and `\*` stay escaped: card text gives them meaning.
-                Some(e @ ('{' | '}' | '*')) => {
-                    out.push('\\');
-                    out.push(e);
-                }
-                Some(other) => out.push(other),
-                None => {}
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
