@@ -3,9 +3,9 @@
 
 use super::project::{self, Project};
 use super::{atomic, check, output, read};
-use crate::backend::{self, json};
-use crate::diagnostics::render::MessageFormat;
-use crate::workspace::Outcome;
+use cardsmith::backend::{self, json};
+use cardsmith::diagnostics::render::MessageFormat;
+use cardsmith::workspace::Outcome;
 use miette::{miette, Result};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -1,9 +1,9 @@
 //! `cardsmith fmt [--check] [PATH...]`.
 
 use super::{atomic, project, read};
-use crate::diagnostics::render;
-use crate::fmt::{format_file, FormatError};
-use crate::source::Files;
+use cardsmith::diagnostics::render;
+use cardsmith::fmt::{format_file, FormatError};
+use cardsmith::source::Files;
 use miette::{miette, Result};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -18,7 +18,7 @@ pub fn run(paths: &[PathBuf], check_only: bool) -> Result<ExitCode> {
         total += 1;
         let name = project::display_name(&path);
         let mut problems = Vec::new();
-        let Some(id) = crate::syntax::load(&mut files, &name, read::source(&path)?, &mut problems) else {
+        let Some(id) = cardsmith::syntax::load(&mut files, &name, read::source(&path)?, &mut problems) else {
             eprint!("{}", render::human_string(&files, &problems));
             broken += 1;
             continue;

@@ -2,8 +2,8 @@
 //! `--fix` for the fixes that are certain.
 
 use super::{atomic, check};
-use crate::diagnostics::render::MessageFormat;
-use crate::lint::{apply_fixes, Fix, LINTS};
+use cardsmith::diagnostics::render::MessageFormat;
+use cardsmith::lint::{apply_fixes, Fix, LINTS};
 use miette::Result;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -45,8 +45,8 @@ fn plural(n: usize) -> &'static str {
 
 /// Applies the fixes file by file, each file replaced atomically; a file the
 /// fixes would leave as it is is not written.  Returns the files written.
-fn write_fixes(files: &crate::source::Files, fixes: &[Fix]) -> Result<usize> {
-    let mut by_file: BTreeMap<crate::source::FileId, Vec<Fix>> = BTreeMap::new();
+fn write_fixes(files: &cardsmith::source::Files, fixes: &[Fix]) -> Result<usize> {
+    let mut by_file: BTreeMap<cardsmith::source::FileId, Vec<Fix>> = BTreeMap::new();
     for fix in fixes {
         by_file.entry(fix.span.file).or_default().push(fix.clone());
     }

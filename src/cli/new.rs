@@ -1,7 +1,7 @@
 //! `cardsmith new NAME --game GAME`: a project that checks clean.
 
 use super::project::MANIFEST;
-use crate::check::builtin;
+use cardsmith::check::builtin;
 use miette::{miette, IntoDiagnostic, Result, WrapErr};
 use std::path::Path;
 use std::process::ExitCode;

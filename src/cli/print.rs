@@ -5,11 +5,11 @@
 
 use super::project::Project;
 use super::{atomic, build, check, output, read};
-use crate::backend::print::{self, sheet, templates::Templates, Formats, Options, MIN_TEXT};
-use crate::config::PrintSettings;
-use crate::diagnostics::{render::MessageFormat, Diagnostic, Severity};
-use crate::source::{FileId, Files, Span};
-use crate::workspace::Outcome;
+use cardsmith::backend::print::{self, sheet, templates::Templates, Formats, Options, MIN_TEXT};
+use cardsmith::config::PrintSettings;
+use cardsmith::diagnostics::{Diagnostic, Severity};
+use cardsmith::source::{FileId, Files, Span};
+use cardsmith::workspace::Outcome;
 use miette::{miette, Result};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -71,7 +71,7 @@ pub struct Args {
     pub min_text: Option<f32>,
     /// How to print diagnostics
     #[arg(long, value_enum, default_value = "human")]
-    pub message_format: MessageFormat,
+    pub message_format: super::DiagnosticFormat,
 }
 
 pub fn run(args: &Args) -> Result<ExitCode> {
@@ -82,12 +82,12 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     let out = output_folder(args, &project, &inputs)?;
     let mut outcome = build::load(&project, &inputs)?;
     if outcome.stats.errors > 0 {
-        check::print(&outcome, args.message_format)?;
+        check::print(&outcome, args.message_format.into())?;
         eprintln!("nothing written: fix the errors first");
         return Ok(ExitCode::from(1));
     }
     if let Err(no_cards) = output::require_cards(&outcome, &inputs) {
-        check::print(&outcome, args.message_format)?;
+        check::print(&outcome, args.message_format.into())?;
         return Err(no_cards);
     }
     refuse_unknown_size_kinds(&options, &outcome.project)?;
@@ -113,7 +113,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     };
     let print::Job { faces, copies, title, decks, fonts, art, diagnostics } = job;
     merge(&mut outcome, diagnostics);
-    check::print(&outcome, args.message_format)?;
+    check::print(&outcome, args.message_format.into())?;
     if outcome.stats.errors > 0 {
         eprintln!("nothing written: fix the errors first");
         return Ok(ExitCode::from(1));
@@ -129,7 +129,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             outcome.diagnostics.clear();
             (outcome.stats.errors, outcome.stats.warnings) = (0, 0);
             merge(&mut outcome, diagnostics);
-            check::print(&outcome, args.message_format)?;
+            check::print(&outcome, args.message_format.into())?;
             eprintln!("nothing written: fix the errors first");
             return Ok(ExitCode::from(1));
         }
@@ -165,7 +165,7 @@ fn merge(outcome: &mut Outcome, diagnostics: Vec<Diagnostic>) {
         }
     }
     outcome.diagnostics.extend(diagnostics);
-    crate::diagnostics::sort(&mut outcome.diagnostics);
+    cardsmith::diagnostics::sort(&mut outcome.diagnostics);
 }
 
 fn progress_bar(steps: u64) -> indicatif::ProgressBar {
@@ -263,11 +263,11 @@ fn options(args: &Args, settings: &PrintSettings) -> Result<Options> {
 
 /// A `[print.sizes]` key that names no kind of the printed games would
 /// silently do nothing: it is refused, with the kinds there are.
-fn refuse_unknown_size_kinds(options: &Options, project: &crate::ir::Project) -> Result<()> {
+fn refuse_unknown_size_kinds(options: &Options, project: &cardsmith::ir::Project) -> Result<()> {
     let kinds: Vec<&str> = project.games.iter().flat_map(|g| g.ruleset.kinds.iter().map(|k| k.id.as_str())).collect();
     for (kind, _) in &options.kind_sizes {
         if !kinds.contains(&kind.as_str()) {
-            let suggestion = crate::check::suggest(kind, kinds.iter().copied());
+            let suggestion = cardsmith::check::suggest(kind, kinds.iter().copied());
             let hint = suggestion.map_or(String::new(), |s| format!("did you mean `{s}`? "));
             return Err(miette!(
                 help = format!("{hint}the kinds are: {}", kinds.join(", ")),
@@ -411,7 +411,7 @@ fn read_fonts(
         let span = match named_at {
             Some(span) => {
                 let id = *manifest.get_or_insert_with(|| {
-                    let path = folder.join(crate::config::FILE_NAME);
+                    let path = folder.join(cardsmith::config::FILE_NAME);
                     let text = read::text(&path, &read::MANIFEST).unwrap_or_default();
                     files.add(super::project::display_name(&path), text)
                 });

@@ -1,11 +1,11 @@
 //! Finding the project and the files to read.
 
-use crate::config::Manifest;
-use crate::source::Files;
+use cardsmith::config::Manifest;
+use cardsmith::source::Files;
 use miette::{miette, IntoDiagnostic, Result, WrapErr};
 use std::path::{Path, PathBuf};
 
-pub const MANIFEST: &str = crate::config::FILE_NAME;
+pub const MANIFEST: &str = cardsmith::config::FILE_NAME;
 
 /// The project around the current folder: where it is and its settings,
 /// read once and shared by every command.
@@ -75,8 +75,8 @@ impl Project {
     }
 
     /// A workspace with the project's settings applied.
-    pub fn workspace(&self) -> crate::workspace::Workspace {
-        let mut workspace = crate::workspace::Workspace::new();
+    pub fn workspace(&self) -> cardsmith::workspace::Workspace {
+        let mut workspace = cardsmith::workspace::Workspace::new();
         workspace.set_lint_config(self.manifest.lints.clone());
         workspace
     }
@@ -92,7 +92,7 @@ fn read_manifest(path: &Path) -> Result<Manifest> {
     let text = super::read::text(path, &super::read::MANIFEST)?;
     let mut files = Files::new();
     let id = files.add(display_name(path), text);
-    let (manifest, problems) = crate::config::parse(&files, id);
+    let (manifest, problems) = cardsmith::config::parse(&files, id);
     if problems.is_empty() {
         Ok(manifest)
     } else {
@@ -101,8 +101,8 @@ fn read_manifest(path: &Path) -> Result<Manifest> {
 }
 
 /// Shows the problems of a project file and stops the command.
-fn report(files: &Files, problems: &[crate::diagnostics::Diagnostic]) -> miette::Report {
-    eprint!("{}", crate::diagnostics::render::human_string(files, problems));
+fn report(files: &Files, problems: &[cardsmith::diagnostics::Diagnostic]) -> miette::Report {
+    eprint!("{}", cardsmith::diagnostics::render::human_string(files, problems));
     let n = problems.len();
     miette!(
         help = "fix the project file first: it is read before any card",

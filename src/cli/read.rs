@@ -59,7 +59,7 @@ pub const ENGINE_DATA: Limit = Limit {
 /// file-too-large) without the rest being read.
 pub fn source(path: &Path) -> Result<Vec<u8>> {
     let file = open_regular(path)?;
-    at_most(file, path, crate::syntax::MAX_FILE_SIZE as u64 + 1)
+    at_most(file, path, cardsmith::syntax::MAX_FILE_SIZE as u64 + 1)
 }
 
 /// The whole of a file of at most `limit` bytes.
@@ -219,7 +219,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("huge.cards");
         File::create(&path).and_then(|f| f.set_len(50 << 20)).expect("sparse file");
-        assert_eq!(source(&path).expect("read").len(), crate::syntax::MAX_FILE_SIZE + 1);
+        assert_eq!(source(&path).expect("read").len(), cardsmith::syntax::MAX_FILE_SIZE + 1);
     }
 
     #[test]

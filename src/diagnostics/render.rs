@@ -1,4 +1,9 @@
 //! Rendering diagnostics: rich (codespan-reporting), short, and JSON.
+//!
+//! Rendering is text in, text out: how to show diagnostics (the format,
+//! colour or not, how many of one code) arrives as one plain [`Options`]
+//! value.  Whether standard error is a terminal, or what the environment
+//! asks for, is for the caller to find out, never this module.
 
 use super::{Diagnostic, Severity};
 use crate::source::{FileId, Files};
@@ -10,7 +15,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::ops::Range;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MessageFormat {
     /// Source snippets with labels, like rustc.
     Human,
@@ -20,8 +25,51 @@ pub enum MessageFormat {
     Json,
 }
 
+/// How to show diagnostics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub format: MessageFormat,
+    /// ANSI colours in the rich format (the others have none).
+    pub colour: bool,
+    /// In the formats people read, at most this many diagnostics of one code
+    /// per file, and a line counting the rest; JSON, for tools, has them all.
+    pub most_of_one_code: usize,
+}
+
+impl Options {
+    /// The given format, without colour, capped at [`MOST_OF_ONE_CODE`].
+    pub fn plain(format: MessageFormat) -> Options {
+        Options { format, colour: false, most_of_one_code: MOST_OF_ONE_CODE }
+    }
+}
+
+/// The diagnostics as `options` asks: one block per diagnostic in the rich
+/// format, one line each in the short and JSON formats, then in the formats
+/// people read a line for each group left out.
+pub fn render(files: &Files, diagnostics: &[Diagnostic], options: &Options) -> String {
+    if options.format == MessageFormat::Json {
+        return diagnostics.iter().map(|d| json(files, d) + "\n").collect();
+    }
+    let (shown, left_out) = capped(files, diagnostics, options.most_of_one_code);
+    let mut text = match options.format {
+        MessageFormat::Human if options.colour => {
+            let mut buffer = term::termcolor::Ansi::new(Vec::new());
+            // Writing to memory cannot fail.
+            let _ = human(files, shown, &mut buffer);
+            String::from_utf8_lossy(&buffer.into_inner()).into_owned()
+        }
+        MessageFormat::Human => human_string_of(files, shown),
+        _ => shown.into_iter().map(|d| short(files, d) + "\n").collect(),
+    };
+    for line in left_out {
+        text.push_str(&line);
+        text.push('\n');
+    }
+    text
+}
+
 /// Writes diagnostics in the rich format to a colour-capable writer.
-pub fn human<'d>(
+fn human<'d>(
     files: &Files,
     diagnostics: impl IntoIterator<Item = &'d Diagnostic>,
     out: &mut dyn WriteColor,
@@ -39,7 +87,7 @@ pub const MOST_OF_ONE_CODE: usize = 50;
 
 /// The diagnostics to show, at most `limit` of each code in each file, and a
 /// line counting each group left out.
-pub fn capped<'d>(files: &Files, diagnostics: &'d [Diagnostic], limit: usize) -> (Vec<&'d Diagnostic>, Vec<String>) {
+fn capped<'d>(files: &Files, diagnostics: &'d [Diagnostic], limit: usize) -> (Vec<&'d Diagnostic>, Vec<String>) {
     let mut seen: HashMap<(Option<FileId>, &'static str), usize> = HashMap::new();
     let mut shown = Vec::new();
     let mut left_out: Vec<((Option<FileId>, &'static str), Severity)> = Vec::new();
@@ -93,8 +141,12 @@ fn printable_source(text: &str) -> Cow<'_, str> {
     Cow::Owned(text.chars().map(|c| if is_unprintable(c) { "?".repeat(c.len_utf8()) } else { c.to_string() }).collect())
 }
 
-/// Renders diagnostics in the rich format to a string, without colour.
+/// Renders every diagnostic in the rich format to a string, without colour.
 pub fn human_string(files: &Files, diagnostics: &[Diagnostic]) -> String {
+    human_string_of(files, diagnostics)
+}
+
+fn human_string_of<'d>(files: &Files, diagnostics: impl IntoIterator<Item = &'d Diagnostic>) -> String {
     let mut buffer = term::termcolor::NoColor::new(Vec::new());
     // Writing to memory cannot fail.
     let _ = human(files, diagnostics, &mut buffer);
