@@ -3,7 +3,7 @@
 //! written atomically to one folder.  Settings come from the command line,
 //! then `[print]` in `cardsmith.toml`, then the defaults.
 
-use super::project::Project;
+use super::project::{ManifestSource, Project};
 use super::{atomic, build, check, output, read};
 use cardsmith::backend::print::{self, sheet, templates::Templates, Formats, Options, MIN_TEXT};
 use cardsmith::config::PrintSettings;
@@ -97,7 +97,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     };
     let folder = project.root.clone().unwrap_or_else(|| project.cwd.clone());
     let names = font_names(project.root.as_deref(), &outcome, settings);
-    let (fonts, font_problems) = read_fonts(&folder, &names, &mut outcome.files);
+    let (fonts, font_problems) = read_fonts(&folder, &names, project.manifest_source.as_ref(), &mut outcome.files);
     merge(&mut outcome, font_problems);
     let back_art = settings.back_art.clone();
     let art = print::art::Art::load(read_art(&folder, &outcome, back_art.as_deref()));
@@ -389,6 +389,7 @@ fn font_names(root: Option<&Path>, outcome: &Outcome, settings: &PrintSettings) 
 fn read_fonts(
     folder: &Path,
     names: &[(String, Option<Span>)],
+    manifest_source: Option<&ManifestSource>,
     files: &mut Files,
 ) -> (Vec<print::fonts::ProjectFont>, Vec<Diagnostic>) {
     use print::art::Source;
@@ -410,10 +411,11 @@ fn read_fonts(
         };
         let span = match named_at {
             Some(span) => {
-                let id = *manifest.get_or_insert_with(|| {
-                    let path = folder.join(cardsmith::config::FILE_NAME);
-                    let text = read::text(&path, &read::MANIFEST).unwrap_or_default();
-                    files.add(super::project::display_name(&path), text)
+                // The text the settings were read from, not the file again:
+                // it may have changed since, and the span with it.
+                let id = *manifest.get_or_insert_with(|| match manifest_source {
+                    Some(source) => files.add(&source.name, source.text.as_str()),
+                    None => files.add(cardsmith::config::FILE_NAME, ""),
                 });
                 Span::new(id, span.start as usize, span.end as usize)
             }
@@ -479,4 +481,30 @@ fn read_overrides(root: &Path, outcome: &Outcome) -> Result<Vec<(String, String)
         }
     }
     Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The manifest is read once, by `Project::find`: a font problem points
+    /// into that text even when the file on disk has changed (here: is gone).
+    #[test]
+    fn a_font_problem_points_into_the_manifest_as_it_was_read() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let text = "[project]\n[print]\nfonts = [\"missing.ttf\"]\n";
+        let source = ManifestSource { name: "cardsmith.toml".into(), text: text.into() };
+        let entry = text.find("\"missing").expect("entry");
+        let span = Span::new(FileId(0), entry, entry + "\"missing.ttf\"".len());
+        let mut files = Files::new();
+        let names = [("missing.ttf".to_string(), Some(span))];
+        let (fonts, problems) = read_fonts(dir.path(), &names, Some(&source), &mut files);
+        assert!(fonts.is_empty());
+        let [problem] = problems.as_slice() else { panic!("one problem: {problems:?}") };
+        let at = problem.primary_span().expect("a span");
+        let file = files.get(at.file);
+        assert_eq!(file.name, "cardsmith.toml");
+        assert_eq!(&file.text[at.range()], "\"missing.ttf\"");
+        assert_eq!(file.line_column(at.start as usize), (3, 10));
+    }
 }

@@ -14,6 +14,16 @@ pub struct Project {
     /// The folder holding `cardsmith.toml`, if any.
     pub root: Option<PathBuf>,
     pub manifest: Manifest,
+    /// `cardsmith.toml` as it was read, for diagnostics that point into it
+    /// later (a font it names that cannot be used): never read a second time,
+    /// so such a span always points into the text the settings came from.
+    pub manifest_source: Option<ManifestSource>,
+}
+
+/// A project file's name as shown and its text.
+pub struct ManifestSource {
+    pub name: String,
+    pub text: String,
 }
 
 impl Project {
@@ -22,11 +32,14 @@ impl Project {
     pub fn find() -> Result<Project> {
         let cwd = std::env::current_dir().into_diagnostic()?;
         let root = find_root(&cwd);
-        let manifest = match &root {
-            Some(root) => read_manifest(&root.join(MANIFEST))?,
-            None => Manifest::default(),
+        let (manifest, manifest_source) = match &root {
+            Some(root) => {
+                let (manifest, source) = read_manifest(&root.join(MANIFEST))?;
+                (manifest, Some(source))
+            }
+            None => (Manifest::default(), None),
         };
-        Ok(Project { cwd, root, manifest })
+        Ok(Project { cwd, root, manifest, manifest_source })
     }
 
     /// The paths to read: those given, else the project's `paths`, else the
@@ -88,13 +101,14 @@ pub fn find_root(start: &Path) -> Option<PathBuf> {
 }
 
 /// Reads and validates a project file, printing its problems.
-fn read_manifest(path: &Path) -> Result<Manifest> {
+fn read_manifest(path: &Path) -> Result<(Manifest, ManifestSource)> {
     let text = super::read::text(path, &super::read::MANIFEST)?;
     let mut files = Files::new();
-    let id = files.add(display_name(path), text);
+    let name = display_name(path);
+    let id = files.add(&name, text.clone());
     let (manifest, problems) = cardsmith::config::parse(&files, id);
     if problems.is_empty() {
-        Ok(manifest)
+        Ok((manifest, ManifestSource { name, text }))
     } else {
         Err(report(&files, &problems))
     }
