@@ -15,7 +15,7 @@ pub mod engine;
 pub mod fmt;
 pub mod ir;
 pub mod lint;
-pub(crate) mod parallel;
+pub mod parallel;
 pub mod source;
 pub mod syntax;
 pub mod workspace;
