@@ -11,7 +11,9 @@ use std::process::ExitCode;
 pub fn run(paths: &[PathBuf], format: MessageFormat) -> Result<ExitCode> {
     let outcome = check_paths(&project::Project::find()?, paths)?;
     print(&outcome, format)?;
-    Ok(if outcome.stats.errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    let status = if outcome.stats.errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS };
+    super::leave_for_exit(outcome);
+    Ok(status)
 }
 
 /// Reads and checks the given paths (or the project's), naming files

@@ -52,6 +52,7 @@ pub fn run(paths: &[PathBuf], check_only: bool) -> Result<ExitCode> {
         "{verb} {unformatted} of {total} file{}; {broken} with syntax errors left as they are",
         if total == 1 { "" } else { "s" }
     );
+    super::leave_for_exit(files);
     Ok(if broken > 0 || (check_only && unformatted > 0) { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 

@@ -32,7 +32,9 @@ pub fn run(paths: &[PathBuf], fix: bool, list: bool, format: MessageFormat) -> R
         outcome = check::check_paths(&project, paths)?;
     }
     check::print(&outcome, format)?;
-    Ok(if outcome.stats.errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    let status = if outcome.stats.errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS };
+    super::leave_for_exit(outcome);
+    Ok(status)
 }
 
 fn plural(n: usize) -> &'static str {

@@ -166,6 +166,15 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// Hands a command's large results (files, trees, IR, diagnostics) to the
+/// end of the process without freeing them.  The command has written its
+/// output and the process exits next: freeing a hundred thousand cards'
+/// allocations one by one would only delay the exit, while the operating
+/// system takes the memory back at once.
+pub fn leave_for_exit<T>(value: T) {
+    std::mem::forget(value);
+}
+
 /// Writes to standard output.  A reader that stops early (`cardsmith explain
 /// --list | head`) ends the output quietly instead of failing the run.
 fn stdout(text: &str) -> miette::Result<()> {
