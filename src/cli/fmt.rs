@@ -68,7 +68,9 @@ fn format_one(path: &Path, check_only: bool) -> Result<Formatted> {
     let source = files.get(id);
     let formatted = match format_file(&files, id) {
         Ok(text) => text,
-        Err(FormatError::Syntax(diagnostics)) => return Ok(Formatted::Broken(render::human_string(&files, &diagnostics))),
+        Err(FormatError::Syntax(diagnostics)) => {
+            return Ok(Formatted::Broken(render::human_string(&files, &diagnostics)))
+        }
         Err(FormatError::Unsafe(why)) => {
             return Err(miette!("{name}: not formatted, to keep it safe: {why}; please report this"));
         }
