@@ -9,7 +9,6 @@ use super::{Diagnostic, Severity};
 use crate::source::{FileId, Files};
 use codespan_reporting::diagnostic as cs;
 use codespan_reporting::term;
-use codespan_reporting::term::termcolor::WriteColor;
 use serde::Serialize;
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -54,8 +53,7 @@ pub fn render(files: &Files, diagnostics: &[Diagnostic], options: &Options) -> S
     let mut text = match options.format {
         MessageFormat::Human if options.colour => {
             let mut buffer = term::termcolor::Ansi::new(Vec::new());
-            // Writing to memory cannot fail.
-            let _ = human(files, shown, &mut buffer);
+            human(files, shown, &mut buffer);
             String::from_utf8_lossy(&buffer.into_inner()).into_owned()
         }
         MessageFormat::Human => human_string_of(files, shown),
@@ -68,18 +66,22 @@ pub fn render(files: &Files, diagnostics: &[Diagnostic], options: &Options) -> S
     text
 }
 
-/// Writes diagnostics in the rich format to a colour-capable writer.
-fn human<'d>(
+/// Writes diagnostics in the rich format to a writer in memory, which
+/// applies colour or not.  Writing to memory cannot fail; a diagnostic
+/// codespan-reporting cannot show (a span past the end of its file) is
+/// written as its short line instead, so none is lost.
+fn human<'d, W: term::WriteStyle + ?Sized>(
     files: &Files,
     diagnostics: impl IntoIterator<Item = &'d Diagnostic>,
-    out: &mut dyn WriteColor,
-) -> std::io::Result<()> {
+    out: &mut W,
+) {
     let config = term::Config::default();
     let adapter = CodespanFiles { files, printable: std::cell::RefCell::new(HashMap::new()) };
     for d in diagnostics {
-        term::emit(out, &config, &adapter, &to_codespan(files, d)).map_err(std::io::Error::other)?;
+        if term::emit_to_write_style(out, &config, &adapter, &to_codespan(files, d)).is_err() {
+            let _ = writeln!(out, "{}", short(files, d));
+        }
     }
-    Ok(())
 }
 
 /// The most diagnostics of one code shown for one file; the rest are counted.
@@ -148,8 +150,7 @@ pub fn human_string(files: &Files, diagnostics: &[Diagnostic]) -> String {
 
 fn human_string_of<'d>(files: &Files, diagnostics: impl IntoIterator<Item = &'d Diagnostic>) -> String {
     let mut buffer = term::termcolor::NoColor::new(Vec::new());
-    // Writing to memory cannot fail.
-    let _ = human(files, diagnostics, &mut buffer);
+    human(files, diagnostics, &mut buffer);
     String::from_utf8_lossy(&buffer.into_inner()).into_owned()
 }
 
@@ -328,5 +329,48 @@ impl<'a> codespan_reporting::files::Files<'a> for CodespanFiles<'a> {
             end -= 1;
         }
         Ok(start..end)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::Span;
+
+    fn one_error_per_line(lines: usize) -> (Files, Vec<Diagnostic>) {
+        let mut files = Files::new();
+        let id = files.add("a.cards", "x\n".repeat(lines));
+        let diagnostics = (0..lines)
+            .map(|line| {
+                Diagnostic::error(&crate::syntax::codes::FILE_TOO_LARGE, "too large")
+                    .primary(Span::new(id, line * 2, line * 2 + 1), "here")
+            })
+            .collect();
+        (files, diagnostics)
+    }
+
+    #[test]
+    fn colour_is_what_the_options_say_and_nothing_else() {
+        let (files, diagnostics) = one_error_per_line(1);
+        let plain = render(&files, &diagnostics, &Options::plain(MessageFormat::Human));
+        assert_eq!(plain, human_string(&files, &diagnostics));
+        assert!(!plain.contains('\u{1b}'), "{plain}");
+        let coloured = Options { colour: true, ..Options::plain(MessageFormat::Human) };
+        let coloured = render(&files, &diagnostics, &coloured);
+        assert!(coloured.contains("\u{1b}["), "{coloured}");
+        let stripped = coloured.split('\u{1b}').map(|part| part.split_once('m').map_or(part, |(_, rest)| rest));
+        assert_eq!(stripped.collect::<String>(), plain, "the same text, coloured");
+    }
+
+    #[test]
+    fn the_formats_people_read_are_capped_and_json_is_not() {
+        let (files, diagnostics) = one_error_per_line(3);
+        let options = |format| Options { most_of_one_code: 2, ..Options::plain(format) };
+        let short = render(&files, &diagnostics, &options(MessageFormat::Short));
+        let expected = "a.cards:1:1: error[E0009]: too large\na.cards:2:1: error[E0009]: too large\n\
+                        … and 1 more error[E0009] in a.cards (the first 2 are shown)\n";
+        assert_eq!(short, expected);
+        assert!(render(&files, &diagnostics, &options(MessageFormat::Human)).ends_with("(the first 2 are shown)\n"));
+        assert_eq!(render(&files, &diagnostics, &options(MessageFormat::Json)).lines().count(), 3);
     }
 }
