@@ -185,7 +185,7 @@ enum Setting {
 pub fn parse(files: &Files, file: FileId) -> (Manifest, Vec<Diagnostic>) {
     let text = &files.get(file).text;
     let mut reader = Reader { file, manifest: Manifest::default(), diagnostics: Vec::new() };
-    match text.parse::<toml_edit::ImDocument<String>>() {
+    match text.parse::<toml_edit::Document<String>>() {
         Ok(document) => reader.document(document.as_table()),
         Err(error) => {
             let span = error.span().map_or(reader.span(None), |r| reader.span(Some(r)));

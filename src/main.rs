@@ -1,3 +1,7 @@
+//! The `cardsmith` command: the command line over the library.
+
+mod cli;
+
 fn main() -> std::process::ExitCode {
-    cardsmith::cli::main()
+    cli::main()
 }

@@ -14,7 +14,7 @@
 //! swaps, and a second run waits for it with a note.  Temporary folders left
 //! by killed runs are removed only under that lock, so a live run's never is.
 
-use crate::backend::OutputFile;
+use cardsmith::backend::OutputFile;
 use miette::{miette, IntoDiagnostic, Result, WrapErr};
 use std::io::Write;
 use std::path::{Path, PathBuf};

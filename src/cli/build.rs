@@ -3,9 +3,9 @@
 
 use super::project::{self, Project};
 use super::{atomic, check, output, read};
-use crate::backend::{self, json};
-use crate::diagnostics::render::MessageFormat;
-use crate::workspace::Outcome;
+use cardsmith::backend::{self, json};
+use cardsmith::diagnostics::render::MessageFormat;
+use cardsmith::workspace::Outcome;
 use miette::{miette, Result};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -25,6 +25,7 @@ pub fn run(paths: &[PathBuf], out: Option<&Path>, format: MessageFormat) -> Resu
     check::print(&outcome, format)?;
     if outcome.stats.errors > 0 {
         eprintln!("nothing written: fix the errors first");
+        super::leave_for_exit(outcome);
         return Ok(ExitCode::from(1));
     }
     output::require_cards(&outcome, &inputs)?;
@@ -33,6 +34,7 @@ pub fn run(paths: &[PathBuf], out: Option<&Path>, format: MessageFormat) -> Resu
     atomic::replace_folder(&out, &files)?;
     let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
     eprintln!("wrote {} to {}", names.join(", "), out.display());
+    super::leave_for_exit((outcome, files));
     Ok(ExitCode::SUCCESS)
 }
 

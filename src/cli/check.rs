@@ -1,8 +1,8 @@
 //! `cardsmith check`.
 
 use super::project;
-use crate::diagnostics::render::{self, MessageFormat};
-use crate::workspace::Outcome;
+use cardsmith::diagnostics::render::{self, MessageFormat};
+use cardsmith::workspace::Outcome;
 use miette::{IntoDiagnostic, Result};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -11,7 +11,9 @@ use std::process::ExitCode;
 pub fn run(paths: &[PathBuf], format: MessageFormat) -> Result<ExitCode> {
     let outcome = check_paths(&project::Project::find()?, paths)?;
     print(&outcome, format)?;
-    Ok(if outcome.stats.errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    let status = if outcome.stats.errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS };
+    super::leave_for_exit(outcome);
+    Ok(status)
 }
 
 /// Reads and checks the given paths (or the project's), naming files
@@ -41,38 +43,25 @@ pub fn check_paths_with(
 
 /// Prints the diagnostics, at most [`render::MOST_OF_ONE_CODE`] of one code
 /// per file in the formats people read (JSON, for tools, has them all), and
-/// the summary line.
+/// the summary line.  JSON goes to standard output, the rest to standard error.
 pub fn print(outcome: &Outcome, format: MessageFormat) -> Result<()> {
-    let files = &outcome.files;
-    let (shown, left_out) = render::capped(files, &outcome.diagnostics, render::MOST_OF_ONE_CODE);
-    match format {
-        MessageFormat::Human => {
-            let choice = if std::io::stderr().is_terminal() {
-                codespan_reporting::term::termcolor::ColorChoice::Auto
-            } else {
-                codespan_reporting::term::termcolor::ColorChoice::Never
-            };
-            let mut stderr = codespan_reporting::term::termcolor::StandardStream::stderr(choice);
-            render::human(files, shown, &mut stderr).into_diagnostic()?;
-        }
-        MessageFormat::Short => {
-            let mut stderr = std::io::stderr().lock();
-            for d in shown {
-                writeln!(stderr, "{}", render::short(files, d)).into_diagnostic()?;
-            }
-        }
-        MessageFormat::Json => {
-            let lines: String = outcome.diagnostics.iter().map(|d| render::json(files, d) + "\n").collect();
-            super::stdout(&lines)?;
-        }
-    }
-    if format != MessageFormat::Json {
-        for line in left_out {
-            eprintln!("{line}");
-        }
+    let options = render::Options { colour: colour_on_stderr(format), ..render::Options::plain(format) };
+    let text = render::render(&outcome.files, &outcome.diagnostics, &options);
+    if format == MessageFormat::Json {
+        super::stdout(&text)?;
+    } else {
+        std::io::stderr().lock().write_all(text.as_bytes()).into_diagnostic()?;
     }
     eprintln!("{}", summary(outcome));
     Ok(())
+}
+
+/// Colour for the rich format when standard error is a terminal, unless the
+/// environment asks for none (`NO_COLOR`, `TERM=dumb`).
+fn colour_on_stderr(format: MessageFormat) -> bool {
+    let asked_for_none = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
+        || std::env::var_os("TERM").is_some_and(|t| t == "dumb");
+    format == MessageFormat::Human && std::io::stderr().is_terminal() && !asked_for_none
 }
 
 pub fn summary(outcome: &Outcome) -> String {

@@ -1,6 +1,6 @@
 //! `cardsmith explain CODE`.
 
-use crate::diagnostics::registry;
+use cardsmith::diagnostics::registry;
 use miette::{miette, Result};
 use std::process::ExitCode;
 

@@ -1,60 +1,91 @@
 //! `cardsmith fmt [--check] [PATH...]`.
+//!
+//! Files are independent, so they are read, parsed and formatted (and, with
+//! `--check`, diffed) on every core; what each file came to is then reported
+//! and written one file after another in the sorted order of the paths, so
+//! the output does not depend on the number of cores.
 
 use super::{atomic, project, read};
-use crate::diagnostics::render;
-use crate::fmt::{format_file, FormatError};
-use crate::source::Files;
+use cardsmith::diagnostics::render;
+use cardsmith::fmt::{format_file, FormatError};
+use cardsmith::source::Files;
 use miette::{miette, Result};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+/// What formatting one file came to.
+enum Formatted {
+    /// Already in the canonical layout.
+    Unchanged,
+    /// The file does not parse: its diagnostics, rendered.
+    Broken(String),
+    /// The file would change: its diff with `--check`, else the new text
+    /// (with the byte order mark it had).
+    Changed(String),
+}
 
 pub fn run(paths: &[PathBuf], check_only: bool) -> Result<ExitCode> {
     let paths = project::Project::find()?.paths(paths)?;
-    let mut files = Files::new();
-    let mut unformatted = 0;
-    let mut broken = 0;
-    let mut total = 0;
-    for path in project::collect(&paths)? {
-        total += 1;
-        let name = project::display_name(&path);
-        let mut problems = Vec::new();
-        let Some(id) = crate::syntax::load(&mut files, &name, read::source(&path)?, &mut problems) else {
-            eprint!("{}", render::human_string(&files, &problems));
-            broken += 1;
-            continue;
-        };
-        let source = files.get(id);
-        let formatted = match format_file(&files, id) {
-            Ok(text) => text,
-            Err(FormatError::Syntax(diagnostics)) => {
-                eprint!("{}", render::human_string(&files, &diagnostics));
+    let files = project::collect(&paths)?;
+    let results = cardsmith::parallel::map(&files, |path| format_one(path, check_only));
+    let (mut unformatted, mut broken) = (0, 0);
+    for (path, result) in files.iter().zip(results) {
+        match result? {
+            Formatted::Unchanged => {}
+            Formatted::Broken(rendered) => {
+                eprint!("{rendered}");
                 broken += 1;
-                continue;
             }
-            Err(FormatError::Unsafe(why)) => {
-                return Err(miette!("{name}: not formatted, to keep it safe: {why}; please report this"));
+            Formatted::Changed(output) => {
+                unformatted += 1;
+                if check_only {
+                    super::stdout(&output)?;
+                } else {
+                    atomic::replace_file(path, &output)?;
+                }
             }
-        };
-        if formatted == source.text {
-            continue;
-        }
-        unformatted += 1;
-        if check_only {
-            super::stdout(&diff(&name, &source.text, &formatted))?;
-        } else {
-            let mut text = formatted;
-            if source.had_bom {
-                text.insert(0, '\u{feff}');
-            }
-            atomic::replace_file(&path, &text)?;
         }
     }
+    let total = files.len();
     let verb = if check_only { "would reformat" } else { "reformatted" };
     eprintln!(
         "{verb} {unformatted} of {total} file{}; {broken} with syntax errors left as they are",
         if total == 1 { "" } else { "s" }
     );
+    super::leave_for_exit(files);
     Ok(if broken > 0 || (check_only && unformatted > 0) { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// Reads, parses and formats one file, in a table of its own so that files
+/// can be done on several threads at once.
+fn format_one(path: &Path, check_only: bool) -> Result<Formatted> {
+    let name = project::display_name(path);
+    let mut files = Files::new();
+    let mut problems = Vec::new();
+    let Some(id) = cardsmith::syntax::load(&mut files, &name, read::source(path)?, &mut problems) else {
+        return Ok(Formatted::Broken(render::human_string(&files, &problems)));
+    };
+    let source = files.get(id);
+    let formatted = match format_file(&files, id) {
+        Ok(text) => text,
+        Err(FormatError::Syntax(diagnostics)) => {
+            return Ok(Formatted::Broken(render::human_string(&files, &diagnostics)))
+        }
+        Err(FormatError::Unsafe(why)) => {
+            return Err(miette!("{name}: not formatted, to keep it safe: {why}; please report this"));
+        }
+    };
+    if formatted == source.text {
+        return Ok(Formatted::Unchanged);
+    }
+    if check_only {
+        return Ok(Formatted::Changed(diff(&name, &source.text, &formatted)));
+    }
+    let mut text = formatted;
+    if source.had_bom {
+        text.insert(0, '\u{feff}');
+    }
+    Ok(Formatted::Changed(text))
 }
 
 fn diff(name: &str, old: &str, new: &str) -> String {

@@ -2,8 +2,8 @@
 //! `--fix` for the fixes that are certain.
 
 use super::{atomic, check};
-use crate::diagnostics::render::MessageFormat;
-use crate::lint::{apply_fixes, Fix, LINTS};
+use cardsmith::diagnostics::render::MessageFormat;
+use cardsmith::lint::{apply_fixes, Fix, LINTS};
 use miette::Result;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -56,8 +56,8 @@ fn plural(n: usize) -> &'static str {
 
 /// Each file's text with its fixes applied, by file name; files the fixes
 /// leave as they are are left out.
-fn fixed_texts(files: &crate::source::Files, fixes: &[Fix]) -> BTreeMap<String, String> {
-    let mut by_file: BTreeMap<crate::source::FileId, Vec<Fix>> = BTreeMap::new();
+fn fixed_texts(files: &cardsmith::source::Files, fixes: &[Fix]) -> BTreeMap<String, String> {
+    let mut by_file: BTreeMap<cardsmith::source::FileId, Vec<Fix>> = BTreeMap::new();
     for fix in fixes {
         by_file.entry(fix.span.file).or_default().push(fix.clone());
     }
@@ -79,8 +79,8 @@ fn fixed_texts(files: &crate::source::Files, fixes: &[Fix]) -> BTreeMap<String, 
 /// The problems a check of the fixed text reports that the check before did
 /// not, compared by code, file and message (positions move with the fixes):
 /// a fix is applied only when it brings none.
-fn new_problems(before: &crate::workspace::Outcome, after: &crate::workspace::Outcome) -> Vec<String> {
-    let key = |outcome: &crate::workspace::Outcome, d: &crate::diagnostics::Diagnostic| {
+fn new_problems(before: &cardsmith::workspace::Outcome, after: &cardsmith::workspace::Outcome) -> Vec<String> {
+    let key = |outcome: &cardsmith::workspace::Outcome, d: &cardsmith::diagnostics::Diagnostic| {
         let file = d.primary_span().map(|s| outcome.files.get(s.file).name.clone()).unwrap_or_default();
         format!("{file}: {}: {}", d.code.id, d.message)
     };

@@ -1,5 +1,6 @@
 //! The command line: argument parsing, reading files, printing results.
-//! This is the only place that does I/O.
+//! It is part of the `cardsmith` binary, not of the library: this is the
+//! only place that does I/O, looks at the terminal or sets the exit status.
 
 mod atomic;
 mod build;
@@ -15,7 +16,7 @@ mod read;
 mod spreadsheet;
 mod timeline;
 
-use crate::diagnostics::render::MessageFormat;
+use cardsmith::diagnostics::render::MessageFormat;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
@@ -53,7 +54,7 @@ enum Command {
         paths: Vec<std::path::PathBuf>,
         /// How to print diagnostics
         #[arg(long, value_enum, default_value = "human")]
-        message_format: MessageFormat,
+        message_format: DiagnosticFormat,
     },
     /// Check, with the card-text lints, and optionally apply their certain fixes
     Lint {
@@ -67,7 +68,7 @@ enum Command {
         list: bool,
         /// How to print diagnostics
         #[arg(long, value_enum, default_value = "human")]
-        message_format: MessageFormat,
+        message_format: DiagnosticFormat,
     },
     /// Format rulesets and cards in the one canonical layout
     #[command(
@@ -92,7 +93,7 @@ enum Command {
         out: Option<std::path::PathBuf>,
         /// How to print diagnostics
         #[arg(long, value_enum, default_value = "human")]
-        message_format: MessageFormat,
+        message_format: DiagnosticFormat,
     },
     /// Check, then write printable proxies: PDF sheets, PNG faces, an HTML preview, Tabletop Simulator decks
     #[command(
@@ -114,7 +115,7 @@ enum Command {
         out: Option<std::path::PathBuf>,
         /// How to print diagnostics
         #[arg(long, value_enum, default_value = "human")]
-        message_format: MessageFormat,
+        message_format: DiagnosticFormat,
     },
     /// Write a card file from a spreadsheet table (CSV) of one card kind, naming each bad cell by row and column
     #[command(
@@ -161,19 +162,40 @@ enum Command {
     },
 }
 
+/// `--message-format`: the library's [`MessageFormat`] as a command-line value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DiagnosticFormat {
+    /// Source snippets with labels, like rustc.
+    Human,
+    /// One line per diagnostic: `file:line:column: severity[code]: message`.
+    Short,
+    /// One JSON object per line, for editors and CI.
+    Json,
+}
+
+impl From<DiagnosticFormat> for MessageFormat {
+    fn from(format: DiagnosticFormat) -> MessageFormat {
+        match format {
+            DiagnosticFormat::Human => MessageFormat::Human,
+            DiagnosticFormat::Short => MessageFormat::Short,
+            DiagnosticFormat::Json => MessageFormat::Json,
+        }
+    }
+}
+
 /// Exit status for problems with the command or the file system.
 const USAGE_OR_IO: u8 = 2;
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Check { paths, message_format } => check::run(&paths, message_format),
-        Command::Lint { paths, fix, list, message_format } => lint::run(&paths, fix, list, message_format),
+        Command::Check { paths, message_format } => check::run(&paths, message_format.into()),
+        Command::Lint { paths, fix, list, message_format } => lint::run(&paths, fix, list, message_format.into()),
         Command::Fmt { paths, check } => fmt::run(&paths, check),
-        Command::Build { paths, out, message_format } => build::run(&paths, out.as_deref(), message_format),
+        Command::Build { paths, out, message_format } => build::run(&paths, out.as_deref(), message_format.into()),
         Command::Print(args) => print::run(&args),
         Command::Export { csv: _, paths, out, message_format } => {
-            spreadsheet::export(&paths, out.as_deref(), message_format)
+            spreadsheet::export(&paths, out.as_deref(), message_format.into())
         }
         Command::Import { table, game, kind, map, out } => spreadsheet::import(&spreadsheet::ImportArgs {
             table: &table,
@@ -182,7 +204,7 @@ pub fn main() -> ExitCode {
             map: &map,
             out: out.as_deref(),
         }),
-        Command::Schema => stdout(&crate::backend::schema::text()).map(|()| ExitCode::SUCCESS),
+        Command::Schema => stdout(&cardsmith::backend::schema::text()).map(|()| ExitCode::SUCCESS),
         Command::Timeline(args) => timeline::run(&args),
         Command::Explain { code, list } => explain::run(code.as_deref(), list),
         Command::New { name, game, ruleset } => new::run(&name, &game, ruleset),
@@ -194,6 +216,15 @@ pub fn main() -> ExitCode {
             ExitCode::from(USAGE_OR_IO)
         }
     }
+}
+
+/// Hands a command's large results (files, trees, IR, diagnostics) to the
+/// end of the process without freeing them.  The command has written its
+/// output and the process exits next: freeing a hundred thousand cards'
+/// allocations one by one would only delay the exit, while the operating
+/// system takes the memory back at once.
+pub fn leave_for_exit<T>(value: T) {
+    std::mem::forget(value);
 }
 
 /// Writes to standard output.  A reader that stops early (`cardsmith explain
@@ -218,5 +249,5 @@ fn describe(report: &miette::Report) -> String {
         out.push_str(&format!("\n  help: {help}"));
     }
     // Paths and names from the user may hold control characters.
-    crate::diagnostics::render::escape_controls(&out).into_owned()
+    cardsmith::diagnostics::render::escape_controls(&out).into_owned()
 }

@@ -3,7 +3,7 @@
 //! included.
 
 use super::project::MANIFEST;
-use crate::check::builtin;
+use cardsmith::check::builtin;
 use miette::{miette, IntoDiagnostic, Result, WrapErr};
 use std::path::Path;
 use std::process::ExitCode;

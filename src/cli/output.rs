@@ -5,7 +5,7 @@
 //! `-o link-to-cards` is caught like `-o cards`; an output folder that does
 //! not exist yet is resolved through its nearest existing ancestor.
 
-use crate::workspace::Outcome;
+use cardsmith::workspace::Outcome;
 use miette::{miette, Result};
 use std::path::{Component, Path, PathBuf};
 

@@ -3,13 +3,13 @@
 //! written atomically to one folder.  Settings come from the command line,
 //! then `[print]` in `cardsmith.toml`, then the defaults.
 
-use super::project::Project;
+use super::project::{ManifestSource, Project};
 use super::{atomic, build, check, output, read};
-use crate::backend::print::{self, sheet, templates::Templates, Formats, Options, MIN_TEXT};
-use crate::config::PrintSettings;
-use crate::diagnostics::{render::MessageFormat, Diagnostic, Severity};
-use crate::source::{FileId, Files, Span};
-use crate::workspace::Outcome;
+use cardsmith::backend::print::{self, sheet, templates::Templates, Formats, Options, MIN_TEXT};
+use cardsmith::config::PrintSettings;
+use cardsmith::diagnostics::{Diagnostic, Severity};
+use cardsmith::source::{FileId, Files, Span};
+use cardsmith::workspace::Outcome;
 use miette::{miette, Result};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -71,7 +71,7 @@ pub struct Args {
     pub min_text: Option<f32>,
     /// How to print diagnostics
     #[arg(long, value_enum, default_value = "human")]
-    pub message_format: MessageFormat,
+    pub message_format: super::DiagnosticFormat,
 }
 
 pub fn run(args: &Args) -> Result<ExitCode> {
@@ -82,12 +82,12 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     let out = output_folder(args, &project, &inputs)?;
     let mut outcome = build::load(&project, &inputs)?;
     if outcome.stats.errors > 0 {
-        check::print(&outcome, args.message_format)?;
+        check::print(&outcome, args.message_format.into())?;
         eprintln!("nothing written: fix the errors first");
         return Ok(ExitCode::from(1));
     }
     if let Err(no_cards) = output::require_cards(&outcome, &inputs) {
-        check::print(&outcome, args.message_format)?;
+        check::print(&outcome, args.message_format.into())?;
         return Err(no_cards);
     }
     refuse_unknown_size_kinds(&options, &outcome.project)?;
@@ -97,7 +97,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     };
     let folder = project.root.clone().unwrap_or_else(|| project.cwd.clone());
     let names = font_names(project.root.as_deref(), &outcome, settings);
-    let (fonts, font_problems) = read_fonts(&folder, &names, &mut outcome.files);
+    let (fonts, font_problems) = read_fonts(&folder, &names, project.manifest_source.as_ref(), &mut outcome.files);
     merge(&mut outcome, font_problems);
     let back_art = settings.back_art.clone();
     let art = print::art::Art::load(read_art(&folder, &outcome, back_art.as_deref()));
@@ -113,7 +113,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     };
     let print::Job { faces, copies, title, decks, fonts, art, diagnostics } = job;
     merge(&mut outcome, diagnostics);
-    check::print(&outcome, args.message_format)?;
+    check::print(&outcome, args.message_format.into())?;
     if outcome.stats.errors > 0 {
         eprintln!("nothing written: fix the errors first");
         return Ok(ExitCode::from(1));
@@ -129,7 +129,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             outcome.diagnostics.clear();
             (outcome.stats.errors, outcome.stats.warnings) = (0, 0);
             merge(&mut outcome, diagnostics);
-            check::print(&outcome, args.message_format)?;
+            check::print(&outcome, args.message_format.into())?;
             eprintln!("nothing written: fix the errors first");
             return Ok(ExitCode::from(1));
         }
@@ -165,7 +165,7 @@ fn merge(outcome: &mut Outcome, diagnostics: Vec<Diagnostic>) {
         }
     }
     outcome.diagnostics.extend(diagnostics);
-    crate::diagnostics::sort(&mut outcome.diagnostics);
+    cardsmith::diagnostics::sort(&mut outcome.diagnostics);
 }
 
 fn progress_bar(steps: u64) -> indicatif::ProgressBar {
@@ -207,16 +207,16 @@ fn options(args: &Args, settings: &PrintSettings) -> Result<Options> {
     let paper = sheet::paper_size(&paper_name)
         .ok_or_else(|| miette!(help = "use a4, letter, a3 or legal", "unknown paper `{paper_name}`"))?;
     let card_name = args.card.clone().or_else(|| settings.card.clone()).unwrap_or_else(|| "poker".into());
-    let card = crate::card_size::card_size(&card_name).map_err(|error| match error {
-        crate::card_size::CardSizeError::Unknown => miette!(
+    let card = cardsmith::card_size::card_size(&card_name).map_err(|error| match error {
+        cardsmith::card_size::CardSizeError::Unknown => miette!(
             help = "use poker, bridge, tarot, mini, or WxH in millimetres such as 63.5x88.9",
             "unknown card size `{card_name}`"
         ),
-        crate::card_size::CardSizeError::OutOfRange { w, h } => miette!(
+        cardsmith::card_size::CardSizeError::OutOfRange { w, h } => miette!(
             help = "write WxH in millimetres, such as 63.5x88.9",
             "a card of {w} x {h} mm cannot be printed: each side must be {} to {} mm",
-            crate::card_size::CARD_SIDE_MM.start(),
-            crate::card_size::CARD_SIDE_MM.end()
+            cardsmith::card_size::CARD_SIDE_MM.start(),
+            cardsmith::card_size::CARD_SIDE_MM.end()
         ),
     })?;
     let bleed = args.bleed.or(settings.bleed.map(|b| b as f32)).unwrap_or(0.0);
@@ -263,11 +263,11 @@ fn options(args: &Args, settings: &PrintSettings) -> Result<Options> {
 
 /// A `[print.sizes]` key that names no kind of the printed games would
 /// silently do nothing: it is refused, with the kinds there are.
-fn refuse_unknown_size_kinds(options: &Options, project: &crate::ir::Project) -> Result<()> {
+fn refuse_unknown_size_kinds(options: &Options, project: &cardsmith::ir::Project) -> Result<()> {
     let kinds: Vec<&str> = project.games.iter().flat_map(|g| g.ruleset.kinds.iter().map(|k| k.id.as_str())).collect();
     for (kind, _) in &options.kind_sizes {
         if !kinds.contains(&kind.as_str()) {
-            let suggestion = crate::check::suggest(kind, kinds.iter().copied());
+            let suggestion = cardsmith::check::suggest(kind, kinds.iter().copied());
             let hint = suggestion.map_or(String::new(), |s| format!("did you mean `{s}`? "));
             return Err(miette!(
                 help = format!("{hint}the kinds are: {}", kinds.join(", ")),
@@ -389,6 +389,7 @@ fn font_names(root: Option<&Path>, outcome: &Outcome, settings: &PrintSettings) 
 fn read_fonts(
     folder: &Path,
     names: &[(String, Option<Span>)],
+    manifest_source: Option<&ManifestSource>,
     files: &mut Files,
 ) -> (Vec<print::fonts::ProjectFont>, Vec<Diagnostic>) {
     use print::art::Source;
@@ -410,10 +411,11 @@ fn read_fonts(
         };
         let span = match named_at {
             Some(span) => {
-                let id = *manifest.get_or_insert_with(|| {
-                    let path = folder.join(crate::config::FILE_NAME);
-                    let text = read::text(&path, &read::MANIFEST).unwrap_or_default();
-                    files.add(super::project::display_name(&path), text)
+                // The text the settings were read from, not the file again:
+                // it may have changed since, and the span with it.
+                let id = *manifest.get_or_insert_with(|| match manifest_source {
+                    Some(source) => files.add(&source.name, source.text.as_str()),
+                    None => files.add(cardsmith::config::FILE_NAME, ""),
                 });
                 Span::new(id, span.start as usize, span.end as usize)
             }
@@ -479,4 +481,30 @@ fn read_overrides(root: &Path, outcome: &Outcome) -> Result<Vec<(String, String)
         }
     }
     Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The manifest is read once, by `Project::find`: a font problem points
+    /// into that text even when the file on disk has changed (here: is gone).
+    #[test]
+    fn a_font_problem_points_into_the_manifest_as_it_was_read() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let text = "[project]\n[print]\nfonts = [\"missing.ttf\"]\n";
+        let source = ManifestSource { name: "cardsmith.toml".into(), text: text.into() };
+        let entry = text.find("\"missing").expect("entry");
+        let span = Span::new(FileId(0), entry, entry + "\"missing.ttf\"".len());
+        let mut files = Files::new();
+        let names = [("missing.ttf".to_string(), Some(span))];
+        let (fonts, problems) = read_fonts(dir.path(), &names, Some(&source), &mut files);
+        assert!(fonts.is_empty());
+        let [problem] = problems.as_slice() else { panic!("one problem: {problems:?}") };
+        let at = problem.primary_span().expect("a span");
+        let file = files.get(at.file);
+        assert_eq!(file.name, "cardsmith.toml");
+        assert_eq!(&file.text[at.range()], "\"missing.ttf\"");
+        assert_eq!(file.line_column(at.start as usize), (3, 10));
+    }
 }

@@ -1,11 +1,11 @@
 //! Finding the project and the files to read.
 
-use crate::config::Manifest;
-use crate::source::Files;
+use cardsmith::config::Manifest;
+use cardsmith::source::Files;
 use miette::{miette, IntoDiagnostic, Result, WrapErr};
 use std::path::{Path, PathBuf};
 
-pub const MANIFEST: &str = crate::config::FILE_NAME;
+pub const MANIFEST: &str = cardsmith::config::FILE_NAME;
 
 /// The project around the current folder: where it is and its settings,
 /// read once and shared by every command.
@@ -14,6 +14,16 @@ pub struct Project {
     /// The folder holding `cardsmith.toml`, if any.
     pub root: Option<PathBuf>,
     pub manifest: Manifest,
+    /// `cardsmith.toml` as it was read, for diagnostics that point into it
+    /// later (a font it names that cannot be used): never read a second time,
+    /// so such a span always points into the text the settings came from.
+    pub manifest_source: Option<ManifestSource>,
+}
+
+/// A project file's name as shown and its text.
+pub struct ManifestSource {
+    pub name: String,
+    pub text: String,
 }
 
 impl Project {
@@ -22,11 +32,14 @@ impl Project {
     pub fn find() -> Result<Project> {
         let cwd = std::env::current_dir().into_diagnostic()?;
         let root = find_root(&cwd);
-        let manifest = match &root {
-            Some(root) => read_manifest(&root.join(MANIFEST))?,
-            None => Manifest::default(),
+        let (manifest, manifest_source) = match &root {
+            Some(root) => {
+                let (manifest, source) = read_manifest(&root.join(MANIFEST))?;
+                (manifest, Some(source))
+            }
+            None => (Manifest::default(), None),
         };
-        Ok(Project { cwd, root, manifest })
+        Ok(Project { cwd, root, manifest, manifest_source })
     }
 
     /// The paths to read: those given, else the project's `paths`, else the
@@ -75,8 +88,8 @@ impl Project {
     }
 
     /// A workspace with the project's settings applied.
-    pub fn workspace(&self) -> crate::workspace::Workspace {
-        let mut workspace = crate::workspace::Workspace::new();
+    pub fn workspace(&self) -> cardsmith::workspace::Workspace {
+        let mut workspace = cardsmith::workspace::Workspace::new();
         workspace.set_lint_config(self.manifest.lints.clone());
         workspace
     }
@@ -88,21 +101,22 @@ pub fn find_root(start: &Path) -> Option<PathBuf> {
 }
 
 /// Reads and validates a project file, printing its problems.
-fn read_manifest(path: &Path) -> Result<Manifest> {
+fn read_manifest(path: &Path) -> Result<(Manifest, ManifestSource)> {
     let text = super::read::text(path, &super::read::MANIFEST)?;
     let mut files = Files::new();
-    let id = files.add(display_name(path), text);
-    let (manifest, problems) = crate::config::parse(&files, id);
+    let name = display_name(path);
+    let id = files.add(&name, text.clone());
+    let (manifest, problems) = cardsmith::config::parse(&files, id);
     if problems.is_empty() {
-        Ok(manifest)
+        Ok((manifest, ManifestSource { name, text }))
     } else {
         Err(report(&files, &problems))
     }
 }
 
 /// Shows the problems of a project file and stops the command.
-fn report(files: &Files, problems: &[crate::diagnostics::Diagnostic]) -> miette::Report {
-    eprint!("{}", crate::diagnostics::render::human_string(files, problems));
+fn report(files: &Files, problems: &[cardsmith::diagnostics::Diagnostic]) -> miette::Report {
+    eprint!("{}", cardsmith::diagnostics::render::human_string(files, problems));
     let n = problems.len();
     miette!(
         help = "fix the project file first: it is read before any card",

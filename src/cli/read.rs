@@ -45,7 +45,7 @@ pub const IMAGE: Limit =
 /// A font file a project names for `print`: a large CJK font is 20 MB.
 /// A spreadsheet of cards, as CSV: as large as the card files it becomes.
 pub const TABLE: Limit = Limit {
-    bytes: crate::syntax::MAX_FILE_SIZE as u64,
+    bytes: cardsmith::syntax::MAX_FILE_SIZE as u64,
     what: "a table of cards",
     help: "split the sheet into several tables, one card kind each",
 };
@@ -66,7 +66,7 @@ pub const ENGINE_DATA: Limit = Limit {
 /// file-too-large) without the rest being read.
 pub fn source(path: &Path) -> Result<Vec<u8>> {
     let file = open_regular(path)?;
-    at_most(file, path, crate::syntax::MAX_FILE_SIZE as u64 + 1)
+    at_most(file, path, cardsmith::syntax::MAX_FILE_SIZE as u64 + 1)
 }
 
 /// The whole of a file of at most `limit` bytes.
@@ -226,7 +226,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("huge.cards");
         File::create(&path).and_then(|f| f.set_len(50 << 20)).expect("sparse file");
-        assert_eq!(source(&path).expect("read").len(), crate::syntax::MAX_FILE_SIZE + 1);
+        assert_eq!(source(&path).expect("read").len(), cardsmith::syntax::MAX_FILE_SIZE + 1);
     }
 
     #[test]

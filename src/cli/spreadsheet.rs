@@ -1,12 +1,12 @@
 //! `cardsmith export --csv` and `cardsmith import`: cards to and from
-//! spreadsheets, through [`crate::spreadsheet`].
+//! spreadsheets, through [`cardsmith::spreadsheet`].
 
 use super::project::{self, Project};
 use super::{atomic, build, check, output, read};
-use crate::check::model::Ruleset;
-use crate::diagnostics::render::MessageFormat;
-use crate::diagnostics::Severity;
-use crate::spreadsheet::{self, import::TableError};
+use cardsmith::check::model::Ruleset;
+use cardsmith::diagnostics::render::MessageFormat;
+use cardsmith::diagnostics::Severity;
+use cardsmith::spreadsheet::{self, import::TableError};
 use miette::{miette, Result};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -140,7 +140,7 @@ fn ruleset(project: &Project, game: &str) -> Result<Ruleset> {
     workspace.add_text("<import>", &format!("game {game}\n"));
     let outcome = workspace.check();
     outcome.project.games.into_iter().map(|g| g.ruleset).find(|r| r.id == game).ok_or_else(|| {
-        let games: Vec<&str> = crate::check::builtin::ids().collect();
+        let games: Vec<&str> = cardsmith::check::builtin::ids().collect();
         miette!(help = format!("bundled games: {}", games.join(", ")), "no game `{game}` in this project")
     })
 }

@@ -4,9 +4,8 @@
 //! the engine's own types.
 
 use super::{build, check, read};
-use crate::diagnostics::render::MessageFormat;
-use crate::engine::data::Document;
-use crate::engine::timeline::{self, Play, TimelineError};
+use cardsmith::engine::data::Document;
+use cardsmith::engine::timeline::{self, Play, TimelineError};
 use miette::{miette, IntoDiagnostic, Result};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -36,7 +35,7 @@ pub struct Args {
     format: Format,
     /// How to print diagnostics when building
     #[arg(long, value_enum, default_value = "human")]
-    message_format: MessageFormat,
+    message_format: super::DiagnosticFormat,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -55,13 +54,13 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             let project = super::project::Project::find()?;
             let outcome = build::load(&project, &build::inputs(&project, &args.paths)?)?;
             if outcome.stats.errors > 0 {
-                check::print(&outcome, args.message_format)?;
+                check::print(&outcome, args.message_format.into())?;
                 return Ok(ExitCode::from(1));
             }
             let files = build::in_memory(&outcome)?;
             files
                 .into_iter()
-                .filter(|f| f.name != crate::backend::json::SCHEMA_FILE)
+                .filter(|f| f.name != cardsmith::backend::json::SCHEMA_FILE)
                 .map(|f| (f.name, f.contents))
                 .collect()
         }
@@ -83,7 +82,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         TimelineError::NoScale(_) => miette!(help = "the timeline needs a ruleset with an `initiative` scale", "{e}"),
     })?;
     match args.format {
-        Format::Text => super::stdout(&crate::engine::text::render(&timeline))?,
+        Format::Text => super::stdout(&cardsmith::engine::text::render(&timeline))?,
         Format::Json => super::stdout(&format!("{}\n", serde_json::to_string_pretty(&timeline).into_diagnostic()?))?,
     }
     Ok(ExitCode::SUCCESS)

@@ -1,16 +1,20 @@
 //! Rendering diagnostics: rich (codespan-reporting), short, and JSON.
+//!
+//! Rendering is text in, text out: how to show diagnostics (the format,
+//! colour or not, how many of one code) arrives as one plain [`Options`]
+//! value.  Whether standard error is a terminal, or what the environment
+//! asks for, is for the caller to find out, never this module.
 
 use super::{Diagnostic, Severity};
 use crate::source::{FileId, Files};
 use codespan_reporting::diagnostic as cs;
 use codespan_reporting::term;
-use codespan_reporting::term::termcolor::WriteColor;
 use serde::Serialize;
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::ops::Range;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MessageFormat {
     /// Source snippets with labels, like rustc.
     Human,
@@ -20,18 +24,64 @@ pub enum MessageFormat {
     Json,
 }
 
-/// Writes diagnostics in the rich format to a colour-capable writer.
-pub fn human<'d>(
+/// How to show diagnostics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub format: MessageFormat,
+    /// ANSI colours in the rich format (the others have none).
+    pub colour: bool,
+    /// In the formats people read, at most this many diagnostics of one code
+    /// per file, and a line counting the rest; JSON, for tools, has them all.
+    pub most_of_one_code: usize,
+}
+
+impl Options {
+    /// The given format, without colour, capped at [`MOST_OF_ONE_CODE`].
+    pub fn plain(format: MessageFormat) -> Options {
+        Options { format, colour: false, most_of_one_code: MOST_OF_ONE_CODE }
+    }
+}
+
+/// The diagnostics as `options` asks: one block per diagnostic in the rich
+/// format, one line each in the short and JSON formats, then in the formats
+/// people read a line for each group left out.
+pub fn render(files: &Files, diagnostics: &[Diagnostic], options: &Options) -> String {
+    if options.format == MessageFormat::Json {
+        return diagnostics.iter().map(|d| json(files, d) + "\n").collect();
+    }
+    let (shown, left_out) = capped(files, diagnostics, options.most_of_one_code);
+    let mut text = match options.format {
+        MessageFormat::Human if options.colour => {
+            let mut buffer = term::termcolor::Ansi::new(Vec::new());
+            human(files, shown, &mut buffer);
+            String::from_utf8_lossy(&buffer.into_inner()).into_owned()
+        }
+        MessageFormat::Human => human_string_of(files, shown),
+        _ => shown.into_iter().map(|d| short(files, d) + "\n").collect(),
+    };
+    for line in left_out {
+        text.push_str(&line);
+        text.push('\n');
+    }
+    text
+}
+
+/// Writes diagnostics in the rich format to a writer in memory, which
+/// applies colour or not.  Writing to memory cannot fail; a diagnostic
+/// codespan-reporting cannot show (a span past the end of its file) is
+/// written as its short line instead, so none is lost.
+fn human<'d, W: term::WriteStyle + ?Sized>(
     files: &Files,
     diagnostics: impl IntoIterator<Item = &'d Diagnostic>,
-    out: &mut dyn WriteColor,
-) -> std::io::Result<()> {
+    out: &mut W,
+) {
     let config = term::Config::default();
     let adapter = CodespanFiles { files, printable: std::cell::RefCell::new(HashMap::new()) };
     for d in diagnostics {
-        term::emit(out, &config, &adapter, &to_codespan(files, d)).map_err(std::io::Error::other)?;
+        if term::emit_to_write_style(out, &config, &adapter, &to_codespan(files, d)).is_err() {
+            let _ = writeln!(out, "{}", short(files, d));
+        }
     }
-    Ok(())
 }
 
 /// The most diagnostics of one code shown for one file; the rest are counted.
@@ -39,7 +89,7 @@ pub const MOST_OF_ONE_CODE: usize = 50;
 
 /// The diagnostics to show, at most `limit` of each code in each file, and a
 /// line counting each group left out.
-pub fn capped<'d>(files: &Files, diagnostics: &'d [Diagnostic], limit: usize) -> (Vec<&'d Diagnostic>, Vec<String>) {
+fn capped<'d>(files: &Files, diagnostics: &'d [Diagnostic], limit: usize) -> (Vec<&'d Diagnostic>, Vec<String>) {
     let mut seen: HashMap<(Option<FileId>, &'static str), usize> = HashMap::new();
     let mut shown = Vec::new();
     let mut left_out: Vec<((Option<FileId>, &'static str), Severity)> = Vec::new();
@@ -93,11 +143,14 @@ fn printable_source(text: &str) -> Cow<'_, str> {
     Cow::Owned(text.chars().map(|c| if is_unprintable(c) { "?".repeat(c.len_utf8()) } else { c.to_string() }).collect())
 }
 
-/// Renders diagnostics in the rich format to a string, without colour.
+/// Renders every diagnostic in the rich format to a string, without colour.
 pub fn human_string(files: &Files, diagnostics: &[Diagnostic]) -> String {
+    human_string_of(files, diagnostics)
+}
+
+fn human_string_of<'d>(files: &Files, diagnostics: impl IntoIterator<Item = &'d Diagnostic>) -> String {
     let mut buffer = term::termcolor::NoColor::new(Vec::new());
-    // Writing to memory cannot fail.
-    let _ = human(files, diagnostics, &mut buffer);
+    human(files, diagnostics, &mut buffer);
     String::from_utf8_lossy(&buffer.into_inner()).into_owned()
 }
 
@@ -276,5 +329,48 @@ impl<'a> codespan_reporting::files::Files<'a> for CodespanFiles<'a> {
             end -= 1;
         }
         Ok(start..end)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::Span;
+
+    fn one_error_per_line(lines: usize) -> (Files, Vec<Diagnostic>) {
+        let mut files = Files::new();
+        let id = files.add("a.cards", "x\n".repeat(lines));
+        let diagnostics = (0..lines)
+            .map(|line| {
+                Diagnostic::error(&crate::syntax::codes::FILE_TOO_LARGE, "too large")
+                    .primary(Span::new(id, line * 2, line * 2 + 1), "here")
+            })
+            .collect();
+        (files, diagnostics)
+    }
+
+    #[test]
+    fn colour_is_what_the_options_say_and_nothing_else() {
+        let (files, diagnostics) = one_error_per_line(1);
+        let plain = render(&files, &diagnostics, &Options::plain(MessageFormat::Human));
+        assert_eq!(plain, human_string(&files, &diagnostics));
+        assert!(!plain.contains('\u{1b}'), "{plain}");
+        let coloured = Options { colour: true, ..Options::plain(MessageFormat::Human) };
+        let coloured = render(&files, &diagnostics, &coloured);
+        assert!(coloured.contains("\u{1b}["), "{coloured}");
+        let stripped = coloured.split('\u{1b}').map(|part| part.split_once('m').map_or(part, |(_, rest)| rest));
+        assert_eq!(stripped.collect::<String>(), plain, "the same text, coloured");
+    }
+
+    #[test]
+    fn the_formats_people_read_are_capped_and_json_is_not() {
+        let (files, diagnostics) = one_error_per_line(3);
+        let options = |format| Options { most_of_one_code: 2, ..Options::plain(format) };
+        let short = render(&files, &diagnostics, &options(MessageFormat::Short));
+        let expected = "a.cards:1:1: error[E0009]: too large\na.cards:2:1: error[E0009]: too large\n\
+                        … and 1 more error[E0009] in a.cards (the first 2 are shown)\n";
+        assert_eq!(short, expected);
+        assert!(render(&files, &diagnostics, &options(MessageFormat::Human)).ends_with("(the first 2 are shown)\n"));
+        assert_eq!(render(&files, &diagnostics, &options(MessageFormat::Json)).lines().count(), 3);
     }
 }
