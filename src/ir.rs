@@ -7,6 +7,10 @@ use crate::source::Span;
 use schemars::JsonSchema;
 use serde::Serialize;
 
+/// A decimal number kept exactly (`5.9` is 59 units at scale 1), as the
+/// syntax reads it; the engine data writes it as its exact decimal text.
+pub use crate::syntax::ast::Decimal;
+
 /// Everything a check produced, one entry per game in use.
 #[derive(Debug, Default, Serialize, JsonSchema)]
 pub struct Project {
@@ -43,10 +47,37 @@ pub struct Card {
 /// A lint level set in the source for one card or deck.
 #[derive(Clone, Debug)]
 pub struct LintLevel {
-    /// `allow`, `warn` or `deny`.
-    pub level: String,
+    pub level: Level,
     pub lint: String,
     pub span: Span,
+}
+
+/// What a lint's finding is: nothing, a warning or an error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    Allow,
+    Warn,
+    Deny,
+}
+
+impl Level {
+    /// The level a line of the source or the configuration names.
+    pub fn parse(word: &str) -> Option<Level> {
+        match word {
+            "allow" => Some(Level::Allow),
+            "warn" => Some(Level::Warn),
+            "deny" => Some(Level::Deny),
+            _ => None,
+        }
+    }
+
+    pub fn word(self) -> &'static str {
+        match self {
+            Level::Allow => "allow",
+            Level::Warn => "warn",
+            Level::Deny => "deny",
+        }
+    }
 }
 
 impl Card {
@@ -70,12 +101,23 @@ pub struct Body {
 pub struct Field {
     pub name: String,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub values: Vec<Value>,
+    pub values: Vec<Spanned<Value>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub body: Option<Body>,
     /// The field's line in the source.
     #[serde(skip)]
     pub span: Span,
+}
+
+impl Field {
+    /// The values without their spans, for stages that only read them.
+    pub fn each_value(&self) -> impl Iterator<Item = &Value> {
+        self.values.iter().map(|v| &v.value)
+    }
+
+    pub fn first_value(&self) -> Option<&Value> {
+        self.values.first().map(|v| &v.value)
+    }
 }
 
 /// `impact damage 8+`: a coloured effect line.
@@ -123,16 +165,33 @@ pub enum Initiative {
     Step(i64),
 }
 
+/// A value with where it is written, so that every later stage (deck
+/// rules, lints, print layout) can point at the value itself.  The engine
+/// data holds the value alone.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(transparent)]
+pub struct Spanned<T> {
+    pub value: T,
+    #[serde(skip)]
+    pub span: Span,
+}
+
+impl<T> Spanned<T> {
+    pub fn new(value: T, span: Span) -> Spanned<T> {
+        Spanned { value, span }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(tag = "type", content = "value", rename_all = "kebab-case")]
 pub enum Value {
     Int(i64),
     Signed(i64),
     /// Exact decimal text, such as `1.5`.
-    Decimal(String),
+    Decimal(Decimal),
     Initiative(Initiative),
     /// Inches, as exact decimal text.
-    Distance(String),
+    Distance(Decimal),
     /// `4+`, with an optional second (passive) save.
     Save {
         save: i64,
@@ -158,7 +217,7 @@ pub enum Value {
     Star,
     Keyword {
         id: String,
-        args: Vec<Value>,
+        args: Vec<Spanned<Value>>,
     },
     /// A set of enum values written `F/S(R)`.
     Set(Vec<String>),
@@ -207,4 +266,26 @@ pub struct Deck {
 pub struct DeckEntry {
     pub card: String,
     pub count: i64,
+}
+
+/// The engine data writes a decimal as its exact text (`"1.5"`), as it was
+/// before decimals were numbers: readers parse it without rounding.
+impl Serialize for Decimal {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl JsonSchema for Decimal {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Decimal".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        String::json_schema(generator)
+    }
 }

@@ -370,7 +370,7 @@ impl GameChecker<'_> {
                 continue;
             };
             if let (Some(field), Some((symbol, symbol_span))) = (&deck_type.match_field, &deck.symbol) {
-                let carried = cards[i].field(field).and_then(|f| match f.values.first() {
+                let carried = cards[i].field(field).and_then(|f| match f.first_value() {
                     Some(Value::Name(s)) => Some(s.as_str()),
                     _ => None,
                 });

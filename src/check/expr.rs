@@ -372,7 +372,7 @@ impl<'a> Evaluation<'a> {
                     .matching(&args[1..], pool)
                     .filter(|e| {
                         let card = &self.cards[e.card];
-                        card.field(field).and_then(|f| f.values.first()).is_some_and(|v| match v {
+                        card.field(field).and_then(|f| f.first_value()).is_some_and(|v| match v {
                             Value::Range { low, high } => e.count < *low || high.is_some_and(|h| e.count > h),
                             _ => false,
                         })
@@ -395,7 +395,7 @@ impl<'a> Evaluation<'a> {
                 };
                 let Some(entry) = pool.entries.first() else { return 0 };
                 let values = self.cards[entry.card].field(field(0)).map(|f| f.values.as_slice()).unwrap_or_default();
-                values.iter().filter_map(number).nth(position).unwrap_or(0)
+                values.iter().map(|v| &v.value).filter_map(number).nth(position).unwrap_or(0)
             }
             "every" => {
                 let Some(inner) = args.first() else { return 1 };
@@ -462,7 +462,7 @@ impl<'a> Evaluation<'a> {
             Expr::Name(want) => Some(want.text.as_str()),
             _ => None,
         };
-        card.body.fields.iter().filter(|f| f.name == field.text).flat_map(|f| &f.values).any(|v| {
+        card.body.fields.iter().filter(|f| f.name == field.text).flat_map(|f| f.each_value()).any(|v| {
             match (want_name, value, v) {
                 (Some(want), _, Value::Name(have)) => want == have,
                 (Some(want), _, Value::Keyword { id, .. }) => want == id,
@@ -491,7 +491,7 @@ impl<'a> Evaluation<'a> {
             .fields
             .iter()
             .filter(|f| f.name == field)
-            .flat_map(|f| &f.values)
+            .flat_map(|f| f.each_value())
             .map(|v| match v {
                 Value::Int(n) | Value::Signed(n) => *n,
                 Value::Name(name) => weights.and_then(|e| e.weight(name)).unwrap_or(0),
@@ -519,8 +519,8 @@ impl<'a> Evaluation<'a> {
         card.body
             .fields
             .iter()
-            .filter(|f| f.name == field && f.values.iter().any(mentions))
-            .flat_map(|f| &f.values)
+            .filter(|f| f.name == field && f.each_value().any(mentions))
+            .flat_map(|f| f.each_value())
             .map(|v| if let Value::Int(n) = v { *n } else { 0 })
             .fold(0, i64::saturating_add)
     }
@@ -579,7 +579,7 @@ fn apply(op: BinOp, l: i64, r: i64) -> i64 {
 }
 
 fn names_in<'c>(card: &'c Card, field: &'c str) -> impl Iterator<Item = String> + 'c {
-    card.body.fields.iter().filter(move |f| f.name == field).flat_map(|f| &f.values).flat_map(|v| match v {
+    card.body.fields.iter().filter(move |f| f.name == field).flat_map(|f| f.each_value()).flat_map(|v| match v {
         Value::Name(n) => vec![n.clone()],
         Value::Set(items) => items.clone(),
         _ => Vec::new(),
@@ -587,7 +587,7 @@ fn names_in<'c>(card: &'c Card, field: &'c str) -> impl Iterator<Item = String> 
 }
 
 fn card_keywords(card: &Card) -> impl Iterator<Item = &str> {
-    card.body.fields.iter().flat_map(|f| &f.values).filter_map(|v| match v {
+    card.body.fields.iter().flat_map(|f| f.each_value()).filter_map(|v| match v {
         Value::Keyword { id, .. } => Some(id.as_str()),
         _ => None,
     })

@@ -9,7 +9,7 @@ use super::expr::{Evaluation, Pool, PoolEntry};
 use super::model::{Kind, Ruleset, Schema, Type};
 use super::names::{article, string_at, suggest};
 use crate::diagnostics::Diagnostic;
-use crate::ir::{self, Body, Card, Condition, Conditional, Effect, Field, Plus, Value};
+use crate::ir::{self, Body, Card, Condition, Conditional, Effect, Field, Plus, Spanned, Value};
 use crate::source::{Files, Span};
 use crate::syntax::ast::{Node, ValueKind};
 use std::collections::HashMap;
@@ -297,7 +297,14 @@ impl<'a> GameChecker<'a> {
     /// Checks the rules a kind or block declares (`require "…" EXPR`) on one
     /// card or block.  A block sees its own fields and, under the name `this`,
     /// the values written before it (`ability trigger { … }`).
-    fn apply_rules(&mut self, schema: &Schema, card: &CardContext, body: &Body, own: Option<&[Value]>, at: Span) {
+    fn apply_rules(
+        &mut self,
+        schema: &Schema,
+        card: &CardContext,
+        body: &Body,
+        own: Option<&[Spanned<Value>]>,
+        at: Span,
+    ) {
         if schema.rules.is_empty() {
             return;
         }
@@ -541,16 +548,12 @@ fn split_inline(node: &Node, takes: &[super::model::TypeSpec], schema: &Schema) 
 /// `allow LINT…`, `warn LINT…` or `deny LINT…`: lint levels for one card or
 /// deck.  The lint names are checked by the lint pass.
 pub(super) fn lint_level_line(node: &Node) -> Option<Vec<ir::LintLevel>> {
-    if !matches!(node.name.text.as_str(), "allow" | "warn" | "deny") {
-        return None;
-    }
+    let level = ir::Level::parse(&node.name.text)?;
     Some(
         node.values
             .iter()
             .filter_map(|v| match &v.kind {
-                ValueKind::Ident(lint) => {
-                    Some(ir::LintLevel { level: node.name.text.clone(), lint: lint.clone(), span: v.span })
-                }
+                ValueKind::Ident(lint) => Some(ir::LintLevel { level, lint: lint.clone(), span: v.span }),
                 _ => None,
             })
             .collect(),

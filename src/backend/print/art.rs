@@ -63,7 +63,7 @@ fn card_images(game: &Game, card: &Card) -> Vec<(String, String)> {
         if !def.schema.takes.iter().any(|t| t.ty == Type::Image) {
             continue;
         }
-        if let Some(Value::String(path)) = field.values.first() {
+        if let Some(Value::String(path)) = field.first_value() {
             found.push((field.name.clone(), path.clone()));
         }
     }

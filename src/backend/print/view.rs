@@ -106,7 +106,7 @@ impl<'a> Viewer<'a> {
                 let declares = schema.field(&field.name).and_then(|d| d.schema.takes.first()).map(|t| &t.ty)
                     == Some(&Type::NewKeyword);
                 if let (true, Some(Value::Name(id)), Some(Value::String(name))) =
-                    (declares, field.values.first(), field.values.get(1))
+                    (declares, field.first_value(), field.values.get(1).map(|v| &v.value))
                 {
                     deck_keywords.insert(id.clone(), name.clone());
                 }
@@ -119,7 +119,7 @@ impl<'a> Viewer<'a> {
         let kind = self.ruleset.kind(&card.kind);
         let border_name = kind.and_then(|k| k.border.clone()).unwrap_or_else(|| "grey".into());
         let schema = kind.map(|k| &k.schema);
-        let symbol = card.body.fields.iter().find_map(|f| match (f.values.first(), schema) {
+        let symbol = card.body.fields.iter().find_map(|f| match (f.first_value(), schema) {
             (Some(Value::Name(id)), Some(schema))
                 if schema.field(&f.name).and_then(|d| d.schema.takes.first()).map(|t| &t.ty)
                     == Some(&Type::DeckSymbol) =>
@@ -187,9 +187,9 @@ impl<'a> Viewer<'a> {
 
     /// A field's view; `printed` is what the face calls it.
     fn field(&self, field: &Field, schema: Option<&Schema>, printed: String) -> FieldView {
-        let values: Vec<ValueView> = field.values.iter().map(|v| self.labelled(self.value(v), v, schema)).collect();
+        let values: Vec<ValueView> = field.each_value().map(|v| self.labelled(self.value(v), v, schema)).collect();
         let text = values.iter().map(|v| v.text.as_str()).collect::<Vec<_>>().join(" ");
-        let separator = if field.values.iter().all(|v| matches!(v, Value::Keyword { .. })) { ", " } else { " " };
+        let separator = if field.each_value().all(|v| matches!(v, Value::Keyword { .. })) { ", " } else { " " };
         let mut rich: Vec<Json> = Vec::new();
         for (index, value) in values.iter().enumerate() {
             if index > 0 {
@@ -289,7 +289,7 @@ impl<'a> Viewer<'a> {
         let (ty, text, id, rich): (&'static str, String, Option<String>, Json) = match value {
             Value::Int(n) => ("int", n.to_string(), None, Json::Null),
             Value::Signed(n) => ("signed", format!("{n:+}"), None, Json::Null),
-            Value::Decimal(d) => ("decimal", d.clone(), None, Json::Null),
+            Value::Decimal(d) => ("decimal", d.to_string(), None, Json::Null),
             Value::Initiative(i) => {
                 let (main, small) = self.initiative(*i);
                 let text = match &small {
@@ -342,7 +342,7 @@ impl<'a> Viewer<'a> {
                 let mut rich = vec![json!({"t": display, "s": "b"})];
                 let mut text = display.clone();
                 if !args.is_empty() {
-                    let shown: Vec<ValueView> = args.iter().map(|a| self.value(a)).collect();
+                    let shown: Vec<ValueView> = args.iter().map(|a| self.value(&a.value)).collect();
                     text = format!("{text} ({})", shown.iter().map(|a| a.text.as_str()).collect::<Vec<_>>().join(", "));
                     rich.push(json!({"t": " (", "s": "b"}));
                     for (index, arg) in shown.iter().enumerate() {
