@@ -2,7 +2,7 @@
 //! typed against the game's ruleset.  Built only from a checked syntax tree;
 //! every backend consumes it and none re-validates it.
 
-use crate::check::model::Ruleset;
+use crate::check::model::{DeckType, Kind, Ruleset};
 use crate::source::Span;
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -31,7 +31,7 @@ pub struct Game {
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Card {
     pub name: String,
-    pub kind: String,
+    pub kind: KindId,
     pub tags: Vec<String>,
     pub body: Body,
     #[serde(skip)]
@@ -246,7 +246,7 @@ pub enum TextPart {
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Deck {
     pub name: String,
-    pub deck_type: String,
+    pub deck_type: DeckTypeId,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub symbol: Option<String>,
     /// The decks this one is built from.
@@ -283,6 +283,89 @@ impl JsonSchema for Decimal {
 
     fn schema_name() -> std::borrow::Cow<'static, str> {
         "Decimal".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        String::json_schema(generator)
+    }
+}
+
+/// A declaration of the game's ruleset that the checker resolved a name to:
+/// its place in the ruleset's list, so later stages reach it without looking
+/// the name up again, and its id, which the engine data writes (as the plain
+/// id it always was) and messages show.
+pub struct Resolved<T> {
+    index: usize,
+    id: std::sync::Arc<str>,
+    declaration: std::marker::PhantomData<fn() -> T>,
+}
+
+/// A card's kind: an entry of `Ruleset::kinds`.
+pub type KindId = Resolved<Kind>;
+/// A deck's type: an entry of `Ruleset::deck_types`.
+pub type DeckTypeId = Resolved<DeckType>;
+
+impl<T> Resolved<T> {
+    /// The declaration at `index` of its list, whose id is `id`.
+    pub fn new(index: usize, id: &str) -> Resolved<T> {
+        Resolved { index, id: id.into(), declaration: std::marker::PhantomData }
+    }
+
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+}
+
+impl<T> Clone for Resolved<T> {
+    fn clone(&self) -> Self {
+        Resolved { index: self.index, id: self.id.clone(), declaration: std::marker::PhantomData }
+    }
+}
+
+impl<T> std::fmt::Debug for Resolved<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}#{}", self.id, self.index)
+    }
+}
+
+impl<T> std::fmt::Display for Resolved<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.id)
+    }
+}
+
+impl<T> PartialEq for Resolved<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.index == other.index
+    }
+}
+
+impl<T> Eq for Resolved<T> {}
+
+/// Whether it is the declaration with this id.
+impl<T> PartialEq<&str> for Resolved<T> {
+    fn eq(&self, id: &&str) -> bool {
+        &*self.id == *id
+    }
+}
+
+impl<T> Serialize for Resolved<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.id)
+    }
+}
+
+impl<T> JsonSchema for Resolved<T> {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Id".into()
     }
 
     fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {

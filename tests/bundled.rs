@@ -33,6 +33,8 @@ fn spinal_railcannon_is_typed_as_printed() {
     let game = game(&outcome, "dreadnaught-2e");
     let card = game.cards.iter().find(|c| c.name == "Spinal Railcannon").expect("card");
     assert_eq!(card.kind, "offense");
+    // The kind is resolved into the ruleset: no lookup by name later.
+    assert_eq!(game.ruleset.kind_of(&card.kind).map(|k| k.id.as_str()), Some("offense"));
     assert_eq!(card.tags, vec!["primary", "secondary-weapon"]);
     let arc = card.field("arc").expect("arc");
     assert_eq!(arc.each_value().collect::<Vec<_>>(), vec![&Value::Name("narrow".into())]);

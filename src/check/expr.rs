@@ -238,7 +238,7 @@ pub(super) struct Pool {
 
 #[derive(Debug)]
 pub(super) struct Included {
-    pub deck_type: String,
+    pub deck_type: crate::ir::DeckTypeId,
     pub span: Span,
     pub pool: Pool,
 }
@@ -385,8 +385,7 @@ impl<'a> Evaluation<'a> {
             }
             "decks" => {
                 let types: Vec<&str> = args.iter().filter_map(name_of).collect();
-                pool.included.iter().filter(|d| types.is_empty() || types.contains(&d.deck_type.as_str())).count()
-                    as i64
+                pool.included.iter().filter(|d| types.is_empty() || types.contains(&d.deck_type.id())).count() as i64
             }
             "value" => {
                 let position = match args.get(1).map(Expr::unparen) {
@@ -502,7 +501,7 @@ impl<'a> Evaluation<'a> {
 
     fn enum_of(&self, card: &Card, field: &str) -> Option<&'a super::model::EnumDef> {
         let ruleset: &'a Ruleset = self.ruleset;
-        let def = ruleset.kind(&card.kind)?.schema.field(field)?;
+        let def = ruleset.kind_of(&card.kind)?.schema.field(field)?;
         match &def.schema.takes.first()?.ty {
             Type::Enum(id) => ruleset.enums.iter().find(|e| &e.id == id),
             _ => None,
@@ -633,7 +632,7 @@ mod tests {
         let span = Span::new(crate::source::FileId(0), 0, 0);
         Card {
             name: "A".to_string(),
-            kind: "token".to_string(),
+            kind: crate::ir::KindId::new(0, "token"),
             tags: Vec::new(),
             body: Body::default(),
             span,

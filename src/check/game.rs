@@ -17,7 +17,7 @@ use std::collections::HashMap;
 /// What the checker knows about the card it is in.
 pub(super) struct CardContext {
     pub name: String,
-    pub kind: String,
+    pub kind: ir::KindId,
     /// The card's deck symbol, which scopes deck keywords.
     pub symbol: Option<String>,
 }
@@ -31,6 +31,8 @@ pub(super) struct DeckKeyword {
 pub(super) struct GameChecker<'a> {
     pub files: &'a Files,
     pub ruleset: &'a Ruleset,
+    /// Each kind of the ruleset as cards hold it, made once and shared.
+    kind_ids: Vec<ir::KindId>,
     pub diagnostics: Vec<Diagnostic>,
     /// Each keyword declared for a deck, with its deck's symbol, once.
     pub deck_keywords: Vec<DeckKeyword>,
@@ -48,6 +50,7 @@ impl<'a> GameChecker<'a> {
         GameChecker {
             files,
             ruleset,
+            kind_ids: ruleset.kinds.iter().enumerate().map(|(i, k)| ir::KindId::new(i, &k.id)).collect(),
             diagnostics: Vec::new(),
             deck_keywords: Vec::new(),
             deck_keyword_symbols: HashMap::new(),
@@ -62,6 +65,7 @@ impl<'a> GameChecker<'a> {
         GameChecker {
             files: self.files,
             ruleset: self.ruleset,
+            kind_ids: self.kind_ids.clone(),
             diagnostics: Vec::new(),
             deck_keywords: self.deck_keywords.clone(),
             deck_keyword_symbols: self.deck_keyword_symbols.clone(),
@@ -107,8 +111,11 @@ impl<'a> GameChecker<'a> {
             .collect()
     }
 
-    /// Checks one card item: `kind "Name" tags… { fields }`.
-    pub fn card(&mut self, node: &Node, kind: &Kind) -> Option<Card> {
+    /// Checks one card item: `kind "Name" tags… { fields }`, of the kind
+    /// at `index` of the ruleset.
+    pub fn card(&mut self, node: &Node, index: usize) -> Option<Card> {
+        let ruleset = self.ruleset;
+        let (kind, kind_id) = (ruleset.kinds.get(index)?, self.kind_ids.get(index)?.clone());
         let Some(name) = string_at(node, 0) else {
             self.report(
                 Diagnostic::error(&codes::MISSING_NAME, format!("this {} card has no name", kind.id))
@@ -118,7 +125,7 @@ impl<'a> GameChecker<'a> {
             return None;
         };
         let context =
-            CardContext { name: name.to_string(), kind: kind.id.clone(), symbol: deck_symbol(node, &kind.schema) };
+            CardContext { name: name.to_string(), kind: kind_id.clone(), symbol: deck_symbol(node, &kind.schema) };
         let owner = format!("{} `{name}`", kind.display);
         let mut tags = Vec::new();
         for value in &node.values[1..] {
@@ -155,7 +162,7 @@ impl<'a> GameChecker<'a> {
         let lint_levels = std::mem::take(&mut self.lint_levels);
         Some(Card {
             name: name.to_string(),
-            kind: kind.id.clone(),
+            kind: kind_id,
             tags,
             body,
             span: node.head_span(),
@@ -358,7 +365,7 @@ impl<'a> GameChecker<'a> {
     fn effect(&mut self, node: &Node, card: &CardContext) -> Option<Effect> {
         let role = node.name.text.clone();
         let ruleset = self.ruleset;
-        if let Some(kind) = ruleset.kind(&card.kind) {
+        if let Some(kind) = ruleset.kind_of(&card.kind) {
             if !kind.roles.contains(&role) {
                 let colour = ruleset.role(&role).map(|r| r.colour.clone()).unwrap_or_default();
                 self.report(

@@ -345,11 +345,11 @@ impl GameChecker<'_> {
             );
             return None;
         };
-        if !def.only.is_empty() && !def.only.contains(&card.kind) {
+        if !def.only.is_empty() && !def.only.iter().any(|kind| card.kind == kind.as_str()) {
             self.report(
                 Diagnostic::error(
                     &codes::NOT_ALLOWED_ON_KIND,
-                    format!("`{name}` cannot appear on {} {} card", article(&card.kind), card.kind),
+                    format!("`{name}` cannot appear on {} {} card", article(card.kind.id()), card.kind),
                 )
                 .primary(name_span, format!("only on: {}", def.only.join(", "))),
             );

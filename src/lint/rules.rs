@@ -13,7 +13,7 @@ use crate::ir::{Body, Card, Effect, TextPart, Value};
 pub(super) fn run<'a>(context: &Context<'a>, cards: &[&'a Card], found: &mut Vec<Found<'a>>) {
     let ruleset = &context.game.ruleset;
     for &card in cards {
-        let Some(kind) = ruleset.kind(&card.kind) else { continue };
+        let Some(kind) = ruleset.kind_of(&card.kind) else { continue };
         let mut effects = Vec::new();
         walk(&card.body, false, &mut effects);
         without_initiative(context, card, kind, &effects, found);

@@ -97,10 +97,10 @@ impl Options {
     /// (`[print.sizes]`), else the ruleset's (`card-size`), else the job's
     /// `card`, which sizes every kind without one of its own.
     pub fn size_of(&self, game: &Game, card: &Card) -> Size {
-        if let Some((_, size)) = self.kind_sizes.iter().find(|(kind, _)| *kind == card.kind) {
+        if let Some((_, size)) = self.kind_sizes.iter().find(|(kind, _)| card.kind == kind.as_str()) {
             return *size;
         }
-        let kind = game.ruleset.kinds.iter().find(|k| k.id == card.kind);
+        let kind = game.ruleset.kind_of(&card.kind);
         match kind.and_then(|k| k.card_size) {
             Some((w, h)) => Size { w, h },
             None => self.card,
@@ -300,7 +300,7 @@ fn render_sides(
     let mut faces = Vec::new();
     let mut overflows = Vec::new();
     for back in [false, true] {
-        let Some(name) = templates.face(&game.ruleset.id, &card.kind, back) else {
+        let Some(name) = templates.face(&game.ruleset.id, card.kind.id(), back) else {
             return Err(format!("no template for `{}` cards", card.kind));
         };
         let (svg, found) = functions::collect_overflows(frame, rich.clone(), || templates.render(&name, context));
@@ -316,7 +316,7 @@ fn face(number: usize, game: &Game, card: &Card, size: Size, [front, back]: [Str
         game: game.ruleset.id.clone(),
         name: card.name.clone(),
         slug: format!("{:03}-{}", number + 1, slug(&card.name)),
-        kind: card.kind.clone(),
+        kind: card.kind.to_string(),
         size,
         decks: game
             .decks

@@ -111,7 +111,7 @@ impl<'a> Viewer<'a> {
         let ruleset = &game.ruleset;
         let mut deck_keywords = BTreeMap::new();
         for card in &game.cards {
-            let Some(schema) = ruleset.kind(&card.kind).map(|k| &k.schema) else { continue };
+            let Some(schema) = ruleset.kind_of(&card.kind).map(|k| &k.schema) else { continue };
             for field in &card.body.fields {
                 let declares = schema.field(&field.name).and_then(|d| d.schema.takes.first()).map(|t| &t.ty)
                     == Some(&Type::NewKeyword);
@@ -128,7 +128,7 @@ impl<'a> Viewer<'a> {
     /// The card as templates see it, and the rich text its handles name.
     pub fn card(&self, card: &Card, copies: Option<i64>, number: usize) -> (CardView, Table) {
         let mut table = Table::default();
-        let kind = self.ruleset.kind(&card.kind);
+        let kind = self.ruleset.kind_of(&card.kind);
         let border_name = kind.and_then(|k| k.border.clone()).unwrap_or_else(|| "grey".into());
         let schema = kind.map(|k| &k.schema);
         let symbol = card.body.fields.iter().find_map(|f| match (f.first_value(), schema) {
@@ -149,8 +149,8 @@ impl<'a> Viewer<'a> {
         let effects = card.body.effects.iter().map(|e| table.add(self.effect(e), Some(e.span))).collect();
         let view = CardView {
             name: card.name.clone(),
-            kind: card.kind.clone(),
-            kind_display: kind.map(|k| k.display.clone()).unwrap_or_else(|| card.kind.clone()),
+            kind: card.kind.to_string(),
+            kind_display: kind.map(|k| k.display.clone()).unwrap_or_else(|| card.kind.to_string()),
             border: colour(&border_name),
             border_name,
             tags: card.tags.iter().map(|t| NamedView { id: t.clone(), display: self.display(t) }).collect(),
