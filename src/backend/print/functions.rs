@@ -16,6 +16,7 @@ use super::svg::{escape, num};
 use super::view::colour;
 use crate::backend::print::fonts::{self, Style};
 use crate::diagnostics::Diagnostic;
+use crate::ir::{Body, Field, Value as IrValue};
 use crate::source::Span;
 use serde_json::Value as Json;
 use std::cell::RefCell;
@@ -479,19 +480,26 @@ impl Function for ArcFn {
     }
 }
 
-/// `hexes(grid=card.fields.grid.0, x, y, w, h)`: a movement grid.  Every
-/// field of the grid whose values are hex offsets is drawn in the colour
-/// its name gives (`green 0,-1 0,-2`); the ship sits at `0,0` facing up;
-/// arrows in the colour of the `arrows` field run from the ship to each
-/// hex; `rotate` adds a turning arrow.
+/// `hexes(grid=card.fields.grid.0, x, y, w, h, arrows="arrows",
+/// turn="rotate")`: a movement grid.  Every field of the grid's block whose
+/// values are hex offsets is drawn in the colour its name gives (`green
+/// 0,-1 0,-2`); the ship sits at `0,0` facing up; arrows run from the ship
+/// to each hex, in the colour the field named by `arrows` gives; the flag
+/// field named by `turn` adds a turning arrow.  The template names those
+/// fields: they are the game's words.
 struct HexesFn;
 
 impl Function for HexesFn {
     fn call(&self, args: &HashMap<String, Value>) -> Result<Value> {
-        let grid = args.get("grid").cloned().unwrap_or(Json::Null);
+        let block = args.get("grid").and_then(|g| g.get("block")).and_then(Json::as_u64);
+        let table = card_text();
+        let Some(grid) = block.and_then(|b| usize::try_from(b).ok()).and_then(|b| table.block(b)) else {
+            return Err("hexes needs `grid`, a field of the card with a block".into());
+        };
+        let names = GridNames { arrows: string(args, "arrows", ""), turn: string(args, "turn", "") };
         let (x, y, w, h) =
             (number(args, "x", 0.0), number(args, "y", 0.0), number(args, "w", 60.0), number(args, "h", 60.0));
-        Ok(Value::String(hex_grid(&grid, x, y, w, h)))
+        Ok(Value::String(hex_grid(grid, &names, x, y, w, h)))
     }
 
     fn is_safe(&self) -> bool {
@@ -499,31 +507,32 @@ impl Function for HexesFn {
     }
 }
 
-fn hex_grid(grid: &Json, x: f32, y: f32, w: f32, h: f32) -> String {
-    let fields = grid.pointer("/body/fields").and_then(Json::as_object);
+/// The fields of a grid that are not hexes of a colour.
+struct GridNames<'a> {
+    /// The field whose value is the arrows' colour.
+    arrows: &'a str,
+    /// The flag field that adds a turning arrow.
+    turn: &'a str,
+}
+
+fn hex_grid(grid: &Body, names: &GridNames<'_>, x: f32, y: f32, w: f32, h: f32) -> String {
+    // Colours in the order of their names, each in the order written.
+    let mut fields: Vec<&Field> = grid.fields.iter().collect();
+    fields.sort_by(|a, b| a.name.cmp(&b.name));
     let mut hexes: Vec<(i64, i64, String)> = Vec::new();
     let mut arrows = "#1b1b1b".to_string();
     let mut rotate = false;
-    for (name, views) in fields.into_iter().flatten() {
-        for view in views.as_array().into_iter().flatten() {
-            let values = view.get("values").and_then(Json::as_array).cloned().unwrap_or_default();
-            if name == "arrows" {
-                if let Some(id) = values.first().and_then(|v| v.get("id")).and_then(Json::as_str) {
-                    arrows = colour(id);
-                }
-            } else if name == "rotate" {
-                rotate = true;
+    for field in fields {
+        if field.name == names.arrows {
+            if let Some(IrValue::Name(id)) = field.first_value() {
+                arrows = colour(id);
             }
-            for value in &values {
-                if value.get("type").and_then(Json::as_str) != Some("coord") {
-                    continue;
-                }
-                let text = value.get("text").and_then(Json::as_str).unwrap_or("");
-                if let Some((q, r)) = text.split_once(',') {
-                    if let (Ok(q), Ok(r)) = (q.trim().parse::<i64>(), r.trim().parse::<i64>()) {
-                        hexes.push((q.clamp(-20, 20), r.clamp(-20, 20), name.clone()));
-                    }
-                }
+        } else if field.name == names.turn {
+            rotate = true;
+        }
+        for value in field.each_value() {
+            if let IrValue::Coord { q, r } = value {
+                hexes.push(((*q).clamp(-20, 20), (*r).clamp(-20, 20), field.name.clone()));
             }
         }
     }
@@ -688,18 +697,37 @@ mod tests {
 
     #[test]
     fn the_grid_draws_one_hexagon_per_offset_and_the_ship() {
-        let grid = json!({"body": {"fields": {
-            "arrows": [{"values": [{"type": "name", "id": "green", "text": "green"}]}],
-            "green": [{"values": [{"type": "coord", "text": "0,-1"}, {"type": "coord", "text": "1,-2"}]}],
-            "red": [{"values": [{"type": "coord", "text": "0,-4"}]}],
-            "rotate": [{"values": []}]
-        }}});
-        let svg = hex_grid(&grid, 0.0, 0.0, 60.0, 60.0);
+        let at = Span::new(crate::source::FileId(0), 0, 0);
+        let field = |name: &str, values: Vec<IrValue>| Field {
+            name: name.into(),
+            values: values.into_iter().map(|v| crate::ir::Spanned::new(v, at)).collect(),
+            body: None,
+            span: at,
+        };
+        let hex = |q, r| IrValue::Coord { q, r };
+        let grid = Body {
+            fields: vec![
+                field("red", vec![hex(0, -4)]),
+                field("arrows", vec![IrValue::Name("green".into())]),
+                field("green", vec![hex(0, -1), hex(1, -2)]),
+                field("rotate", Vec::new()),
+            ],
+            ..Body::default()
+        };
+        let names = GridNames { arrows: "arrows", turn: "rotate" };
+        let svg = hex_grid(&grid, &names, 0.0, 0.0, 60.0, 60.0);
+        // Green hexes come before red ones, whatever order they are written in.
+        let (green, red) = (svg.find("fill=\"#2f8a3b\" stroke"), svg.find("fill=\"#c0262d\" stroke"));
+        assert!(matches!((green, red), (Some(g), Some(r)) if g < r), "{svg}");
+        assert!(svg.contains("stroke=\"#2f8a3b\" stroke-width"), "green arrows: {svg}");
         assert_eq!(svg.matches("fill=\"#2f8a3b\" stroke=\"#ffffff\"").count(), 2, "{svg}");
         assert_eq!(svg.matches("fill=\"#c0262d\" stroke").count(), 1);
         assert!(svg.contains("#d5d8db") && svg.contains(" 0 1 1 "), "{svg}");
         // Each coloured hex is labelled with its colour's initial.
         assert_eq!(svg.matches(">G</text>").count(), 2, "{svg}");
         assert_eq!(svg.matches(">R</text>").count(), 1, "{svg}");
+        // Without the template naming them, no field is the arrows or the turn.
+        let plain = hex_grid(&grid, &GridNames { arrows: "", turn: "" }, 0.0, 0.0, 60.0, 60.0);
+        assert!(!plain.contains(" 0 1 1 ") && !plain.contains("stroke=\"#2f8a3b\" stroke-width"), "{plain}");
     }
 }

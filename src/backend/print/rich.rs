@@ -7,10 +7,12 @@
 //! they move around, concatenate and restyle like any other piece, and that
 //! `text_box` and `measure` ([`super::functions`]) look up in the table of
 //! the card being drawn.  The text itself is never written out as template
-//! data and read back.
+//! data and read back.  The blocks of the card's fields are kept the same
+//! way, for the functions that draw a block (`hexes`).
 
 use super::fonts::Style;
 use super::layout::Piece;
+use crate::ir::Body;
 use crate::source::Span;
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
@@ -59,6 +61,7 @@ pub fn pieces(runs: &[Run], default: Style, restyle: Option<Style>) -> Vec<Piece
 #[derive(Debug, Default)]
 pub struct Table {
     entries: Vec<Entry>,
+    blocks: Vec<Body>,
 }
 
 #[derive(Debug)]
@@ -79,6 +82,17 @@ impl Table {
     /// The runs behind a handle.
     pub fn runs(&self, handle: Handle) -> &[Run] {
         self.entries.get(handle.index).map_or(&[], |e| &e.runs)
+    }
+
+    /// Keeps a field's block and returns the number templates name it by.
+    pub fn add_block(&mut self, block: &Body) -> usize {
+        self.blocks.push(block.clone());
+        self.blocks.len() - 1
+    }
+
+    /// The block a template's number names.
+    pub fn block(&self, index: usize) -> Option<&Body> {
+        self.blocks.get(index)
     }
 
     /// The runs and source of the entry a template's `{"rich": N}` names.

@@ -64,6 +64,9 @@ pub struct FieldView {
     /// The fields of the block as `Label: value` paragraphs, text last.
     pub lines: Vec<Handle>,
     pub body: Option<BodyView>,
+    /// The block itself, by its number in the card's table, for the
+    /// functions that draw one (`hexes`).
+    pub block: Option<usize>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -248,6 +251,7 @@ impl<'a> Viewer<'a> {
             labelled,
             lines,
             body,
+            block: field.body.as_ref().map(|b| table.add_block(b)),
         }
     }
 
