@@ -493,9 +493,9 @@ impl Function for HexesFn {
     fn call(&self, args: &HashMap<String, Value>) -> Result<Value> {
         let block = args.get("grid").and_then(|g| g.get("block")).and_then(Json::as_u64);
         let table = card_text();
-        let Some(grid) = block.and_then(|b| usize::try_from(b).ok()).and_then(|b| table.block(b)) else {
-            return Err("hexes needs `grid`, a field of the card with a block".into());
-        };
+        // A field without a block is a grid without hexes: the ship alone.
+        let empty = Body::default();
+        let grid = block.and_then(|b| usize::try_from(b).ok()).and_then(|b| table.block(b)).unwrap_or(&empty);
         let names = GridNames { arrows: string(args, "arrows", ""), turn: string(args, "turn", "") };
         let (x, y, w, h) =
             (number(args, "x", 0.0), number(args, "y", 0.0), number(args, "w", 60.0), number(args, "h", 60.0));
