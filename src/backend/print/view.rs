@@ -1,6 +1,8 @@
 //! What a template sees: a card of the IR turned into plain data, every
 //! value with its printed text and its rich text (icons, bold keywords,
-//! coloured effects, initiative badges) ready for [`super::layout`].
+//! coloured effects, initiative badges).  The rich text stays typed in the
+//! card's [`Table`], ready for [`super::layout`]; the data holds handles
+//! to it.
 //!
 //! Nothing here knows a game: names are looked up in the card's ruleset, and
 //! every field the card's kind declares is present (an empty list when the
