@@ -168,7 +168,7 @@ pub enum Initiative {
 /// A value with where it is written, so that every later stage (deck
 /// rules, lints, print layout) can point at the value itself.  The engine
 /// data holds the value alone.
-#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(transparent)]
 pub struct Spanned<T> {
     pub value: T,
@@ -179,6 +179,26 @@ pub struct Spanned<T> {
 impl<T> Spanned<T> {
     pub fn new(value: T, span: Span) -> Spanned<T> {
         Spanned { value, span }
+    }
+}
+
+/// The schema of the value alone, under the value's own name: the engine
+/// data's schema does not know spans.
+impl<T: JsonSchema> JsonSchema for Spanned<T> {
+    fn inline_schema() -> bool {
+        T::inline_schema()
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        T::schema_name()
+    }
+
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        T::schema_id()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        T::json_schema(generator)
     }
 }
 
@@ -370,5 +390,19 @@ impl<T> JsonSchema for Resolved<T> {
 
     fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
         String::json_schema(generator)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Spans, fixed-point decimals and resolved ids are the IR's own: the
+    /// engine data's schema still says a value, a decimal's text and an id.
+    #[test]
+    fn the_schema_knows_values_and_text_not_spans_or_handles() {
+        let schema = crate::backend::schema::text();
+        for name in ["Spanned", "Decimal", "Resolved", "\"Id\""] {
+            assert!(!schema.contains(name), "the schema names `{name}`");
+        }
+        assert!(schema.contains("\"$ref\": \"#/$defs/Value\""), "field values are values");
     }
 }
