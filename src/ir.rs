@@ -2,10 +2,14 @@
 //! typed against the game's ruleset.  Built only from a checked syntax tree;
 //! every backend consumes it and none re-validates it.
 
-use crate::check::model::Ruleset;
+use crate::check::model::{DeckType, Kind, Ruleset};
 use crate::source::Span;
 use schemars::JsonSchema;
 use serde::Serialize;
+
+/// A decimal number kept exactly (`5.9` is 59 units at scale 1), as the
+/// syntax reads it; the engine data writes it as its exact decimal text.
+pub use crate::syntax::ast::Decimal;
 
 /// Everything a check produced, one entry per game in use.
 #[derive(Debug, Default, Serialize, JsonSchema)]
@@ -27,7 +31,7 @@ pub struct Game {
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Card {
     pub name: String,
-    pub kind: String,
+    pub kind: KindId,
     pub tags: Vec<String>,
     pub body: Body,
     #[serde(skip)]
@@ -43,10 +47,37 @@ pub struct Card {
 /// A lint level set in the source for one card or deck.
 #[derive(Clone, Debug)]
 pub struct LintLevel {
-    /// `allow`, `warn` or `deny`.
-    pub level: String,
+    pub level: Level,
     pub lint: String,
     pub span: Span,
+}
+
+/// What a lint's finding is: nothing, a warning or an error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    Allow,
+    Warn,
+    Deny,
+}
+
+impl Level {
+    /// The level a line of the source or the configuration names.
+    pub fn parse(word: &str) -> Option<Level> {
+        match word {
+            "allow" => Some(Level::Allow),
+            "warn" => Some(Level::Warn),
+            "deny" => Some(Level::Deny),
+            _ => None,
+        }
+    }
+
+    pub fn word(self) -> &'static str {
+        match self {
+            Level::Allow => "allow",
+            Level::Warn => "warn",
+            Level::Deny => "deny",
+        }
+    }
 }
 
 impl Card {
@@ -70,12 +101,23 @@ pub struct Body {
 pub struct Field {
     pub name: String,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub values: Vec<Value>,
+    pub values: Vec<Spanned<Value>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub body: Option<Body>,
     /// The field's line in the source.
     #[serde(skip)]
     pub span: Span,
+}
+
+impl Field {
+    /// The values without their spans, for stages that only read them.
+    pub fn each_value(&self) -> impl Iterator<Item = &Value> {
+        self.values.iter().map(|v| &v.value)
+    }
+
+    pub fn first_value(&self) -> Option<&Value> {
+        self.values.first().map(|v| &v.value)
+    }
 }
 
 /// `impact damage 8+`: a coloured effect line.
@@ -123,16 +165,53 @@ pub enum Initiative {
     Step(i64),
 }
 
+/// A value with where it is written, so that every later stage (deck
+/// rules, lints, print layout) can point at the value itself.  The engine
+/// data holds the value alone.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(transparent)]
+pub struct Spanned<T> {
+    pub value: T,
+    #[serde(skip)]
+    pub span: Span,
+}
+
+impl<T> Spanned<T> {
+    pub fn new(value: T, span: Span) -> Spanned<T> {
+        Spanned { value, span }
+    }
+}
+
+/// The schema of the value alone, under the value's own name: the engine
+/// data's schema does not know spans.
+impl<T: JsonSchema> JsonSchema for Spanned<T> {
+    fn inline_schema() -> bool {
+        T::inline_schema()
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        T::schema_name()
+    }
+
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        T::schema_id()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        T::json_schema(generator)
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(tag = "type", content = "value", rename_all = "kebab-case")]
 pub enum Value {
     Int(i64),
     Signed(i64),
     /// Exact decimal text, such as `1.5`.
-    Decimal(String),
+    Decimal(Decimal),
     Initiative(Initiative),
     /// Inches, as exact decimal text.
-    Distance(String),
+    Distance(Decimal),
     /// `4+`, with an optional second (passive) save.
     Save {
         save: i64,
@@ -158,7 +237,7 @@ pub enum Value {
     Star,
     Keyword {
         id: String,
-        args: Vec<Value>,
+        args: Vec<Spanned<Value>>,
     },
     /// A set of enum values written `F/S(R)`.
     Set(Vec<String>),
@@ -187,7 +266,7 @@ pub enum TextPart {
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Deck {
     pub name: String,
-    pub deck_type: String,
+    pub deck_type: DeckTypeId,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub symbol: Option<String>,
     /// The decks this one is built from.
@@ -207,4 +286,123 @@ pub struct Deck {
 pub struct DeckEntry {
     pub card: String,
     pub count: i64,
+}
+
+/// The engine data writes a decimal as its exact text (`"1.5"`), as it was
+/// before decimals were numbers: readers parse it without rounding.
+impl Serialize for Decimal {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl JsonSchema for Decimal {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Decimal".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        String::json_schema(generator)
+    }
+}
+
+/// A declaration of the game's ruleset that the checker resolved a name to:
+/// its place in the ruleset's list, so later stages reach it without looking
+/// the name up again, and its id, which the engine data writes (as the plain
+/// id it always was) and messages show.
+pub struct Resolved<T> {
+    index: usize,
+    id: std::sync::Arc<str>,
+    declaration: std::marker::PhantomData<fn() -> T>,
+}
+
+/// A card's kind: an entry of `Ruleset::kinds`.
+pub type KindId = Resolved<Kind>;
+/// A deck's type: an entry of `Ruleset::deck_types`.
+pub type DeckTypeId = Resolved<DeckType>;
+
+impl<T> Resolved<T> {
+    /// The declaration at `index` of its list, whose id is `id`.
+    pub fn new(index: usize, id: &str) -> Resolved<T> {
+        Resolved { index, id: id.into(), declaration: std::marker::PhantomData }
+    }
+
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+}
+
+impl<T> Clone for Resolved<T> {
+    fn clone(&self) -> Self {
+        Resolved { index: self.index, id: self.id.clone(), declaration: std::marker::PhantomData }
+    }
+}
+
+impl<T> std::fmt::Debug for Resolved<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}#{}", self.id, self.index)
+    }
+}
+
+impl<T> std::fmt::Display for Resolved<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.id)
+    }
+}
+
+impl<T> PartialEq for Resolved<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.index == other.index
+    }
+}
+
+impl<T> Eq for Resolved<T> {}
+
+/// Whether it is the declaration with this id.
+impl<T> PartialEq<&str> for Resolved<T> {
+    fn eq(&self, id: &&str) -> bool {
+        &*self.id == *id
+    }
+}
+
+impl<T> Serialize for Resolved<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.id)
+    }
+}
+
+impl<T> JsonSchema for Resolved<T> {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Id".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        String::json_schema(generator)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Spans, fixed-point decimals and resolved ids are the IR's own: the
+    /// engine data's schema still says a value, a decimal's text and an id.
+    #[test]
+    fn the_schema_knows_values_and_text_not_spans_or_handles() {
+        let schema = crate::backend::schema::text();
+        for name in ["Spanned", "Decimal", "Resolved", "\"Id\""] {
+            assert!(!schema.contains(name), "the schema names `{name}`");
+        }
+        assert!(schema.contains("\"$ref\": \"#/$defs/Value\""), "field values are values");
+    }
 }

@@ -33,10 +33,16 @@ fn spinal_railcannon_is_typed_as_printed() {
     let game = game(&outcome, "dreadnaught-2e");
     let card = game.cards.iter().find(|c| c.name == "Spinal Railcannon").expect("card");
     assert_eq!(card.kind, "offense");
+    // The kind is resolved into the ruleset: no lookup by name later.
+    assert_eq!(game.ruleset.kind_of(&card.kind).map(|k| k.id.as_str()), Some("offense"));
     assert_eq!(card.tags, vec!["primary", "secondary-weapon"]);
-    assert_eq!(card.field("arc").expect("arc").values, vec![Value::Name("narrow".into())]);
+    let arc = card.field("arc").expect("arc");
+    assert_eq!(arc.each_value().collect::<Vec<_>>(), vec![&Value::Name("narrow".into())]);
+    // Every value keeps where it is written.
+    assert_eq!(outcome.files.text(arc.values[0].span), "narrow");
     let at = card.field("at").expect("at");
-    assert_eq!(at.values, vec![Value::Initiative(Initiative::Step(24))]);
+    assert_eq!(at.each_value().collect::<Vec<_>>(), vec![&Value::Initiative(Initiative::Step(24))]);
+    assert_eq!(outcome.files.text(at.values[0].span), "2.4");
     let body = at.body.as_ref().expect("effects");
     let effects: Vec<(&str, &str, i64, Plus)> =
         body.effects.iter().map(|e| (e.role.as_str(), e.symbol.as_str(), e.amount, e.plus)).collect();
@@ -44,8 +50,10 @@ fn spinal_railcannon_is_typed_as_printed() {
     let bonus = &body.conditions[0];
     assert_eq!(bonus.body.effects[0].plus, Plus::Before);
     let keywords = card.field("keywords").expect("keywords");
-    assert_eq!(
-        keywords.values,
-        vec![Value::Keyword { id: "unstoppable".into(), args: vec![Value::Name("damage".into())] }]
-    );
+    let [keyword] = keywords.values.as_slice() else { panic!("one keyword: {:?}", keywords.values) };
+    let Value::Keyword { id, args } = &keyword.value else { panic!("a keyword: {keyword:?}") };
+    assert_eq!(id, "unstoppable");
+    assert_eq!(args.iter().map(|a| &a.value).collect::<Vec<_>>(), vec![&Value::Name("damage".into())]);
+    assert_eq!(outcome.files.text(keyword.span), "unstoppable(damage)");
+    assert_eq!(outcome.files.text(args[0].span), "damage");
 }

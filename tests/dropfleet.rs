@@ -3,7 +3,7 @@
 //! stat line field for field, and every battlegroup's computed strategy
 //! rating is the sum of its ships' Tonnage Values from the rulebook's table.
 
-use cardsmith::ir::{Card, Deck, Game, Value};
+use cardsmith::ir::{Card, Decimal, Deck, Game, Value};
 mod common;
 
 use cardsmith::workspace::Outcome;
@@ -27,15 +27,16 @@ fn deck<'g>(game: &'g Game, name: &str) -> &'g Deck {
 fn once(card: &Card, name: &str) -> Vec<Value> {
     let fields: Vec<_> = card.body.fields.iter().filter(|f| f.name == name).collect();
     assert_eq!(fields.len(), 1, "`{}` gives `{name}` once", card.name);
-    fields[0].values.clone()
+    fields[0].each_value().cloned().collect()
 }
 
 fn keyword(id: &str) -> Value {
     Value::Keyword { id: id.into(), args: Vec::new() }
 }
 
-fn distance(inches: &str) -> Value {
-    Value::Distance(inches.into())
+/// Whole inches: the distances of the ship cards are all whole.
+fn distance(inches: i64) -> Value {
+    Value::Distance(Decimal { units: inches, scale: 0 })
 }
 
 fn plain(n: i64) -> Value {
@@ -95,9 +96,9 @@ fn lysander_is_the_rulebook_stat_line() {
     assert_eq!(once(lysander, "points"), [Value::Int(15)]);
 
     // Stats Bar: 6" 0" 12" 2 6+ 2 1-3 L.
-    assert_eq!(once(lysander, "scan"), [distance("6")]);
-    assert_eq!(once(lysander, "sig"), [distance("0")]);
-    assert_eq!(once(lysander, "thrust"), [distance("12")]);
+    assert_eq!(once(lysander, "scan"), [distance(6)]);
+    assert_eq!(once(lysander, "sig"), [distance(0)]);
+    assert_eq!(once(lysander, "thrust"), [distance(12)]);
     assert_eq!(once(lysander, "hull"), [Value::Int(2)]);
     assert_eq!(once(lysander, "armour"), [Value::Save { save: 6, passive: None }]);
     assert_eq!(once(lysander, "pd"), [Value::Int(2)]);
@@ -112,15 +113,16 @@ fn lysander_is_the_rulebook_stat_line() {
     // Weapon Systems: Barracuda Missile Bay | 4+ | 2 | 1 | F/S/R | Close Action.
     assert_eq!(once(lysander, "weapon"), [Value::String("Barracuda Missile Bay".into())]);
     let weapon = lysander.field("weapon").and_then(|f| f.body.as_ref()).expect("weapon profile");
-    let profile: Vec<(&str, &[Value])> = weapon.fields.iter().map(|f| (f.name.as_str(), f.values.as_slice())).collect();
+    let profile: Vec<(&str, Vec<Value>)> =
+        weapon.fields.iter().map(|f| (f.name.as_str(), f.each_value().cloned().collect())).collect();
     assert_eq!(
         profile,
         [
-            ("lock", &[Value::Save { save: 4, passive: None }][..]),
-            ("attack", &[plain(2)][..]),
-            ("damage", &[plain(1)][..]),
-            ("arc", &[Value::Set(vec!["F".into(), "S".into(), "R".into()])][..]),
-            ("special", &[keyword("close-action")][..]),
+            ("lock", vec![Value::Save { save: 4, passive: None }]),
+            ("attack", vec![plain(2)]),
+            ("damage", vec![plain(1)]),
+            ("arc", vec![Value::Set(vec!["F".into(), "S".into(), "R".into()])]),
+            ("special", vec![keyword("close-action")]),
         ]
     );
 
@@ -133,7 +135,7 @@ fn lysander_is_the_rulebook_stat_line() {
     let unique = lysander.field("unique").and_then(|f| f.body.as_ref()).expect("unique rule text");
     assert_eq!(unique.fields.len(), 1);
     assert_eq!(unique.fields[0].name, "text");
-    match unique.fields[0].values.as_slice() {
+    match unique.fields[0].each_value().collect::<Vec<_>>().as_slice() {
         [Value::Text(text)] => {
             assert_eq!(text.raw, "This ship can Survey a Cluster regardless of its Battlegroup Tonnage value.")
         }

@@ -121,6 +121,23 @@ fn every_lint_fires_on_its_case_and_not_on_its_near_miss() {
 }
 
 #[test]
+fn text_lints_point_at_the_text_itself() {
+    // The unresolved reference: the name inside the text.
+    let text = HEAD.to_string() + &card("Strike", "  at 3.5 { impact damage 3 }\n  text \"See *Strik*.\"\n");
+    let outcome = check_with(&text, all_on());
+    let found = outcome.diagnostics.iter().find(|d| d.code.id == "L0003").expect("unresolved-card-reference");
+    let label = found.labels.iter().find(|l| l.primary).expect("a primary label");
+    assert_eq!(outcome.files.text(label.span), "*Strik*");
+    // Text too long for the card: the text value, not the field's line.
+    let long = "Deal 3 {damage}. ".repeat(30);
+    let text = HEAD.to_string() + &card("Strike", &format!("  at 3.5 {{ impact damage 3 }}\n  text \"{long}\"\n"));
+    let outcome = check_with(&text, all_on());
+    let found = outcome.diagnostics.iter().find(|d| d.message.contains("characters")).expect("text-too-long");
+    let label = found.labels.iter().find(|l| l.primary).expect("a primary label");
+    assert_eq!(outcome.files.text(label.span), format!("\"{long}\""), "the text value, quotes and all");
+}
+
+#[test]
 fn levels_come_from_defaults_config_and_source() {
     let loner = HEAD.to_string() + &card("Loner", "  at 3.5 { impact damage 3 }\n");
     assert!(!codes(&loner, Config::default()).contains(&"L0010"), "card-in-no-deck is allowed by default");

@@ -508,7 +508,7 @@ fn project(dir: &Path, cards: &str) {
 }
 
 #[test]
-fn text_that_cannot_fit_gets_a_diagnostic_at_the_card() {
+fn text_that_cannot_fit_gets_a_diagnostic_at_the_text() {
     let dir = tempfile::tempdir().unwrap();
     let long = "Deal 3 {damage} to every ship in range, then draw a card. ".repeat(40);
     project(
@@ -519,7 +519,8 @@ fn text_that_cannot_fit_gets_a_diagnostic_at_the_card() {
     let err = stderr(&output);
     assert_eq!(output.status.code(), Some(0), "overflow is a warning: {err}");
     assert!(err.contains("warning[E0701]: the rules text of `Endless Orders` does not fit on the card"), "{err}");
-    assert!(err.contains("cards/test.cards:3:1"), "the diagnostic points at the card: {err}");
+    // The box holds the text field's value alone: the diagnostic points at it.
+    assert!(err.contains("cards/test.cards:6:8: this text is cut off when printed"), "{err}");
     assert!(dir.path().join("print/preview.html").is_file());
 
     let json = cardsmith(&["print", "--format", "html", "--message-format", "json"], dir.path());
@@ -527,7 +528,7 @@ fn text_that_cannot_fit_gets_a_diagnostic_at_the_card() {
     let object: serde_json::Value =
         serde_json::from_str(stdout.lines().next().unwrap_or("")).expect("one JSON diagnostic");
     assert_eq!(object["code"], "E0701");
-    assert_eq!(object["line"], 3);
+    assert_eq!(object["line"], 6);
 }
 
 #[test]

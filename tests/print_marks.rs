@@ -12,7 +12,7 @@ use cardsmith::backend::print::fonts::Style;
 use cardsmith::backend::print::layout::{lay_out, Align, BoxSpec};
 use cardsmith::backend::print::templates::Templates;
 use cardsmith::backend::print::view::Viewer;
-use cardsmith::backend::print::{functions, icons, svg};
+use cardsmith::backend::print::{icons, rich, svg};
 use cardsmith::ir::{Effect, Plus};
 use cardsmith::source::Span;
 use resvg::tiny_skia::{Pixmap, Transform};
@@ -61,7 +61,7 @@ fn ink(pixmap: &Pixmap, matrix: &[[f32; 3]; 3]) -> Vec<bool> {
 /// One effect of `role` drawn as a face draws it, on white.
 fn render_effect(viewer: &Viewer, role: &str, symbol: &str, span: Span) -> Pixmap {
     let effect = Effect { role: role.into(), symbol: symbol.into(), amount: 3, plus: Plus::None, span };
-    let paragraphs = functions::paragraphs(&serde_json::json!([viewer.effect(&effect)]), Style::Regular);
+    let paragraphs = vec![rich::pieces(&viewer.effect(&effect), Style::Regular, None)];
     let spec = BoxSpec {
         x: 1.0,
         y: 1.0,

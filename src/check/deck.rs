@@ -23,7 +23,7 @@ const MAX_INCLUDE_DEPTH: usize = 8;
 pub(super) struct DeckSource<'n> {
     pub node: &'n Node,
     pub name: String,
-    pub deck_type: String,
+    pub deck_type: crate::ir::DeckTypeId,
     pub symbol: Option<(String, Span)>,
     pub cards: Vec<(String, i64, Span)>,
     pub includes: Vec<(String, Span)>,
@@ -73,7 +73,7 @@ impl GameChecker<'_> {
         let mut deck = DeckSource {
             node,
             name: name.to_string(),
-            deck_type: deck_type.id.clone(),
+            deck_type: ruleset.deck_type_id(&deck_type.id)?,
             symbol: None,
             cards: Vec::new(),
             includes: Vec::new(),
@@ -205,7 +205,7 @@ impl GameChecker<'_> {
         };
         let mut decks = Vec::new();
         for deck in sources {
-            let Some(deck_type) = self.ruleset.deck_type(&deck.deck_type) else { continue };
+            let Some(deck_type) = self.ruleset.deck_type_of(&deck.deck_type) else { continue };
             let problems_before = self.diagnostics.len();
             let mut pool = Pool { own: deck.symbol.as_ref().map(|(s, _)| s.clone()), ..Pool::default() };
             let lost = self.fill(deck, &index, cards, &mut pool, &mut vec![deck.name.as_str()], true);
@@ -262,7 +262,7 @@ impl GameChecker<'_> {
         stack: &mut Vec<&'s str>,
         report: bool,
     ) -> bool {
-        let Some(deck_type) = self.ruleset.deck_type(&deck.deck_type) else { return false };
+        let Some(deck_type) = self.ruleset.deck_type_of(&deck.deck_type) else { return false };
         let saved = (!report).then(|| std::mem::take(&mut self.diagnostics));
         let mut lost = self.add_cards(deck, deck_type, cards, index, pool);
         if let Some(saved) = saved {
@@ -282,7 +282,7 @@ impl GameChecker<'_> {
                 continue;
             };
             let included = &index.sources[i];
-            if !deck_type.includes.contains(&included.deck_type) {
+            if !deck_type.includes.iter().any(|t| included.deck_type == t.as_str()) {
                 if report {
                     self.report(
                         Diagnostic::error(
@@ -291,13 +291,13 @@ impl GameChecker<'_> {
                                 "{} {} cannot include {} {} deck",
                                 article(&deck_type.display),
                                 deck_type.display,
-                                article(&included.deck_type),
+                                article(included.deck_type.id()),
                                 included.deck_type
                             ),
                         )
                         .primary(
                             *span,
-                            format!("`{name}` is {} {} deck", article(&included.deck_type), included.deck_type),
+                            format!("`{name}` is {} {} deck", article(included.deck_type.id()), included.deck_type),
                         )
                         .note(format!(
                             "{} {} includes: {}",
@@ -323,7 +323,7 @@ impl GameChecker<'_> {
             lost |= self.fill(included, index, cards, &mut inner, stack, false);
             stack.pop();
             for entry in &inner.entries {
-                if !deck_type.set_aside.contains(&cards[entry.card].kind) {
+                if !deck_type.set_aside.iter().any(|kind| cards[entry.card].kind == kind.as_str()) {
                     pool.entries.push(*entry);
                 }
             }
@@ -370,7 +370,7 @@ impl GameChecker<'_> {
                 continue;
             };
             if let (Some(field), Some((symbol, symbol_span))) = (&deck_type.match_field, &deck.symbol) {
-                let carried = cards[i].field(field).and_then(|f| match f.values.first() {
+                let carried = cards[i].field(field).and_then(|f| match f.first_value() {
                     Some(Value::Name(s)) => Some(s.as_str()),
                     _ => None,
                 });

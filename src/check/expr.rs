@@ -328,7 +328,7 @@ pub(super) struct Pool {
 
 #[derive(Debug)]
 pub(super) struct Included {
-    pub deck_type: String,
+    pub deck_type: crate::ir::DeckTypeId,
     pub span: Span,
     pub pool: Pool,
 }
@@ -462,7 +462,7 @@ impl<'a> Evaluation<'a> {
                     .matching(&args[1..], pool)
                     .filter(|e| {
                         let card = &self.cards[e.card];
-                        card.field(field).and_then(|f| f.values.first()).is_some_and(|v| match v {
+                        card.field(field).and_then(|f| f.first_value()).is_some_and(|v| match v {
                             Value::Range { low, high } => e.count < *low || high.is_some_and(|h| e.count > h),
                             _ => false,
                         })
@@ -475,8 +475,7 @@ impl<'a> Evaluation<'a> {
             }
             "decks" => {
                 let types: Vec<&str> = args.iter().filter_map(name_of).collect();
-                pool.included.iter().filter(|d| types.is_empty() || types.contains(&d.deck_type.as_str())).count()
-                    as i64
+                pool.included.iter().filter(|d| types.is_empty() || types.contains(&d.deck_type.id())).count() as i64
             }
             "value" => {
                 let position = match args.get(1).map(Expr::unparen) {
@@ -485,7 +484,7 @@ impl<'a> Evaluation<'a> {
                 };
                 let Some(entry) = pool.entries.first() else { return 0 };
                 let values = self.cards[entry.card].field(field(0)).map(|f| f.values.as_slice()).unwrap_or_default();
-                values.iter().filter_map(number).nth(position).unwrap_or(0)
+                values.iter().map(|v| &v.value).filter_map(number).nth(position).unwrap_or(0)
             }
             "every" => {
                 let Some(inner) = args.first() else { return 1 };
@@ -561,7 +560,7 @@ impl<'a> Evaluation<'a> {
             Expr::Name(want) => Some(want.text.as_str()),
             _ => None,
         };
-        card.body.fields.iter().filter(|f| f.name == field.text).flat_map(|f| &f.values).any(|v| {
+        card.body.fields.iter().filter(|f| f.name == field.text).flat_map(|f| f.each_value()).any(|v| {
             match (want_name, value, v) {
                 (Some(want), _, Value::Name(have)) => want == have,
                 (Some(want), _, Value::Keyword { id, .. }) => want == id,
@@ -590,7 +589,7 @@ impl<'a> Evaluation<'a> {
             .fields
             .iter()
             .filter(|f| f.name == field)
-            .flat_map(|f| &f.values)
+            .flat_map(|f| f.each_value())
             .map(|v| match v {
                 Value::Int(n) | Value::Signed(n) => *n,
                 Value::Name(name) => weights.and_then(|e| e.weight(name)).unwrap_or(0),
@@ -601,7 +600,7 @@ impl<'a> Evaluation<'a> {
 
     fn enum_of(&self, card: &Card, field: &str) -> Option<&'a super::model::EnumDef> {
         let ruleset: &'a Ruleset = self.ruleset;
-        let def = ruleset.kind(&card.kind)?.schema.field(field)?;
+        let def = ruleset.kind_of(&card.kind)?.schema.field(field)?;
         match &def.schema.takes.first()?.ty {
             Type::Enum(id) => ruleset.enums.iter().find(|e| &e.id == id),
             _ => None,
@@ -618,8 +617,8 @@ impl<'a> Evaluation<'a> {
         card.body
             .fields
             .iter()
-            .filter(|f| f.name == field && f.values.iter().any(mentions))
-            .flat_map(|f| &f.values)
+            .filter(|f| f.name == field && f.each_value().any(mentions))
+            .flat_map(|f| f.each_value())
             .map(|v| if let Value::Int(n) = v { *n } else { 0 })
             .fold(0, i64::saturating_add)
     }
@@ -678,7 +677,7 @@ fn apply(op: BinOp, l: i64, r: i64) -> i64 {
 }
 
 fn names_in<'c>(card: &'c Card, field: &'c str) -> impl Iterator<Item = String> + 'c {
-    card.body.fields.iter().filter(move |f| f.name == field).flat_map(|f| &f.values).flat_map(|v| match v {
+    card.body.fields.iter().filter(move |f| f.name == field).flat_map(|f| f.each_value()).flat_map(|v| match v {
         Value::Name(n) => vec![n.clone()],
         Value::Set(items) => items.clone(),
         _ => Vec::new(),
@@ -686,7 +685,7 @@ fn names_in<'c>(card: &'c Card, field: &'c str) -> impl Iterator<Item = String> 
 }
 
 fn card_keywords(card: &Card) -> impl Iterator<Item = &str> {
-    card.body.fields.iter().flat_map(|f| &f.values).filter_map(|v| match v {
+    card.body.fields.iter().flat_map(|f| f.each_value()).filter_map(|v| match v {
         Value::Keyword { id, .. } => Some(id.as_str()),
         _ => None,
     })
@@ -732,7 +731,7 @@ mod tests {
         let span = Span::new(crate::source::FileId(0), 0, 0);
         Card {
             name: "A".to_string(),
-            kind: "token".to_string(),
+            kind: crate::ir::KindId::new(0, "token"),
             tags: Vec::new(),
             body: Body::default(),
             span,

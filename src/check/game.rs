@@ -9,7 +9,7 @@ use super::expr::{Evaluation, Pool, PoolEntry};
 use super::model::{Kind, Ruleset, Schema, Type};
 use super::names::{article, string_at, suggest};
 use crate::diagnostics::Diagnostic;
-use crate::ir::{self, Body, Card, Condition, Conditional, Effect, Field, Plus, Value};
+use crate::ir::{self, Body, Card, Condition, Conditional, Effect, Field, Plus, Spanned, Value};
 use crate::source::{Files, Span};
 use crate::syntax::ast::{Node, ValueKind};
 use std::collections::HashMap;
@@ -17,7 +17,7 @@ use std::collections::HashMap;
 /// What the checker knows about the card it is in.
 pub(super) struct CardContext {
     pub name: String,
-    pub kind: String,
+    pub kind: ir::KindId,
     /// The card's deck symbol, which scopes deck keywords.
     pub symbol: Option<String>,
     /// The card's tags, which the kind's rules may name.
@@ -33,6 +33,8 @@ pub(super) struct DeckKeyword {
 pub(super) struct GameChecker<'a> {
     pub files: &'a Files,
     pub ruleset: &'a Ruleset,
+    /// Each kind of the ruleset as cards hold it, made once and shared.
+    kind_ids: Vec<ir::KindId>,
     pub diagnostics: Vec<Diagnostic>,
     /// Each keyword declared for a deck, with its deck's symbol, once.
     pub deck_keywords: Vec<DeckKeyword>,
@@ -50,6 +52,7 @@ impl<'a> GameChecker<'a> {
         GameChecker {
             files,
             ruleset,
+            kind_ids: ruleset.kinds.iter().enumerate().map(|(i, k)| ir::KindId::new(i, &k.id)).collect(),
             diagnostics: Vec::new(),
             deck_keywords: Vec::new(),
             deck_keyword_symbols: HashMap::new(),
@@ -64,6 +67,7 @@ impl<'a> GameChecker<'a> {
         GameChecker {
             files: self.files,
             ruleset: self.ruleset,
+            kind_ids: self.kind_ids.clone(),
             diagnostics: Vec::new(),
             deck_keywords: self.deck_keywords.clone(),
             deck_keyword_symbols: self.deck_keyword_symbols.clone(),
@@ -109,8 +113,11 @@ impl<'a> GameChecker<'a> {
             .collect()
     }
 
-    /// Checks one card item: `kind "Name" tags… { fields }`.
-    pub fn card(&mut self, node: &Node, kind: &Kind) -> Option<Card> {
+    /// Checks one card item: `kind "Name" tags… { fields }`, of the kind
+    /// at `index` of the ruleset.
+    pub fn card(&mut self, node: &Node, index: usize) -> Option<Card> {
+        let ruleset = self.ruleset;
+        let (kind, kind_id) = (ruleset.kinds.get(index)?, self.kind_ids.get(index)?.clone());
         let Some(name) = string_at(node, 0) else {
             self.report(
                 Diagnostic::error(&codes::MISSING_NAME, format!("this {} card has no name", kind.id))
@@ -146,7 +153,7 @@ impl<'a> GameChecker<'a> {
         }
         let context = CardContext {
             name: name.to_string(),
-            kind: kind.id.clone(),
+            kind: kind_id.clone(),
             symbol: deck_symbol(node, &kind.schema),
             tags,
         };
@@ -161,7 +168,7 @@ impl<'a> GameChecker<'a> {
         let lint_levels = std::mem::take(&mut self.lint_levels);
         Some(Card {
             name: name.to_string(),
-            kind: kind.id.clone(),
+            kind: kind_id,
             tags: context.tags,
             body,
             span: node.head_span(),
@@ -311,7 +318,14 @@ impl<'a> GameChecker<'a> {
     /// Checks the rules a kind or block declares (`require "…" EXPR`) on one
     /// card or block.  A block sees its own fields and, under the name `this`,
     /// the values written before it (`ability trigger { … }`).
-    fn apply_rules(&mut self, schema: &Schema, card: &CardContext, body: &Body, own: Option<&[Value]>, at: Span) {
+    fn apply_rules(
+        &mut self,
+        schema: &Schema,
+        card: &CardContext,
+        body: &Body,
+        own: Option<&[Spanned<Value>]>,
+        at: Span,
+    ) {
         if schema.rules.is_empty() {
             return;
         }
@@ -365,7 +379,7 @@ impl<'a> GameChecker<'a> {
     fn effect(&mut self, node: &Node, card: &CardContext) -> Option<Effect> {
         let role = node.name.text.clone();
         let ruleset = self.ruleset;
-        if let Some(kind) = ruleset.kind(&card.kind) {
+        if let Some(kind) = ruleset.kind_of(&card.kind) {
             if !kind.roles.contains(&role) {
                 let colour = ruleset.role(&role).and_then(|r| r.colour.as_deref());
                 let named = colour.map_or(role.clone(), |colour| format!("{role} ({colour})"));
@@ -556,16 +570,12 @@ fn split_inline(node: &Node, takes: &[super::model::TypeSpec], schema: &Schema) 
 /// `allow LINT…`, `warn LINT…` or `deny LINT…`: lint levels for one card or
 /// deck.  The lint names are checked by the lint pass.
 pub(super) fn lint_level_line(node: &Node) -> Option<Vec<ir::LintLevel>> {
-    if !matches!(node.name.text.as_str(), "allow" | "warn" | "deny") {
-        return None;
-    }
+    let level = ir::Level::parse(&node.name.text)?;
     Some(
         node.values
             .iter()
             .filter_map(|v| match &v.kind {
-                ValueKind::Ident(lint) => {
-                    Some(ir::LintLevel { level: node.name.text.clone(), lint: lint.clone(), span: v.span })
-                }
+                ValueKind::Ident(lint) => Some(ir::LintLevel { level, lint: lint.clone(), span: v.span }),
                 _ => None,
             })
             .collect(),

@@ -181,7 +181,7 @@ impl game::GameChecker<'_> {
             );
             return None;
         }
-        let Some(kind) = ruleset.kind(word) else {
+        let Some(index) = ruleset.kinds.iter().position(|k| k.id == word) else {
             let mut candidates: Vec<&str> = ruleset.kinds.iter().map(|k| k.id.as_str()).collect();
             for deck_type in &ruleset.deck_types {
                 if !candidates.contains(&deck_type.word.as_str()) {
@@ -196,7 +196,7 @@ impl game::GameChecker<'_> {
             );
             return None;
         };
-        self.card(node, kind)
+        self.card(node, index)
     }
 }
 

@@ -2,6 +2,7 @@
 //! indexed.  Content is checked against this; nothing here is specific to a
 //! game.
 
+use crate::ir::{DeckTypeId, KindId};
 use crate::source::Span;
 use crate::syntax::ast::Expr;
 use schemars::JsonSchema;
@@ -447,6 +448,26 @@ impl Ruleset {
     }
     pub fn deck_type(&self, id: &str) -> Option<&DeckType> {
         self.deck_types.iter().find(|k| k.id == id)
+    }
+
+    /// The index and id of the kind called `id`, as cards hold it.
+    pub fn kind_id(&self, id: &str) -> Option<KindId> {
+        self.kinds.iter().position(|k| k.id == id).map(|i| KindId::new(i, id))
+    }
+
+    /// The kind a checked card has.
+    pub fn kind_of(&self, kind: &KindId) -> Option<&Kind> {
+        self.kinds.get(kind.index())
+    }
+
+    /// The index and id of the deck type called `id`, as decks hold it.
+    pub fn deck_type_id(&self, id: &str) -> Option<DeckTypeId> {
+        self.deck_types.iter().position(|d| d.id == id).map(|i| DeckTypeId::new(i, id))
+    }
+
+    /// The type a checked deck has.
+    pub fn deck_type_of(&self, deck_type: &DeckTypeId) -> Option<&DeckType> {
+        self.deck_types.get(deck_type.index())
     }
     pub fn shape(&self, id: &str) -> Option<&Schema> {
         self.shapes.iter().find(|(n, _)| n == id).map(|(_, s)| s)

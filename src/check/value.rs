@@ -6,12 +6,12 @@ use super::game::{CardContext, GameChecker};
 use super::model::{Repeat, Type, TypeSpec};
 use super::names::{article, suggest};
 use crate::diagnostics::Diagnostic;
-use crate::ir::{Initiative, Value};
+use crate::ir::{Decimal, Initiative, Spanned, Value};
 use crate::syntax::ast::{self, Node, ValueKind};
 
 impl GameChecker<'_> {
     /// Types a node's values against a list of type specs.
-    pub(super) fn values(&mut self, specs: &[TypeSpec], node: &Node, card: &CardContext) -> Vec<Value> {
+    pub(super) fn values(&mut self, specs: &[TypeSpec], node: &Node, card: &CardContext) -> Vec<Spanned<Value>> {
         let values = &node.values;
         let mut typed = Vec::with_capacity(values.len());
         let needed = specs.iter().filter(|s| s.repeat != Repeat::ZeroOrMore).count();
@@ -59,7 +59,7 @@ impl GameChecker<'_> {
             }
             for value in &values[next..next + take] {
                 if let Some(v) = self.value(spec, value, card) {
-                    typed.push(v);
+                    typed.push(Spanned::new(v, value.span));
                 }
             }
             if spec.ty == Type::Keyword {
@@ -119,9 +119,9 @@ impl GameChecker<'_> {
             (Type::IntOrStar, ValueKind::Int(n)) => Value::Int(*n),
             (Type::IntOrStar, ValueKind::Star) => Value::Star,
             (Type::Signed, ValueKind::Signed(n)) => Value::Signed(*n),
-            (Type::Decimal, ValueKind::Decimal(d)) => Value::Decimal(d.to_string()),
-            (Type::Decimal, ValueKind::Int(n)) => Value::Decimal(n.to_string()),
-            (Type::Distance, ValueKind::Distance(d)) => Value::Distance(d.to_string()),
+            (Type::Decimal, ValueKind::Decimal(d)) => Value::Decimal(*d),
+            (Type::Decimal, ValueKind::Int(n)) => Value::Decimal(Decimal { units: *n, scale: 0 }),
+            (Type::Distance, ValueKind::Distance(d)) => Value::Distance(*d),
             (Type::Save, ValueKind::PlusAfter(n)) => Value::Save { save: *n, passive: None },
             (Type::Save, ValueKind::SavePair(a, b)) => Value::Save { save: *a, passive: Some(*b) },
             (Type::Dice, ValueKind::Dice { count, sides, modifier }) => {
@@ -345,11 +345,11 @@ impl GameChecker<'_> {
             );
             return None;
         };
-        if !def.only.is_empty() && !def.only.contains(&card.kind) {
+        if !def.only.is_empty() && !def.only.iter().any(|kind| card.kind == kind.as_str()) {
             self.report(
                 Diagnostic::error(
                     &codes::NOT_ALLOWED_ON_KIND,
-                    format!("`{name}` cannot appear on {} {} card", article(&card.kind), card.kind),
+                    format!("`{name}` cannot appear on {} {} card", article(card.kind.id()), card.kind),
                 )
                 .primary(name_span, format!("only on: {}", def.only.join(", "))),
             );
@@ -378,7 +378,7 @@ impl GameChecker<'_> {
             let spec = TypeSpec { repeat: Repeat::One, ..param.ty.clone() };
             let before = self.diagnostics.len();
             match self.value(&spec, arg, card) {
-                Some(v) => typed.push(v),
+                Some(v) => typed.push(Spanned::new(v, arg.span)),
                 None => {
                     // Say which keyword and parameter the bad argument belongs to.
                     if let Some(d) = self.diagnostics.get_mut(before) {

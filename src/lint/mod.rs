@@ -20,31 +20,7 @@ use crate::ir::{Card, Game, LintLevel, Project};
 use crate::source::{Files, Span};
 use std::collections::BTreeMap;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Level {
-    Allow,
-    Warn,
-    Deny,
-}
-
-impl Level {
-    pub fn parse(word: &str) -> Option<Level> {
-        match word {
-            "allow" => Some(Level::Allow),
-            "warn" => Some(Level::Warn),
-            "deny" => Some(Level::Deny),
-            _ => None,
-        }
-    }
-
-    pub fn word(self) -> &'static str {
-        match self {
-            Level::Allow => "allow",
-            Level::Warn => "warn",
-            Level::Deny => "deny",
-        }
-    }
-}
+pub use crate::ir::Level;
 
 /// Project-wide levels, from `cardsmith.toml`.
 #[derive(Clone, Debug, Default)]
@@ -147,7 +123,7 @@ fn level_of(lint: &Lint, config: &Config, source: &[LintLevel]) -> Level {
     let mut level = config.levels.get(lint.name).copied().unwrap_or(lint.default);
     for attribute in source {
         if attribute.lint == lint.name {
-            level = Level::parse(&attribute.level).unwrap_or(level);
+            level = attribute.level;
         }
     }
     level

@@ -35,14 +35,14 @@ fn references<'a>(context: &Context<'a>, found: &mut Vec<Found<'a>>) {
     }
 }
 
-/// `(field span, referenced name)` for every `*Name*` in the body's text.
+/// `(text span, referenced name)` for every `*Name*` in the body's text.
 fn collect(body: &Body, out: &mut Vec<(Span, String)>) {
     for field in &body.fields {
         for value in &field.values {
-            if let Value::Text(text) = value {
+            if let Value::Text(text) = &value.value {
                 for part in &text.parts {
                     if let TextPart::CardRef(name) = part {
-                        out.push((field.span, name.clone()));
+                        out.push((value.span, name.clone()));
                     }
                 }
             }
@@ -56,12 +56,12 @@ fn collect(body: &Body, out: &mut Vec<(Span, String)>) {
     }
 }
 
-/// The exact `*Name*` inside a field's line, or the line itself.
-fn reference_span(context: &Context<'_>, field: Span, name: &str) -> Span {
-    let line = context.files.text(field);
-    match line.find(&format!("*{name}*")) {
-        Some(at) => Span::new(field.file, field.start as usize + at, field.start as usize + at + name.len() + 2),
-        None => field,
+/// The exact `*Name*` inside the text, or the whole text.
+fn reference_span(context: &Context<'_>, text: Span, name: &str) -> Span {
+    let written = context.files.text(text);
+    match written.find(&format!("*{name}*")) {
+        Some(at) => Span::new(text.file, text.start as usize + at, text.start as usize + at + name.len() + 2),
+        None => text,
     }
 }
 

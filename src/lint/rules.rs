@@ -13,7 +13,7 @@ use crate::ir::{Body, Card, Effect, TextPart, Value};
 pub(super) fn run<'a>(context: &Context<'a>, cards: &[&'a Card], found: &mut Vec<Found<'a>>) {
     let ruleset = &context.game.ruleset;
     for &card in cards {
-        let Some(kind) = ruleset.kind(&card.kind) else { continue };
+        let Some(kind) = ruleset.kind_of(&card.kind) else { continue };
         let mut effects = Vec::new();
         walk(&card.body, false, &mut effects);
         without_initiative(context, card, kind, &effects, found);
@@ -29,7 +29,7 @@ pub(super) fn run<'a>(context: &Context<'a>, cards: &[&'a Card], found: &mut Vec
 fn walk<'b>(body: &'b Body, timed: bool, out: &mut Vec<(&'b Effect, bool)>) {
     out.extend(body.effects.iter().map(|e| (e, timed)));
     for field in &body.fields {
-        let timed = timed || field.values.iter().any(|v| matches!(v, Value::Initiative(_)));
+        let timed = timed || field.each_value().any(|v| matches!(v, Value::Initiative(_)));
         if let Some(inner) = &field.body {
             walk(inner, timed, out);
         }
@@ -95,7 +95,7 @@ fn too_long<'a>(context: &Context<'a>, card: &'a Card, kind: &Kind, found: &mut 
     let Some(limit) = kind.text_limit else { return };
     for field in &card.body.fields {
         for value in &field.values {
-            let Value::Text(text) = value else { continue };
+            let Value::Text(text) = &value.value else { continue };
             let length: usize = text
                 .parts
                 .iter()
@@ -109,7 +109,7 @@ fn too_long<'a>(context: &Context<'a>, card: &'a Card, kind: &Kind, found: &mut 
                     lint.code,
                     format!("the text of `{}` is {length} characters; {}s hold {limit}", card.name, kind.display),
                 )
-                .primary(field.span, "too long for the card")
+                .primary(value.span, "too long for the card")
                 .help("shorten the text, or move reminder text to the rules");
                 found.push(context.finding(lint, diagnostic, Some(card)));
             }

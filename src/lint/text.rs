@@ -16,8 +16,9 @@ pub(super) fn run<'a>(context: &Context<'a>, cards: &[&'a Card], found: &mut Vec
             continue;
         }
         structure(context, card, &texts, found);
-        for field in &texts {
-            let Some(source) = QuotedText::of(context, field) else { continue };
+        let quoted = texts.iter().flat_map(|f| &f.values).filter(|v| matches!(v.value, Value::Text(_)));
+        for value in quoted {
+            let Some(source) = QuotedText::of(context, value.span) else { continue };
             keyword_spelling(context, card, &source, found);
             terminology(context, &vocabulary, card, &source, found);
         }
@@ -28,7 +29,7 @@ pub(super) fn run<'a>(context: &Context<'a>, cards: &[&'a Card], found: &mut Vec
 fn text_fields(body: &Body) -> Vec<&Field> {
     let mut out = Vec::new();
     for field in &body.fields {
-        if field.values.iter().any(|v| matches!(v, Value::Text(_))) {
+        if field.each_value().any(|v| matches!(v, Value::Text(_))) {
             out.push(field);
         }
         if let Some(inner) = &field.body {
@@ -68,19 +69,14 @@ struct QuotedText<'a> {
 }
 
 impl<'a> QuotedText<'a> {
-    fn of(context: &Context<'a>, field: &Field) -> Option<QuotedText<'a>> {
-        let line = context.files.text(field.span);
+    /// The text of a string value written at `span`, quotes included.
+    fn of(context: &Context<'a>, span: Span) -> Option<QuotedText<'a>> {
+        let line = context.files.text(span);
         let open = line.find('"')?;
         let close = line.rfind('"').filter(|c| *c > open)?;
         let text = &line[open + 1..close];
         let lower = Some(text.to_lowercase()).filter(|l| l.len() == text.len());
-        Some(QuotedText {
-            text,
-            start: field.span.start + open as u32 + 1,
-            file: field.span.file,
-            lower,
-            markup: markup(text),
-        })
+        Some(QuotedText { text, start: span.start + open as u32 + 1, file: span.file, lower, markup: markup(text) })
     }
 
     fn span(&self, start: usize, end: usize) -> Span {
@@ -170,12 +166,12 @@ fn structured_amounts(body: &Body, symbols: &[&str]) -> Vec<(i64, String)> {
     let mut stack: Vec<&Body> = vec![body];
     while let Some(current) = stack.pop() {
         for field in &current.fields {
-            let symbol = field.values.iter().find_map(|v| match v {
+            let symbol = field.each_value().find_map(|v| match v {
                 Value::Name(n) if symbols.contains(&n.as_str()) => Some(n.clone()),
                 _ => None,
             });
             if let Some(symbol) = symbol {
-                for value in &field.values {
+                for value in field.each_value() {
                     if let Value::Int(n) = value {
                         amounts.push((*n, symbol.clone()));
                     }
@@ -220,7 +216,7 @@ fn structure<'a>(context: &Context<'a>, card: &'a Card, texts: &[&Field], found:
     let mut mentioned: Vec<String> = Vec::new();
     for field in texts {
         for value in &field.values {
-            let Value::Text(text) = value else { continue };
+            let Value::Text(text) = &value.value else { continue };
             for (amount, icon, written) in stated_amounts(&text.raw) {
                 if !symbols.contains(&icon.as_str()) {
                     continue;
@@ -234,7 +230,7 @@ fn structure<'a>(context: &Context<'a>, card: &'a Card, texts: &[&Field], found:
                             card.name
                         ),
                     )
-                    .primary(field.span, "the text says this")
+                    .primary(value.span, "the text says this")
                     .help("make the text and the effect lines agree");
                     found.push(context.finding(lint, diagnostic, Some(card)));
                 }
@@ -249,7 +245,7 @@ fn structure<'a>(context: &Context<'a>, card: &'a Card, texts: &[&Field], found:
     }
     let prose: String = texts
         .iter()
-        .flat_map(|f| &f.values)
+        .flat_map(|f| f.each_value())
         .filter_map(|v| if let Value::Text(t) = v { Some(t.raw.to_lowercase()) } else { None })
         .collect::<Vec<_>>()
         .join(" ");

@@ -56,14 +56,14 @@ pub fn wanted(project: &Project) -> Vec<String> {
 
 /// The card's fields of the `image` type with the path each names.
 fn card_images(game: &Game, card: &Card) -> Vec<(String, String)> {
-    let Some(kind) = game.ruleset.kinds.iter().find(|k| k.id == card.kind) else { return Vec::new() };
+    let Some(kind) = game.ruleset.kind_of(&card.kind) else { return Vec::new() };
     let mut found = Vec::new();
     for field in &card.body.fields {
         let Some(def) = kind.schema.field(&field.name) else { continue };
         if !def.schema.takes.iter().any(|t| t.ty == Type::Image) {
             continue;
         }
-        if let Some(Value::String(path)) = field.values.first() {
+        if let Some(Value::String(path)) = field.first_value() {
             found.push((field.name.clone(), path.clone()));
         }
     }

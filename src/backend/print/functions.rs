@@ -2,18 +2,26 @@
 //! box, shrunk to fit), `measure` (the height text takes), `icon`, `arc` (a firing-arc diagram from sectors in
 //! degrees), `hexes` (a movement grid) and `art_panel` (a card's artwork).  They return SVG markup that
 //! tera inserts unescaped; every piece of card text in it is escaped here.
+//!
+//! A card's own text reaches them typed: templates pass its handles
+//! (`{"rich": N}`, see [`super::rich`]) and the functions read the runs
+//! from the table of the card being drawn, with where each is written, so
+//! that a box that does not fit is reported at the text it holds.
 
 use super::codes;
 use super::icons;
 use super::layout::{self, Align, BoxSpec, Paragraph, Piece, Rect};
+use super::rich::{self, Table};
 use super::svg::{escape, num};
 use super::view::colour;
 use crate::backend::print::fonts::{self, Style};
 use crate::diagnostics::Diagnostic;
+use crate::ir::{Body, Field, Value as IrValue};
 use crate::source::Span;
 use serde_json::Value as Json;
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 use tera::{Function, Result, Tera, Value};
 
 /// A text region that will not print well, reported against the card being
@@ -23,6 +31,9 @@ pub struct Overflow {
     /// What the template called the box (`what="rules text"`).
     pub what: String,
     pub problem: Problem,
+    /// Where the box's text is written, when it all comes from one value
+    /// or one field of the card.
+    pub span: Option<Span>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -53,6 +64,8 @@ const SLACK: f32 = 0.5;
 #[derive(Default)]
 struct Drawing {
     frame: Option<Frame>,
+    /// The rich text of the card being drawn, which its handles name.
+    rich: Rc<Table>,
     regions: Vec<(String, Rect)>,
     overflows: Vec<Overflow>,
 }
@@ -61,17 +74,24 @@ thread_local! {
     static DRAWING: RefCell<Drawing> = RefCell::new(Drawing::default());
 }
 
-/// Runs `f` drawing one face of `frame`, returning what it returned and
-/// every region that will not print well.
-pub fn collect_overflows<R>(frame: Frame, f: impl FnOnce() -> R) -> (R, Vec<Overflow>) {
-    DRAWING.with(|d| *d.borrow_mut() = Drawing { frame: Some(frame), ..Drawing::default() });
+/// Runs `f` drawing one face of `frame` for the card whose rich text is
+/// `rich`, returning what it returned and every region that will not print
+/// well.
+pub fn collect_overflows<R>(frame: Frame, rich: Rc<Table>, f: impl FnOnce() -> R) -> (R, Vec<Overflow>) {
+    DRAWING.with(|d| *d.borrow_mut() = Drawing { frame: Some(frame), rich, ..Drawing::default() });
     let result = f();
     let drawing = DRAWING.with(|d| std::mem::take(&mut *d.borrow_mut()));
     (result, drawing.overflows)
 }
 
-/// Checks a laid-out region against the face and the regions before it.
-fn record(what: &str, spec: &BoxSpec, laid: &layout::Laid) {
+/// The rich text of the card being drawn.
+fn card_text() -> Rc<Table> {
+    DRAWING.with(|d| d.borrow().rich.clone())
+}
+
+/// Checks a laid-out region against the face and the regions before it;
+/// `span` is where its text is written.
+fn record(what: &str, spec: &BoxSpec, laid: &layout::Laid, span: Option<Span>) {
     DRAWING.with(|d| {
         let mut drawing = d.borrow_mut();
         let mut found = Vec::new();
@@ -91,20 +111,23 @@ fn record(what: &str, spec: &BoxSpec, laid: &layout::Laid) {
             }
             drawing.regions.push((what.to_string(), extent));
         }
-        drawing.overflows.extend(found.into_iter().map(|problem| Overflow { what: what.to_string(), problem }));
+        drawing.overflows.extend(found.into_iter().map(|problem| Overflow { what: what.to_string(), problem, span }));
     });
 }
 
-/// The warnings of one card's regions, at the card.
+/// The warnings of one card's regions, at the text of each when it comes
+/// from one place, else at the card (`span`).
 pub fn diagnostics(card: &str, span: Span, overflows: &[Overflow]) -> Vec<Diagnostic> {
     overflows
         .iter()
         .map(|overflow| {
             let what = &overflow.what;
+            let whose = if overflow.span.is_some() { "this text" } else { "this card's text" };
+            let span = overflow.span.unwrap_or(span);
             match &overflow.problem {
                 Problem::DoesNotFit { min_size } => {
                     Diagnostic::warning(&codes::TEXT_OVERFLOW, format!("the {what} of `{card}` does not fit on the card"))
-                        .primary(span, "this card's text is cut off when printed")
+                        .primary(span, format!("{whose} is cut off when printed"))
                         .note(format!("it does not fit even at the smallest size, {}pt", num(*min_size)))
                         .help("shorten the text, or give it more room in the template")
                 }
@@ -112,18 +135,18 @@ pub fn diagnostics(card: &str, span: Span, overflows: &[Overflow]) -> Vec<Diagno
                     &codes::TEXT_TOO_SMALL,
                     format!("the {what} of `{card}` prints at {}pt, below the {}pt minimum", num(*size), num(*min_text)),
                 )
-                .primary(span, "this card's text is too small to read when printed")
+                .primary(span, format!("{whose} is too small to read when printed"))
                 .help("shorten the text, print on a larger card (`--card`), or lower `[print] min-text`"),
                 Problem::OffCard => {
                     Diagnostic::warning(&codes::TEXT_COLLISION, format!("the {what} of `{card}` runs off the card"))
-                        .primary(span, "part of this card's text is cut away when printed")
+                        .primary(span, format!("part of {whose} is cut away when printed"))
                         .help("the template places this text outside the card at this size: give it room, or print on another size")
                 }
                 Problem::Covers { other } => Diagnostic::warning(
                     &codes::TEXT_COLLISION,
                     format!("the {what} of `{card}` is printed over its {other}"),
                 )
-                .primary(span, "two texts of this card overlap when printed")
+                .primary(span, format!("{whose} overlaps another text of the card when printed"))
                 .help("shorten the text, or give the two regions room apart in the template"),
             }
         })
@@ -148,7 +171,7 @@ fn styled(value: &Json, style: &str) -> Json {
         Json::String(text) => serde_json::json!({"t": text, "s": style}),
         Json::Number(n) => serde_json::json!({"t": n.to_string(), "s": style}),
         Json::Array(items) => Json::Array(items.iter().map(|i| styled(i, style)).collect()),
-        Json::Object(map) if map.contains_key("t") => {
+        Json::Object(map) if map.contains_key("t") || map.contains_key(rich::KEY) => {
             let mut map = map.clone();
             map.insert("s".into(), Json::String(style.into()));
             Json::Object(map)
@@ -183,17 +206,21 @@ fn align(word: &str) -> Align {
     }
 }
 
-/// The paragraphs a `text_box` or `measure` call sets, in its `style`.
-fn call_paragraphs(args: &HashMap<String, Value>, function: &str) -> Result<Vec<Paragraph>> {
+/// The paragraphs a `text_box` or `measure` call sets, in its `style`, and
+/// where their text is written when it all comes from one place.
+fn call_paragraphs(args: &HashMap<String, Value>, function: &str) -> Result<(Vec<Paragraph>, Option<Span>)> {
     let style = match string(args, "style", "") {
         "b" | "bold" => Style::Bold,
         "i" | "italic" => Style::Italic,
         _ => Style::Regular,
     };
-    match args.get("paras").or_else(|| args.get("text")) {
-        Some(value) => Ok(paragraphs(value, style)),
-        None => Err(format!("{function} needs `paras` (or `text`)").into()),
-    }
+    let Some(value) = args.get("paras").or_else(|| args.get("text")) else {
+        return Err(format!("{function} needs `paras` (or `text`)").into());
+    };
+    let table = card_text();
+    let mut reader = Reader { table: &table, spans: Vec::new() };
+    let paragraphs = reader.paragraphs(value, style);
+    Ok((paragraphs, rich::enclosing(&reader.spans)))
 }
 
 /// `measure(paras, w, size, lh, font)`: the height text takes set at `size` in a
@@ -203,7 +230,7 @@ struct Measure;
 
 impl Function for Measure {
     fn call(&self, args: &HashMap<String, Value>) -> Result<Value> {
-        let paragraphs = call_paragraphs(args, "measure")?;
+        let (paragraphs, _) = call_paragraphs(args, "measure")?;
         let size = number(args, "size", 8.0);
         let spec = BoxSpec {
             x: 0.0,
@@ -234,7 +261,7 @@ struct TextBox;
 
 impl Function for TextBox {
     fn call(&self, args: &HashMap<String, Value>) -> Result<Value> {
-        let paragraphs = call_paragraphs(args, "text_box")?;
+        let (paragraphs, written) = call_paragraphs(args, "text_box")?;
         let size = number(args, "size", 8.0);
         let spec = BoxSpec {
             x: number(args, "x", 0.0),
@@ -251,7 +278,7 @@ impl Function for TextBox {
         // A box in a project font is measured in it and drawn in it.
         let font = args.get("font").and_then(Json::as_str);
         let laid = fonts::measuring_in(font, || layout::lay_out(&paragraphs, &spec));
-        record(string(args, "what", "text"), &spec, &laid);
+        record(string(args, "what", "text"), &spec, &laid, written);
         Ok(Value::String(match font {
             Some(family) => format!("<g font-family=\"{}\">{}</g>", escape(family), laid.svg),
             None => laid.svg,
@@ -264,51 +291,74 @@ impl Function for TextBox {
 }
 
 /// Reads paragraphs from a template value: a string, a list of pieces, or a
-/// list whose items are strings, pieces, lists of pieces or null.
-/// Pieces that do not name a style (`"s"`) take `style`.
-pub fn paragraphs(value: &Json, style: Style) -> Vec<Paragraph> {
-    match value {
-        Json::String(s) => vec![vec![text_piece(s, style, None)]],
-        Json::Array(items) if items.iter().any(|i| i.is_object()) => vec![pieces(value, style)],
-        Json::Array(items) => items.iter().flat_map(|i| paragraphs(i, style)).collect(),
-        Json::Object(_) => vec![pieces(value, style)],
-        Json::Number(n) => vec![vec![text_piece(&n.to_string(), style, None)]],
-        _ => Vec::new(),
-    }
+/// list whose items are strings, pieces, lists of pieces or null.  Pieces
+/// that do not name a style (`"s"`) take `style`; a handle (`{"rich": N}`)
+/// stands for the runs of the card's rich text in `table`.
+pub fn paragraphs(value: &Json, style: Style, table: &Table) -> Vec<Paragraph> {
+    Reader { table, spans: Vec::new() }.paragraphs(value, style)
 }
 
-fn pieces(value: &Json, default: Style) -> Paragraph {
-    match value {
-        Json::Array(items) => items.iter().flat_map(|i| pieces(i, default)).collect(),
-        Json::String(s) => vec![text_piece(s, default, None)],
-        Json::Object(map) => {
-            let colour = map.get("c").and_then(Json::as_str).map(colour);
-            if let Some(id) = map.get("i").and_then(Json::as_str) {
-                return vec![Piece::Icon { id: id.to_string(), colour }];
-            }
-            if let Some(text) = map.get("b").and_then(Json::as_str) {
-                let small = map.get("p").and_then(Json::as_str).map(str::to_string);
-                return vec![Piece::Badge {
-                    text: text.to_string(),
-                    small,
-                    fill: colour.unwrap_or_else(|| "#222".into()),
-                }];
-            }
-            let style = match map.get("s").and_then(Json::as_str) {
-                Some("b") => Style::Bold,
-                Some("i") => Style::Italic,
-                Some(_) => Style::Regular,
-                None => default,
-            };
-            let text = match map.get("t") {
-                Some(Json::String(s)) => s.clone(),
-                Some(Json::Number(n)) => n.to_string(),
-                _ => return Vec::new(),
-            };
-            vec![text_piece(&text, style, colour)]
+/// Reads template values, noting where the card text they name is written.
+struct Reader<'t> {
+    table: &'t Table,
+    spans: Vec<Span>,
+}
+
+impl Reader<'_> {
+    fn paragraphs(&mut self, value: &Json, style: Style) -> Vec<Paragraph> {
+        match value {
+            Json::String(s) => vec![vec![text_piece(s, style, None)]],
+            Json::Array(items) if items.iter().any(|i| i.is_object()) => vec![self.pieces(value, style)],
+            Json::Array(items) => items.iter().flat_map(|i| self.paragraphs(i, style)).collect(),
+            Json::Object(_) => vec![self.pieces(value, style)],
+            Json::Number(n) => vec![vec![text_piece(&n.to_string(), style, None)]],
+            _ => Vec::new(),
         }
-        Json::Number(n) => vec![text_piece(&n.to_string(), default, None)],
-        _ => Vec::new(),
+    }
+
+    fn pieces(&mut self, value: &Json, default: Style) -> Paragraph {
+        match value {
+            Json::Array(items) => items.iter().flat_map(|i| self.pieces(i, default)).collect(),
+            Json::String(s) => vec![text_piece(s, default, None)],
+            Json::Object(map) => {
+                let style = map.get("s").and_then(Json::as_str).map(|s| match s {
+                    "b" => Style::Bold,
+                    "i" => Style::Italic,
+                    _ => Style::Regular,
+                });
+                if let Some(index) = map.get(rich::KEY).and_then(Json::as_u64) {
+                    return self.card_text(index, default, style);
+                }
+                let colour = map.get("c").and_then(Json::as_str).map(colour);
+                if let Some(id) = map.get("i").and_then(Json::as_str) {
+                    return vec![Piece::Icon { id: id.to_string(), colour }];
+                }
+                if let Some(text) = map.get("b").and_then(Json::as_str) {
+                    let small = map.get("p").and_then(Json::as_str).map(str::to_string);
+                    return vec![Piece::Badge {
+                        text: text.to_string(),
+                        small,
+                        fill: colour.unwrap_or_else(|| "#222".into()),
+                    }];
+                }
+                let text = match map.get("t") {
+                    Some(Json::String(s)) => s.clone(),
+                    Some(Json::Number(n)) => n.to_string(),
+                    _ => return Vec::new(),
+                };
+                vec![text_piece(&text, style.unwrap_or(default), colour)]
+            }
+            Json::Number(n) => vec![text_piece(&n.to_string(), default, None)],
+            _ => Vec::new(),
+        }
+    }
+
+    /// The runs a handle names, restyled when a filter set its style.
+    fn card_text(&mut self, index: u64, default: Style, restyle: Option<Style>) -> Paragraph {
+        let entry = usize::try_from(index).ok().and_then(|i| self.table.get(i));
+        let Some((runs, span)) = entry else { return Vec::new() };
+        self.spans.extend(span);
+        rich::pieces(runs, default, restyle)
     }
 }
 
@@ -430,19 +480,26 @@ impl Function for ArcFn {
     }
 }
 
-/// `hexes(grid=card.fields.grid.0, x, y, w, h)`: a movement grid.  Every
-/// field of the grid whose values are hex offsets is drawn in the colour
-/// its name gives (`green 0,-1 0,-2`); the ship sits at `0,0` facing up;
-/// arrows in the colour of the `arrows` field run from the ship to each
-/// hex; `rotate` adds a turning arrow.
+/// `hexes(grid=card.fields.grid.0, x, y, w, h, arrows="arrows",
+/// turn="rotate")`: a movement grid.  Every field of the grid's block whose
+/// values are hex offsets is drawn in the colour its name gives (`green
+/// 0,-1 0,-2`); the ship sits at `0,0` facing up; arrows run from the ship
+/// to each hex, in the colour the field named by `arrows` gives; the flag
+/// field named by `turn` adds a turning arrow.  The template names those
+/// fields: they are the game's words.
 struct HexesFn;
 
 impl Function for HexesFn {
     fn call(&self, args: &HashMap<String, Value>) -> Result<Value> {
-        let grid = args.get("grid").cloned().unwrap_or(Json::Null);
+        let block = args.get("grid").and_then(|g| g.get("block")).and_then(Json::as_u64);
+        let table = card_text();
+        // A field without a block is a grid without hexes: the ship alone.
+        let empty = Body::default();
+        let grid = block.and_then(|b| usize::try_from(b).ok()).and_then(|b| table.block(b)).unwrap_or(&empty);
+        let names = GridNames { arrows: string(args, "arrows", ""), turn: string(args, "turn", "") };
         let (x, y, w, h) =
             (number(args, "x", 0.0), number(args, "y", 0.0), number(args, "w", 60.0), number(args, "h", 60.0));
-        Ok(Value::String(hex_grid(&grid, x, y, w, h)))
+        Ok(Value::String(hex_grid(grid, &names, x, y, w, h)))
     }
 
     fn is_safe(&self) -> bool {
@@ -450,31 +507,32 @@ impl Function for HexesFn {
     }
 }
 
-fn hex_grid(grid: &Json, x: f32, y: f32, w: f32, h: f32) -> String {
-    let fields = grid.pointer("/body/fields").and_then(Json::as_object);
+/// The fields of a grid that are not hexes of a colour.
+struct GridNames<'a> {
+    /// The field whose value is the arrows' colour.
+    arrows: &'a str,
+    /// The flag field that adds a turning arrow.
+    turn: &'a str,
+}
+
+fn hex_grid(grid: &Body, names: &GridNames<'_>, x: f32, y: f32, w: f32, h: f32) -> String {
+    // Colours in the order of their names, each in the order written.
+    let mut fields: Vec<&Field> = grid.fields.iter().collect();
+    fields.sort_by(|a, b| a.name.cmp(&b.name));
     let mut hexes: Vec<(i64, i64, String)> = Vec::new();
     let mut arrows = "#1b1b1b".to_string();
     let mut rotate = false;
-    for (name, views) in fields.into_iter().flatten() {
-        for view in views.as_array().into_iter().flatten() {
-            let values = view.get("values").and_then(Json::as_array).cloned().unwrap_or_default();
-            if name == "arrows" {
-                if let Some(id) = values.first().and_then(|v| v.get("id")).and_then(Json::as_str) {
-                    arrows = colour(id);
-                }
-            } else if name == "rotate" {
-                rotate = true;
+    for field in fields {
+        if field.name == names.arrows {
+            if let Some(IrValue::Name(id)) = field.first_value() {
+                arrows = colour(id);
             }
-            for value in &values {
-                if value.get("type").and_then(Json::as_str) != Some("coord") {
-                    continue;
-                }
-                let text = value.get("text").and_then(Json::as_str).unwrap_or("");
-                if let Some((q, r)) = text.split_once(',') {
-                    if let (Ok(q), Ok(r)) = (q.trim().parse::<i64>(), r.trim().parse::<i64>()) {
-                        hexes.push((q.clamp(-20, 20), r.clamp(-20, 20), name.clone()));
-                    }
-                }
+        } else if field.name == names.turn {
+            rotate = true;
+        }
+        for value in field.each_value() {
+            if let IrValue::Coord { q, r } = value {
+                hexes.push(((*q).clamp(-20, 20), (*r).clamp(-20, 20), field.name.clone()));
             }
         }
     }
@@ -603,29 +661,73 @@ mod tests {
     #[test]
     fn reads_paragraphs_in_every_shape() {
         let r = Style::Regular;
-        assert_eq!(paragraphs(&json!("plain"), r).len(), 1);
-        assert_eq!(paragraphs(&json!([{"t": "a"}, {"i": "damage"}]), r).len(), 1);
-        assert_eq!(paragraphs(&json!(["one", [{"t": "two", "s": "b"}], null]), r).len(), 2);
-        let bold = paragraphs(&json!(["name"]), Style::Bold);
+        let none = Table::default();
+        assert_eq!(paragraphs(&json!("plain"), r, &none).len(), 1);
+        assert_eq!(paragraphs(&json!([{"t": "a"}, {"i": "damage"}]), r, &none).len(), 1);
+        assert_eq!(paragraphs(&json!(["one", [{"t": "two", "s": "b"}], null]), r, &none).len(), 2);
+        let bold = paragraphs(&json!(["name"]), Style::Bold, &none);
         assert!(matches!(&bold[0][0], Piece::Text { style: Style::Bold, .. }));
-        let badge = paragraphs(&json!([{"b": "5", "p": "9", "c": "black"}]), r);
+        let badge = paragraphs(&json!([{"b": "5", "p": "9", "c": "black"}]), r, &none);
         assert!(matches!(&badge[0][0], Piece::Badge { small: Some(p), .. } if p == "9"));
     }
 
     #[test]
+    fn handles_read_the_card_text_and_where_it_is_written() {
+        use super::rich::Run;
+        let mut table = Table::default();
+        let span = Span::new(crate::source::FileId(0), 4, 9);
+        let text = table.add(vec![Run::plain("Deal"), Run::Icon { id: "damage".into(), colour: None }], Some(span));
+        let handle = serde_json::to_value(text).expect("a handle");
+        // A handle spliced after a template's own piece is one paragraph;
+        // listed beside another paragraph, it is a paragraph of its own.
+        let spliced = json!([{"t": "Text: ", "s": "b"}, handle[0]]);
+        let mut reader = Reader { table: &table, spans: Vec::new() };
+        let read = reader.paragraphs(&spliced, Style::Regular);
+        assert_eq!(read.len(), 1, "{read:?}");
+        assert_eq!(read[0].len(), 3);
+        assert_eq!(reader.spans, [span]);
+        let listed = json!([[{"t": "Title"}], handle]);
+        assert_eq!(paragraphs(&listed, Style::Regular, &table).len(), 2);
+        let italic = styled(&handle, "i");
+        let read = paragraphs(&italic, Style::Regular, &table);
+        assert!(matches!(&read[0][0], Piece::Text { style: Style::Italic, text, .. } if text == "Deal"));
+        // A handle to nothing reads as nothing, not as a crash.
+        assert_eq!(paragraphs(&json!([{"rich": 99}]), Style::Regular, &table), [Vec::<Piece>::new()]);
+    }
+
+    #[test]
     fn the_grid_draws_one_hexagon_per_offset_and_the_ship() {
-        let grid = json!({"body": {"fields": {
-            "arrows": [{"values": [{"type": "name", "id": "green", "text": "green"}]}],
-            "green": [{"values": [{"type": "coord", "text": "0,-1"}, {"type": "coord", "text": "1,-2"}]}],
-            "red": [{"values": [{"type": "coord", "text": "0,-4"}]}],
-            "rotate": [{"values": []}]
-        }}});
-        let svg = hex_grid(&grid, 0.0, 0.0, 60.0, 60.0);
+        let at = Span::new(crate::source::FileId(0), 0, 0);
+        let field = |name: &str, values: Vec<IrValue>| Field {
+            name: name.into(),
+            values: values.into_iter().map(|v| crate::ir::Spanned::new(v, at)).collect(),
+            body: None,
+            span: at,
+        };
+        let hex = |q, r| IrValue::Coord { q, r };
+        let grid = Body {
+            fields: vec![
+                field("red", vec![hex(0, -4)]),
+                field("arrows", vec![IrValue::Name("green".into())]),
+                field("green", vec![hex(0, -1), hex(1, -2)]),
+                field("rotate", Vec::new()),
+            ],
+            ..Body::default()
+        };
+        let names = GridNames { arrows: "arrows", turn: "rotate" };
+        let svg = hex_grid(&grid, &names, 0.0, 0.0, 60.0, 60.0);
+        // Green hexes come before red ones, whatever order they are written in.
+        let (green, red) = (svg.find("fill=\"#2f8a3b\" stroke"), svg.find("fill=\"#c0262d\" stroke"));
+        assert!(matches!((green, red), (Some(g), Some(r)) if g < r), "{svg}");
+        assert!(svg.contains("stroke=\"#2f8a3b\" stroke-width"), "green arrows: {svg}");
         assert_eq!(svg.matches("fill=\"#2f8a3b\" stroke=\"#ffffff\"").count(), 2, "{svg}");
         assert_eq!(svg.matches("fill=\"#c0262d\" stroke").count(), 1);
         assert!(svg.contains("#d5d8db") && svg.contains(" 0 1 1 "), "{svg}");
         // Each coloured hex is labelled with its colour's initial.
         assert_eq!(svg.matches(">G</text>").count(), 2, "{svg}");
         assert_eq!(svg.matches(">R</text>").count(), 1, "{svg}");
+        // Without the template naming them, no field is the arrows or the turn.
+        let plain = hex_grid(&grid, &GridNames { arrows: "", turn: "" }, 0.0, 0.0, 60.0, 60.0);
+        assert!(!plain.contains(" 0 1 1 ") && !plain.contains("stroke=\"#2f8a3b\" stroke-width"), "{plain}");
     }
 }

@@ -3,6 +3,7 @@
 use super::art::{Art, Images};
 use super::fonts::{self, ProjectFont};
 use super::functions::{self, Frame, Overflow};
+use super::rich::Table;
 use super::sheet::{pt, Duplex, Grid, Size};
 use super::templates::Templates;
 use super::view::Viewer;
@@ -13,6 +14,7 @@ use crate::parallel::map as parallel;
 use crate::source::Span;
 use serde::Serialize;
 use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::Arc;
 
 /// What to print and how.
@@ -95,10 +97,10 @@ impl Options {
     /// (`[print.sizes]`), else the ruleset's (`card-size`), else the job's
     /// `card`, which sizes every kind without one of its own.
     pub fn size_of(&self, game: &Game, card: &Card) -> Size {
-        if let Some((_, size)) = self.kind_sizes.iter().find(|(kind, _)| *kind == card.kind) {
+        if let Some((_, size)) = self.kind_sizes.iter().find(|(kind, _)| card.kind == kind.as_str()) {
             return *size;
         }
-        let kind = game.ruleset.kinds.iter().find(|k| k.id == card.kind);
+        let kind = game.ruleset.kind_of(&card.kind);
         match kind.and_then(|k| k.card_size) {
             Some((w, h)) => Size { w, h },
             None => self.card,
@@ -237,7 +239,7 @@ pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Opti
     let project_fonts: Arc<[ProjectFont]> = Arc::from(assets.fonts.clone());
     let drawn = parallel(&work, |(number, game, card, copies)| {
         let view = viewers.get(&game.ruleset.id).map(|v| v.card(card, *copies, number + 1));
-        let Some(view) = view else { return Err(format!("no game `{}`", game.ruleset.id)) };
+        let Some((view, rich)) = view else { return Err(format!("no game `{}`", game.ruleset.id)) };
         let (art, art_problems) = assets.art.for_card(game, card);
         let size = options.size_of(game, card);
         let frame = Frame { w: pt(size.w), h: pt(size.h), min_text: options.min_text };
@@ -252,7 +254,10 @@ pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Opti
         context.insert("back_art", &back_art);
         let icons = icons.get(&game.ruleset.id).cloned().unwrap_or_default();
         icons::with_icons(icons, || {
-            fonts::with_project_fonts(project_fonts.clone(), || render_sides(templates, &context, game, card, frame))
+            let rich = Rc::new(rich);
+            fonts::with_project_fonts(project_fonts.clone(), || {
+                render_sides(templates, &context, rich, game, card, frame)
+            })
         })
         .map(|(faces, overflows)| (faces, overflows, art_problems, size))
     });
@@ -287,6 +292,7 @@ pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Opti
 fn render_sides(
     templates: &Templates,
     context: &tera::Context,
+    rich: Rc<Table>,
     game: &Game,
     card: &Card,
     frame: Frame,
@@ -294,10 +300,10 @@ fn render_sides(
     let mut faces = Vec::new();
     let mut overflows = Vec::new();
     for back in [false, true] {
-        let Some(name) = templates.face(&game.ruleset.id, &card.kind, back) else {
+        let Some(name) = templates.face(&game.ruleset.id, card.kind.id(), back) else {
             return Err(format!("no template for `{}` cards", card.kind));
         };
-        let (svg, found) = functions::collect_overflows(frame, || templates.render(&name, context));
+        let (svg, found) = functions::collect_overflows(frame, rich.clone(), || templates.render(&name, context));
         faces.push(svg.map_err(|e| format!("{name}: {e}"))?);
         overflows.extend(found);
     }
@@ -310,7 +316,7 @@ fn face(number: usize, game: &Game, card: &Card, size: Size, [front, back]: [Str
         game: game.ruleset.id.clone(),
         name: card.name.clone(),
         slug: format!("{:03}-{}", number + 1, slug(&card.name)),
-        kind: card.kind.clone(),
+        kind: card.kind.to_string(),
         size,
         decks: game
             .decks

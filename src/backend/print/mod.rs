@@ -2,7 +2,8 @@
 //! rendered to PNG (resvg), PDF sheets (krilla), an HTML preview and
 //! Tabletop Simulator deck sheets.
 //!
-//! The pipeline: [`view`] turns each card of the IR into plain data;
+//! The pipeline: [`view`] turns each card of the IR into plain data, its
+//! rich text typed in a [`rich`] table that templates name by handle;
 //! [`templates`] renders it through the card kind's template, whose
 //! [`functions`] lay text out with [`layout`] (wrapping, inline icons,
 //! shrink-to-fit, an overflow diagnostic) using the bundled [`fonts`];
@@ -23,6 +24,7 @@ pub mod icons;
 pub mod layout;
 pub mod pdf;
 pub mod png;
+pub mod rich;
 pub mod sheet;
 pub mod svg;
 pub mod templates;

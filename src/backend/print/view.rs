@@ -1,15 +1,19 @@
 //! What a template sees: a card of the IR turned into plain data, every
 //! value with its printed text and its rich text (icons, bold keywords,
-//! coloured effects, initiative badges) ready for [`super::layout`].
+//! coloured effects, initiative badges).  The rich text stays typed in the
+//! card's [`Table`], ready for [`super::layout`]; the data holds handles
+//! to it.
 //!
 //! Nothing here knows a game: names are looked up in the card's ruleset, and
 //! every field the card's kind declares is present (an empty list when the
 //! card leaves it out), so templates never meet an undefined field.
 
+use super::fonts::Style;
+use super::rich::{Handle, Line, Run, Table};
 use crate::check::model::{EnumDef, Ruleset, Schema, Type};
-use crate::ir::{Body, Card, Condition, Effect, Field, Initiative, Plus, Text, TextPart, Value};
+use crate::ir::{Body, Card, Condition, Effect, Field, Initiative, Plus, Spanned, Text, TextPart, Value};
+use crate::source::Span;
 use serde::Serialize;
-use serde_json::{json, Value as Json};
 use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, Serialize)]
@@ -28,13 +32,13 @@ pub struct CardView {
     /// Every field the kind declares, by name: the card's values in order.
     pub fields: BTreeMap<String, Vec<FieldView>>,
     /// Effect lines written directly in the card.
-    pub effects: Vec<Json>,
+    pub effects: Vec<Handle>,
     /// Every field but text and the deck symbol as `Label: value`
     /// paragraphs, nested blocks included: what a generic template prints.
-    pub lines: Vec<Json>,
+    pub lines: Vec<Handle>,
     /// The card's text fields, one paragraph each (labelled unless the
     /// field is called `text`).
-    pub texts: Vec<Json>,
+    pub texts: Vec<Handle>,
     /// Position in the print job, from 1.
     pub number: usize,
 }
@@ -53,15 +57,18 @@ pub struct FieldView {
     pub text: String,
     pub values: Vec<ValueView>,
     /// The values as one paragraph of rich text.
-    pub rich: Json,
+    pub rich: Handle,
     /// `rich` followed by the block's effects on one line, then one
     /// paragraph per condition: ready for `text_box`.
-    pub paras: Vec<Json>,
+    pub paras: Vec<Handle>,
     /// `paras` with the label in bold before the first: `Overload: …`.
-    pub labelled: Vec<Json>,
+    pub labelled: Vec<Handle>,
     /// The fields of the block as `Label: value` paragraphs, text last.
-    pub lines: Vec<Json>,
+    pub lines: Vec<Handle>,
     pub body: Option<BodyView>,
+    /// The block itself, by its number in the card's table, for the
+    /// functions that draw one (`hexes`).
+    pub block: Option<usize>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -72,20 +79,28 @@ pub struct ValueView {
     pub text: String,
     /// For names: the id (`narrow`) beside the printed `text` (`Narrow`).
     pub id: Option<String>,
-    pub rich: Json,
+    pub rich: Handle,
 }
 
 #[derive(Clone, Debug, Serialize)]
 pub struct BodyView {
     pub fields: BTreeMap<String, Vec<FieldView>>,
-    pub effects: Vec<Json>,
+    pub effects: Vec<Handle>,
     pub conditions: Vec<ConditionView>,
 }
 
 #[derive(Clone, Debug, Serialize)]
 pub struct ConditionView {
     pub text: String,
-    pub effects: Vec<Json>,
+    pub effects: Vec<Handle>,
+}
+
+/// A value as printed, before its rich text joins the card's table.
+struct Printed {
+    ty: &'static str,
+    text: String,
+    id: Option<String>,
+    rich: Line,
 }
 
 /// Builds views of the cards of one game.
@@ -101,12 +116,12 @@ impl<'a> Viewer<'a> {
         let ruleset = &game.ruleset;
         let mut deck_keywords = BTreeMap::new();
         for card in &game.cards {
-            let Some(schema) = ruleset.kind(&card.kind).map(|k| &k.schema) else { continue };
+            let Some(schema) = ruleset.kind_of(&card.kind).map(|k| &k.schema) else { continue };
             for field in &card.body.fields {
                 let declares = schema.field(&field.name).and_then(|d| d.schema.takes.first()).map(|t| &t.ty)
                     == Some(&Type::NewKeyword);
                 if let (true, Some(Value::Name(id)), Some(Value::String(name))) =
-                    (declares, field.values.first(), field.values.get(1))
+                    (declares, field.first_value(), field.values.get(1).map(|v| &v.value))
                 {
                     deck_keywords.insert(id.clone(), name.clone());
                 }
@@ -115,11 +130,13 @@ impl<'a> Viewer<'a> {
         Viewer { ruleset, deck_keywords }
     }
 
-    pub fn card(&self, card: &Card, copies: Option<i64>, number: usize) -> CardView {
-        let kind = self.ruleset.kind(&card.kind);
+    /// The card as templates see it, and the rich text its handles name.
+    pub fn card(&self, card: &Card, copies: Option<i64>, number: usize) -> (CardView, Table) {
+        let mut table = Table::default();
+        let kind = self.ruleset.kind_of(&card.kind);
         let border_name = kind.and_then(|k| k.border.clone()).unwrap_or_else(|| "grey".into());
         let schema = kind.map(|k| &k.schema);
-        let symbol = card.body.fields.iter().find_map(|f| match (f.values.first(), schema) {
+        let symbol = card.body.fields.iter().find_map(|f| match (f.first_value(), schema) {
             (Some(Value::Name(id)), Some(schema))
                 if schema.field(&f.name).and_then(|d| d.schema.takes.first()).map(|t| &t.ty)
                     == Some(&Type::DeckSymbol) =>
@@ -128,29 +145,32 @@ impl<'a> Viewer<'a> {
             }
             _ => None,
         });
-        let fields = self.fields(&card.body.fields, schema);
+        let fields = self.fields(&card.body.fields, schema, &mut table);
         let mut lines = Vec::new();
         let mut texts = Vec::new();
         let skip = symbol.as_ref().map(|s| s.id.clone());
-        generic_lines(&card.body.fields, &fields, skip.as_deref(), "", &mut lines, &mut texts);
-        CardView {
+        let mut generic = Generic { table: &mut table, lines: &mut lines, texts: &mut texts };
+        generic.add(&card.body.fields, &fields, skip.as_deref(), "");
+        let effects = card.body.effects.iter().map(|e| table.add(self.effect(e), Some(e.span))).collect();
+        let view = CardView {
             name: card.name.clone(),
-            kind: card.kind.clone(),
-            kind_display: kind.map(|k| k.display.clone()).unwrap_or_else(|| card.kind.clone()),
+            kind: card.kind.to_string(),
+            kind_display: kind.map(|k| k.display.clone()).unwrap_or_else(|| card.kind.to_string()),
             border: colour(&border_name),
             border_name,
             tags: card.tags.iter().map(|t| NamedView { id: t.clone(), display: self.display(t) }).collect(),
             copies,
             symbol,
             fields,
-            effects: card.body.effects.iter().map(|e| self.effect(e)).collect(),
+            effects,
             lines,
             texts,
             number,
-        }
+        };
+        (view, table)
     }
 
-    fn fields(&self, fields: &[Field], schema: Option<&Schema>) -> BTreeMap<String, Vec<FieldView>> {
+    fn fields(&self, fields: &[Field], schema: Option<&Schema>, table: &mut Table) -> BTreeMap<String, Vec<FieldView>> {
         let mut map: BTreeMap<String, Vec<FieldView>> = BTreeMap::new();
         if let Some(schema) = schema {
             for def in &schema.fields {
@@ -170,7 +190,7 @@ impl<'a> Viewer<'a> {
             });
             let inner = def.map(|d| self.inner_schema(&d.schema));
             let printed = def.and_then(|d| d.label.clone()).unwrap_or_else(|| label(&field.name));
-            let view = self.field(field, inner.as_ref(), printed);
+            let view = self.field(field, inner.as_ref(), printed, table);
             map.entry(field.name.clone()).or_default().push(view);
         }
         map
@@ -186,71 +206,96 @@ impl<'a> Viewer<'a> {
     }
 
     /// A field's view; `printed` is what the face calls it.
-    fn field(&self, field: &Field, schema: Option<&Schema>, printed: String) -> FieldView {
-        let values: Vec<ValueView> = field.values.iter().map(|v| self.labelled(self.value(v), v, schema)).collect();
-        let text = values.iter().map(|v| v.text.as_str()).collect::<Vec<_>>().join(" ");
-        let separator = if field.values.iter().all(|v| matches!(v, Value::Keyword { .. })) { ", " } else { " " };
-        let mut rich: Vec<Json> = Vec::new();
-        for (index, value) in values.iter().enumerate() {
+    fn field(&self, field: &Field, schema: Option<&Schema>, printed: String, table: &mut Table) -> FieldView {
+        let shown: Vec<(Printed, Span)> =
+            field.values.iter().map(|v| (self.labelled(self.value(&v.value), &v.value, schema), v.span)).collect();
+        let text = shown.iter().map(|(v, _)| v.text.as_str()).collect::<Vec<_>>().join(" ");
+        let separator = if field.each_value().all(|v| matches!(v, Value::Keyword { .. })) { ", " } else { " " };
+        let mut rich: Line = Vec::new();
+        for (index, (value, _)) in shown.iter().enumerate() {
             if index > 0 {
-                rich.push(plain(separator));
+                rich.push(Run::plain(separator));
             }
-            extend(&mut rich, &value.rich);
+            rich.extend(value.rich.iter().cloned());
         }
-        let body = field.body.as_ref().map(|b| self.body(b, schema));
-        let mut first = rich.clone();
-        let mut paras = Vec::new();
-        if let Some(body) = &body {
-            for effect in &body.effects {
-                if !first.is_empty() {
-                    first.push(plain(" "));
-                }
-                extend(&mut first, effect);
-            }
-            paras.push(Json::Array(first));
-            for condition in &body.conditions {
-                let mut line = vec![json!({"t": format!("{}:", condition.text), "s": "i"})];
-                for effect in &condition.effects {
-                    line.push(plain(" "));
-                    extend(&mut line, effect);
-                }
-                paras.push(Json::Array(line));
-            }
-        } else {
-            paras.push(Json::Array(first));
-        }
+        let written = values_span(&field.values);
+        let body = field.body.as_ref().map(|b| self.body(b, schema, table));
+        let paras = self.paragraphs(&rich, body.as_ref(), table);
         let mut labelled = paras.clone();
-        if let Some(Json::Array(first)) = labelled.first_mut() {
+        if let Some(first) = labelled.first_mut() {
             let separator = if first.is_empty() { "" } else { ": " };
-            first.insert(0, json!({"t": format!("{printed}{separator}"), "s": "b"}));
+            first.insert(0, Run::styled(format!("{printed}{separator}"), Style::Bold));
         }
         let mut lines = Vec::new();
         if let (Some(block), Some(view)) = (&field.body, &body) {
             let mut texts = Vec::new();
-            generic_lines(&block.fields, &view.fields, None, "", &mut lines, &mut texts);
+            Generic { table, lines: &mut lines, texts: &mut texts }.add(&block.fields, &view.fields, None, "");
             lines.extend(texts);
         }
-        FieldView { label: printed, text, values, rich: Json::Array(rich), paras, labelled, lines, body }
+        // The first paragraph is the field's line; the others are its
+        // conditions, which the IR does not place.
+        let first_at = if body.is_some() { Some(field.span) } else { written };
+        let mut register = |paras: Vec<Line>, first: Option<Span>| -> Vec<Handle> {
+            paras.into_iter().enumerate().map(|(i, p)| table.add(p, if i == 0 { first } else { None })).collect()
+        };
+        let paras_handles = register(paras, first_at);
+        let labelled = register(labelled, Some(field.span));
+        let values = shown
+            .into_iter()
+            .map(|(v, span)| ValueView { ty: v.ty, text: v.text, id: v.id, rich: table.add(v.rich, Some(span)) })
+            .collect();
+        FieldView {
+            label: printed,
+            text,
+            values,
+            rich: table.add(rich, written),
+            paras: paras_handles,
+            labelled,
+            lines,
+            body,
+            block: field.body.as_ref().map(|b| table.add_block(b)),
+        }
     }
 
-    fn body(&self, body: &Body, schema: Option<&Schema>) -> BodyView {
-        BodyView {
-            fields: self.fields(&body.fields, schema),
-            effects: body.effects.iter().map(|e| self.effect(e)).collect(),
-            conditions: body
-                .conditions
-                .iter()
-                .map(|c| ConditionView {
-                    text: self.condition(&c.condition),
-                    effects: c.body.effects.iter().map(|e| self.effect(e)).collect(),
-                })
-                .collect(),
+    /// `rich` followed by the block's effects on one line, then one
+    /// paragraph per condition.
+    fn paragraphs(&self, rich: &[Run], body: Option<&BodyView>, table: &Table) -> Vec<Line> {
+        let mut first: Line = rich.to_vec();
+        let Some(body) = body else { return vec![first] };
+        for effect in &body.effects {
+            if !first.is_empty() {
+                first.push(Run::plain(" "));
+            }
+            first.extend(table.runs(*effect).iter().cloned());
         }
+        let mut paras = vec![first];
+        for condition in &body.conditions {
+            let mut line = vec![Run::styled(format!("{}:", condition.text), Style::Italic)];
+            for effect in &condition.effects {
+                line.push(Run::plain(" "));
+                line.extend(table.runs(*effect).iter().cloned());
+            }
+            paras.push(line);
+        }
+        paras
+    }
+
+    fn body(&self, body: &Body, schema: Option<&Schema>, table: &mut Table) -> BodyView {
+        let fields = self.fields(&body.fields, schema, table);
+        let mut effects =
+            |list: &[Effect]| -> Vec<Handle> { list.iter().map(|e| table.add(self.effect(e), Some(e.span))).collect() };
+        let own = effects(&body.effects);
+        let conditions = body
+            .conditions
+            .iter()
+            .map(|c| ConditionView { text: self.condition(&c.condition), effects: effects(&c.body.effects) })
+            .collect();
+        BodyView { fields, effects: own, conditions }
     }
 
     /// `impact damage 8+` → the role's mark, a bold `8+` and the damage icon,
     /// all in the role's colour.
-    pub fn effect(&self, effect: &Effect) -> Json {
+    pub fn effect(&self, effect: &Effect) -> Line {
         let role = self.ruleset.role(&effect.role);
         let colour = colour(role.and_then(|r| r.colour.as_deref()).unwrap_or("black"));
         let amount = match effect.plus {
@@ -258,17 +303,18 @@ impl<'a> Viewer<'a> {
             Plus::After => format!("{}+", effect.amount),
             Plus::Before => format!("{:+}", effect.amount),
         };
+        let bold = |text: String| Run::Text { text, style: Some(Style::Bold), colour: Some(colour.clone()) };
         let symbol = if self.ruleset.is_icon(&effect.symbol) {
-            json!({"i": effect.symbol, "c": colour})
+            Run::Icon { id: effect.symbol.clone(), colour: Some(colour.clone()) }
         } else {
-            json!({"t": format!(" {}", self.display(&effect.symbol)), "s": "b", "c": colour})
+            bold(format!(" {}", self.display(&effect.symbol)))
         };
-        let amount = json!({"t": amount, "s": "b", "c": colour});
+        let amount = bold(amount);
         // The role's mark comes first, so that the effect reads without its
         // colour (printed in black and white, or by a colour-blind player).
         match role.and_then(|r| r.mark.as_deref()) {
-            Some(mark) => json!([{"i": mark, "c": colour}, amount, symbol]),
-            None => json!([amount, symbol]),
+            Some(mark) => vec![Run::Icon { id: mark.to_string(), colour: Some(colour.clone()) }, amount, symbol],
+            None => vec![amount, symbol],
         }
     }
 
@@ -285,11 +331,11 @@ impl<'a> Viewer<'a> {
         }
     }
 
-    fn value(&self, value: &Value) -> ValueView {
-        let (ty, text, id, rich): (&'static str, String, Option<String>, Json) = match value {
-            Value::Int(n) => ("int", n.to_string(), None, Json::Null),
-            Value::Signed(n) => ("signed", format!("{n:+}"), None, Json::Null),
-            Value::Decimal(d) => ("decimal", d.clone(), None, Json::Null),
+    fn value(&self, value: &Value) -> Printed {
+        let (ty, text, id, rich): (&'static str, String, Option<String>, Option<Line>) = match value {
+            Value::Int(n) => ("int", n.to_string(), None, None),
+            Value::Signed(n) => ("signed", format!("{n:+}"), None, None),
+            Value::Decimal(d) => ("decimal", d.to_string(), None, None),
             Value::Initiative(i) => {
                 let (main, small) = self.initiative(*i);
                 let text = match &small {
@@ -298,22 +344,22 @@ impl<'a> Viewer<'a> {
                 };
                 // One size for the step and its priority, with the point
                 // between them: a small second digit read as `48` for `4.8`.
-                let badge = json!([{"b": text, "c": "#222"}]);
-                ("initiative", text, None, badge)
+                let badge = vec![Run::Badge { text: text.clone(), fill: "#222".into() }];
+                ("initiative", text, None, Some(badge))
             }
-            Value::Distance(d) => ("distance", format!("{d}\""), None, Json::Null),
+            Value::Distance(d) => ("distance", format!("{d}\""), None, None),
             Value::Save { save, passive } => {
                 let text = match passive {
                     Some(p) => format!("{save}+/{p}+"),
                     None => format!("{save}+"),
                 };
-                ("save", text, None, Json::Null)
+                ("save", text, None, None)
             }
-            Value::Dice { sides: 0, modifier, .. } => ("dice", modifier.to_string(), None, Json::Null),
+            Value::Dice { sides: 0, modifier, .. } => ("dice", modifier.to_string(), None, None),
             Value::Dice { count, sides, modifier } => {
                 let count = if *count == 1 { String::new() } else { count.to_string() };
                 let modifier = if *modifier == 0 { String::new() } else { format!("{modifier:+}") };
-                ("dice", format!("{count}D{sides}{modifier}"), None, Json::Null)
+                ("dice", format!("{count}D{sides}{modifier}"), None, None)
             }
             Value::Range { low, high } => {
                 let text = match high {
@@ -321,58 +367,65 @@ impl<'a> Viewer<'a> {
                     Some(_) => low.to_string(),
                     None => format!("{low}+"),
                 };
-                ("range", text, None, Json::Null)
+                ("range", text, None, None)
             }
-            Value::Coord { q, r } => ("coord", format!("{q},{r}"), None, Json::Null),
-            Value::Text(t) => ("text", t.raw.clone(), None, self.text(t)),
-            Value::String(s) => ("string", s.clone(), None, Json::Null),
+            Value::Coord { q, r } => ("coord", format!("{q},{r}"), None, None),
+            Value::Text(t) => ("text", t.raw.clone(), None, Some(self.text(t))),
+            Value::String(s) => ("string", s.clone(), None, None),
             Value::Name(id) => {
-                let rich =
-                    if self.ruleset.symbols.iter().any(|s| &s.id == id) { json!([{"i": id}]) } else { Json::Null };
+                let is_symbol = self.ruleset.symbols.iter().any(|s| &s.id == id);
+                let rich = is_symbol.then(|| vec![Run::Icon { id: id.clone(), colour: None }]);
                 ("name", self.display(id), Some(id.clone()), rich)
             }
-            Value::Star => ("star", "*".into(), None, Json::Null),
+            Value::Star => ("star", "*".into(), None, None),
             Value::Keyword { id, args } => {
-                let display = self
-                    .ruleset
-                    .keyword(id)
-                    .map(|k| k.display.clone())
-                    .or_else(|| self.deck_keywords.get(id).cloned())
-                    .unwrap_or_else(|| label(id));
-                let mut rich = vec![json!({"t": display, "s": "b"})];
-                let mut text = display.clone();
-                if !args.is_empty() {
-                    let shown: Vec<ValueView> = args.iter().map(|a| self.value(a)).collect();
-                    text = format!("{text} ({})", shown.iter().map(|a| a.text.as_str()).collect::<Vec<_>>().join(", "));
-                    rich.push(json!({"t": " (", "s": "b"}));
-                    for (index, arg) in shown.iter().enumerate() {
-                        if index > 0 {
-                            rich.push(json!({"t": ", ", "s": "b"}));
-                        }
-                        match &arg.rich {
-                            Json::Array(items) if !items.is_empty() => rich.extend(items.iter().cloned()),
-                            _ => rich.push(json!({"t": arg.text, "s": "b"})),
-                        }
-                    }
-                    rich.push(json!({"t": ")", "s": "b"}));
-                }
-                ("keyword", text, Some(id.clone()), Json::Array(rich))
+                let (text, rich) = self.keyword(id, args);
+                ("keyword", text, Some(id.clone()), Some(rich))
             }
-            Value::Set(items) => ("set", items.join("/"), None, Json::Null),
+            Value::Set(items) => ("set", items.join("/"), None, None),
             Value::Grade { letter, plus } => {
-                ("grade", format!("{letter}{}", "+".repeat((*plus).clamp(0, 8) as usize)), None, Json::Null)
+                ("grade", format!("{letter}{}", "+".repeat((*plus).clamp(0, 8) as usize)), None, None)
             }
         };
-        let rich = match rich {
-            Json::Null => json!([plain(&text)]),
-            other => other,
-        };
-        ValueView { ty, text, id, rich }
+        let rich = rich.unwrap_or_else(|| vec![Run::plain(text.clone())]);
+        Printed { ty, text, id, rich }
+    }
+
+    /// `unstoppable(damage)` → `Unstoppable (damage)` in bold, its arguments
+    /// as they print (an icon for a symbol).
+    fn keyword(&self, id: &str, args: &[Spanned<Value>]) -> (String, Line) {
+        let display = self
+            .ruleset
+            .keyword(id)
+            .map(|k| k.display.clone())
+            .or_else(|| self.deck_keywords.get(id).cloned())
+            .unwrap_or_else(|| label(id));
+        let mut rich = vec![Run::styled(display.clone(), Style::Bold)];
+        if args.is_empty() {
+            return (display, rich);
+        }
+        let shown: Vec<Printed> = args.iter().map(|a| self.value(&a.value)).collect();
+        let text = format!("{display} ({})", shown.iter().map(|a| a.text.as_str()).collect::<Vec<_>>().join(", "));
+        rich.push(Run::styled(" (", Style::Bold));
+        for (index, arg) in shown.into_iter().enumerate() {
+            if index > 0 {
+                rich.push(Run::styled(", ", Style::Bold));
+            }
+            // An argument with no rich text of its own (an empty text) is
+            // printed as its plain text, bold like its keyword.
+            if arg.rich.is_empty() {
+                rich.push(Run::styled(arg.text, Style::Bold));
+            } else {
+                rich.extend(arg.rich);
+            }
+        }
+        rich.push(Run::styled(")", Style::Bold));
+        (text, rich)
     }
 
     /// `view` with the printed labels of the field's enums (`ucm` → `UCM`)
     /// for a value of one, or for each item of a set of them.
-    fn labelled(&self, mut view: ValueView, value: &Value, schema: Option<&Schema>) -> ValueView {
+    fn labelled(&self, mut view: Printed, value: &Value, schema: Option<&Schema>) -> Printed {
         let enums: Vec<&EnumDef> = schema
             .into_iter()
             .flat_map(|s| &s.takes)
@@ -390,7 +443,7 @@ impl<'a> Viewer<'a> {
             _ => None,
         };
         if let Some(text) = text {
-            view.rich = json!([plain(&text)]);
+            view.rich = vec![Run::plain(text.clone())];
             view.text = text;
         }
         view
@@ -413,16 +466,16 @@ impl<'a> Viewer<'a> {
         }
     }
 
-    fn text(&self, text: &Text) -> Json {
-        let mut parts = Vec::new();
+    fn text(&self, text: &Text) -> Line {
+        let mut runs = Vec::new();
         for part in &text.parts {
             match part {
-                TextPart::Plain(s) => parts.extend(tagged(s)),
-                TextPart::Icon(id) => parts.push(json!({"i": id})),
-                TextPart::CardRef(name) => parts.push(json!({"t": name, "s": "i"})),
+                TextPart::Plain(s) => runs.extend(tagged(s)),
+                TextPart::Icon(id) => runs.push(Run::Icon { id: id.clone(), colour: None }),
+                TextPart::CardRef(name) => runs.push(Run::styled(name.clone(), Style::Italic)),
             }
         }
-        Json::Array(parts)
+        runs
     }
 
     /// The printed name of an id the ruleset declares, else the id made readable.
@@ -443,43 +496,54 @@ impl<'a> Viewer<'a> {
     }
 }
 
-/// The `Label: value` paragraphs of fields, in the order written.
-fn generic_lines(
-    fields: &[Field],
-    views: &BTreeMap<String, Vec<FieldView>>,
-    skip: Option<&str>,
-    prefix: &str,
-    lines: &mut Vec<Json>,
-    texts: &mut Vec<Json>,
-) {
-    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
-    for field in fields {
-        let index = seen.entry(field.name.as_str()).or_default();
-        let Some(view) = views.get(&field.name).and_then(|v| v.get(*index)) else { continue };
-        *index += 1;
-        let all_text = !view.values.is_empty() && view.values.iter().all(|v| v.ty == "text");
-        if all_text && view.body.is_none() {
-            let mut para = Vec::new();
-            if field.name != "text" {
-                para.push(json!({"t": format!("{prefix}{}: ", view.label), "s": "b"}));
+/// Where a field's values are written, first to last.
+fn values_span(values: &[Spanned<Value>]) -> Option<Span> {
+    let (first, last) = (values.first()?, values.last()?);
+    first.span.to(last.span)
+}
+
+/// The `Label: value` paragraphs of fields, and their text paragraphs, as
+/// a generic template prints them.
+struct Generic<'t> {
+    table: &'t mut Table,
+    lines: &'t mut Vec<Handle>,
+    texts: &'t mut Vec<Handle>,
+}
+
+impl Generic<'_> {
+    /// Adds the paragraphs of `fields`, in the order written.
+    fn add(&mut self, fields: &[Field], views: &BTreeMap<String, Vec<FieldView>>, skip: Option<&str>, prefix: &str) {
+        let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+        for field in fields {
+            let index = seen.entry(field.name.as_str()).or_default();
+            let Some(view) = views.get(&field.name).and_then(|v| v.get(*index)) else { continue };
+            *index += 1;
+            let all_text = !view.values.is_empty() && view.values.iter().all(|v| v.ty == "text");
+            if all_text && view.body.is_none() {
+                let mut para = Vec::new();
+                if field.name != "text" {
+                    para.push(Run::styled(format!("{prefix}{}: ", view.label), Style::Bold));
+                }
+                para.extend(self.table.runs(view.rich).iter().cloned());
+                let handle = self.table.add(para, values_span(&field.values));
+                self.texts.push(handle);
+                continue;
             }
-            extend(&mut para, &view.rich);
-            texts.push(Json::Array(para));
-            continue;
-        }
-        if view.values.first().and_then(|v| v.id.as_deref()).is_some_and(|id| Some(id) == skip) {
-            continue;
-        }
-        let mut first = vec![json!({"t": format!("{prefix}{}", view.label), "s": "b"})];
-        let head = view.paras.first().and_then(Json::as_array).filter(|p| !p.is_empty());
-        if let Some(head) = head {
-            first.push(json!({"t": ": ", "s": "b"}));
-            first.extend(head.iter().cloned());
-        }
-        lines.push(Json::Array(first));
-        lines.extend(view.paras.iter().skip(1).cloned());
-        if let (Some(body), Some(inner)) = (&field.body, &view.body) {
-            generic_lines(&body.fields, &inner.fields, None, &format!("{prefix}{} – ", view.label), lines, texts);
+            if view.values.first().and_then(|v| v.id.as_deref()).is_some_and(|id| Some(id) == skip) {
+                continue;
+            }
+            let mut first = vec![Run::styled(format!("{prefix}{}", view.label), Style::Bold)];
+            let head = view.paras.first().map(|h| self.table.runs(*h)).filter(|p| !p.is_empty());
+            if let Some(head) = head {
+                first.push(Run::styled(": ", Style::Bold));
+                first.extend(head.iter().cloned());
+            }
+            let handle = self.table.add(first, Some(field.span));
+            self.lines.push(handle);
+            self.lines.extend(view.paras.iter().skip(1));
+            if let (Some(body), Some(inner)) = (&field.body, &view.body) {
+                self.add(&body.fields, &inner.fields, None, &format!("{prefix}{} – ", view.label));
+            }
         }
     }
 }
@@ -492,7 +556,7 @@ const TAG_CHARS: usize = 16;
 /// Plain text with its printed tags (`[Fast]`: a short bracketed word, the
 /// way card games print timings and keywords) as badges, so that a face
 /// shows a tag and not its brackets.
-fn tagged(text: &str) -> Vec<Json> {
+fn tagged(text: &str) -> Line {
     let mut parts = Vec::new();
     let mut rest = text;
     while let Some(open) = rest.find('[') {
@@ -507,30 +571,18 @@ fn tagged(text: &str) -> Vec<Json> {
         let end = open + 1 + close + 1;
         if is_tag {
             if open > 0 {
-                parts.push(plain(&rest[..open]));
+                parts.push(Run::plain(&rest[..open]));
             }
-            parts.push(json!({"b": word, "c": TAG_FILL}));
+            parts.push(Run::Badge { text: word.to_string(), fill: TAG_FILL.to_string() });
         } else {
-            parts.push(plain(&rest[..end]));
+            parts.push(Run::plain(&rest[..end]));
         }
         rest = &rest[end..];
     }
     if !rest.is_empty() {
-        parts.push(plain(rest));
+        parts.push(Run::plain(rest));
     }
     parts
-}
-
-fn plain(text: &str) -> Json {
-    json!({"t": text})
-}
-
-fn extend(into: &mut Vec<Json>, rich: &Json) {
-    match rich {
-        Json::Array(items) => into.extend(items.iter().cloned()),
-        Json::Null => {}
-        other => into.push(other.clone()),
-    }
 }
 
 /// `line-of-fire` → `Line of fire`.
@@ -573,16 +625,17 @@ mod tests {
 
     #[test]
     fn printed_tags_become_badges() {
+        let badge = |text: &str| Run::Badge { text: text.into(), fill: TAG_FILL.into() };
         let parts = tagged("[Ac] Discard [2 cards]: [Weaken] a unit [");
-        assert_eq!(parts[0], json!({"b": "Ac", "c": TAG_FILL}));
-        assert_eq!(parts[1], json!({"t": " Discard "}));
-        assert_eq!(parts[2], json!({"b": "2 cards", "c": TAG_FILL}));
-        assert_eq!(parts[3], json!({"t": ": "}));
-        assert_eq!(parts[4], json!({"b": "Weaken", "c": TAG_FILL}));
-        assert_eq!(parts[5], json!({"t": " a unit ["}));
+        assert_eq!(parts[0], badge("Ac"));
+        assert_eq!(parts[1], Run::plain(" Discard "));
+        assert_eq!(parts[2], badge("2 cards"));
+        assert_eq!(parts[3], Run::plain(": "));
+        assert_eq!(parts[4], badge("Weaken"));
+        assert_eq!(parts[5], Run::plain(" a unit ["));
         let long = tagged("[a bracket that is much too long to be a tag]");
-        assert_eq!(long, vec![json!({"t": "[a bracket that is much too long to be a tag]"})]);
-        assert_eq!(tagged("[ spaced ]"), vec![json!({"t": "[ spaced ]"})]);
+        assert_eq!(long, vec![Run::plain("[a bracket that is much too long to be a tag]")]);
+        assert_eq!(tagged("[ spaced ]"), vec![Run::plain("[ spaced ]")]);
     }
 
     #[test]
