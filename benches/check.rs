@@ -19,9 +19,12 @@
 //!
 //! Each command runs as a process of its own, so its time is the whole
 //! command (reading the files, exiting) and its peak memory, the kernel's
-//! maximum resident set size of that process (`wait4`), is its own.  Times
-//! are the median of several runs (fewer for larger sizes), peaks the
-//! largest of them.
+//! maximum resident set size of that process (`wait4`), is its own.  The
+//! kernel starts that figure from the memory of the process the command was
+//! started from, so the process that starts them stays small: writing the
+//! corpus and the in-process timings run in helper processes of this
+//! binary.  Times are the median of several runs (fewer for larger sizes),
+//! peaks the largest of them.
 
 #[path = "../examples/gen-corpus/corpus.rs"]
 mod corpus;
@@ -40,6 +43,11 @@ const TARGET_FMT_S: f64 = 2.0;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some(WRITE_CORPUS) => return helper(write_corpus(&args[1..])),
+        Some(IN_PROCESS) => return helper(in_process(&args[1..])),
+        _ => {}
+    }
     let option =
         |names: &[&str]| args.iter().position(|a| names.contains(&a.as_str())).and_then(|i| args.get(i + 1)).cloned();
     let games: Vec<String> = match option(&["--games", "--game"]) {
@@ -69,6 +77,43 @@ fn main() {
     }
     println!();
     print_summary(&summary);
+    println!();
+    println!(
+        "The benchmark's own peak memory was {:.0} MB: a command's peak is measured from its start, \
+         and may include at most that much of the process that started it.",
+        own_peak_mb()
+    );
+}
+
+/// The helper modes: the work done in a process of the benchmark's own, so
+/// that the process that starts the commands stays small (the kernel counts
+/// the memory of the process a command was started from in its peak).
+const WRITE_CORPUS: &str = "--write-corpus";
+const IN_PROCESS: &str = "--in-process";
+
+/// Prints a helper's answer, or its error on stderr with a failing status.
+fn helper(result: Result<String, String>) {
+    match result {
+        Ok(answer) => println!("{answer}"),
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(1);
+        }
+    }
+}
+
+/// Runs this benchmark's binary in a helper mode and returns its answer.
+fn ask_helper(args: &[&str]) -> Result<Vec<String>, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find the benchmark binary: {e}"))?;
+    let output = Command::new(exe).args(args).output().map_err(|e| format!("cannot run {}: {e}", args[0]))?;
+    if !output.status.success() {
+        return Err(format!("{} failed: {}", args[0], String::from_utf8_lossy(&output.stderr)));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).split_whitespace().map(str::to_string).collect())
+}
+
+fn number<T: std::str::FromStr>(answer: &[String], index: usize) -> Result<T, String> {
+    answer.get(index).and_then(|word| word.parse().ok()).ok_or_else(|| format!("a helper answered {answer:?}"))
 }
 
 /// The figures of one game at one size.
@@ -123,57 +168,102 @@ impl Row {
 /// Writes a project of `size` cards of `game` to a temporary folder and
 /// measures every command on it.
 fn measure(game: &str, size: usize) -> Result<Row, String> {
-    let repository = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let samples = corpus::sample_files(repository, game).map_err(|e| format!("cannot read the samples: {e}"))?;
-    let project = corpus::Template::new(game, samples)?.project(size, 4);
     let dir = tempfile::tempdir().map_err(|e| format!("no temporary folder: {e}"))?;
-    for file in &project.files {
-        let path = dir.path().join(&file.path);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
-        }
-        std::fs::write(&path, &file.text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    }
-    let sources: Vec<(&str, &str)> = project
-        .files
-        .iter()
-        .filter(|f| f.path.ends_with(".cards"))
-        .map(|f| (f.path.as_str(), f.text.as_str()))
-        .collect();
+    let folder = dir.path().to_str().ok_or("a temporary folder whose path is not UTF-8")?;
+    let written = ask_helper(&[WRITE_CORPUS, game, &size.to_string(), folder])?;
+    let (cards, decks, files, bytes): (usize, usize, usize, usize) =
+        (number(&written, 0)?, number(&written, 1)?, number(&written, 2)?, number(&written, 3)?);
     let runs = match size {
         0..=2_000 => 5,
         _ => 3,
     };
 
     // The summary `cardsmith check` prints: every card counted, nothing wrong.
-    let clean = format!("{} cards, {} decks; 0 errors, 0 warnings", project.cards, project.decks);
+    let clean = format!("{cards} cards, {decks} decks; 0 errors, 0 warnings");
     let check = run_command(dir.path(), &["check"], runs, Some(&clean))?;
     let build = run_command(dir.path(), &["build", "-o", "out"], runs, None)?;
     let fmt = run_command(dir.path(), &["fmt", "--check"], runs, None)?;
 
-    let json = std::fs::read_to_string(dir.path().join("out").join(format!("{game}.json")))
-        .map_err(|e| format!("the build wrote no engine data for {game}: {e}"))?;
-    let serde_s = median_of(runs, || match cardsmith::engine::data::Document::from_json(&json) {
-        Ok(document) if document.cards.len() == project.cards => Ok(()),
-        Ok(document) => Err(format!("the engine data holds {} cards, not {}", document.cards.len(), project.cards)),
-        Err(e) => Err(format!("the engine cannot read its data: {e}")),
-    })?;
-    let (parse_s, library_check_s, engine_data_s) = phases(&sources, runs)?;
-
+    let timed = ask_helper(&[IN_PROCESS, game, folder, &runs.to_string(), &cards.to_string()])?;
     Ok(Row {
-        cards: project.cards,
-        files: sources.len(),
-        source_mb: sources.iter().map(|(_, text)| text.len()).sum::<usize>() as f64 / 1e6,
+        cards,
+        files,
+        source_mb: bytes as f64 / 1e6,
         runs,
         check,
         build,
         fmt,
-        serde_s,
-        json_mb: json.len() as f64 / 1e6,
-        parse_s,
-        library_check_s,
-        engine_data_s,
+        serde_s: number(&timed, 0)?,
+        json_mb: number(&timed, 1)?,
+        parse_s: number(&timed, 2)?,
+        library_check_s: number(&timed, 3)?,
+        engine_data_s: number(&timed, 4)?,
     })
+}
+
+/// `--write-corpus GAME SIZE DIR`: writes the project; answers its cards,
+/// decks, card files and bytes of cards.
+fn write_corpus(args: &[String]) -> Result<String, String> {
+    let [game, size, dir] = args else { return Err(format!("{WRITE_CORPUS} GAME SIZE DIR")) };
+    let size: usize = size.parse().map_err(|_| format!("`{size}` is not a number of cards"))?;
+    let repository = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let samples = corpus::sample_files(repository, game).map_err(|e| format!("cannot read the samples: {e}"))?;
+    let project = corpus::Template::new(game, samples)?.project(size, 4);
+    let (mut files, mut bytes) = (0, 0);
+    for file in &project.files {
+        let path = Path::new(dir).join(&file.path);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+        }
+        std::fs::write(&path, &file.text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        if file.path.ends_with(".cards") {
+            files += 1;
+            bytes += file.text.len();
+        }
+    }
+    Ok(format!("{} {} {files} {bytes}", project.cards, project.decks))
+}
+
+/// Every `.cards` file below `dir`, by its path relative to `dir`, sorted.
+fn card_files(dir: &Path) -> Result<Vec<(String, String)>, String> {
+    let mut found = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).map_err(|e| format!("{}: {e}", folder.display()))? {
+            let path = entry.map_err(|e| e.to_string())?.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == "cards") {
+                let name = path.strip_prefix(dir).unwrap_or(&path).to_string_lossy().into_owned();
+                let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+                found.push((name, text));
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// `--in-process GAME DIR RUNS CARDS`: the serde_json baseline on the engine
+/// data the build wrote, then the phases; answers the baseline's time, the
+/// JSON's size in MB, and the three phase times.
+fn in_process(args: &[String]) -> Result<String, String> {
+    let [game, dir, runs, cards] = args else { return Err(format!("{IN_PROCESS} GAME DIR RUNS CARDS")) };
+    let runs: usize = runs.parse().map_err(|_| format!("`{runs}` is not a number of runs"))?;
+    let cards: usize = cards.parse().map_err(|_| format!("`{cards}` is not a number of cards"))?;
+    let json = std::fs::read_to_string(Path::new(dir).join("out").join(format!("{game}.json")))
+        .map_err(|e| format!("the build wrote no engine data for {game}: {e}"))?;
+    let serde_s = median_of(runs, || match cardsmith::engine::data::Document::from_json(&json) {
+        Ok(document) if document.cards.len() == cards => Ok(()),
+        Ok(document) => Err(format!("the engine data holds {} cards, not {cards}", document.cards.len())),
+        Err(e) => Err(format!("the engine cannot read its data: {e}")),
+    })?;
+    let json_mb = json.len() as f64 / 1e6;
+    drop(json);
+    let files = card_files(Path::new(dir))?;
+    let sources: Vec<(&str, &str)> = files.iter().map(|(name, text)| (name.as_str(), text.as_str())).collect();
+    let (parse_s, check_s, engine_data_s) = phases(&sources, runs)?;
+    Ok(format!("{serde_s} {json_mb} {parse_s} {check_s} {engine_data_s}"))
 }
 
 /// Where the check's time goes, measured inside this process through the
@@ -338,6 +428,15 @@ fn thousands(n: usize) -> String {
         out.push(digit);
     }
     out
+}
+
+/// This process's peak resident memory so far (`VmHWM`), in MB.
+fn own_peak_mb() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let kb = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:")?.trim().trim_end_matches(" kB").trim().parse::<f64>().ok());
+    kb.map_or(f64::NAN, |kb| kb * 1024.0 / 1e6)
 }
 
 /// The processor, its cores and the memory, for the report.
