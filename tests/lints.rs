@@ -1,5 +1,8 @@
-//! Every lint fires on the case made for it and stays quiet on its near miss;
-//! `--fix` applies only certain fixes; docs/lints.md is generated.
+//! Every lint has a UI case that fires it and a near miss that does not
+//! (`tests/ui/lint-*`); `--fix` applies only certain fixes; docs/lints.md is
+//! generated.
+
+mod common;
 
 use cardsmith::lint::{Config, Level, LINTS};
 use cardsmith::workspace::{Outcome, Workspace};
@@ -9,10 +12,6 @@ fn check_with(text: &str, config: Config) -> Outcome {
     workspace.set_lint_config(config);
     workspace.add_text("lint.cards", text);
     workspace.check()
-}
-
-fn codes(text: &str, config: Config) -> Vec<&'static str> {
-    check_with(text, config).diagnostics.iter().map(|d| d.code.id).collect()
 }
 
 fn all_on() -> Config {
@@ -29,94 +28,28 @@ fn card(name: &str, body: &str) -> String {
 
 const HEAD: &str = "game dreadnaught-2e\n\n";
 
-/// (lint code, input that fires it, near miss that does not)
-fn cases() -> Vec<(&'static str, String, String)> {
-    let strike = |text: &str| card("Strike", &format!("  at 3.5 {{ impact damage 3 }}\n  text \"{text}\"\n"));
-    vec![
-        ("L0001", HEAD.to_string() + &strike("Deal 4 {damage}."), HEAD.to_string() + &strike("Deal 3 {damage}.")),
-        (
-            "L0001",
-            HEAD.to_string()
-                + &card("Burner", "  at 3.5 { impact damage 3; impact burn 1 }\n  text \"Deal 3 {damage}.\"\n"),
-            HEAD.to_string()
-                + &card(
-                    "Burner",
-                    "  at 3.5 { impact damage 3; impact burn 1 }\n  text \"Deal 3 {damage} and 1 {burn}.\"\n",
-                ),
-        ),
-        (
-            "L0002",
-            HEAD.to_string() + &strike("Deal 3 {damage}. remains in play."),
-            HEAD.to_string() + &strike("Deal 3 {damage}. Remains in Play."),
-        ),
-        (
-            "L0003",
-            HEAD.to_string() + &strike("Deal 3 {damage}. See *Strik*."),
-            HEAD.to_string() + &strike("Deal 3 {damage}. See *Strike*."),
-        ),
-        (
-            "L0004",
-            HEAD.to_string() + &strike("Deal 3 {damage}.") + &card("Strikes", "  at 3.5 { impact damage 3 }\n"),
-            HEAD.to_string()
-                + &strike("Deal 3 {damage}.")
-                + &card("Strikes", "  allow near-duplicate-names\n  at 3.5 { impact damage 3 }\n"),
-        ),
-        (
-            "L0005",
-            HEAD.to_string() + &card("Burner", "  at 3.5 { impact burn 1 }\n  text \"Inflict 1 burn.\"\n"),
-            HEAD.to_string() + &card("Burner", "  at 3.5 { impact burn 1 }\n  text \"Inflict 1 Resource Burn.\"\n"),
-        ),
-        (
-            "L0006",
-            HEAD.to_string() + &card("Loader", "  overload { cost damage 1; impact damage +1 }\n"),
-            HEAD.to_string()
-                + &card("Loader", "  at 1.0 { impact damage 1 }\n  overload { cost damage 1; impact damage +1 }\n"),
-        ),
-        (
-            "L0007",
-            HEAD.to_string() + &card("Flak", "  at 3.5 { reduction damage 2 }\n"),
-            HEAD.to_string() + &card("Flak", "  allow unusual-role\n  at 3.5 { reduction damage 2 }\n"),
-        ),
-        (
-            "L0008",
-            HEAD.to_string() + &card("Suicide Run", "  at 3.5 { impact damage 9; cost damage 30 }\n"),
-            HEAD.to_string() + &card("Suicide Run", "  at 3.5 { impact damage 9; cost damage 3 }\n"),
-        ),
-        (
-            "L0009",
-            HEAD.to_string() + &strike(&format!("Deal 3 {{damage}}. {}", "Then more words. ".repeat(20))),
-            HEAD.to_string() + &strike("Deal 3 {damage}."),
-        ),
-        (
-            "L0010",
-            HEAD.to_string() + &card("Loner", "  at 3.5 { impact damage 3 }\n"),
-            HEAD.to_string() + &card("Loner", "  allow card-in-no-deck\n  at 3.5 { impact damage 3 }\n"),
-        ),
-        (
-            "L0000",
-            HEAD.to_string() + &card("Typo", "  allow near-duplicate-name\n  at 3.5 { impact damage 3 }\n"),
-            HEAD.to_string() + &card("Typo", "  allow near-duplicate-names\n  at 3.5 { impact damage 3 }\n"),
-        ),
-    ]
+/// The path (below `tests/ui/`) and first line (`// expect: CODES`) of
+/// every input there.
+fn ui_expectations() -> Vec<(String, String)> {
+    common::contents(&common::repo().join("tests/ui"))
+        .into_iter()
+        .filter(|(path, _)| path.ends_with(".cards") || path.ends_with(".rules"))
+        .map(|(path, bytes)| (path, String::from_utf8_lossy(&bytes).lines().next().unwrap_or("").to_string()))
+        .collect()
 }
 
+/// Each lint's case and near miss are UI tests (`tests/ui/lint-*`): the
+/// input that fires it, with its rendered warning, and one that does not.
 #[test]
-fn every_lint_fires_on_its_case_and_not_on_its_near_miss() {
-    let mut covered: Vec<&str> = Vec::new();
-    for (code, fires, quiet) in cases() {
-        let fired = codes(&fires, all_on());
-        assert!(fired.contains(&code), "{code} did not fire on:\n{fires}\ngot {fired:?}");
-        let quiet_codes = codes(&quiet, all_on());
-        assert!(!quiet_codes.contains(&code), "{code} fired on its near miss:\n{quiet}\ngot {quiet_codes:?}");
-        covered.push(code);
-    }
-    // The ruleset-level lint: recommendations in the bundled ruleset.
-    let ruleset = codes(HEAD, all_on());
-    assert!(ruleset.contains(&"L0011"), "{ruleset:?}");
-    assert!(!codes(HEAD, Config::default()).contains(&"L0011"), "rule-is-warning is allowed by default");
-    covered.push("L0011");
+fn every_lint_has_a_ui_case_that_fires_it_and_a_near_miss() {
+    let expectations = ui_expectations();
     for lint in LINTS {
-        assert!(covered.contains(&lint.code.id), "no test fires {}", lint.name);
+        let fires = expectations.iter().any(|(_, first)| first.split_whitespace().any(|code| code == lint.code.id));
+        assert!(fires, "no case in tests/ui fires {} ({})", lint.name, lint.code.id);
+        let near_miss = format!("lint-{}-near-miss.cards", lint.name);
+        let has_near_miss = expectations.iter().any(|(path, _)| path.ends_with(&near_miss));
+        // A lint about a ruleset's declarations has no card to miss with.
+        assert!(has_near_miss || lint.name == "rule-is-warning", "no tests/ui/{near_miss}");
     }
 }
 
@@ -135,18 +68,6 @@ fn text_lints_point_at_the_text_itself() {
     let found = outcome.diagnostics.iter().find(|d| d.message.contains("characters")).expect("text-too-long");
     let label = found.labels.iter().find(|l| l.primary).expect("a primary label");
     assert_eq!(outcome.files.text(label.span), format!("\"{long}\""), "the text value, quotes and all");
-}
-
-#[test]
-fn levels_come_from_defaults_config_and_source() {
-    let loner = HEAD.to_string() + &card("Loner", "  at 3.5 { impact damage 3 }\n");
-    assert!(!codes(&loner, Config::default()).contains(&"L0010"), "card-in-no-deck is allowed by default");
-    let mut deny = Config::default();
-    deny.levels.insert("card-in-no-deck".into(), Level::Deny);
-    let outcome = check_with(&loner, deny.clone());
-    assert_eq!(outcome.stats.errors, 1, "deny makes it an error");
-    let allowed = HEAD.to_string() + &card("Loner", "  allow card-in-no-deck\n  at 3.5 { impact damage 3 }\n");
-    assert_eq!(check_with(&allowed, deny).stats.errors, 0, "the card's own line wins over the config");
 }
 
 #[test]

@@ -94,10 +94,25 @@ impl Template {
         Project { files, cards: copies * self.cards_per_copy, decks: copies * decks_per_copy }
     }
 
-    /// One copy of a sample file without its `game` line, every name renamed.
+    /// One copy of a sample file without its `game` line, every name
+    /// renamed, and without blank lines at either end: copies are joined by
+    /// one blank line, as `cardsmith fmt` writes them, so that the project
+    /// is already formatted.
     fn copy(&self, text: &str, copy: usize) -> String {
-        let body: String = text.split_inclusive('\n').filter(|line| !line.starts_with("game ")).collect();
-        self.rename(&body, copy)
+        let mut body = String::with_capacity(text.len());
+        let mut after_game_line = false;
+        for line in text.split_inclusive('\n') {
+            // The `game` line goes, and the blank line that set it apart.
+            let skipped = line.starts_with("game ") || (after_game_line && line.trim().is_empty());
+            after_game_line = line.starts_with("game ");
+            if !skipped {
+                body.push_str(line);
+            }
+        }
+        let body = body.trim_matches(|c| c == '\n' || c == '\r');
+        let mut renamed = self.rename(body, copy);
+        renamed.push('\n');
+        renamed
     }
 
     /// Renames every quoted card or deck name, and every `*Card*` reference
