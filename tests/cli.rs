@@ -183,3 +183,17 @@ fn new_with_a_ruleset_starts_a_game_of_ones_own() {
     let star_realms = dir.path().join("Star Realms/cards/star-realms.rules");
     assert!(std::fs::read_to_string(star_realms).expect("ruleset").contains("ruleset star-realms {"));
 }
+
+#[test]
+fn fmt_formats_around_a_syntax_error_and_keeps_the_broken_item() {
+    let dir = tempfile::tempdir().unwrap();
+    let broken = "offense   \"A\" {\n  symbol kinetic\n  arc  standard ) \n}\n";
+    let text = format!("game dreadnaught-2e\n\n{broken}\noffense    \"B\" {{\n  symbol kinetic\n}}\n");
+    std::fs::write(dir.path().join("a.cards"), &text).unwrap();
+    let output = cardsmith(&["fmt", "a.cards"], dir.path());
+    assert_eq!(output.status.code(), Some(1), "a syntax error fails the run: {}", stderr(&output));
+    assert!(stderr(&output).contains("error[E0001]"), "{}", stderr(&output));
+    let after = std::fs::read_to_string(dir.path().join("a.cards")).unwrap();
+    assert!(after.contains(broken), "the broken item is kept as written:\n{after}");
+    assert!(after.contains("\noffense \"B\" {\n"), "the clean item is formatted:\n{after}");
+}
