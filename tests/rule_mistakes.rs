@@ -87,6 +87,13 @@ fn rows() -> Vec<Row> {
             expected: ("W0316", "market.cards", 3, "{}"),
         },
         Row {
+            what: "a quoted name in a rule is reported at the quote",
+            tags: "",
+            extra: "  require \"eight scouts\" count(\"Scout\") == 8\n",
+            cards: "",
+            expected: ("E0001", "market.rules", 24, "\""),
+        },
+        Row {
             what: "a bare filter as a rule says how to write it",
             tags: "",
             extra: "  require \"ships have a cost\" cost\n",

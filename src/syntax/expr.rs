@@ -380,7 +380,15 @@ impl Reader<'_, '_, '_> {
         } else {
             found_at(text, start)
         };
-        expected(self.span(start, start + length), what, &found)
+        let diagnostic = expected(self.span(start, start + length), what, &found);
+        // `count("Scout")`: a card's name is no filter.
+        if text[start..].starts_with('"') {
+            return diagnostic.help(
+                "a rule counts cards by kind, tag, keyword or field (`count(scout)`, `count(cost >= 2)`), \
+                 not by a quoted name; tag the cards a rule is about",
+            );
+        }
+        diagnostic
     }
 }
 
