@@ -85,16 +85,7 @@ enum Command {
     #[command(
         after_help = "The output folder is replaced as a whole, atomically; nothing is written when the input has errors or holds no cards, or when the output folder is, holds or lies inside an input. A second run into the same folder waits for the first.\nExit status: 0 when written, 1 when the input has errors, 2 on usage or I/O problems."
     )]
-    Build {
-        /// Files or folders to build (default: the project found from the current folder)
-        paths: Vec<std::path::PathBuf>,
-        /// The output folder (default: `[build] out` in cardsmith.toml, else `out`)
-        #[arg(short = 'o', long = "out")]
-        out: Option<std::path::PathBuf>,
-        /// How to print diagnostics
-        #[arg(long, value_enum, default_value = "human")]
-        message_format: DiagnosticFormat,
-    },
+    Build(Output),
     /// Check, then write printable proxies: PDF sheets, PNG faces, an HTML preview, Tabletop Simulator decks
     #[command(
         after_help = "The output folder is replaced as a whole, atomically; nothing is written when the input has errors or holds no cards, or when the output folder is, holds or lies inside an input. A second run into the same folder waits for the first.\nDefaults come from `[print]` in cardsmith.toml.\nExit status: 0 when written (warnings allowed), 1 when the input has errors, 2 on usage or I/O problems."
@@ -108,14 +99,8 @@ enum Command {
         /// Write CSV tables (the one format so far)
         #[arg(long, required = true)]
         csv: bool,
-        /// Files or folders to export (default: the project found from the current folder)
-        paths: Vec<std::path::PathBuf>,
-        /// The output folder (default: `csv`)
-        #[arg(short = 'o', long = "out")]
-        out: Option<std::path::PathBuf>,
-        /// How to print diagnostics
-        #[arg(long, value_enum, default_value = "human")]
-        message_format: DiagnosticFormat,
+        #[command(flatten)]
+        output: Output,
     },
     /// Write a card file from a spreadsheet table (CSV) of one card kind, naming each bad cell by row and column
     #[command(
@@ -183,6 +168,19 @@ impl From<DiagnosticFormat> for MessageFormat {
     }
 }
 
+/// What a command that checks and then writes a folder is told.
+#[derive(clap::Args)]
+struct Output {
+    /// Files or folders to read (default: the project found from the current folder)
+    paths: Vec<std::path::PathBuf>,
+    /// The output folder (default: `[build] out` in cardsmith.toml, else `out`, for build; `csv` for export)
+    #[arg(short = 'o', long = "out")]
+    out: Option<std::path::PathBuf>,
+    /// How to print diagnostics
+    #[arg(long, value_enum, default_value = "human")]
+    message_format: DiagnosticFormat,
+}
+
 /// Exit status for problems with the command or the file system.
 const USAGE_OR_IO: u8 = 2;
 
@@ -192,9 +190,11 @@ pub fn main() -> ExitCode {
         Command::Check { paths, message_format } => check::run(&paths, message_format.into()),
         Command::Lint { paths, fix, list, message_format } => lint::run(&paths, fix, list, message_format.into()),
         Command::Fmt { paths, check } => fmt::run(&paths, check),
-        Command::Build { paths, out, message_format } => build::run(&paths, out.as_deref(), message_format.into()),
+        Command::Build(Output { paths, out, message_format }) => {
+            build::run(&paths, out.as_deref(), message_format.into())
+        }
         Command::Print(args) => print::run(&args),
-        Command::Export { csv: _, paths, out, message_format } => {
+        Command::Export { csv: _, output: Output { paths, out, message_format } } => {
             spreadsheet::export(&paths, out.as_deref(), message_format.into())
         }
         Command::Import { table, game, kind, map, out } => spreadsheet::import(&spreadsheet::ImportArgs {
