@@ -73,7 +73,7 @@ pub fn format_keeping_errors(files: &Files, file: FileId) -> Result<(String, Vec
     let text = &files.get(file).text;
     let mut out = String::with_capacity(text.len());
     let mut clean_from = 0;
-    for broken in broken_items(&cst, text) {
+    for broken in broken_items(&cst, text, &diagnostics) {
         format_between(&text[clean_from..broken.start], &mut out)?;
         out.push_str(&text[broken.clone()]);
         clean_from = broken.end;
@@ -82,15 +82,23 @@ pub fn format_keeping_errors(files: &Files, file: FileId) -> Result<(String, Vec
     Ok((out, diagnostics))
 }
 
-/// The whole lines of each top-level item that holds a mistake.
-fn broken_items(cst: &Cst, text: &str) -> Vec<std::ops::Range<usize>> {
+/// The whole lines of each top-level item that holds a mistake: an error
+/// node of the tree, or a syntax diagnostic (a rule's expression is read
+/// after the tree is built, so its mistakes have no node of their own).
+fn broken_items(cst: &Cst, text: &str, diagnostics: &[Diagnostic]) -> Vec<std::ops::Range<usize>> {
     let is_error = |kind: Kind| matches!(kind, Kind::Error | Kind::TooDeep | Kind::TooComplex(_) | Kind::MissingBrace);
+    let reported = |range: &std::ops::Range<usize>| {
+        diagnostics.iter().filter_map(Diagnostic::primary_span).any(|span| {
+            let at = span.start as usize;
+            range.start <= at && (at < range.end || (at == range.end && span.end as usize == at))
+        })
+    };
     let mut ranges: Vec<std::ops::Range<usize>> = Vec::new();
     for item in cst.root().children() {
-        if !(is_error(item.kind()) || item.descendants().any(|e| is_error(e.kind()))) {
+        let range = item.range();
+        if !(is_error(item.kind()) || item.descendants().any(|e| is_error(e.kind())) || reported(&range)) {
             continue;
         }
-        let range = item.range();
         let start = text[..range.start].rfind(['\n', '\r']).map_or(0, |i| i + 1);
         let end = text[range.end..].find('\n').map_or(text.len(), |i| range.end + i + 1);
         match ranges.last_mut() {
