@@ -56,7 +56,11 @@ pub fn import(args: &ImportArgs<'_>) -> Result<ExitCode> {
     }
     let table = read::text(args.table, &read::TABLE)?;
     let mapping = mapping(args.map)?;
-    let ruleset = ruleset(&project, args.game)?;
+    // The project's files, read once: its rulesets give the kind's columns,
+    // and all of them are checked with the new cards so that the names the
+    // cards use resolve as they will.
+    let sources = project_sources(&project)?;
+    let ruleset = ruleset(&project, &sources, args.game)?;
     let Some(kind) = ruleset.kind(args.kind) else {
         let kinds: Vec<&str> = ruleset.kinds.iter().map(|k| k.id.as_str()).collect();
         return Err(miette!(
@@ -69,11 +73,10 @@ pub fn import(args: &ImportArgs<'_>) -> Result<ExitCode> {
     let table_name = project::display_name(args.table);
     let generated = spreadsheet::import::cards_from_table(&table, args.game, kind, &mapping)
         .map_err(|e| miette!(help = e.help.clone().unwrap_or_default(), "{}", located(&table_name, &e)))?;
-    // The project's files, so that names the cards use resolve as they will.
     let out_name = project::display_name(&out);
     let mut workspace = project.workspace();
-    for path in project::collect(&project.paths(&[])?)? {
-        workspace.add_bytes(&project::display_name(&path), read::source(&path)?);
+    for (name, bytes) in sources {
+        workspace.add_bytes(&name, bytes);
     }
     workspace.add_text(&out_name, &generated.text);
     let outcome = workspace.check();
@@ -128,14 +131,18 @@ fn mapping(pairs: &[String]) -> Result<Vec<(String, String)>> {
         .collect()
 }
 
+/// The project's own files, by the names the checker gives them.
+fn project_sources(project: &Project) -> Result<Vec<(String, Vec<u8>)>> {
+    let paths = project::collect(&project.paths(&[])?)?;
+    paths.iter().map(|path| Ok((project::display_name(path), read::source(path)?))).collect()
+}
+
 /// The ruleset of `game`, as the project sees it: its own rulesets, else the
 /// bundled one.
-fn ruleset(project: &Project, game: &str) -> Result<Ruleset> {
+fn ruleset(project: &Project, sources: &[(String, Vec<u8>)], game: &str) -> Result<Ruleset> {
     let mut workspace = project.workspace();
-    for path in project::collect(&project.paths(&[])?)? {
-        if path.extension().is_some_and(|e| e == "rules") {
-            workspace.add_bytes(&project::display_name(&path), read::source(&path)?);
-        }
+    for (name, bytes) in sources.iter().filter(|(name, _)| name.ends_with(".rules")) {
+        workspace.add_bytes(name, bytes.clone());
     }
     workspace.add_text("<import>", &format!("game {game}\n"));
     let outcome = workspace.check();
