@@ -8,6 +8,7 @@
 //! decides how diagnostics are shown, and sets the exit status.
 
 pub mod backend;
+pub mod bundled;
 pub mod card_size;
 pub mod check;
 pub mod config;

@@ -70,7 +70,7 @@ fn a_new_project_checks_clean_from_its_own_folder() {
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert!(stderr(&output).contains("checked 1 file: 2 cards, 0 decks; 0 errors, 0 warnings"), "{}", stderr(&output));
     // A second `new` into the same folder refuses rather than overwrite.
-    assert_eq!(cardsmith(&["new", "iron-tide"], dir.path()).status.code(), Some(2));
+    assert_eq!(cardsmith(&["new", "iron-tide", "--game", "dreadnaught-2e"], dir.path()).status.code(), Some(2));
 }
 
 #[test]

@@ -138,13 +138,18 @@ enum Command {
     New {
         /// The folder to create
         name: std::path::PathBuf,
-        /// The game the project's cards are for
-        #[arg(long, default_value = "dreadnaught-2e")]
-        game: String,
+        /// The bundled game the project's cards are for
+        #[arg(long, required_unless_present = "ruleset", value_parser = bundled_games())]
+        game: Option<String>,
         /// Start a game of your own instead: a small ruleset, cards and a deck to grow
         #[arg(long, conflicts_with = "game")]
         ruleset: bool,
     },
+}
+
+/// The games `new --game` offers: the bundled ones, found in the binary.
+fn bundled_games() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(cardsmith::check::builtin::ids())
 }
 
 /// `--message-format`: the library's [`MessageFormat`] as a command-line value.
@@ -207,7 +212,7 @@ pub fn main() -> ExitCode {
         Command::Schema => stdout(&cardsmith::backend::schema::text()).map(|()| ExitCode::SUCCESS),
         Command::Timeline(args) => timeline::run(&args),
         Command::Explain { code, list } => explain::run(code.as_deref(), list),
-        Command::New { name, game, ruleset } => new::run(&name, &game, ruleset),
+        Command::New { name, game, ruleset } => new::run(&name, game.as_deref(), ruleset),
     };
     match result {
         Ok(code) => code,

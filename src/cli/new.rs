@@ -8,24 +8,17 @@ use miette::{miette, IntoDiagnostic, Result, WrapErr};
 use std::path::Path;
 use std::process::ExitCode;
 
-/// Starter cards per bundled game; a test holds this list to the bundled
-/// rulesets, and each starter to checking clean.
-pub const STARTERS: &[(&str, &str)] = &[
-    ("dreadnaught-1e", include_str!("../../templates/new/dreadnaught-1e.cards")),
-    ("dreadnaught-2e", include_str!("../../templates/new/dreadnaught-2e.cards")),
-    ("dreadnought-tcg", include_str!("../../templates/new/dreadnought-tcg.cards")),
-    ("dropfleet-1.3", include_str!("../../templates/new/dropfleet-1.3.cards")),
-];
-
 /// A starter game of one's own: a small ruleset, three cards and a deck,
 /// commented with where docs/rulesets.md explains each part.
-const OWN_GAME: (&str, &str) =
-    (include_str!("../../templates/new/ruleset.rules"), include_str!("../../templates/new/ruleset.cards"));
+use cardsmith::bundled::OWN_GAME;
+/// Starter cards per bundled game (`templates/new/GAME.cards`); a test
+/// holds each starter to checking clean.
+pub use cardsmith::bundled::STARTERS;
 
-pub fn run(folder: &Path, game: &str, own_ruleset: bool) -> Result<ExitCode> {
-    if own_ruleset {
+pub fn run(folder: &Path, game: Option<&str>, own_ruleset: bool) -> Result<ExitCode> {
+    let Some(game) = game.filter(|_| !own_ruleset) else {
         return own_game(folder);
-    }
+    };
     let Some((_, starter)) = STARTERS.iter().find(|(g, _)| *g == game) else {
         let games: Vec<&str> = builtin::ids().collect();
         return Err(miette!(

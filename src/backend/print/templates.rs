@@ -14,43 +14,8 @@ use super::icons::Icons;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-macro_rules! bundled {
-    ($($name:literal)*) => {
-        &[$(($name, include_str!(concat!("../../../templates/", $name)))),*]
-    };
-}
-
 /// Every bundled template, by name.
-pub const BUNDLED: &[(&str, &str)] = bundled! {
-    "common/card.svg"
-    "common/back.svg"
-    "common/icons.svg"
-    "dreadnaught-2e/_frame.svg"
-    "dreadnaught-2e/offense.svg"
-    "dreadnaught-2e/defense.svg"
-    "dreadnaught-2e/event.svg"
-    "dreadnaught-2e/boost.svg"
-    "dreadnaught-2e/terrain.svg"
-    "dreadnaught-2e/system.svg"
-    "dreadnaught-2e/system-back.svg"
-    "dreadnaught-2e/back.svg"
-    "dreadnaught-2e/icons.svg"
-    "dreadnaught-1e/offense.svg"
-    "dreadnaught-1e/defense.svg"
-    "dreadnaught-1e/event.svg"
-    "dreadnaught-1e/boost.svg"
-    "dreadnaught-1e/terrain.svg"
-    "dreadnaught-1e/system.svg"
-    "dreadnaught-1e/system-back.svg"
-    "dreadnaught-1e/back.svg"
-    "dreadnaught-1e/icons.svg"
-    "dropfleet-1.3/ship.svg"
-    "dreadnought-tcg/unit.svg"
-    "dreadnought-tcg/code.svg"
-    "dreadnought-tcg/caster.svg"
-    "dreadnought-tcg/arms.svg"
-    "dreadnought-tcg/idol.svg"
-};
+pub use crate::bundled::TEMPLATES as BUNDLED;
 
 pub struct Templates {
     tera: tera::Tera,
