@@ -4,7 +4,7 @@
 //! `cardsmith build` writes them, and read back by the engine's own types.
 
 use cardsmith::engine::data::Document;
-use cardsmith::engine::timeline::{timeline, Play, Timeline};
+use cardsmith::engine::timeline::{timeline, Play, Timeline, TimelineError};
 use cardsmith::workspace::{Outcome, Workspace};
 
 mod common;
@@ -77,6 +77,7 @@ tie-break {
   kind terrain event
   kind defense
   kind offense
+  simultaneous
 }
 "#;
 
@@ -129,7 +130,7 @@ fn order(timeline: &Timeline) -> Vec<String> {
     for step in &timeline.steps {
         for r in &step.resolutions {
             let mark = if r.simultaneous { "=" } else { "" };
-            lines.push(format!("{} {}{mark} {} {}", step.initiative, r.position, r.side, r.card));
+            lines.push(format!("{} {}{mark} {} {}", step.step, r.position, r.side, r.card));
         }
     }
     lines
@@ -236,7 +237,7 @@ fn second_edition_mixed_hand_of_the_bundled_decks() {
     let doc = bundled_document("dreadnaught-2e");
     let hand = plays(
         &["Spinal Railcannon", "Follow-Through", "Flak Batteries", "Auxiliary Reactor"],
-        &["Reactive Plating", "Spaced Armour", "Deflector Array", "Flak Batteries", "Drifting Hulk", "Black Ice"],
+        &["Reactive Plating", "Spaced Armour", "Deflector Array", "Flak Batteries", "Drifting Hulk"],
     );
     let t = timeline(&doc, &hand).expect("timeline");
     insta::assert_snapshot!("mixed-hand-2e.txt", cardsmith::engine::text::render(&t));
@@ -353,7 +354,8 @@ fn the_command_reads_a_built_document_and_builds_in_memory_alike() {
     let built = cardsmith(&["build", "cards/dreadnaught-2e", "-o", out.to_str().expect("utf-8")], repo);
     assert_eq!(built.status.code(), Some(0), "{}", String::from_utf8_lossy(&built.stderr));
     let document = out.join("dreadnaught-2e.json");
-    let hand = ["--attacker", "Spinal Railcannon", "--attacker", "Follow-Through", "--defender", "Spaced Armour"];
+    let hand =
+        ["--play", "attacker:Spinal Railcannon", "--play", "1:Follow-Through", "--play", "defender:Spaced Armour"];
     for format in ["text", "json"] {
         let from_data = cardsmith(
             &[&["timeline", "--data", document.to_str().expect("utf-8")], &hand[..], &["--format", format]].concat(),
@@ -368,7 +370,7 @@ fn the_command_reads_a_built_document_and_builds_in_memory_alike() {
     let text =
         String::from_utf8_lossy(&cardsmith(&[&["timeline", "cards/dreadnaught-2e"], &hand[..]].concat(), repo).stdout)
             .into_owned();
-    assert!(text.contains("\n2.4\n   1  attacker  Follow-Through (event)\n"), "{text}");
+    assert!(text.contains("\nResolve, 2.4\n   1  attacker  Follow-Through (event)\n"), "{text}");
     assert!(text.contains("   2  attacker  Spinal Railcannon (offense)  [tie-break: kind event]\n"), "{text}");
 }
 
@@ -377,7 +379,7 @@ fn the_command_refuses_what_it_cannot_order() {
     let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let stderr = |o: &std::process::Output| String::from_utf8_lossy(&o.stderr).into_owned();
 
-    let typo = cardsmith(&["timeline", "cards/dreadnaught-2e", "--attacker", "Spinal Railcanon"], repo);
+    let typo = cardsmith(&["timeline", "cards/dreadnaught-2e", "--play", "attacker:Spinal Railcanon"], repo);
     assert_eq!(typo.status.code(), Some(2));
     assert!(stderr(&typo).contains("did you mean `Spinal Railcannon`?"), "{}", stderr(&typo));
 
@@ -386,7 +388,7 @@ fn the_command_refuses_what_it_cannot_order() {
 
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::write(dir.path().join("bad.cards"), "game dreadnaught-2e\nofense \"X\" {}\n").expect("write");
-    let broken = cardsmith(&["timeline", "bad.cards", "--attacker", "X"], dir.path());
+    let broken = cardsmith(&["timeline", "bad.cards", "--play", "1:X"], dir.path());
     assert_eq!(broken.status.code(), Some(1));
     assert!(stderr(&broken).contains("E0201"), "{}", stderr(&broken));
 
@@ -400,12 +402,12 @@ fn the_command_refuses_what_it_cannot_order() {
         "game untimed\ncard \"Plain\" {\n  text \"Nothing happens.\"\n}\n",
     )
     .expect("write");
-    let untimed = cardsmith(&["timeline", "untimed.rules", "untimed.cards", "--attacker", "Plain"], dir.path());
+    let untimed = cardsmith(&["timeline", "untimed.rules", "untimed.cards", "--play", "1:Plain"], dir.path());
     assert_eq!(untimed.status.code(), Some(2), "{}", stderr(&untimed));
-    assert!(stderr(&untimed).contains("has no initiative scale"), "{}", stderr(&untimed));
+    assert!(stderr(&untimed).contains("declares no phases and no initiative scale"), "{}", stderr(&untimed));
 
     std::fs::write(dir.path().join("future.json"), "{\"format\": 2}").expect("write");
-    let future = cardsmith(&["timeline", "--data", "future.json", "--attacker", "Plain"], dir.path());
+    let future = cardsmith(&["timeline", "--data", "future.json", "--play", "1:Plain"], dir.path());
     assert_eq!(future.status.code(), Some(2));
     assert!(stderr(&future).contains("format 2"), "{}", stderr(&future));
 }
@@ -416,6 +418,7 @@ fn hostile_engine_data_gives_a_timeline_not_a_panic() {
       "format": 1,
       "ruleset": {
         "id": "odd",
+        "sides": [{"id": "attacker", "player": 1}, {"id": "defender", "player": 4294967295}],
         "initiative": {"has_x": false, "whole_steps": false, "from_tenths": -5, "to_tenths": 9223372036854775807, "step_tenths": 0},
         "tie_break": [
           {"by": "priority", "digits": 1},
@@ -443,4 +446,8 @@ fn hostile_engine_data_gives_a_timeline_not_a_panic() {
     assert!(t.notes.iter().any(|n| n.contains("not known")), "{:?}", t.notes);
     let text = cardsmith::engine::text::render(&t);
     assert!(text.contains("Low"), "{text}");
+    let far = timeline(&doc, &[Play { side: "4294967295".into(), card: "Low".into() }]).expect("the last player");
+    assert_eq!(order(&far).first().map(String::as_str), Some("-922337203685477580.8 1 defender Low"));
+    let unknown = timeline(&doc, &[Play { side: "0".into(), card: "Low".into() }]).expect_err("no player 0");
+    assert!(matches!(&unknown, TimelineError::UnknownSide { sides, .. } if sides.len() == 11), "{unknown:?}");
 }

@@ -14,6 +14,8 @@ pub struct Document {
     pub ruleset: Ruleset,
     #[serde(default)]
     pub cards: Vec<Card>,
+    #[serde(default)]
+    pub decks: Vec<Deck>,
 }
 
 /// A document that cannot be read.
@@ -51,6 +53,17 @@ impl Document {
     pub fn card(&self, name: &str) -> Option<&Card> {
         self.cards.iter().find(|c| c.name == name)
     }
+
+    /// A deck that is played as a whole in one of the turn's phases.
+    pub fn playable_deck(&self, name: &str) -> Option<&Deck> {
+        let played = |d: &&Deck| self.ruleset.phases.iter().any(|p| p.plays.contains(&d.deck_type));
+        self.decks.iter().filter(played).find(|d| d.name == name)
+    }
+
+    /// Whether `name` is a card, or a deck played in a phase.
+    pub fn has_play(&self, name: &str) -> bool {
+        self.card(name).is_some() || self.playable_deck(name).is_some()
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -60,6 +73,44 @@ pub struct Ruleset {
     pub initiative: Option<Scale>,
     #[serde(default)]
     pub tie_break: Vec<TieBreak>,
+    #[serde(default)]
+    pub sides: Vec<Side>,
+    #[serde(default)]
+    pub phases: Vec<Phase>,
+    /// The enum whose values name steps on cards.
+    #[serde(default)]
+    pub step_names: Option<String>,
+}
+
+/// A named side of the table, played by one player.
+#[derive(Debug, Deserialize)]
+pub struct Side {
+    pub id: String,
+    pub player: u32,
+}
+
+/// A phase of the turn: its own steps, the initiative scale's, or none.
+#[derive(Debug, Deserialize)]
+pub struct Phase {
+    pub id: String,
+    #[serde(default)]
+    pub display: String,
+    #[serde(default)]
+    pub steps: Vec<Step>,
+    #[serde(default)]
+    pub initiative: bool,
+    #[serde(default)]
+    pub alternate: bool,
+    /// Deck types played as a whole in this phase.
+    #[serde(default)]
+    pub plays: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Step {
+    pub id: String,
+    #[serde(default)]
+    pub display: String,
 }
 
 /// `X` (optionally) first, then from `from_tenths` down to `to_tenths` in
@@ -84,8 +135,25 @@ pub enum TieBreak {
         #[serde(default = "highest")]
         highest: bool,
     },
-    /// Sides in this order.
+    /// Sides in this order: side ids or player numbers.
     Side { order: Vec<String> },
+    /// A higher (or lower) value of the field first, whatever the kind.
+    Value {
+        field: String,
+        #[serde(default = "highest")]
+        highest: bool,
+    },
+    /// The side whose play has the higher (or lower) value chooses who goes
+    /// first; listed first, it may go second.
+    Choice {
+        field: String,
+        #[serde(default = "highest")]
+        highest: bool,
+    },
+    /// Still tied: at the same time.
+    Simultaneous,
+    /// Still tied: a roll decides, as described.
+    Roll { text: String },
     /// A tier this engine does not know; it breaks no tie.
     #[serde(other)]
     Unknown,
@@ -93,6 +161,15 @@ pub enum TieBreak {
 
 fn highest() -> bool {
     true
+}
+
+/// A deck, with the values computed for it (`strategy-rating`).
+#[derive(Debug, Deserialize)]
+pub struct Deck {
+    pub name: String,
+    pub deck_type: String,
+    #[serde(default)]
+    pub computed: std::collections::BTreeMap<String, serde_json::Value>,
 }
 
 #[derive(Debug, Deserialize)]
