@@ -451,3 +451,211 @@ fn hostile_engine_data_gives_a_timeline_not_a_panic() {
     let unknown = timeline(&doc, &[Play { side: "0".into(), card: "Low".into() }]).expect_err("no player 0");
     assert!(matches!(&unknown, TimelineError::UnknownSide { sides, .. } if sides.len() == 11), "{unknown:?}");
 }
+
+/// Two plays of each bundled game, by sides `1` and `2`, through the command
+/// (text and JSON): player 2's play resolves first in each, so the order
+/// printed is the games' and not the order given.
+#[test]
+fn the_command_orders_two_plays_of_every_bundled_game() {
+    let repo = common::repo();
+    let games = [
+        ("dreadnaught-1e", "Heavy Torpedo", "Capacitor Surge", "Resolve, 5.8"),
+        ("dreadnaught-2e", "Spinal Railcannon", "Spaced Armour", "Resolve, 3.0"),
+        ("dreadnought-tcg", "Ashwing Drake", "Tailwind", "Speed Phase, Speed"),
+        ("dropfleet-1.3", "Lantern Hammer", "Red Tide Hunters", "Activation"),
+    ];
+    for (game, first, second, heading) in games {
+        let folder = format!("cards/{game}");
+        let plays = ["--play", &format!("1:{first}"), "--play", &format!("2:{second}")].map(str::to_string);
+        let args = |format: &str| {
+            let mut args = vec!["timeline".to_string(), folder.clone()];
+            args.extend(plays.iter().cloned());
+            args.extend(["--format".to_string(), format.to_string()]);
+            args
+        };
+        let text = cardsmith(&args("text").iter().map(String::as_str).collect::<Vec<_>>(), repo);
+        assert_eq!(text.status.code(), Some(0), "{game}: {}", common::stderr(&text));
+        let text = String::from_utf8_lossy(&text.stdout).into_owned();
+        let (at_second, at_first) = (text.find(second), text.rfind(first));
+        assert!(at_second.is_some() && at_first.is_some() && at_second < at_first, "{game}:\n{text}");
+        assert!(text.contains(&format!("\n{heading}\n")), "{game}:\n{text}");
+        let json = cardsmith(&args("json").iter().map(String::as_str).collect::<Vec<_>>(), repo);
+        assert_eq!(json.status.code(), Some(0), "{game}: {}", common::stderr(&json));
+        let json: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+        let order: Vec<(u64, &str)> = json["steps"]
+            .as_array()
+            .expect("steps")
+            .iter()
+            .flat_map(|s| s["resolutions"].as_array().expect("resolutions"))
+            .map(|r| (r["player"].as_u64().expect("player"), r["card"].as_str().expect("card")))
+            .collect();
+        assert_eq!(order, [(2, second), (1, first)], "{game}");
+    }
+}
+
+/// A game that is none of the four: two named sides, a phase with steps that
+/// cards name, a phase on an initiative scale that counts up, and the
+/// tie-break list and alternation given.
+fn invented_game(tie_break: &str, alternate: &str) -> String {
+    format!(
+        r#"ruleset sparks {{
+  title "Sparks"
+}}
+enum timing opening main
+step-names timing
+side north "North" player 1
+side south "South" player 2
+phase upkeep "Upkeep"
+phase play "Play" {{
+  {alternate}
+  step opening "Opening"
+  step main "Main"
+}}
+phase duel "Duel" {{
+  initiative
+}}
+initiative from 1 to 9 by 1 whole-steps
+kind spell "Spell" {{
+  field priority int
+  field power int
+  field cast timing
+  field strike initiative
+}}
+tie-break {{
+  {tie_break}
+}}
+"#
+    )
+}
+
+const INVENTED_CARDS: &str = r#"game sparks
+spell "Spark" {
+  priority 2
+  power 1
+  cast main
+}
+spell "Flare" {
+  priority 2
+  power 3
+  cast main
+}
+spell "Twin Flare" {
+  priority 2
+  power 3
+  cast main
+}
+spell "Ember" {
+  priority 1
+  power 5
+  cast main
+}
+spell "Dawn" {
+  cast opening
+}
+spell "Slow" {
+  strike 5
+}
+spell "Quick" {
+  strike 2
+}
+"#;
+
+fn invented(tie_break: &str, alternate: &str, plays: &[(&str, &str)]) -> Timeline {
+    let rules = invented_game(tie_break, alternate);
+    let doc = engine_document(&[("sparks.rules", &rules), ("sparks.cards", INVENTED_CARDS)], "sparks");
+    let plays: Vec<Play> =
+        plays.iter().map(|(side, card)| Play { side: side.to_string(), card: card.to_string() }).collect();
+    timeline(&doc, &plays).expect("timeline")
+}
+
+#[test]
+fn higher_priority_then_higher_power_then_at_the_same_time() {
+    let t = invented(
+        "higher priority\n  higher power\n  simultaneous",
+        "",
+        &[("north", "Spark"), ("2", "Flare"), ("1", "Ember"), ("south", "Twin Flare"), ("2", "Dawn")],
+    );
+    assert_eq!(
+        order(&t),
+        [
+            "Opening 1 south Dawn",
+            "Main 1= south Flare",
+            "Main 1= south Twin Flare",
+            "Main 2 north Spark",
+            "Main 3 north Ember",
+        ]
+    );
+    assert_eq!(decided_by(&t), [None, None, None, Some("higher power"), Some("higher priority")]);
+    assert_eq!(t.steps[1].phase, "Play");
+    let text = cardsmith::engine::text::render(&t);
+    assert!(text.contains("= resolve at the same time"), "{text}");
+}
+
+#[test]
+fn the_sides_tie_break_before_the_outcome_and_a_scale_counts_up() {
+    let t = invented(
+        "higher priority\n  side south north\n  simultaneous",
+        "",
+        &[("north", "Flare"), ("north", "Slow"), ("south", "Twin Flare"), ("south", "Quick")],
+    );
+    assert_eq!(order(&t), ["Main 1 south Twin Flare", "Main 2 north Flare", "2 1 south Quick", "5 1 north Slow"]);
+    assert_eq!(decided_by(&t)[1], Some("side south north"));
+    assert_eq!(t.steps[2].phase, "Duel");
+}
+
+#[test]
+fn a_roll_decides_what_the_list_leaves_tied() {
+    let t = invented("roll \"each side rolls a D6, the higher first\"", "", &[("1", "Flare"), ("2", "Spark")]);
+    assert_eq!(order(&t), ["Main 1 north Flare", "Main 1 south Spark"]);
+    let undecided: Vec<Option<&str>> = t.steps[0].resolutions.iter().map(|r| r.undecided.as_deref()).collect();
+    assert_eq!(undecided, [Some("each side rolls a D6, the higher first"); 2]);
+    assert!(t.steps[0].resolutions.iter().all(|r| !r.simultaneous));
+    let text = cardsmith::engine::text::render(&t);
+    assert!(text.contains("   1? north     Flare"), "{text}");
+    assert!(text.contains("decided by a roll (each side rolls a D6, the higher first)"), "{text}");
+}
+
+#[test]
+fn sides_alternate_round_by_round_and_the_lower_value_chooses() {
+    // Each side's plays in the order given, like a stack of cards: round 1
+    // is Spark against Ember, round 2 Flare against Twin Flare.
+    let t = invented(
+        "choose lower power\n  roll \"a D6 each\"",
+        "alternate",
+        &[("1", "Spark"), ("1", "Flare"), ("2", "Ember"), ("2", "Twin Flare")],
+    );
+    assert_eq!(
+        order(&t),
+        ["Main 1 north Spark", "Main 2 south Ember", "Main 3 north Flare", "Main 3 south Twin Flare"]
+    );
+    let resolutions = &t.steps[0].resolutions;
+    assert_eq!(resolutions.iter().map(|r| r.round).collect::<Vec<_>>(), [Some(1), Some(1), Some(2), Some(2)]);
+    assert!(resolutions[0].chooses && !resolutions[1].chooses);
+    assert_eq!(decided_by(&t), [None, Some("choose lower power"), Some("alternation"), None]);
+    assert_eq!(resolutions[3].undecided.as_deref(), Some("a D6 each"));
+}
+
+#[test]
+fn the_command_refuses_an_unknown_side_and_a_card_that_resolves_nowhere() {
+    let repo = common::repo();
+    let side = cardsmith(&["timeline", "cards/dreadnaught-2e", "--play", "atacker:Spinal Railcannon"], repo);
+    assert_eq!(side.status.code(), Some(2));
+    assert!(common::stderr(&side).contains("no side is named `atacker`"), "{}", common::stderr(&side));
+    assert!(common::stderr(&side).contains("did you mean `attacker`?"), "{}", common::stderr(&side));
+    let far = cardsmith(&["timeline", "cards/dropfleet-1.3", "--play", "7:Lantern Hammer"], repo);
+    assert_eq!(far.status.code(), Some(2));
+    assert!(common::stderr(&far).contains("sides of `dropfleet-1.3`: 1, 2"), "{}", common::stderr(&far));
+    // A [Trigger] ability belongs to no phase of the TCG's turn.
+    let nowhere = cardsmith(&["timeline", "cards/dreadnought-tcg", "--play", "1:Cinderhound"], repo);
+    assert_eq!(nowhere.status.code(), Some(2));
+    assert!(common::stderr(&nowhere).contains("resolves in no phase"), "{}", common::stderr(&nowhere));
+    let battlegroup = cardsmith(&["timeline", "cards/dropfleet-1.3", "--play", "2:Lantern Hamer"], repo);
+    assert!(
+        common::stderr(&battlegroup).contains("did you mean `Lantern Hammer`?"),
+        "{}",
+        common::stderr(&battlegroup)
+    );
+    let no_side = cardsmith(&["timeline", "cards/dreadnaught-2e", "--play", "Spinal Railcannon"], repo);
+    assert_eq!(no_side.status.code(), Some(2));
+    assert!(common::stderr(&no_side).contains("does not say which side plays"), "{}", common::stderr(&no_side));
+}
