@@ -17,11 +17,14 @@ use crate::syntax::ast::{Node, ValueKind};
 #[derive(Default)]
 pub(super) struct Pending {
     sides: Vec<(String, Span)>,
+    kinds: Vec<(String, Span)>,
     fields: Vec<(String, Span)>,
     deck_types: Vec<(String, Span)>,
     steps: Vec<(String, Span)>,
     step_names: Option<Span>,
     initiative_phases: Vec<Span>,
+    /// Where phases are declared, for a turn whose phases leave the scale out.
+    phases: Vec<Span>,
 }
 
 fn bad(diagnostics: &mut Vec<Diagnostic>, span: Span, message: impl Into<String>, help: &str) {
@@ -130,6 +133,7 @@ pub(super) fn phase(node: &Node, pending: &mut Pending, diagnostics: &mut Vec<Di
         return None;
     };
     let display = string_at(node, 1).map(str::to_string).unwrap_or_else(|| id.to_string());
+    pending.phases.push(node.head_span());
     let mut phase = Phase {
         id: id.to_string(),
         display,
@@ -265,8 +269,13 @@ fn tie_break_rule(node: &Node, pending: &mut Pending, diagnostics: &mut Vec<Diag
 /// `kind spell by power highest`: kinds up to `by`.
 fn kind_rule(node: &Node, pending: &mut Pending, diagnostics: &mut Vec<Diagnostic>) -> Option<TieBreak> {
     let by = node.values.iter().position(|v| v.kind == ValueKind::Ident("by".into()));
-    let kinds: Vec<String> =
-        (0..by.unwrap_or(node.values.len())).filter_map(|i| ident_at(node, i)).map(str::to_string).collect();
+    let mut kinds: Vec<String> = Vec::new();
+    for i in 0..by.unwrap_or(node.values.len()) {
+        if let Some(kind) = ident_at(node, i) {
+            pending.kinds.push((kind.to_string(), node.values[i].span));
+            kinds.push(kind.to_string());
+        }
+    }
     if kinds.is_empty() {
         let help = "write `kind trap spell` or `kind spell by power highest`";
         bad(diagnostics, node.head_span(), "a `kind` tie-break rule names its kinds", help);
@@ -325,6 +334,12 @@ pub(super) fn resolve(ruleset: &Ruleset, pending: Pending, diagnostics: &mut Vec
             unknown(name, *span, "side", &sides);
         }
     }
+    let kinds: Vec<&str> = ruleset.kinds.iter().map(|k| k.id.as_str()).collect();
+    for (name, span) in &pending.kinds {
+        if !kinds.contains(&name.as_str()) {
+            unknown(name, *span, "kind", &kinds);
+        }
+    }
     let fields = compared_names(ruleset);
     for (name, span) in &pending.fields {
         if !fields.contains(&name.as_str()) {
@@ -337,13 +352,37 @@ pub(super) fn resolve(ruleset: &Ruleset, pending: Pending, diagnostics: &mut Vec
             unknown(name, *span, "deck type", &deck_types);
         }
     }
-    if ruleset.initiative.is_none() {
-        for span in &pending.initiative_phases {
-            let help = "declare the scale, such as `initiative X from 5.9 to 0.0 by 0.1`";
-            bad(diagnostics, *span, "this phase follows the initiative scale, but the ruleset declares none", help);
+    resolve_phases(ruleset, &pending, diagnostics);
+    resolve_steps(ruleset, &pending, diagnostics);
+}
+
+/// The scale belongs to exactly one phase when the turn has phases, and no
+/// step is declared twice: a card naming it would resolve twice a turn.
+fn resolve_phases(ruleset: &Ruleset, pending: &Pending, diagnostics: &mut Vec<Diagnostic>) {
+    match (&ruleset.initiative, pending.initiative_phases.as_slice()) {
+        (None, spans) => {
+            for span in spans {
+                let help = "declare the scale, such as `initiative X from 5.9 to 0.0 by 0.1`";
+                bad(diagnostics, *span, "this phase follows the initiative scale, but the ruleset declares none", help);
+            }
+        }
+        (Some(_), []) => {
+            if let Some(first) = pending.phases.first() {
+                let help = "add `initiative` to the block of the phase in which initiative values resolve";
+                bad(diagnostics, *first, "the turn has phases and an initiative scale, but no phase follows it", help);
+            }
+        }
+        (Some(_), [_, again, ..]) => {
+            bad(diagnostics, *again, "a second phase follows the initiative scale", "one phase follows the scale")
+        }
+        (Some(_), [_]) => {}
+    }
+    for (i, (step, span)) in pending.steps.iter().enumerate() {
+        if pending.steps[..i].iter().any(|(earlier, _)| earlier == step) {
+            let help = "a step belongs to one phase; give the other step another name";
+            bad(diagnostics, *span, format!("step `{step}` is declared twice"), help);
         }
     }
-    resolve_steps(ruleset, &pending, diagnostics);
 }
 
 /// Fields of any kind (at any depth) and values computed for decks: what a
