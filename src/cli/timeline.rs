@@ -13,14 +13,16 @@ use std::process::ExitCode;
 
 #[derive(clap::Args)]
 #[command(
-    after_help = "SIDE is a player number (1, 2 …) or a side the ruleset declares.\n\nExamples:\n  cardsmith timeline cards/dreadnaught-2e --play \"attacker:Spinal Railcannon\" --play \"attacker:Follow-Through\" --play \"2:Spaced Armour\"\n  cardsmith timeline cards/dropfleet-1.3 --play \"1:Lantern Scouts\" --play \"2:Red Tide Hunters\"\n  cardsmith timeline --data out/dreadnought-tcg.json --play \"1:Gale Sprite\" --play \"2:Tailwind\" --format json"
+    after_help = "SIDE is a player number (1, 2 …) or a side the ruleset declares (`side NAME \"Name\" player N`); \
+                  NAME is a card, or a deck that a phase of the turn plays whole.\n\nExamples:\n  \
+                  cardsmith timeline cards/my-game --play \"1:Fireball\" --play \"2:Shield Wall\" --play \"1:Second Wind\"\n  \
+                  cardsmith timeline --data out/my-game.json --play \"north:Fireball\" --play \"south:Shield Wall\" --format json"
 )]
 pub struct Args {
     /// Files or folders to build the engine data from in memory (default: the project)
     paths: Vec<PathBuf>,
-    /// A card (or a deck a phase plays, such as a battlegroup) that a side
-    /// plays this turn; repeat for several, each side's in the order it
-    /// plays them
+    /// A card (or a deck that a phase plays whole) that a side plays this
+    /// turn; repeat for several, each side's in the order it plays them
     #[arg(long = "play", value_name = "SIDE:NAME", required = true)]
     plays: Vec<String>,
     /// Read this engine data document (written by `cardsmith build`) instead of building
