@@ -659,3 +659,26 @@ fn the_command_refuses_an_unknown_side_and_a_card_that_resolves_nowhere() {
     assert_eq!(no_side.status.code(), Some(2));
     assert!(common::stderr(&no_side).contains("does not say which side plays"), "{}", common::stderr(&no_side));
 }
+
+#[test]
+fn a_card_with_thousands_of_initiatives_is_refused_not_copied_thousands_of_times() {
+    // Each resolution holds its field's values: 2,000 initiatives resolve
+    // 2,000 times, each with 2,000 values.
+    let values: Vec<String> =
+        (0..2000).map(|t| format!(r#"{{"type": "initiative", "value": {{"step": {t}}}}}"#)).collect();
+    let text = format!(
+        r#"{{"format": 1,
+          "ruleset": {{"id": "wide", "initiative": {{"has_x": false, "from_tenths": 0, "to_tenths": 5000, "step_tenths": 1}},
+                       "tie_break": [{{"by": "simultaneous"}}]}},
+          "cards": [{{"name": "Wide", "kind": "a", "body": {{"fields": [{{"name": "at", "values": [{}]}}]}}}}]}}"#,
+        values.join(",")
+    );
+    let doc = Document::from_json(&text).expect("a document of format 1");
+    let refused = timeline(&doc, &[Play { side: "1".into(), card: "Wide".into() }]).expect_err("too large");
+    assert!(matches!(refused, TimelineError::TooLarge { size } if size > cardsmith::engine::timeline::MAX_SIZE));
+    let small: Vec<&str> = values.iter().take(10).map(String::as_str).collect();
+    let few = text.replace(&values.join(","), &small.join(","));
+    let doc = Document::from_json(&few).expect("a document");
+    let t = timeline(&doc, &[Play { side: "1".into(), card: "Wide".into() }]).expect("ten initiatives");
+    assert_eq!(t.steps.len(), 10);
+}

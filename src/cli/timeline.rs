@@ -104,6 +104,9 @@ fn refused(error: &TimelineError, game: &str) -> miette::Report {
                     a deck, when a phase plays its type (see the ruleset's `phase` declarations)",
             "{error}"
         ),
+        TimelineError::TooLarge { .. } => {
+            miette!(help = "play fewer cards, or cards with fewer initiatives", "{error}")
+        }
         TimelineError::NoTiming(_) => {
             miette!(help = "the ruleset needs `phase` declarations or an `initiative` scale", "{error}")
         }

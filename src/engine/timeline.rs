@@ -119,7 +119,18 @@ pub enum TimelineError {
         card: String,
         side: String,
     },
+    /// The timeline would repeat more values and effects than [`MAX_SIZE`]:
+    /// each resolution holds its field's values and block.
+    TooLarge {
+        size: usize,
+    },
 }
+
+/// The most values, fields, effects and conditions a timeline holds, all
+/// resolutions together: far beyond any turn of any game, and small enough
+/// that a document giving one card a million initiatives is refused rather
+/// than copied a million times.
+pub const MAX_SIZE: usize = 1_000_000;
 
 impl std::fmt::Display for TimelineError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -128,6 +139,9 @@ impl std::fmt::Display for TimelineError {
             TimelineError::UnknownSide { name, .. } => write!(f, "no side is named `{name}`"),
             TimelineError::UnknownCard { name, .. } => write!(f, "no card is named `{name}`"),
             TimelineError::Untimed { card, side } => write!(f, "`{card}` ({side}) resolves in no phase of the turn"),
+            TimelineError::TooLarge { size } => {
+                write!(f, "the timeline would hold {size} values and effects or more; at most {MAX_SIZE}")
+            }
         }
     }
 }
@@ -215,6 +229,7 @@ pub fn timeline(doc: &Document, plays: &[Play]) -> Result<Timeline, TimelineErro
     }
     let mut events = Vec::new();
     let mut seated = Vec::new();
+    let mut size = 0usize;
     for play in plays {
         let (side, player) = seat(doc, &play.side)?;
         seated.push(Play { side: side.clone(), card: play.card.clone() });
@@ -224,6 +239,10 @@ pub fn timeline(doc: &Document, plays: &[Play]) -> Result<Timeline, TimelineErro
             return Err(TimelineError::Untimed { card: played.name().to_string(), side });
         }
         for (phase, when, field) in found {
+            size = size.saturating_add(field.map_or(1, field_size));
+            if size > MAX_SIZE {
+                return Err(TimelineError::TooLarge { size });
+            }
             let key = chain_key(doc, played, player);
             events.push(Event { side: side.clone(), player, played, field, phase, when, round: 0, key });
         }
@@ -334,6 +353,19 @@ fn events_of<'d>(doc: &'d Document, phases: &[&Phase], played: Played<'d>) -> Ve
     found
 }
 
+/// What a resolution of the field copies: its values, and every field,
+/// effect and condition of its block.  (The depth is bounded by the JSON
+/// reader's nesting limit.)
+fn field_size(field: &Field) -> usize {
+    1 + field.values.len() + field.body.as_ref().map_or(0, body_size)
+}
+
+fn body_size(body: &Body) -> usize {
+    let fields: usize = body.fields.iter().map(field_size).sum();
+    let conditions: usize = body.conditions.iter().map(|c| 1 + body_size(&c.body)).sum();
+    fields + body.effects.len() + conditions
+}
+
 fn is_initiative(value: &Value) -> bool {
     matches!(value, Value::Initiative(_))
 }
@@ -356,14 +388,15 @@ fn fields_where<'d>(fields: &'d [Field], resolves: &dyn Fn(&Field) -> bool) -> V
 /// In a phase where the sides alternate, a side's n-th play at a point of
 /// the phase is in round n.
 fn number_rounds(doc: &Document, phases: &[&Phase], events: &mut [Event]) {
-    let mut seen: Vec<(usize, String, u32)> = Vec::new();
+    // Counted in a map: a document may give one card a million initiatives.
+    let mut played: std::collections::HashMap<(usize, String, u32), usize> = std::collections::HashMap::new();
     for event in events.iter_mut() {
         if !phases[event.phase].alternate {
             continue;
         }
-        let point = (event.phase, label(doc, phases, event), event.player);
-        event.round = seen.iter().filter(|p| **p == point).count() + 1;
-        seen.push(point);
+        let count = played.entry((event.phase, label(doc, phases, event), event.player)).or_default();
+        *count += 1;
+        event.round = *count;
     }
 }
 
