@@ -215,12 +215,21 @@ impl Loader<'_> {
                 }
                 ruleset.roles.push(role);
             }
-            "initiative" => ruleset.initiative = super::timing::scale(node, self.diagnostics),
+            "initiative" => {
+                self.timing.once(node, self.diagnostics);
+                ruleset.initiative = super::timing::scale(node, self.diagnostics);
+            }
             // A ruleset's own list replaces the one it extends.
-            "tie-break" => ruleset.tie_break = super::timing::tie_break(node, &mut self.timing, self.diagnostics),
+            "tie-break" => {
+                self.timing.once(node, self.diagnostics);
+                ruleset.tie_break = super::timing::tie_break(node, &mut self.timing, self.diagnostics);
+            }
             "side" => ruleset.sides.extend(super::timing::side(node, self.diagnostics)),
             "phase" => ruleset.phases.extend(super::timing::phase(node, &mut self.timing, self.diagnostics)),
-            "step-names" => ruleset.step_names = super::timing::step_names(node, &mut self.timing, self.diagnostics),
+            "step-names" => {
+                self.timing.once(node, self.diagnostics);
+                ruleset.step_names = super::timing::step_names(node, &mut self.timing, self.diagnostics);
+            }
             "range" => {
                 let Some((id, display)) = self.id_and_display(node) else { return };
                 match node.values.iter().find_map(|v| match v.kind {

@@ -25,6 +25,30 @@ pub(super) struct Pending {
     initiative_phases: Vec<Span>,
     /// Where phases are declared, for a turn whose phases leave the scale out.
     phases: Vec<Span>,
+    /// Declarations a ruleset makes once (`initiative`, `tie-break`,
+    /// `step-names`), where each was first made.
+    singles: Vec<(String, Span)>,
+}
+
+impl Pending {
+    /// Reports a declaration made once already in the same file; one in a
+    /// file the ruleset extends is replaced, as a house rule.
+    pub(super) fn once(&mut self, node: &Node, diagnostics: &mut Vec<Diagnostic>) {
+        let what = node.name.text.as_str();
+        let span = node.head_span();
+        match self.singles.iter().position(|(w, _)| w == what) {
+            Some(i) if self.singles[i].1.file == span.file => {
+                diagnostics.push(
+                    Diagnostic::error(&codes::DUPLICATE_DECLARATION, format!("`{what}` is declared twice"))
+                        .primary(span, "declared again here")
+                        .secondary(self.singles[i].1, "first declared here")
+                        .help(format!("a ruleset has one `{what}`; keep one of the two")),
+                );
+            }
+            Some(i) => self.singles[i].1 = span,
+            None => self.singles.push((what.to_string(), span)),
+        }
+    }
 }
 
 fn bad(diagnostics: &mut Vec<Diagnostic>, span: Span, message: impl Into<String>, help: &str) {
