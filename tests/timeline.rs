@@ -459,12 +459,18 @@ fn hostile_engine_data_gives_a_timeline_not_a_panic() {
 fn the_command_orders_two_plays_of_every_bundled_game() {
     let repo = common::repo();
     let games = [
-        ("dreadnaught-1e", "Heavy Torpedo", "Capacitor Surge", "Resolve, 5.8"),
-        ("dreadnaught-2e", "Spinal Railcannon", "Spaced Armour", "Resolve, 3.0"),
-        ("dreadnought-tcg", "Ashwing Drake", "Tailwind", "Speed Phase, Speed"),
-        ("dropfleet-1.3", "Lantern Hammer", "Red Tide Hunters", "Activation"),
+        ("dreadnaught-1e", "Heavy Torpedo", "Capacitor Surge", "Resolve, 5.8", "reduction burn 2, reduction damage 1"),
+        ("dreadnaught-2e", "Spinal Railcannon", "Spaced Armour", "Resolve, 3.0", "reduction damage 6+, cost burn 2"),
+        ("dreadnought-tcg", "Ashwing Drake", "Tailwind", "Speed Phase, Speed", "text [Speed] Your speed card's grade"),
+        (
+            "dropfleet-1.3",
+            "Lantern Hammer",
+            "Red Tide Hunters",
+            "Activation",
+            "(pathfinder, strategy-rating 6, round 1)",
+        ),
     ];
-    for (game, first, second, heading) in games {
+    for (game, first, second, heading, shown) in games {
         let folder = format!("cards/{game}");
         let plays = ["--play", &format!("1:{first}"), "--play", &format!("2:{second}")].map(str::to_string);
         let args = |format: &str| {
@@ -479,6 +485,7 @@ fn the_command_orders_two_plays_of_every_bundled_game() {
         let (at_second, at_first) = (text.find(second), text.rfind(first));
         assert!(at_second.is_some() && at_first.is_some() && at_second < at_first, "{game}:\n{text}");
         assert!(text.contains(&format!("\n{heading}\n")), "{game}:\n{text}");
+        assert!(text.contains(shown), "{game}:\n{text}");
         let json = cardsmith(&args("json").iter().map(String::as_str).collect::<Vec<_>>(), repo);
         assert_eq!(json.status.code(), Some(0), "{game}: {}", common::stderr(&json));
         let json: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");

@@ -251,6 +251,8 @@ pub enum Value {
     Initiative(Initiative),
     String(String),
     Name(String),
+    /// Card text, as written (its icons and references left in the text).
+    Text(String),
     /// A value type the engine does not read.
     Other,
 }
@@ -273,10 +275,17 @@ impl<'de> Deserialize<'de> for Value {
             "initiative" => serde_json::from_value(value).map(Value::Initiative),
             "string" => serde_json::from_value(value).map(Value::String),
             "name" => serde_json::from_value(value).map(Value::Name),
+            "text" => serde_json::from_value::<RawText>(value).map(|t| Value::Text(t.raw)),
             _ => Ok(Value::Other),
         };
         read.map_err(serde::de::Error::custom)
     }
+}
+
+/// The part of a text value the engine reads.
+#[derive(Deserialize)]
+struct RawText {
+    raw: String,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
@@ -297,6 +306,9 @@ mod tests {
             serde_json::from_str(r#"[{"type":"int","value":3},{"type":"grade","value":{"letter":"B","plus":2}}]"#)
                 .expect("values");
         assert_eq!(value, vec![Value::Int(3), Value::Other]);
+        let text: Value = serde_json::from_str(r#"{"type":"text","value":{"raw":"Deal 1 {damage}.","parts":[]}}"#)
+            .expect("a text value");
+        assert_eq!(text, Value::Text("Deal 1 {damage}.".into()));
         let condition: Condition = serde_json::from_str(r#"{"type":"phase","name":"draw"}"#).expect("condition");
         assert_eq!(condition, Condition::Other);
         let tier: TieBreak = serde_json::from_str(r#"{"by":"priority","digits":1}"#).expect("tier");

@@ -100,6 +100,14 @@ fn body_lines(body: &Body) -> Vec<String> {
     if !body.effects.is_empty() {
         lines.push(effects(&body.effects));
     }
+    // A block without effect lines says what it does with its fields (an
+    // ability's cost and text): one line each, nested blocks left out.
+    if body.effects.is_empty() && body.conditions.is_empty() {
+        for field in body.fields.iter().filter(|f| !f.values.is_empty()) {
+            let values: Vec<String> = field.values.iter().map(value).collect();
+            lines.push(format!("{} {}", field.name, values.join(" ")));
+        }
+    }
     for conditional in &body.conditions {
         for (i, line) in body_lines(&conditional.body).into_iter().enumerate() {
             let prefix = if i == 0 { format!("when {}: ", condition(&conditional.condition)) } else { "  ".into() };
@@ -143,6 +151,7 @@ pub fn value(value: &Value) -> String {
         Value::Initiative(Initiative::X) => "X".to_string(),
         Value::Initiative(Initiative::Step(t)) => tenths(*t),
         Value::String(text) => format!("{text:?}"),
+        Value::Text(text) => text.clone(),
         Value::Other => "…".to_string(),
     }
 }
