@@ -509,6 +509,7 @@ fn invented_game(tie_break: &str, alternate: &str) -> String {
   title "Sparks"
 }}
 enum timing opening main
+enum mood main calm
 step-names timing
 side north "North" player 1
 side south "South" player 2
@@ -527,6 +528,7 @@ kind spell "Spell" {{
   field power int
   field cast timing
   field strike initiative
+  field mood mood
 }}
 tie-break {{
   {tie_break}
@@ -564,6 +566,9 @@ spell "Slow" {
 }
 spell "Quick" {
   strike 2
+}
+spell "Moody" {
+  mood main
 }
 "#;
 
@@ -688,4 +693,13 @@ fn a_card_with_thousands_of_initiatives_is_refused_not_copied_thousands_of_times
     let doc = Document::from_json(&few).expect("a document");
     let t = timeline(&doc, &[Play { side: "1".into(), card: "Wide".into() }]).expect("ten initiatives");
     assert_eq!(t.steps.len(), 10);
+}
+
+#[test]
+fn only_a_field_of_the_step_enum_names_a_step() {
+    // `mood main` holds the word `main`, but of another enum: not the step.
+    let rules = invented_game("simultaneous", "");
+    let doc = engine_document(&[("sparks.rules", &rules), ("sparks.cards", INVENTED_CARDS)], "sparks");
+    let moody = timeline(&doc, &[Play { side: "1".into(), card: "Moody".into() }]).expect_err("no timing");
+    assert_eq!(moody, TimelineError::Untimed { card: "Moody".into(), side: "north".into() });
 }

@@ -80,6 +80,78 @@ pub struct Ruleset {
     /// The enum whose values name steps on cards.
     #[serde(default)]
     pub step_names: Option<String>,
+    /// What each kind's fields take, to find the fields that name steps.
+    #[serde(default)]
+    pub kinds: Vec<KindSchema>,
+    #[serde(default)]
+    pub shapes: Vec<KindSchema>,
+}
+
+/// A kind (or shared shape) and its schema.
+#[derive(Debug, Deserialize)]
+pub struct KindSchema {
+    pub id: String,
+    #[serde(default)]
+    pub schema: Schema,
+}
+
+/// The parts of a schema the engine reads: the types a field takes, its
+/// nested fields and the shared shape it uses.
+#[derive(Debug, Default, Deserialize)]
+pub struct Schema {
+    #[serde(default)]
+    pub takes: Vec<TypeSpec>,
+    #[serde(default)]
+    pub fields: Vec<FieldSchema>,
+    #[serde(default)]
+    pub shape: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct FieldSchema {
+    pub name: String,
+    #[serde(default)]
+    pub schema: Schema,
+}
+
+/// A value type: a built-in name, or `{"enum": id}`.
+#[derive(Debug, Deserialize)]
+pub struct TypeSpec {
+    pub ty: serde_json::Value,
+}
+
+impl Ruleset {
+    /// The fields of a kind, at any depth, whose first value is of the enum
+    /// that names steps: the fields by which its cards name a step.
+    pub fn step_fields(&self, kind: &str) -> Vec<&str> {
+        let Some(names) = &self.step_names else { return Vec::new() };
+        let Some(kind) = self.kinds.iter().find(|k| k.id == kind) else { return Vec::new() };
+        let names_step = |schema: &Schema| {
+            schema.takes.first().and_then(|t| t.ty.get("enum")).and_then(|e| e.as_str()) == Some(names.as_str())
+        };
+        let mut found = Vec::new();
+        let mut shapes_seen: Vec<&str> = Vec::new();
+        let mut stack = vec![&kind.schema];
+        // A shape may name itself through a field: each shape is opened once.
+        while let Some(schema) = stack.pop() {
+            for field in &schema.fields {
+                if names_step(&field.schema) || self.shape_names_step(&field.schema, &names_step) {
+                    found.push(field.name.as_str());
+                }
+                stack.push(&field.schema);
+            }
+            if let Some(shape) = schema.shape.as_deref().filter(|s| !shapes_seen.contains(s)) {
+                shapes_seen.push(shape);
+                stack.extend(self.shapes.iter().filter(|s| s.id == shape).map(|s| &s.schema));
+            }
+        }
+        found
+    }
+
+    fn shape_names_step(&self, schema: &Schema, names_step: &dyn Fn(&Schema) -> bool) -> bool {
+        let shape = schema.shape.as_deref();
+        schema.takes.is_empty() && self.shapes.iter().any(|s| Some(s.id.as_str()) == shape && names_step(&s.schema))
+    }
 }
 
 /// A named side of the table, played by one player.

@@ -8,9 +8,10 @@
 //! twice); steps come in the scale's order (`X` first, then counting down or
 //! up), and within a step a value nearer the start resolves first (`3.4`
 //! before `3.2` in step `3` of a scale of whole steps).  In a phase with its
-//! own steps, a field whose first value names a step resolves in it.  In a
-//! phase where the sides alternate, each side's first play forms the first
-//! round, its second the second, and so on.  Then the ruleset's tie-break
+//! own steps, a field that takes the enum of `step_names` first resolves in
+//! the step its value names.  In a phase where the sides alternate, each
+//! side's first play forms the first round, its second the second, and so
+//! on.  Then the ruleset's tie-break
 //! list decides, rule by rule, exactly as declared: a `kind` rule puts its
 //! kinds first (kinds it does not name after), `higher`/`lower` and
 //! `choose` compare a field or computed value, `side` orders the sides as
@@ -341,9 +342,13 @@ fn events_of<'d>(doc: &'d Document, phases: &[&Phase], played: Played<'d>) -> Ve
                 }
             }
         }
-        if doc.ruleset.step_names.is_some() {
+        let step_fields = doc.ruleset.step_fields(&card.kind);
+        if !step_fields.is_empty() {
             for (step, declared) in phase.steps.iter().enumerate() {
-                let names_step = |f: &Field| matches!(f.values.first(), Some(Value::Name(n)) if *n == declared.id);
+                let names_step = |f: &Field| {
+                    step_fields.contains(&f.name.as_str())
+                        && matches!(f.values.first(), Some(Value::Name(n)) if *n == declared.id)
+                };
                 for field in fields_where(&card.body.fields, &names_step) {
                     found.push((index, When::Step(step), Some(field)));
                 }
