@@ -37,7 +37,7 @@ fn a_bad_project_file_stops_every_command_with_its_codes() {
     std::fs::write(dir.join("cardsmith.toml"), "[project]\npaths = \"cards\"\n[biuld]\nout = \"o\"\n")
         .expect("manifest");
     let commands: [&[&str]; 6] =
-        [&["check"], &["lint"], &["fmt"], &["build"], &["print"], &["timeline", "--attacker", "Kinetic Strike"]];
+        [&["check"], &["lint"], &["fmt"], &["build"], &["print"], &["timeline", "--play", "1:Kinetic Strike"]];
     for command in commands {
         let output = cardsmith(command, dir);
         let text = stderr(&output);

@@ -272,7 +272,7 @@ fn command_cases() -> Vec<Case> {
             .says("unknown format `docx`"),
         case("a timeline of a card that does not exist says so")
             .file("a.cards", cards(&offense("A", "")))
-            .run(&["timeline", "a.cards", "--attacker", "Nobody"])
+            .run(&["timeline", "a.cards", "--play", "1:Nobody"])
             .exits(2)
             .says("no card is named `Nobody`"),
         case("broken TOML in cardsmith.toml is E0010")
@@ -317,7 +317,7 @@ fn output_and_rule_cases() -> Vec<Case> {
             .exits(2)
             .says("no cards in"),
         case("a timeline of /dev/zero ends at once")
-            .run(&["timeline", "--data", "/dev/zero", "--attacker", "A"])
+            .run(&["timeline", "--data", "/dev/zero", "--play", "1:A"])
             .exits(2)
             .says("not a regular file"),
         case("a device given as a card file is refused")

@@ -147,7 +147,7 @@ fn mkfifo(path: &std::path::Path) {
 #[test]
 fn timeline_refuses_a_device_as_engine_data_at_once() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let message = refused_at_once(&["timeline", "--data", "/dev/zero", "--attacker", "Kinetic Strike"], dir.path());
+    let message = refused_at_once(&["timeline", "--data", "/dev/zero", "--play", "1:Kinetic Strike"], dir.path());
     assert!(message.contains("/dev/zero is a device, not a regular file"), "{message}");
 }
 
@@ -157,7 +157,7 @@ fn timeline_refuses_engine_data_over_its_limit_unread() {
     let data = dir.path().join("huge.json");
     // Sparse: 300 MiB of nothing, never read.
     std::fs::File::create(&data).and_then(|f| f.set_len(300 << 20)).expect("sparse file");
-    let message = refused_at_once(&["timeline", "--data", "huge.json", "--attacker", "Kinetic Strike"], dir.path());
+    let message = refused_at_once(&["timeline", "--data", "huge.json", "--play", "1:Kinetic Strike"], dir.path());
     assert!(
         message
             .contains("huge.json is larger than 268435456 bytes (256 MiB), the most an engine data document may hold"),

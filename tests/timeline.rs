@@ -4,7 +4,7 @@
 //! `cardsmith build` writes them, and read back by the engine's own types.
 
 use cardsmith::engine::data::Document;
-use cardsmith::engine::timeline::{timeline, Play, Timeline};
+use cardsmith::engine::timeline::{timeline, Play, Timeline, TimelineError};
 use cardsmith::workspace::{Outcome, Workspace};
 
 mod common;
@@ -77,6 +77,7 @@ tie-break {
   kind terrain event
   kind defense
   kind offense
+  simultaneous
 }
 "#;
 
@@ -129,7 +130,7 @@ fn order(timeline: &Timeline) -> Vec<String> {
     for step in &timeline.steps {
         for r in &step.resolutions {
             let mark = if r.simultaneous { "=" } else { "" };
-            lines.push(format!("{} {}{mark} {} {}", step.initiative, r.position, r.side, r.card));
+            lines.push(format!("{} {}{mark} {} {}", step.step, r.position, r.side, r.card));
         }
     }
     lines
@@ -236,7 +237,7 @@ fn second_edition_mixed_hand_of_the_bundled_decks() {
     let doc = bundled_document("dreadnaught-2e");
     let hand = plays(
         &["Spinal Railcannon", "Follow-Through", "Flak Batteries", "Auxiliary Reactor"],
-        &["Reactive Plating", "Spaced Armour", "Deflector Array", "Flak Batteries", "Drifting Hulk", "Black Ice"],
+        &["Reactive Plating", "Spaced Armour", "Deflector Array", "Flak Batteries", "Drifting Hulk"],
     );
     let t = timeline(&doc, &hand).expect("timeline");
     insta::assert_snapshot!("mixed-hand-2e.txt", cardsmith::engine::text::render(&t));
@@ -353,7 +354,8 @@ fn the_command_reads_a_built_document_and_builds_in_memory_alike() {
     let built = cardsmith(&["build", "cards/dreadnaught-2e", "-o", out.to_str().expect("utf-8")], repo);
     assert_eq!(built.status.code(), Some(0), "{}", String::from_utf8_lossy(&built.stderr));
     let document = out.join("dreadnaught-2e.json");
-    let hand = ["--attacker", "Spinal Railcannon", "--attacker", "Follow-Through", "--defender", "Spaced Armour"];
+    let hand =
+        ["--play", "attacker:Spinal Railcannon", "--play", "1:Follow-Through", "--play", "defender:Spaced Armour"];
     for format in ["text", "json"] {
         let from_data = cardsmith(
             &[&["timeline", "--data", document.to_str().expect("utf-8")], &hand[..], &["--format", format]].concat(),
@@ -368,7 +370,7 @@ fn the_command_reads_a_built_document_and_builds_in_memory_alike() {
     let text =
         String::from_utf8_lossy(&cardsmith(&[&["timeline", "cards/dreadnaught-2e"], &hand[..]].concat(), repo).stdout)
             .into_owned();
-    assert!(text.contains("\n2.4\n   1  attacker  Follow-Through (event)\n"), "{text}");
+    assert!(text.contains("\nResolve, 2.4\n   1  attacker  Follow-Through (event)\n"), "{text}");
     assert!(text.contains("   2  attacker  Spinal Railcannon (offense)  [tie-break: kind event]\n"), "{text}");
 }
 
@@ -377,7 +379,7 @@ fn the_command_refuses_what_it_cannot_order() {
     let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let stderr = |o: &std::process::Output| String::from_utf8_lossy(&o.stderr).into_owned();
 
-    let typo = cardsmith(&["timeline", "cards/dreadnaught-2e", "--attacker", "Spinal Railcanon"], repo);
+    let typo = cardsmith(&["timeline", "cards/dreadnaught-2e", "--play", "attacker:Spinal Railcanon"], repo);
     assert_eq!(typo.status.code(), Some(2));
     assert!(stderr(&typo).contains("did you mean `Spinal Railcannon`?"), "{}", stderr(&typo));
 
@@ -386,7 +388,7 @@ fn the_command_refuses_what_it_cannot_order() {
 
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::write(dir.path().join("bad.cards"), "game dreadnaught-2e\nofense \"X\" {}\n").expect("write");
-    let broken = cardsmith(&["timeline", "bad.cards", "--attacker", "X"], dir.path());
+    let broken = cardsmith(&["timeline", "bad.cards", "--play", "1:X"], dir.path());
     assert_eq!(broken.status.code(), Some(1));
     assert!(stderr(&broken).contains("E0201"), "{}", stderr(&broken));
 
@@ -400,12 +402,12 @@ fn the_command_refuses_what_it_cannot_order() {
         "game untimed\ncard \"Plain\" {\n  text \"Nothing happens.\"\n}\n",
     )
     .expect("write");
-    let untimed = cardsmith(&["timeline", "untimed.rules", "untimed.cards", "--attacker", "Plain"], dir.path());
+    let untimed = cardsmith(&["timeline", "untimed.rules", "untimed.cards", "--play", "1:Plain"], dir.path());
     assert_eq!(untimed.status.code(), Some(2), "{}", stderr(&untimed));
-    assert!(stderr(&untimed).contains("has no initiative scale"), "{}", stderr(&untimed));
+    assert!(stderr(&untimed).contains("declares no phases and no initiative scale"), "{}", stderr(&untimed));
 
     std::fs::write(dir.path().join("future.json"), "{\"format\": 2}").expect("write");
-    let future = cardsmith(&["timeline", "--data", "future.json", "--attacker", "Plain"], dir.path());
+    let future = cardsmith(&["timeline", "--data", "future.json", "--play", "1:Plain"], dir.path());
     assert_eq!(future.status.code(), Some(2));
     assert!(stderr(&future).contains("format 2"), "{}", stderr(&future));
 }
@@ -416,6 +418,7 @@ fn hostile_engine_data_gives_a_timeline_not_a_panic() {
       "format": 1,
       "ruleset": {
         "id": "odd",
+        "sides": [{"id": "attacker", "player": 1}, {"id": "defender", "player": 4294967295}],
         "initiative": {"has_x": false, "whole_steps": false, "from_tenths": -5, "to_tenths": 9223372036854775807, "step_tenths": 0},
         "tie_break": [
           {"by": "priority", "digits": 1},
@@ -443,4 +446,260 @@ fn hostile_engine_data_gives_a_timeline_not_a_panic() {
     assert!(t.notes.iter().any(|n| n.contains("not known")), "{:?}", t.notes);
     let text = cardsmith::engine::text::render(&t);
     assert!(text.contains("Low"), "{text}");
+    let far = timeline(&doc, &[Play { side: "4294967295".into(), card: "Low".into() }]).expect("the last player");
+    assert_eq!(order(&far).first().map(String::as_str), Some("-922337203685477580.8 1 defender Low"));
+    let unknown = timeline(&doc, &[Play { side: "0".into(), card: "Low".into() }]).expect_err("no player 0");
+    assert!(matches!(&unknown, TimelineError::UnknownSide { sides, .. } if sides.len() == 11), "{unknown:?}");
+}
+
+/// Two plays of each bundled game, by sides `1` and `2`, through the command
+/// (text and JSON): player 2's play resolves first in each, so the order
+/// printed is the games' and not the order given.
+#[test]
+fn the_command_orders_two_plays_of_every_bundled_game() {
+    let repo = common::repo();
+    let games = [
+        ("dreadnaught-1e", "Heavy Torpedo", "Capacitor Surge", "Resolve, 5.8", "reduction burn 2, reduction damage 1"),
+        ("dreadnaught-2e", "Spinal Railcannon", "Spaced Armour", "Resolve, 3.0", "reduction damage 6+, cost burn 2"),
+        ("dreadnought-tcg", "Ashwing Drake", "Tailwind", "Speed Phase, Speed", "text [Speed] Your speed card's grade"),
+        (
+            "dropfleet-1.3",
+            "Lantern Hammer",
+            "Red Tide Hunters",
+            "Activation",
+            "(pathfinder, strategy-rating 6, round 1)",
+        ),
+    ];
+    for (game, first, second, heading, shown) in games {
+        let folder = format!("cards/{game}");
+        let plays = ["--play", &format!("1:{first}"), "--play", &format!("2:{second}")].map(str::to_string);
+        let args = |format: &str| {
+            let mut args = vec!["timeline".to_string(), folder.clone()];
+            args.extend(plays.iter().cloned());
+            args.extend(["--format".to_string(), format.to_string()]);
+            args
+        };
+        let text = cardsmith(&args("text").iter().map(String::as_str).collect::<Vec<_>>(), repo);
+        assert_eq!(text.status.code(), Some(0), "{game}: {}", common::stderr(&text));
+        let text = String::from_utf8_lossy(&text.stdout).into_owned();
+        let (at_second, at_first) = (text.find(second), text.rfind(first));
+        assert!(at_second.is_some() && at_first.is_some() && at_second < at_first, "{game}:\n{text}");
+        assert!(text.contains(&format!("\n{heading}\n")), "{game}:\n{text}");
+        assert!(text.contains(shown), "{game}:\n{text}");
+        let json = cardsmith(&args("json").iter().map(String::as_str).collect::<Vec<_>>(), repo);
+        assert_eq!(json.status.code(), Some(0), "{game}: {}", common::stderr(&json));
+        let json: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+        let order: Vec<(u64, &str)> = json["steps"]
+            .as_array()
+            .expect("steps")
+            .iter()
+            .flat_map(|s| s["resolutions"].as_array().expect("resolutions"))
+            .map(|r| (r["player"].as_u64().expect("player"), r["card"].as_str().expect("card")))
+            .collect();
+        assert_eq!(order, [(2, second), (1, first)], "{game}");
+    }
+}
+
+/// A game that is none of the four: two named sides, a phase with steps that
+/// cards name, a phase on an initiative scale that counts up, and the
+/// tie-break list and alternation given.
+fn invented_game(tie_break: &str, alternate: &str) -> String {
+    format!(
+        r#"ruleset sparks {{
+  title "Sparks"
+}}
+enum timing opening main
+enum mood main calm
+step-names timing
+side north "North" player 1
+side south "South" player 2
+phase upkeep "Upkeep"
+phase play "Play" {{
+  {alternate}
+  step opening "Opening"
+  step main "Main"
+}}
+phase duel "Duel" {{
+  initiative
+}}
+initiative from 1 to 9 by 1 whole-steps
+kind spell "Spell" {{
+  field priority int
+  field power int
+  field cast timing
+  field strike initiative
+  field mood mood
+}}
+tie-break {{
+  {tie_break}
+}}
+"#
+    )
+}
+
+const INVENTED_CARDS: &str = r#"game sparks
+spell "Spark" {
+  priority 2
+  power 1
+  cast main
+}
+spell "Flare" {
+  priority 2
+  power 3
+  cast main
+}
+spell "Twin Flare" {
+  priority 2
+  power 3
+  cast main
+}
+spell "Ember" {
+  priority 1
+  power 5
+  cast main
+}
+spell "Dawn" {
+  cast opening
+}
+spell "Slow" {
+  strike 5
+}
+spell "Quick" {
+  strike 2
+}
+spell "Moody" {
+  mood main
+}
+"#;
+
+fn invented(tie_break: &str, alternate: &str, plays: &[(&str, &str)]) -> Timeline {
+    let rules = invented_game(tie_break, alternate);
+    let doc = engine_document(&[("sparks.rules", &rules), ("sparks.cards", INVENTED_CARDS)], "sparks");
+    let plays: Vec<Play> =
+        plays.iter().map(|(side, card)| Play { side: side.to_string(), card: card.to_string() }).collect();
+    timeline(&doc, &plays).expect("timeline")
+}
+
+#[test]
+fn higher_priority_then_higher_power_then_at_the_same_time() {
+    let t = invented(
+        "higher priority\n  higher power\n  simultaneous",
+        "",
+        &[("north", "Spark"), ("2", "Flare"), ("1", "Ember"), ("south", "Twin Flare"), ("2", "Dawn")],
+    );
+    assert_eq!(
+        order(&t),
+        [
+            "Opening 1 south Dawn",
+            "Main 1= south Flare",
+            "Main 1= south Twin Flare",
+            "Main 2 north Spark",
+            "Main 3 north Ember",
+        ]
+    );
+    assert_eq!(decided_by(&t), [None, None, None, Some("higher power"), Some("higher priority")]);
+    assert_eq!(t.steps[1].phase, "Play");
+    let text = cardsmith::engine::text::render(&t);
+    assert!(text.contains("= resolve at the same time"), "{text}");
+}
+
+#[test]
+fn the_sides_tie_break_before_the_outcome_and_a_scale_counts_up() {
+    let t = invented(
+        "higher priority\n  side south north\n  simultaneous",
+        "",
+        &[("north", "Flare"), ("north", "Slow"), ("south", "Twin Flare"), ("south", "Quick")],
+    );
+    assert_eq!(order(&t), ["Main 1 south Twin Flare", "Main 2 north Flare", "2 1 south Quick", "5 1 north Slow"]);
+    assert_eq!(decided_by(&t)[1], Some("side south north"));
+    assert_eq!(t.steps[2].phase, "Duel");
+}
+
+#[test]
+fn a_roll_decides_what_the_list_leaves_tied() {
+    let t = invented("roll \"each side rolls a D6, the higher first\"", "", &[("1", "Flare"), ("2", "Spark")]);
+    assert_eq!(order(&t), ["Main 1 north Flare", "Main 1 south Spark"]);
+    let undecided: Vec<Option<&str>> = t.steps[0].resolutions.iter().map(|r| r.undecided.as_deref()).collect();
+    assert_eq!(undecided, [Some("each side rolls a D6, the higher first"); 2]);
+    assert!(t.steps[0].resolutions.iter().all(|r| !r.simultaneous));
+    let text = cardsmith::engine::text::render(&t);
+    assert!(text.contains("   1? north     Flare"), "{text}");
+    assert!(text.contains("decided by a roll (each side rolls a D6, the higher first)"), "{text}");
+}
+
+#[test]
+fn sides_alternate_round_by_round_and_the_lower_value_chooses() {
+    // Each side's plays in the order given, like a stack of cards: round 1
+    // is Spark against Ember, round 2 Flare against Twin Flare.
+    let t = invented(
+        "choose lower power\n  roll \"a D6 each\"",
+        "alternate",
+        &[("1", "Spark"), ("1", "Flare"), ("2", "Ember"), ("2", "Twin Flare")],
+    );
+    assert_eq!(
+        order(&t),
+        ["Main 1 north Spark", "Main 2 south Ember", "Main 3 north Flare", "Main 3 south Twin Flare"]
+    );
+    let resolutions = &t.steps[0].resolutions;
+    assert_eq!(resolutions.iter().map(|r| r.round).collect::<Vec<_>>(), [Some(1), Some(1), Some(2), Some(2)]);
+    assert!(resolutions[0].chooses && !resolutions[1].chooses);
+    assert_eq!(decided_by(&t), [None, Some("choose lower power"), Some("alternation"), None]);
+    assert_eq!(resolutions[3].undecided.as_deref(), Some("a D6 each"));
+}
+
+#[test]
+fn the_command_refuses_an_unknown_side_and_a_card_that_resolves_nowhere() {
+    let repo = common::repo();
+    let side = cardsmith(&["timeline", "cards/dreadnaught-2e", "--play", "atacker:Spinal Railcannon"], repo);
+    assert_eq!(side.status.code(), Some(2));
+    assert!(common::stderr(&side).contains("no side is named `atacker`"), "{}", common::stderr(&side));
+    assert!(common::stderr(&side).contains("did you mean `attacker`?"), "{}", common::stderr(&side));
+    let far = cardsmith(&["timeline", "cards/dropfleet-1.3", "--play", "7:Lantern Hammer"], repo);
+    assert_eq!(far.status.code(), Some(2));
+    assert!(common::stderr(&far).contains("sides of `dropfleet-1.3`: 1, 2"), "{}", common::stderr(&far));
+    // A [Trigger] ability belongs to no phase of the TCG's turn.
+    let nowhere = cardsmith(&["timeline", "cards/dreadnought-tcg", "--play", "1:Cinderhound"], repo);
+    assert_eq!(nowhere.status.code(), Some(2));
+    assert!(common::stderr(&nowhere).contains("resolves in no phase"), "{}", common::stderr(&nowhere));
+    let battlegroup = cardsmith(&["timeline", "cards/dropfleet-1.3", "--play", "2:Lantern Hamer"], repo);
+    assert!(
+        common::stderr(&battlegroup).contains("did you mean `Lantern Hammer`?"),
+        "{}",
+        common::stderr(&battlegroup)
+    );
+    let no_side = cardsmith(&["timeline", "cards/dreadnaught-2e", "--play", "Spinal Railcannon"], repo);
+    assert_eq!(no_side.status.code(), Some(2));
+    assert!(common::stderr(&no_side).contains("does not say which side plays"), "{}", common::stderr(&no_side));
+}
+
+#[test]
+fn a_card_with_thousands_of_initiatives_is_refused_not_copied_thousands_of_times() {
+    // Each resolution holds its field's values: 2,000 initiatives resolve
+    // 2,000 times, each with 2,000 values.
+    let values: Vec<String> =
+        (0..2000).map(|t| format!(r#"{{"type": "initiative", "value": {{"step": {t}}}}}"#)).collect();
+    let text = format!(
+        r#"{{"format": 1,
+          "ruleset": {{"id": "wide", "initiative": {{"has_x": false, "from_tenths": 0, "to_tenths": 5000, "step_tenths": 1}},
+                       "tie_break": [{{"by": "simultaneous"}}]}},
+          "cards": [{{"name": "Wide", "kind": "a", "body": {{"fields": [{{"name": "at", "values": [{}]}}]}}}}]}}"#,
+        values.join(",")
+    );
+    let doc = Document::from_json(&text).expect("a document of format 1");
+    let refused = timeline(&doc, &[Play { side: "1".into(), card: "Wide".into() }]).expect_err("too large");
+    assert!(matches!(refused, TimelineError::TooLarge { size } if size > cardsmith::engine::timeline::MAX_SIZE));
+    let small: Vec<&str> = values.iter().take(10).map(String::as_str).collect();
+    let few = text.replace(&values.join(","), &small.join(","));
+    let doc = Document::from_json(&few).expect("a document");
+    let t = timeline(&doc, &[Play { side: "1".into(), card: "Wide".into() }]).expect("ten initiatives");
+    assert_eq!(t.steps.len(), 10);
+}
+
+#[test]
+fn only_a_field_of_the_step_enum_names_a_step() {
+    // `mood main` holds the word `main`, but of another enum: not the step.
+    let rules = invented_game("simultaneous", "");
+    let doc = engine_document(&[("sparks.rules", &rules), ("sparks.cards", INVENTED_CARDS)], "sparks");
+    let moody = timeline(&doc, &[Play { side: "1".into(), card: "Moody".into() }]).expect_err("no timing");
+    assert_eq!(moody, TimelineError::Untimed { card: "Moody".into(), side: "north".into() });
 }

@@ -242,4 +242,38 @@ includes one Offense Deck and one Defense Deck.";
 BAD_COPY_COUNT "E0407" "bad-copy-count" "\
 A copy count must be at least 1 (`x1`, `x2` ...).  Leave the card out of the
 deck instead of listing it `x0`.";
+
+BAD_TIMING "E0120" "bad-timing" "\
+A timing declaration of the ruleset (`initiative`, `side`, `phase`,
+`step-names`, `tie-break`) does not have the shape the language expects.  The
+message says what is missing.  For example, a side names the player who plays
+it:
+
+    side north \"North\" player 1
+
+See docs/rulesets.md, section \"Timing\".";
+
+UNKNOWN_TIMING_NAME "E0121" "unknown-timing-name" "\
+A timing declaration names something the ruleset does not declare: a side in
+a `side` tie-break rule, a field in `higher`, `lower` or `choose`, a deck type
+in a phase's `plays`, the enum of `step-names`, or a step that is not a value
+of that enum.  For example, with only `side north` and `side south`
+declared:
+
+    tie-break {
+      side north suoth   // did you mean `south`?
+      simultaneous
+    }";
+
+TIE_BREAK_OUTCOME "E0122" "tie-break-outcome" "\
+A tie-break list must say what happens to plays that none of its rules
+separates, with an outcome as its last rule: `simultaneous` (they resolve at
+the same time and cannot affect each other) or `roll \"how\"` (a roll decides).
+An outcome decides every tie left, so nothing may follow it:
+
+    tie-break {
+      higher power
+      side north south
+      simultaneous
+    }";
 }

@@ -15,6 +15,7 @@ pub mod model;
 pub(crate) mod names;
 mod ruleset;
 mod text;
+mod timing;
 mod value;
 
 use crate::diagnostics::Diagnostic;

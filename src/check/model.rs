@@ -24,6 +24,16 @@ pub struct Ruleset {
     pub roles: Vec<Role>,
     pub initiative: Option<Scale>,
     pub tie_break: Vec<TieBreak>,
+    /// The named sides of the table, each one player (`side north "North"
+    /// player 1`); players `1`, `2` … need no declaration.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sides: Vec<Side>,
+    /// A turn's phases, in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub phases: Vec<Phase>,
+    /// The enum whose values name steps on cards (`step-names timing`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step_names: Option<String>,
     pub ranges: Vec<Band>,
     pub arcs: Vec<Named>,
     pub enums: Vec<EnumDef>,
@@ -72,8 +82,9 @@ pub struct Role {
     pub mark: Option<String>,
 }
 
-/// An initiative scale: optionally `X` first, then numbers from `from` down to
-/// `to` in steps of `step`, all in tenths.
+/// An initiative scale: optionally `X` first, then numbers from `from` to
+/// `to` in steps of `step`, all in tenths: counting down when `from` is the
+/// larger, up when it is the smaller.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Scale {
     pub has_x: bool,
@@ -86,16 +97,20 @@ pub struct Scale {
 
 impl Scale {
     pub fn contains(&self, tenths: i64) -> bool {
-        tenths <= self.from_tenths
-            && tenths >= self.to_tenths
-            && self.step_tenths > 0
-            && (self.from_tenths - tenths) % self.step_tenths == 0
+        let (low, high) = (self.from_tenths.min(self.to_tenths), self.from_tenths.max(self.to_tenths));
+        tenths <= high && tenths >= low && self.step_tenths > 0 && (self.from_tenths - tenths) % self.step_tenths == 0
+    }
+
+    /// Whether the scale counts up (`from 1 to 5`) rather than down.
+    pub fn ascending(&self) -> bool {
+        self.from_tenths < self.to_tenths
     }
 
     pub fn describe(&self) -> String {
         let x = if self.has_x { "X, " } else { "" };
+        let direction = if self.ascending() { "up" } else { "down" };
         format!(
-            "{x}{} down to {} in steps of {}",
+            "{x}{} {direction} to {} in steps of {}",
             tenths(self.from_tenths),
             tenths(self.to_tenths),
             tenths(self.step_tenths)
@@ -114,8 +129,60 @@ pub enum TieBreak {
     /// Cards of these kinds go first (one tier); among them, a higher (or
     /// lower) value of the field wins.
     Kind { kinds: Vec<String>, field: Option<String>, highest: bool },
-    /// The first side named goes first.
+    /// The first side named goes first: a side the ruleset declares, or a
+    /// player number.
     Side { order: Vec<String> },
+    /// Any card: a higher (or lower) value of the field goes first
+    /// (`higher power`).
+    Value { field: String, highest: bool },
+    /// The side whose play has the higher (or lower) value of the field
+    /// chooses who goes first (`choose lower strategy-rating`).
+    Choice { field: String, highest: bool },
+    /// Outcome: plays still tied resolve at the same time.
+    Simultaneous,
+    /// Outcome: plays still tied are ordered by a roll, as described.
+    Roll { text: String },
+}
+
+impl TieBreak {
+    /// Whether the rule ends the list: it decides every tie left.
+    pub fn is_outcome(&self) -> bool {
+        matches!(self, TieBreak::Simultaneous | TieBreak::Roll { .. })
+    }
+}
+
+/// A named side of the table, played by one player.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Side {
+    pub id: String,
+    pub display: String,
+    pub player: u32,
+}
+
+/// A phase of the turn, with the steps that cards can name.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Phase {
+    pub id: String,
+    pub display: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub steps: Vec<Step>,
+    /// Whether the phase's steps are the initiative scale's.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub initiative: bool,
+    /// Whether the sides take turns: each side's next play, one round after
+    /// another, the tie-break list ordering each round.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub alternate: bool,
+    /// The deck types played in this phase as a whole (a battlegroup).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub plays: Vec<String>,
+}
+
+/// A step of a phase.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Step {
+    pub id: String,
+    pub display: String,
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
@@ -427,6 +494,8 @@ impl Ruleset {
             "shape" => self.shapes.retain(|(x, _)| x != id),
             "kind" => self.kinds.retain(|x| x.id != id),
             "deck-type" => self.deck_types.retain(|x| x.id != id),
+            "side" => self.sides.retain(|x| x.id != id),
+            "phase" => self.phases.retain(|x| x.id != id),
             _ => {}
         }
     }

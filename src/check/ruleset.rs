@@ -25,7 +25,8 @@ pub fn load(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Ruleset> {
     let header = tree.nodes.first().filter(|n| n.name.text == "ruleset")?;
-    let mut loader = Loader { files, diagnostics, type_refs: Vec::new(), name_refs: Vec::new() };
+    let mut loader =
+        Loader { files, diagnostics, type_refs: Vec::new(), name_refs: Vec::new(), timing: Default::default() };
     let id = match super::names::id_at(header, 0) {
         Some(id) => id.to_string(),
         None => {
@@ -43,6 +44,9 @@ pub fn load(
         roles: Vec::new(),
         initiative: None,
         tie_break: Vec::new(),
+        sides: Vec::new(),
+        phases: Vec::new(),
+        step_names: None,
         ranges: Vec::new(),
         arcs: Vec::new(),
         enums: Vec::new(),
@@ -89,6 +93,9 @@ const DECLARATIONS: &[&str] = &[
     "role",
     "initiative",
     "tie-break",
+    "side",
+    "phase",
+    "step-names",
     "range",
     "arc",
     "enum",
@@ -109,6 +116,8 @@ struct Loader<'a> {
     /// Kinds and roles named by declarations (`only`, `roles`), checked
     /// once all are declared, each at the name that was written.
     name_refs: Vec<NameRef>,
+    /// Names used by the timing declarations, checked once all are declared.
+    timing: super::timing::Pending,
 }
 
 /// A kind or role a declaration names: what names it, and where.
@@ -159,7 +168,7 @@ impl Loader<'_> {
     fn declaration(&mut self, node: &Node, ruleset: &mut Ruleset, seen: &mut Vec<(String, String, Span)>) {
         let what = node.name.text.as_str();
         if let Some(id) = ident_at(node, 0) {
-            if matches!(what, "initiative" | "tie-break" | "play-limit" | "cost-limit") {
+            if matches!(what, "initiative" | "tie-break" | "step-names" | "play-limit" | "cost-limit") {
             } else if let Some(at) =
                 seen.iter().position(|(w, i, first)| w == what && i == id && first.file != node.span.file)
             {
@@ -206,16 +215,20 @@ impl Loader<'_> {
                 }
                 ruleset.roles.push(role);
             }
-            "initiative" => ruleset.initiative = self.scale(node),
+            "initiative" => {
+                self.timing.once(node, self.diagnostics);
+                ruleset.initiative = super::timing::scale(node, self.diagnostics);
+            }
+            // A ruleset's own list replaces the one it extends.
             "tie-break" => {
-                // A ruleset's own chain replaces the one it extends.
-                ruleset.tie_break.clear();
-                for child in children(node) {
-                    match self.tie_break(child) {
-                        Some(step) => ruleset.tie_break.push(step),
-                        None => continue,
-                    }
-                }
+                self.timing.once(node, self.diagnostics);
+                ruleset.tie_break = super::timing::tie_break(node, &mut self.timing, self.diagnostics);
+            }
+            "side" => ruleset.sides.extend(super::timing::side(node, self.diagnostics)),
+            "phase" => ruleset.phases.extend(super::timing::phase(node, &mut self.timing, self.diagnostics)),
+            "step-names" => {
+                self.timing.once(node, self.diagnostics);
+                ruleset.step_names = super::timing::step_names(node, &mut self.timing, self.diagnostics);
             }
             "range" => {
                 let Some((id, display)) = self.id_and_display(node) else { return };
@@ -405,68 +418,6 @@ impl Loader<'_> {
                 }
             }
             _ => self.unknown(node, DECLARATIONS),
-        }
-    }
-
-    fn scale(&mut self, node: &Node) -> Option<Scale> {
-        let has_x = node.values.first().is_some_and(|v| v.kind == ValueKind::Ident("X".into()));
-        let whole_steps = node.values.iter().any(|v| v.kind == ValueKind::Ident("whole-steps".into()));
-        let mut numbers = [None; 3];
-        let mut slot = None;
-        for value in &node.values {
-            match &value.kind {
-                ValueKind::Ident(word) if word == "from" => slot = Some(0),
-                ValueKind::Ident(word) if word == "to" => slot = Some(1),
-                ValueKind::Ident(word) if word == "by" => slot = Some(2),
-                ValueKind::Decimal(d) => {
-                    if let Some(i) = slot.take() {
-                        numbers[i] = d.tenths();
-                    }
-                }
-                ValueKind::Int(n) => {
-                    if let Some(i) = slot.take() {
-                        numbers[i] = n.checked_mul(10);
-                    }
-                }
-                _ => {}
-            }
-        }
-        match numbers {
-            [Some(from_tenths), Some(to_tenths), Some(step_tenths)] if step_tenths > 0 && from_tenths >= to_tenths => {
-                Some(Scale { has_x, whole_steps, from_tenths, to_tenths, step_tenths })
-            }
-            _ => {
-                self.bad(
-                    node.head_span(),
-                    "write the scale as `initiative X from 5.9 to 0.0 by 0.1` (X optional, one decimal place)",
-                );
-                None
-            }
-        }
-    }
-
-    fn tie_break(&mut self, node: &Node) -> Option<TieBreak> {
-        match node.name.text.as_str() {
-            "kind" => {
-                // `kind terrain event by speed highest`: kinds up to `by`.
-                let by = node.values.iter().position(|v| v.kind == ValueKind::Ident("by".into()));
-                let kinds: Vec<String> = (0..by.unwrap_or(node.values.len()))
-                    .filter_map(|i| ident_at(node, i))
-                    .map(str::to_string)
-                    .collect();
-                if kinds.is_empty() {
-                    self.bad(node.head_span(), "a tie-break tier names its kinds: `kind terrain by speed highest`");
-                    return None;
-                }
-                let field = by.and_then(|i| ident_at(node, i + 1)).map(str::to_string);
-                let highest = !node.values.iter().any(|v| v.kind == ValueKind::Ident("lowest".into()));
-                Some(TieBreak::Kind { kinds, field, highest })
-            }
-            "side" => Some(TieBreak::Side { order: idents(node) }),
-            _ => {
-                self.unknown(node, &["kind", "side"]);
-                None
-            }
         }
     }
 
@@ -698,6 +649,7 @@ impl Loader<'_> {
                 );
             }
         }
+        super::timing::resolve(ruleset, std::mem::take(&mut self.timing), self.diagnostics);
         self.validate_rules(ruleset);
     }
 

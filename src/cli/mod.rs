@@ -30,7 +30,7 @@ Examples:
   cardsmith build -o out                   write the engine data (JSON + schema) to out/
   cardsmith print cards/dreadnaught-2e --backs
                                            PDF sheets with duplex backs, PNGs, an HTML preview, TTS decks
-  cardsmith timeline --attacker \"Kinetic Strike\" --defender \"Flak Batteries\"
+  cardsmith timeline --play \"1:Kinetic Strike\" --play \"2:Flak Batteries\"
                                            the order in which a turn's effects resolve
   cardsmith explain E0304                  what a diagnostic code means
   cardsmith new my-ship --game dreadnaught-2e

@@ -1,7 +1,8 @@
-//! `cardsmith timeline`: the order in which the effects of the cards each
-//! side plays in a turn resolve.  It reads only engine data — a document
-//! written by `cardsmith build`, or the same JSON built in memory — through
-//! the engine's own types.
+//! `cardsmith timeline`: the order in which the plays of a turn resolve, for
+//! any game whose ruleset declares its timing.  It reads only engine data — a
+//! document written by `cardsmith build`, or the same JSON built in memory —
+//! through the engine's own types.  Sides are what the ruleset declares (or
+//! player numbers); nothing here knows a game.
 
 use super::{build, check, read};
 use cardsmith::engine::data::Document;
@@ -12,18 +13,18 @@ use std::process::ExitCode;
 
 #[derive(clap::Args)]
 #[command(
-    group(clap::ArgGroup::new("cards").required(true).multiple(true).args(["attacker", "defender"])),
-    after_help = "Examples:\n  cardsmith timeline cards/dreadnaught-2e --attacker \"Spinal Railcannon\" --attacker \"Follow-Through\" --defender \"Debris\"\n  cardsmith timeline --data out/dreadnaught-2e.json --attacker \"Kinetic Strike\" --format json"
+    after_help = "SIDE is a player number (1, 2 …) or a side the ruleset declares (`side NAME \"Name\" player N`); \
+                  NAME is a card, or a deck that a phase of the turn plays whole.\n\nExamples:\n  \
+                  cardsmith timeline cards/my-game --play \"1:Fireball\" --play \"2:Shield Wall\" --play \"1:Second Wind\"\n  \
+                  cardsmith timeline --data out/my-game.json --play \"north:Fireball\" --play \"south:Shield Wall\" --format json"
 )]
 pub struct Args {
     /// Files or folders to build the engine data from in memory (default: the project)
     paths: Vec<PathBuf>,
-    /// A card the attacker plays this turn, by name (repeat for several)
-    #[arg(long, value_name = "CARD")]
-    attacker: Vec<String>,
-    /// A card the defender plays this turn, by name (repeat for several)
-    #[arg(long, value_name = "CARD")]
-    defender: Vec<String>,
+    /// A card (or a deck that a phase plays whole) that a side plays this
+    /// turn; repeat for several, each side's in the order it plays them
+    #[arg(long = "play", value_name = "SIDE:NAME", required = true)]
+    plays: Vec<String>,
     /// Read this engine data document (written by `cardsmith build`) instead of building
     #[arg(long, value_name = "FILE", conflicts_with = "paths")]
     data: Option<PathBuf>,
@@ -69,23 +70,47 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     for (name, text) in &documents {
         parsed.push(Document::from_json(text).map_err(|e| miette!("{name}: {e}"))?);
     }
-    let plays: Vec<Play> = [("attacker", &args.attacker), ("defender", &args.defender)]
-        .into_iter()
-        .flat_map(|(side, cards)| cards.iter().map(move |card| Play { side: side.to_string(), card: card.clone() }))
-        .collect();
+    let plays = args
+        .plays
+        .iter()
+        .map(|text| {
+            Play::parse(text).ok_or_else(|| {
+                miette!(help = "write `--play 1:NAME` or `--play SIDE:NAME`", "`{text}` does not say which side plays")
+            })
+        })
+        .collect::<Result<Vec<Play>>>()?;
     let document = choose(&parsed, args.game.as_deref(), &plays)?;
-    let timeline = timeline::timeline(document, &plays).map_err(|e| match &e {
-        TimelineError::UnknownCard { closest: Some(closest), .. } => {
-            miette!(help = format!("did you mean `{closest}`?"), "{e} in `{}`", document.ruleset.id)
-        }
-        TimelineError::UnknownCard { .. } => miette!("{e} in `{}`", document.ruleset.id),
-        TimelineError::NoScale(_) => miette!(help = "the timeline needs a ruleset with an `initiative` scale", "{e}"),
-    })?;
+    let timeline = timeline::timeline(document, &plays).map_err(|e| refused(&e, &document.ruleset.id))?;
     match args.format {
         Format::Text => super::stdout(&cardsmith::engine::text::render(&timeline))?,
         Format::Json => super::stdout(&format!("{}\n", serde_json::to_string_pretty(&timeline).into_diagnostic()?))?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A timeline error as a diagnostic, with what would fix it.
+fn refused(error: &TimelineError, game: &str) -> miette::Report {
+    match error {
+        TimelineError::UnknownCard { closest: Some(closest), .. }
+        | TimelineError::UnknownSide { closest: Some(closest), .. } => {
+            miette!(help = format!("did you mean `{closest}`?"), "{error} in `{game}`")
+        }
+        TimelineError::UnknownSide { sides, .. } => {
+            miette!(help = format!("sides of `{game}`: {}", sides.join(", ")), "{error} in `{game}`")
+        }
+        TimelineError::UnknownCard { .. } => miette!("{error} in `{game}`"),
+        TimelineError::Untimed { .. } => miette!(
+            help = "a card resolves in a phase when it carries an initiative value or names a step of a phase; \
+                    a deck, when a phase plays its type (see the ruleset's `phase` declarations)",
+            "{error}"
+        ),
+        TimelineError::TooLarge { .. } => {
+            miette!(help = "play fewer cards, or cards with fewer initiatives", "{error}")
+        }
+        TimelineError::NoTiming(_) => {
+            miette!(help = "the ruleset needs `phase` declarations or an `initiative` scale", "{error}")
+        }
+    }
 }
 
 /// The game named by `--game`, else the one game that has every card played.
@@ -100,8 +125,7 @@ fn choose<'d>(documents: &'d [Document], game: Option<&str>, plays: &[Play]) -> 
     if let [only] = documents {
         return Ok(only);
     }
-    let fitting: Vec<&Document> =
-        documents.iter().filter(|d| plays.iter().all(|p| d.card(&p.card).is_some())).collect();
+    let fitting: Vec<&Document> = documents.iter().filter(|d| plays.iter().all(|p| d.has_play(&p.card))).collect();
     match fitting.as_slice() {
         [one] => Ok(one),
         [] => {

@@ -14,6 +14,8 @@ pub struct Document {
     pub ruleset: Ruleset,
     #[serde(default)]
     pub cards: Vec<Card>,
+    #[serde(default)]
+    pub decks: Vec<Deck>,
 }
 
 /// A document that cannot be read.
@@ -51,6 +53,17 @@ impl Document {
     pub fn card(&self, name: &str) -> Option<&Card> {
         self.cards.iter().find(|c| c.name == name)
     }
+
+    /// A deck that is played as a whole in one of the turn's phases.
+    pub fn playable_deck(&self, name: &str) -> Option<&Deck> {
+        let played = |d: &&Deck| self.ruleset.phases.iter().any(|p| p.plays.contains(&d.deck_type));
+        self.decks.iter().filter(played).find(|d| d.name == name)
+    }
+
+    /// Whether `name` is a card, or a deck played in a phase.
+    pub fn has_play(&self, name: &str) -> bool {
+        self.card(name).is_some() || self.playable_deck(name).is_some()
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -60,6 +73,116 @@ pub struct Ruleset {
     pub initiative: Option<Scale>,
     #[serde(default)]
     pub tie_break: Vec<TieBreak>,
+    #[serde(default)]
+    pub sides: Vec<Side>,
+    #[serde(default)]
+    pub phases: Vec<Phase>,
+    /// The enum whose values name steps on cards.
+    #[serde(default)]
+    pub step_names: Option<String>,
+    /// What each kind's fields take, to find the fields that name steps.
+    #[serde(default)]
+    pub kinds: Vec<KindSchema>,
+    #[serde(default)]
+    pub shapes: Vec<KindSchema>,
+}
+
+/// A kind (or shared shape) and its schema.
+#[derive(Debug, Deserialize)]
+pub struct KindSchema {
+    pub id: String,
+    #[serde(default)]
+    pub schema: Schema,
+}
+
+/// The parts of a schema the engine reads: the types a field takes, its
+/// nested fields and the shared shape it uses.
+#[derive(Debug, Default, Deserialize)]
+pub struct Schema {
+    #[serde(default)]
+    pub takes: Vec<TypeSpec>,
+    #[serde(default)]
+    pub fields: Vec<FieldSchema>,
+    #[serde(default)]
+    pub shape: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct FieldSchema {
+    pub name: String,
+    #[serde(default)]
+    pub schema: Schema,
+}
+
+/// A value type: a built-in name, or `{"enum": id}`.
+#[derive(Debug, Deserialize)]
+pub struct TypeSpec {
+    pub ty: serde_json::Value,
+}
+
+impl Ruleset {
+    /// The fields of a kind, at any depth, whose first value is of the enum
+    /// that names steps: the fields by which its cards name a step.
+    pub fn step_fields(&self, kind: &str) -> Vec<&str> {
+        let Some(names) = &self.step_names else { return Vec::new() };
+        let Some(kind) = self.kinds.iter().find(|k| k.id == kind) else { return Vec::new() };
+        let names_step = |schema: &Schema| {
+            schema.takes.first().and_then(|t| t.ty.get("enum")).and_then(|e| e.as_str()) == Some(names.as_str())
+        };
+        let mut found = Vec::new();
+        let mut shapes_seen: Vec<&str> = Vec::new();
+        let mut stack = vec![&kind.schema];
+        // A shape may name itself through a field: each shape is opened once.
+        while let Some(schema) = stack.pop() {
+            for field in &schema.fields {
+                if names_step(&field.schema) || self.shape_names_step(&field.schema, &names_step) {
+                    found.push(field.name.as_str());
+                }
+                stack.push(&field.schema);
+            }
+            if let Some(shape) = schema.shape.as_deref().filter(|s| !shapes_seen.contains(s)) {
+                shapes_seen.push(shape);
+                stack.extend(self.shapes.iter().filter(|s| s.id == shape).map(|s| &s.schema));
+            }
+        }
+        found
+    }
+
+    fn shape_names_step(&self, schema: &Schema, names_step: &dyn Fn(&Schema) -> bool) -> bool {
+        let shape = schema.shape.as_deref();
+        schema.takes.is_empty() && self.shapes.iter().any(|s| Some(s.id.as_str()) == shape && names_step(&s.schema))
+    }
+}
+
+/// A named side of the table, played by one player.
+#[derive(Debug, Deserialize)]
+pub struct Side {
+    pub id: String,
+    pub player: u32,
+}
+
+/// A phase of the turn: its own steps, the initiative scale's, or none.
+#[derive(Debug, Deserialize)]
+pub struct Phase {
+    pub id: String,
+    #[serde(default)]
+    pub display: String,
+    #[serde(default)]
+    pub steps: Vec<Step>,
+    #[serde(default)]
+    pub initiative: bool,
+    #[serde(default)]
+    pub alternate: bool,
+    /// Deck types played as a whole in this phase.
+    #[serde(default)]
+    pub plays: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Step {
+    pub id: String,
+    #[serde(default)]
+    pub display: String,
 }
 
 /// `X` (optionally) first, then from `from_tenths` down to `to_tenths` in
@@ -84,8 +207,25 @@ pub enum TieBreak {
         #[serde(default = "highest")]
         highest: bool,
     },
-    /// Sides in this order.
+    /// Sides in this order: side ids or player numbers.
     Side { order: Vec<String> },
+    /// A higher (or lower) value of the field first, whatever the kind.
+    Value {
+        field: String,
+        #[serde(default = "highest")]
+        highest: bool,
+    },
+    /// The side whose play has the higher (or lower) value chooses who goes
+    /// first; listed first, it may go second.
+    Choice {
+        field: String,
+        #[serde(default = "highest")]
+        highest: bool,
+    },
+    /// Still tied: at the same time.
+    Simultaneous,
+    /// Still tied: a roll decides, as described.
+    Roll { text: String },
     /// A tier this engine does not know; it breaks no tie.
     #[serde(other)]
     Unknown,
@@ -93,6 +233,15 @@ pub enum TieBreak {
 
 fn highest() -> bool {
     true
+}
+
+/// A deck, with the values computed for it (`strategy-rating`).
+#[derive(Debug, Deserialize)]
+pub struct Deck {
+    pub name: String,
+    pub deck_type: String,
+    #[serde(default)]
+    pub computed: std::collections::BTreeMap<String, serde_json::Value>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -174,6 +323,8 @@ pub enum Value {
     Initiative(Initiative),
     String(String),
     Name(String),
+    /// Card text, as written (its icons and references left in the text).
+    Text(String),
     /// A value type the engine does not read.
     Other,
 }
@@ -196,10 +347,17 @@ impl<'de> Deserialize<'de> for Value {
             "initiative" => serde_json::from_value(value).map(Value::Initiative),
             "string" => serde_json::from_value(value).map(Value::String),
             "name" => serde_json::from_value(value).map(Value::Name),
+            "text" => serde_json::from_value::<RawText>(value).map(|t| Value::Text(t.raw)),
             _ => Ok(Value::Other),
         };
         read.map_err(serde::de::Error::custom)
     }
+}
+
+/// The part of a text value the engine reads.
+#[derive(Deserialize)]
+struct RawText {
+    raw: String,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
@@ -220,6 +378,9 @@ mod tests {
             serde_json::from_str(r#"[{"type":"int","value":3},{"type":"grade","value":{"letter":"B","plus":2}}]"#)
                 .expect("values");
         assert_eq!(value, vec![Value::Int(3), Value::Other]);
+        let text: Value = serde_json::from_str(r#"{"type":"text","value":{"raw":"Deal 1 {damage}.","parts":[]}}"#)
+            .expect("a text value");
+        assert_eq!(text, Value::Text("Deal 1 {damage}.".into()));
         let condition: Condition = serde_json::from_str(r#"{"type":"phase","name":"draw"}"#).expect("condition");
         assert_eq!(condition, Condition::Other);
         let tier: TieBreak = serde_json::from_str(r#"{"by":"priority","digits":1}"#).expect("tier");

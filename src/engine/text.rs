@@ -1,45 +1,42 @@
-//! The timeline as a person reads it: one heading per initiative step, one
+//! The timeline as a person reads it: one heading per phase and step, one
 //! numbered entry per resolution with its effects below it.
 
 use super::data::{Body, Condition, Effect, Initiative, Value};
-use super::timeline::{tenths, Timeline};
+use super::timeline::{tenths, Resolution, Step, Timeline};
 use std::fmt::Write;
 
 /// The whole timeline as text, ending with a newline.
 pub fn render(timeline: &Timeline) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}: {}", timeline.ruleset, plays(timeline));
-    let mut any_simultaneous = false;
+    let (mut simultaneous, mut rolls, mut chosen) = (false, Vec::<String>::new(), false);
     for step in &timeline.steps {
-        let _ = writeln!(out, "\n{}", step.initiative);
+        let heading = match (step.phase.is_empty(), step.step.is_empty()) {
+            (true, _) => step.step.clone(),
+            (false, true) => step.phase.clone(),
+            (false, false) => format!("{}, {}", step.phase, step.step),
+        };
+        let _ = writeln!(out, "\n{heading}");
         for r in &step.resolutions {
-            any_simultaneous |= r.simultaneous;
-            let mark = if r.simultaneous { "=" } else { " " };
-            let mut about = vec![r.kind.clone()];
-            about.extend(r.compared.iter().cloned());
-            if r.initiative != step.initiative {
-                about.push(format!("at {}", r.initiative));
+            simultaneous |= r.simultaneous;
+            chosen |= r.chooses;
+            if let Some(roll) = r.undecided.as_ref().filter(|roll| !rolls.contains(roll)) {
+                rolls.push(roll.clone());
             }
-            let _ = write!(out, "  {:>2}{mark} {:<9} {} ({})", r.position, r.side, r.card, about.join(", "));
-            if let Some(by) = &r.decided_by {
-                let _ = write!(out, "  [tie-break: {by}]");
-            }
-            out.push('\n');
-            let lines = body_lines(&r.body);
-            if lines.is_empty() {
-                let values: Vec<String> = r.values.iter().map(value).collect();
-                let _ = writeln!(out, "        {} {}", r.field, values.join(" "));
-            }
-            for line in lines {
-                let _ = writeln!(out, "        {line}");
-            }
+            resolution(&mut out, step, r);
         }
     }
     if timeline.steps.is_empty() {
         out.push_str("\nnothing resolves\n");
     }
-    if any_simultaneous {
+    if simultaneous {
         out.push_str("\n= resolve at the same time and cannot affect each other\n");
+    }
+    for roll in rolls {
+        let _ = writeln!(out, "\n? tied: the order is decided by a roll ({roll})");
+    }
+    if chosen {
+        out.push_str("\n* this side chose to go first, and may go second instead\n");
     }
     if !timeline.notes.is_empty() {
         out.push('\n');
@@ -48,6 +45,37 @@ pub fn render(timeline: &Timeline) -> String {
         let _ = writeln!(out, "note: {note}");
     }
     out
+}
+
+/// One numbered entry and its effects.
+fn resolution(out: &mut String, step: &Step, r: &Resolution) {
+    let mark = match (r.simultaneous, r.undecided.is_some(), r.chooses) {
+        (true, _, _) => "=",
+        (_, true, _) => "?",
+        (_, _, true) => "*",
+        _ => " ",
+    };
+    let mut about = vec![r.kind.clone()];
+    about.extend(r.compared.iter().cloned());
+    if let Some(at) = r.initiative.as_ref().filter(|at| **at != step.step) {
+        about.push(format!("at {at}"));
+    }
+    if let Some(round) = r.round {
+        about.push(format!("round {round}"));
+    }
+    let _ = write!(out, "  {:>2}{mark} {:<9} {} ({})", r.position, r.side, r.card, about.join(", "));
+    if let Some(by) = &r.decided_by {
+        let _ = write!(out, "  [tie-break: {by}]");
+    }
+    out.push('\n');
+    let lines = body_lines(&r.body);
+    if lines.is_empty() && !r.values.is_empty() {
+        let values: Vec<String> = r.values.iter().map(value).collect();
+        let _ = writeln!(out, "        {} {}", r.field.as_deref().unwrap_or_default(), values.join(" "));
+    }
+    for line in lines {
+        let _ = writeln!(out, "        {line}");
+    }
 }
 
 fn plays(timeline: &Timeline) -> String {
@@ -71,6 +99,14 @@ fn body_lines(body: &Body) -> Vec<String> {
     let mut lines = Vec::new();
     if !body.effects.is_empty() {
         lines.push(effects(&body.effects));
+    }
+    // A block without effect lines says what it does with its fields (an
+    // ability's cost and text): one line each, nested blocks left out.
+    if body.effects.is_empty() && body.conditions.is_empty() {
+        for field in body.fields.iter().filter(|f| !f.values.is_empty()) {
+            let values: Vec<String> = field.values.iter().map(value).collect();
+            lines.push(format!("{} {}", field.name, values.join(" ")));
+        }
     }
     for conditional in &body.conditions {
         for (i, line) in body_lines(&conditional.body).into_iter().enumerate() {
@@ -115,6 +151,7 @@ pub fn value(value: &Value) -> String {
         Value::Initiative(Initiative::X) => "X".to_string(),
         Value::Initiative(Initiative::Step(t)) => tenths(*t),
         Value::String(text) => format!("{text:?}"),
+        Value::Text(text) => text.clone(),
         Value::Other => "…".to_string(),
     }
 }

@@ -1,201 +1,506 @@
-//! The order in which the effects of a turn resolve, from the engine data
+//! The order in which the plays of a turn resolve, from the engine data
 //! alone.
 //!
-//! Every field of a played card that holds initiative values resolves at each
-//! of them (`at 3.0 1.0 { … }` twice, `moves-at 1.0` once).  Steps come in the
-//! order of the ruleset's scale: `X` first, then from the highest number down.
-//! Within a step, a higher value resolves first (a first-edition priority
-//! digit: `3.4` before `3.2`, both in step `3`), then the ruleset's tie-break
-//! chain decides, tier by tier, exactly as declared: a `kind` tier puts its
-//! kinds first and, if it names a field, orders them by that field; a `side`
-//! tier orders the sides as listed.  Kinds named by no tier come after every
-//! kind that is.  Resolutions the chain cannot separate are simultaneous.
+//! A play is a side and a card (or a deck that a phase plays as a whole, such
+//! as a battlegroup).  The turn's phases come in the ruleset's order.  In a
+//! phase that follows the initiative scale, every field of a played card that
+//! holds initiative values resolves at each of them (`at 3.0 1.0 { … }`
+//! twice); steps come in the scale's order (`X` first, then counting down or
+//! up), and within a step a value nearer the start resolves first (`3.4`
+//! before `3.2` in step `3` of a scale of whole steps).  In a phase with its
+//! own steps, a field that takes the enum of `step_names` first resolves in
+//! the step its value names.  In a phase where the sides alternate, each
+//! side's first play forms the first round, its second the second, and so
+//! on.  Then the ruleset's tie-break
+//! list decides, rule by rule, exactly as declared: a `kind` rule puts its
+//! kinds first (kinds it does not name after), `higher`/`lower` and
+//! `choose` compare a field or computed value, `side` orders the sides as
+//! listed.  What the list cannot separate gets its outcome: at the same time,
+//! or a roll.
 
-use super::data::{Body, Card, Document, Field, Initiative, Scale, TieBreak, Value};
+use super::data::{Body, Card, Deck, Document, Field, Initiative, Phase, Scale, TieBreak, Value};
 use serde::Serialize;
 
-/// A card a side plays this turn.
+/// A side plays a card, or a deck that a phase plays as a whole.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Play {
+    /// A player number (`1`) or a side the ruleset declares (`attacker`).
     pub side: String,
     pub card: String,
+}
+
+impl Play {
+    /// `attacker:Spinal Railcannon` or `1:Kinetic Strike`: the side ends at
+    /// the first colon, so a name may hold colons.
+    pub fn parse(text: &str) -> Option<Play> {
+        let (side, card) = text.split_once(':')?;
+        let (side, card) = (side.trim(), card.trim());
+        (!side.is_empty() && !card.is_empty()).then(|| Play { side: side.to_string(), card: card.to_string() })
+    }
 }
 
 #[derive(Debug, Serialize)]
 pub struct Timeline {
     pub ruleset: String,
+    /// The plays as given, each side named as the timeline names it.
     pub plays: Vec<Play>,
     /// Only the steps at which something resolves, in order.
     pub steps: Vec<Step>,
-    /// Played cards that resolve at no step; tie-break tiers this engine does
-    /// not know.
+    /// Tie-break rules this engine does not know.
     pub notes: Vec<String>,
 }
 
 #[derive(Debug, Serialize)]
 pub struct Step {
-    /// `X`, `2.4`, or `3` on a scale of whole steps.
-    pub initiative: String,
+    /// The phase's printed name.
+    pub phase: String,
+    /// `X`, `2.4`, `3` on a scale of whole steps, a step's printed name, or
+    /// empty for a phase without steps.
+    pub step: String,
     pub resolutions: Vec<Resolution>,
 }
 
 #[derive(Debug, Serialize)]
 pub struct Resolution {
-    /// 1-based within the step; simultaneous resolutions share a position.
+    /// 1-based within the step; tied resolutions share a position.
     pub position: usize,
+    /// Tied, and the list's outcome is that they resolve at the same time.
     pub simultaneous: bool,
+    /// Tied, and a roll decides their order, as described.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub undecided: Option<String>,
+    /// The side as the ruleset names it (`attacker`), else the player number.
     pub side: String,
+    pub player: u32,
+    /// In a phase where the sides alternate, the round (from 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub round: Option<usize>,
+    /// The card or deck played.
     pub card: String,
+    /// Its kind, or a deck's type.
     pub kind: String,
-    /// The value on the card, such as `3.4` within step `3`.
-    pub initiative: String,
-    /// The field that carries the initiative, such as `at` or `moves-at`.
-    pub field: String,
+    /// The initiative value on the card, such as `3.4` within step `3`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub initiative: Option<String>,
+    /// The field that resolves, such as `at` or `ability`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
     /// The field's values (its initiatives included).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub values: Vec<Value>,
-    /// The values the tie-break chain compared, such as `power 3`.
+    /// The values the tie-break list compared, such as `power 3`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub compared: Vec<String>,
-    /// The criterion that put this resolution after the previous position.
+    /// The rule that put this resolution after the previous position.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub decided_by: Option<String>,
+    /// This play's side chose to go first (a `choose` rule), and may go
+    /// second instead.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub chooses: bool,
     /// The effects and conditions of the field's block.
     pub body: Body,
 }
 
 #[derive(Debug, PartialEq, Eq)]
 pub enum TimelineError {
-    /// The ruleset declares no initiative scale.
-    NoScale(String),
+    /// The ruleset declares neither phases nor an initiative scale.
+    NoTiming(String),
+    UnknownSide {
+        name: String,
+        closest: Option<String>,
+        sides: Vec<String>,
+    },
     UnknownCard {
         name: String,
         closest: Option<String>,
     },
+    /// A card or deck that resolves in no phase of the turn.
+    Untimed {
+        card: String,
+        side: String,
+    },
+    /// The timeline would repeat more values and effects than [`MAX_SIZE`]:
+    /// each resolution holds its field's values and block.
+    TooLarge {
+        size: usize,
+    },
 }
+
+/// The most values, fields, effects and conditions a timeline holds, all
+/// resolutions together: far beyond any turn of any game, and small enough
+/// that a document giving one card a million initiatives is refused rather
+/// than copied a million times.
+pub const MAX_SIZE: usize = 1_000_000;
 
 impl std::fmt::Display for TimelineError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            TimelineError::NoScale(id) => write!(f, "ruleset `{id}` has no initiative scale"),
+            TimelineError::NoTiming(id) => write!(f, "ruleset `{id}` declares no phases and no initiative scale"),
+            TimelineError::UnknownSide { name, .. } => write!(f, "no side is named `{name}`"),
             TimelineError::UnknownCard { name, .. } => write!(f, "no card is named `{name}`"),
+            TimelineError::Untimed { card, side } => write!(f, "`{card}` ({side}) resolves in no phase of the turn"),
+            TimelineError::TooLarge { size } => {
+                write!(f, "the timeline would hold {size} values and effects or more; at most {MAX_SIZE}")
+            }
         }
     }
 }
 
-/// One field of one played card at one of its initiative values.
+/// What a side plays: a card, or a deck played as a whole.
+#[derive(Clone, Copy)]
+enum Played<'d> {
+    Card(&'d Card),
+    Deck(&'d Deck),
+}
+
+impl<'d> Played<'d> {
+    fn name(self) -> &'d str {
+        match self {
+            Played::Card(card) => &card.name,
+            Played::Deck(deck) => &deck.name,
+        }
+    }
+
+    fn kind(self) -> &'d str {
+        match self {
+            Played::Card(card) => &card.kind,
+            Played::Deck(deck) => &deck.deck_type,
+        }
+    }
+
+    /// A field's first value, or a deck's computed value, scaled by 1000.
+    fn number(self, field: &str) -> Option<i128> {
+        match self {
+            Played::Card(card) => number(card, field),
+            Played::Deck(deck) => deck.computed.get(field)?.as_i64().map(|n| i128::from(n) * 1000),
+        }
+    }
+
+    /// `power 3`, as the value is written.
+    fn shown(self, field: &str) -> String {
+        let value = match self {
+            Played::Card(card) => card.field(field).and_then(|f| f.values.first()).map(super::text::value),
+            Played::Deck(deck) => deck.computed.get(field).map(|v| v.to_string()),
+        };
+        match value {
+            Some(value) => format!("{field} {value}"),
+            None => format!("no {field}"),
+        }
+    }
+}
+
+/// When in its phase an event resolves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum When {
+    At(Initiative),
+    Step(usize),
+    Whole,
+}
+
+/// One field of one play (or a whole deck) at one point of the turn.
 struct Event<'d> {
-    side: &'d str,
-    card: &'d Card,
-    field: &'d Field,
-    at: Initiative,
+    side: String,
+    player: u32,
+    played: Played<'d>,
+    field: Option<&'d Field>,
+    phase: usize,
+    when: When,
+    round: usize,
     key: Vec<i128>,
 }
 
-/// The timeline of the cards played this turn, in the order given.
+/// The timeline of the plays of this turn, in the order given (for each
+/// side, the order given is the order it plays: its strategy deck, say).
 pub fn timeline(doc: &Document, plays: &[Play]) -> Result<Timeline, TimelineError> {
-    let scale = doc.ruleset.initiative.as_ref().ok_or_else(|| TimelineError::NoScale(doc.ruleset.id.clone()))?;
+    let implicit;
+    let phases: Vec<&Phase> = if doc.ruleset.phases.is_empty() {
+        if doc.ruleset.initiative.is_none() {
+            return Err(TimelineError::NoTiming(doc.ruleset.id.clone()));
+        }
+        implicit = whole_turn_by_initiative();
+        vec![&implicit]
+    } else {
+        doc.ruleset.phases.iter().collect()
+    };
     let chain = &doc.ruleset.tie_break;
     let mut notes = Vec::new();
     if chain.iter().any(|t| matches!(t, TieBreak::Unknown)) {
-        notes.push(format!("a tie-break tier of `{}` is not known to this engine and breaks no tie", doc.ruleset.id));
+        notes.push(format!("a tie-break rule of `{}` is not known to this engine and breaks no tie", doc.ruleset.id));
     }
     let mut events = Vec::new();
+    let mut seated = Vec::new();
+    let mut size = 0usize;
     for play in plays {
-        let card = doc.card(&play.card).ok_or_else(|| unknown_card(doc, &play.card))?;
-        let before = events.len();
-        for field in timed_fields(&card.body.fields) {
-            for value in &field.values {
-                if let Value::Initiative(at) = value {
-                    let key = chain_key(chain, card, &play.side);
-                    events.push(Event { side: &play.side, card, field, at: *at, key });
+        let (side, player) = seat(doc, &play.side)?;
+        seated.push(Play { side: side.clone(), card: play.card.clone() });
+        let played = played(doc, &play.card)?;
+        let found = events_of(doc, &phases, played);
+        if found.is_empty() {
+            return Err(TimelineError::Untimed { card: played.name().to_string(), side });
+        }
+        for (phase, when, field) in found {
+            size = size.saturating_add(field.map_or(1, field_size));
+            if size > MAX_SIZE {
+                return Err(TimelineError::TooLarge { size });
+            }
+            let key = chain_key(doc, played, player);
+            events.push(Event { side: side.clone(), player, played, field, phase, when, round: 0, key });
+        }
+    }
+    number_rounds(doc, &phases, &mut events);
+    let ascending = doc.ruleset.initiative.as_ref().is_some_and(|s| s.from_tenths < s.to_tenths);
+    // Stable: what nothing separates keeps the order it was played in.
+    events.sort_by(|a, b| {
+        (a.phase, when_order(a.when, ascending), a.round, &a.key).cmp(&(
+            b.phase,
+            when_order(b.when, ascending),
+            b.round,
+            &b.key,
+        ))
+    });
+    let steps = steps(doc, &phases, &events);
+    Ok(Timeline { ruleset: doc.ruleset.id.clone(), plays: seated, steps, notes })
+}
+
+/// A document of a ruleset that declares a scale but no phases: the whole
+/// turn follows the scale.
+fn whole_turn_by_initiative() -> Phase {
+    Phase {
+        id: String::new(),
+        display: String::new(),
+        steps: Vec::new(),
+        initiative: true,
+        alternate: false,
+        plays: Vec::new(),
+    }
+}
+
+/// The side's label and player: a declared side, or a player number (from 1
+/// to the highest player a side names, and at least 2).
+fn seat(doc: &Document, name: &str) -> Result<(String, u32), TimelineError> {
+    let sides = &doc.ruleset.sides;
+    if let Some(side) = sides.iter().find(|s| s.id == name) {
+        return Ok((side.id.clone(), side.player));
+    }
+    let players = sides.iter().map(|s| s.player).max().unwrap_or(2).max(2);
+    match name.parse::<u32>() {
+        Ok(player) if (1..=players).contains(&player) => {
+            let label = sides.iter().find(|s| s.player == player).map(|s| s.id.clone());
+            Ok((label.unwrap_or_else(|| player.to_string()), player))
+        }
+        _ => {
+            // The numbers listed are capped: a document may declare player 4294967295.
+            let mut known: Vec<String> =
+                (1..=players.min(8)).chain((players > 8).then_some(players)).map(|p| p.to_string()).collect();
+            known.extend(sides.iter().map(|s| s.id.clone()));
+            let closest = closest(name, known.iter().map(String::as_str));
+            Err(TimelineError::UnknownSide { name: name.to_string(), closest, sides: known })
+        }
+    }
+}
+
+fn played<'d>(doc: &'d Document, name: &str) -> Result<Played<'d>, TimelineError> {
+    if let Some(card) = doc.card(name) {
+        return Ok(Played::Card(card));
+    }
+    if let Some(deck) = doc.playable_deck(name) {
+        return Ok(Played::Deck(deck));
+    }
+    let decks = doc.decks.iter().filter(|d| doc.playable_deck(&d.name).is_some()).map(|d| d.name.as_str());
+    let closest = closest(name, doc.cards.iter().map(|c| c.name.as_str()).chain(decks));
+    Err(TimelineError::UnknownCard { name: name.to_string(), closest })
+}
+
+fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<String> {
+    candidates
+        .map(|c| (strsim::normalized_damerau_levenshtein(&c.to_lowercase(), &name.to_lowercase()), c))
+        .filter(|(score, _)| *score >= 0.6)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c.to_string())
+}
+
+/// Where in the turn a play resolves: each phase, and when in it.
+fn events_of<'d>(doc: &'d Document, phases: &[&Phase], played: Played<'d>) -> Vec<(usize, When, Option<&'d Field>)> {
+    let mut found = Vec::new();
+    for (index, phase) in phases.iter().enumerate() {
+        let card = match played {
+            Played::Deck(deck) => {
+                if phase.plays.contains(&deck.deck_type) {
+                    found.push((index, When::Whole, None));
+                }
+                continue;
+            }
+            Played::Card(card) => card,
+        };
+        if phase.initiative && doc.ruleset.initiative.is_some() {
+            for field in fields_where(&card.body.fields, &|f| f.values.iter().any(is_initiative)) {
+                for value in &field.values {
+                    if let Value::Initiative(at) = value {
+                        found.push((index, When::At(*at), Some(field)));
+                    }
                 }
             }
         }
-        if events.len() == before {
-            notes.push(format!("`{}` ({}) resolves at no initiative step", card.name, play.side));
-        }
-    }
-    // Stable: resolutions nothing separates keep the order they were played in.
-    events.sort_by(|a, b| at_order(a.at).cmp(&at_order(b.at)).then_with(|| a.key.cmp(&b.key)));
-    let criteria = criteria(chain);
-    let mut steps: Vec<Step> = Vec::new();
-    for (i, event) in events.iter().enumerate() {
-        let label = step_label(event.at, scale);
-        if steps.last().is_none_or(|s| s.initiative != label) {
-            steps.push(Step { initiative: label.clone(), resolutions: Vec::new() });
-        }
-        let previous = i.checked_sub(1).map(|p| &events[p]).filter(|p| step_label(p.at, scale) == label);
-        let tied = |other: &Event| other.at == event.at && other.key == event.key;
-        let with_previous = previous.is_some_and(tied);
-        let with_next = events.get(i + 1).is_some_and(tied);
-        let decided_by = match previous {
-            Some(p) if !with_previous => Some(decided_by(p, event, &criteria)),
-            _ => None,
-        };
-        let Some(step) = steps.last_mut() else { continue };
-        let position = match step.resolutions.last() {
-            Some(last) if with_previous => last.position,
-            Some(last) => last.position + 1,
-            None => 1,
-        };
-        step.resolutions.push(Resolution {
-            position,
-            simultaneous: with_previous || with_next,
-            side: event.side.to_string(),
-            card: event.card.name.clone(),
-            kind: event.card.kind.clone(),
-            initiative: initiative_text(event.at),
-            field: event.field.name.clone(),
-            values: event.field.values.clone(),
-            compared: compared(chain, event.card),
-            decided_by,
-            body: event.field.body.clone().unwrap_or_default(),
-        });
-    }
-    Ok(Timeline { ruleset: doc.ruleset.id.clone(), plays: plays.to_vec(), steps, notes })
-}
-
-/// Fields holding initiative values, at any depth, in the order written; a
-/// timed field's own block resolves with it and is not searched further.
-fn timed_fields(fields: &[Field]) -> Vec<&Field> {
-    let mut found = Vec::new();
-    for field in fields {
-        if field.values.iter().any(|v| matches!(v, Value::Initiative(_))) {
-            found.push(field);
-        } else if let Some(body) = &field.body {
-            found.extend(timed_fields(&body.fields));
+        let step_fields = doc.ruleset.step_fields(&card.kind);
+        if !step_fields.is_empty() {
+            for (step, declared) in phase.steps.iter().enumerate() {
+                let names_step = |f: &Field| {
+                    step_fields.contains(&f.name.as_str())
+                        && matches!(f.values.first(), Some(Value::Name(n)) if *n == declared.id)
+                };
+                for field in fields_where(&card.body.fields, &names_step) {
+                    found.push((index, When::Step(step), Some(field)));
+                }
+            }
         }
     }
     found
 }
 
-fn unknown_card(doc: &Document, name: &str) -> TimelineError {
-    let closest = doc
-        .cards
-        .iter()
-        .map(|c| (strsim::normalized_damerau_levenshtein(&c.name.to_lowercase(), &name.to_lowercase()), &c.name))
-        .filter(|(score, _)| *score >= 0.6)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, n)| n.clone());
-    TimelineError::UnknownCard { name: name.to_string(), closest }
+/// What a resolution of the field copies: its values, and every field,
+/// effect and condition of its block.  (The depth is bounded by the JSON
+/// reader's nesting limit.)
+fn field_size(field: &Field) -> usize {
+    1 + field.values.len() + field.body.as_ref().map_or(0, body_size)
 }
 
-/// `X` before every number; higher numbers first.
-fn at_order(at: Initiative) -> (u8, std::cmp::Reverse<i64>) {
-    match at {
-        Initiative::X => (0, std::cmp::Reverse(0)),
-        Initiative::Step(t) => (1, std::cmp::Reverse(t)),
+fn body_size(body: &Body) -> usize {
+    let fields: usize = body.fields.iter().map(field_size).sum();
+    let conditions: usize = body.conditions.iter().map(|c| 1 + body_size(&c.body)).sum();
+    fields + body.effects.len() + conditions
+}
+
+fn is_initiative(value: &Value) -> bool {
+    matches!(value, Value::Initiative(_))
+}
+
+/// Fields that resolve, at any depth, in the order written; a field that
+/// resolves takes its own block with it, which is not searched further.
+/// (The depth is bounded by the JSON reader's nesting limit.)
+fn fields_where<'d>(fields: &'d [Field], resolves: &dyn Fn(&Field) -> bool) -> Vec<&'d Field> {
+    let mut found = Vec::new();
+    for field in fields {
+        if resolves(field) {
+            found.push(field);
+        } else if let Some(body) = &field.body {
+            found.extend(fields_where(&body.fields, resolves));
+        }
+    }
+    found
+}
+
+/// In a phase where the sides alternate, a side's n-th play at a point of
+/// the phase is in round n.
+fn number_rounds(doc: &Document, phases: &[&Phase], events: &mut [Event]) {
+    // Counted in a map: a document may give one card a million initiatives.
+    let mut played: std::collections::HashMap<(usize, String, u32), usize> = std::collections::HashMap::new();
+    for event in events.iter_mut() {
+        if !phases[event.phase].alternate {
+            continue;
+        }
+        let count = played.entry((event.phase, label(doc, phases, event), event.player)).or_default();
+        *count += 1;
+        event.round = *count;
     }
 }
 
+/// `X` first; then the scale's order (down, or up); a phase's steps in order.
+fn when_order(when: When, ascending: bool) -> (u8, i128) {
+    match when {
+        When::At(Initiative::X) => (0, 0),
+        When::At(Initiative::Step(t)) if ascending => (1, i128::from(t)),
+        When::At(Initiative::Step(t)) => (1, -i128::from(t)),
+        When::Step(step) => (1, step as i128),
+        When::Whole => (1, 0),
+    }
+}
+
+/// The point of the phase an event falls at, as printed.
+fn label(doc: &Document, phases: &[&Phase], event: &Event) -> String {
+    match (event.when, &doc.ruleset.initiative) {
+        (When::At(at), Some(scale)) => step_label(at, scale),
+        (When::At(at), None) => initiative_text(at),
+        (When::Step(step), _) => {
+            let step = &phases[event.phase].steps[step];
+            if step.display.is_empty() {
+                step.id.clone()
+            } else {
+                step.display.clone()
+            }
+        }
+        (When::Whole, _) => String::new(),
+    }
+}
+
+/// The events, in order, grouped by step and numbered.
+fn steps(doc: &Document, phases: &[&Phase], events: &[Event]) -> Vec<Step> {
+    let chain = &doc.ruleset.tie_break;
+    let criteria = criteria(chain);
+    let undecided = match chain.last() {
+        Some(TieBreak::Roll { text }) => Some(text.clone()),
+        _ => None,
+    };
+    let mut steps: Vec<Step> = Vec::new();
+    for (i, event) in events.iter().enumerate() {
+        let phase = phases[event.phase];
+        let phase_name = if phase.display.is_empty() { phase.id.clone() } else { phase.display.clone() };
+        let point = label(doc, phases, event);
+        let same_point = |other: &Event| other.phase == event.phase && label(doc, phases, other) == point;
+        if steps.last().is_none_or(|s| s.phase != phase_name || s.step != point) {
+            steps.push(Step { phase: phase_name, step: point.clone(), resolutions: Vec::new() });
+        }
+        let previous = i.checked_sub(1).map(|p| &events[p]).filter(|p| same_point(p));
+        let tied = |other: &Event| other.when == event.when && other.round == event.round && other.key == event.key;
+        let with_previous = previous.is_some_and(&tied);
+        let with_next = events.get(i + 1).is_some_and(|n| same_point(n) && tied(n));
+        let decided = match previous {
+            Some(p) if !with_previous => Some(decided_by(p, event, &criteria)),
+            _ => None,
+        };
+        let Some(step) = steps.last_mut() else { continue };
+        if let (Some((_, true)), Some(last)) = (&decided, step.resolutions.last_mut()) {
+            last.chooses = true;
+        }
+        let position = match step.resolutions.last() {
+            Some(last) if with_previous => last.position,
+            Some(last) => last.position + 1,
+            None => 1,
+        };
+        let tie = with_previous || with_next;
+        step.resolutions.push(Resolution {
+            position,
+            simultaneous: tie && undecided.is_none(),
+            undecided: undecided.clone().filter(|_| tie),
+            side: event.side.clone(),
+            player: event.player,
+            round: phase.alternate.then_some(event.round),
+            card: event.played.name().to_string(),
+            kind: event.played.kind().to_string(),
+            initiative: match event.when {
+                When::At(at) => Some(initiative_text(at)),
+                _ => None,
+            },
+            field: event.field.map(|f| f.name.clone()),
+            values: event.field.map(|f| f.values.clone()).unwrap_or_default(),
+            compared: compared(chain, event.played),
+            decided_by: decided.map(|(text, _)| text),
+            chooses: false,
+            body: event.field.and_then(|f| f.body.clone()).unwrap_or_default(),
+        });
+    }
+    steps
+}
+
 /// The scale step a value falls in: itself on a scale of tenths; the whole
-/// number below it on a scale of whole steps (where the tenth is a priority).
+/// step it starts from on a scale of whole steps (where the tenth orders
+/// values within the step).
 fn step_label(at: Initiative, scale: &Scale) -> String {
     let Initiative::Step(t) = at else { return "X".to_string() };
     // In i128, so no document can make the arithmetic overflow.
-    let (t, to, step) = (i128::from(t), i128::from(scale.to_tenths), i128::from(scale.step_tenths.max(1)));
-    let start = to + (t - to).div_euclid(step) * step;
+    let low = scale.to_tenths.min(scale.from_tenths);
+    let (t, low, step) = (i128::from(t), i128::from(low), i128::from(scale.step_tenths.max(1)));
+    let start = low + (t - low).div_euclid(step) * step;
     if step % 10 == 0 {
         (start / 10).to_string()
     } else {
@@ -216,72 +521,92 @@ pub(crate) fn tenths(value: impl Into<i128>) -> String {
     format!("{sign}{}.{}", value.unsigned_abs() / 10, value.unsigned_abs() % 10)
 }
 
-/// The card's place in the chain: for each tier in order, a number where
+/// The play's place in the list: for each rule in order, a number where
 /// smaller goes first.
-fn chain_key(chain: &[TieBreak], card: &Card, side: &str) -> Vec<i128> {
+fn chain_key(doc: &Document, played: Played, player: u32) -> Vec<i128> {
+    let by_value = |field: &str, highest: bool| match played.number(field) {
+        Some(v) if highest => -v,
+        Some(v) => v,
+        // A play without the value goes after those with it.
+        None => i128::MAX,
+    };
     let mut key = Vec::new();
-    for tier in chain {
-        match tier {
+    for rule in &doc.ruleset.tie_break {
+        match rule {
             TieBreak::Kind { kinds, field, highest } => {
-                let member = kinds.contains(&card.kind);
+                let member = kinds.iter().any(|k| k == played.kind());
                 key.push(if member { 0 } else { 1 });
                 if let Some(field) = field {
-                    // A card of the tier without the field goes after those with it.
-                    let value = member.then(|| number(card, field)).flatten();
-                    key.push(match value {
-                        Some(v) if *highest => -v,
-                        Some(v) => v,
-                        None => i128::MAX,
-                    });
+                    key.push(if member { by_value(field, *highest) } else { i128::MAX });
                 }
             }
             TieBreak::Side { order } => {
-                key.push(order.iter().position(|s| s == side).unwrap_or(order.len()) as i128);
+                let players = order.iter().map(|side| side_player(doc, side));
+                key.push(players.clone().position(|p| p == Some(player)).unwrap_or(order.len()) as i128);
             }
-            TieBreak::Unknown => {}
+            TieBreak::Value { field, highest } | TieBreak::Choice { field, highest } => {
+                key.push(by_value(field, *highest))
+            }
+            TieBreak::Simultaneous | TieBreak::Roll { .. } | TieBreak::Unknown => {}
         }
     }
     key
 }
 
-/// How each element of a chain key is described, in the ruleset's own words.
-fn criteria(chain: &[TieBreak]) -> Vec<String> {
+/// The player of a side named in a `side` rule: a declared side or a number.
+fn side_player(doc: &Document, side: &str) -> Option<u32> {
+    match doc.ruleset.sides.iter().find(|s| s.id == side) {
+        Some(declared) => Some(declared.player),
+        None => side.parse().ok(),
+    }
+}
+
+/// How each element of a list key is described, in the ruleset's own words,
+/// and whether it is a `choose` rule.
+fn criteria(chain: &[TieBreak]) -> Vec<(String, bool)> {
+    let order = |highest: bool| if highest { "higher" } else { "lower" };
     let mut described = Vec::new();
-    for tier in chain {
-        match tier {
+    for rule in chain {
+        match rule {
             TieBreak::Kind { kinds, field, highest } => {
-                described.push(format!("kind {}", kinds.join(" ")));
+                described.push((format!("kind {}", kinds.join(" ")), false));
                 if let Some(field) = field {
                     let order = if *highest { "highest" } else { "lowest" };
-                    described.push(format!("kind {} by {field} {order}", kinds.join(" ")));
+                    described.push((format!("kind {} by {field} {order}", kinds.join(" ")), false));
                 }
             }
-            TieBreak::Side { order } => described.push(format!("side {}", order.join(" "))),
-            TieBreak::Unknown => {}
+            TieBreak::Side { order } => described.push((format!("side {}", order.join(" ")), false)),
+            TieBreak::Value { field, highest } => described.push((format!("{} {field}", order(*highest)), false)),
+            TieBreak::Choice { field, highest } => {
+                described.push((format!("choose {} {field}", order(*highest)), true));
+            }
+            TieBreak::Simultaneous | TieBreak::Roll { .. } | TieBreak::Unknown => {}
         }
     }
     described
 }
 
-fn decided_by(previous: &Event, event: &Event, criteria: &[String]) -> String {
-    if previous.at != event.at {
-        return "priority".to_string();
+fn decided_by(previous: &Event, event: &Event, criteria: &[(String, bool)]) -> (String, bool) {
+    if previous.when != event.when {
+        return ("initiative value".to_string(), false);
+    }
+    if previous.round != event.round {
+        return ("alternation".to_string(), false);
     }
     let index = previous.key.iter().zip(&event.key).position(|(a, b)| a != b);
-    index.and_then(|i| criteria.get(i)).cloned().unwrap_or_else(|| "order played".to_string())
+    index.and_then(|i| criteria.get(i)).cloned().unwrap_or_else(|| ("order played".to_string(), false))
 }
 
-/// `power 3` for each field-ordered tier the card belongs to.
-fn compared(chain: &[TieBreak], card: &Card) -> Vec<String> {
+/// `power 3` for each value a rule compares for this play.
+fn compared(chain: &[TieBreak], played: Played) -> Vec<String> {
     let mut shown = Vec::new();
-    for tier in chain {
-        if let TieBreak::Kind { kinds, field: Some(field), .. } = tier {
-            if kinds.contains(&card.kind) {
-                match card.field(field).and_then(|f| f.values.first()) {
-                    Some(value) => shown.push(format!("{field} {}", super::text::value(value))),
-                    None => shown.push(format!("no {field}")),
-                }
+    for rule in chain {
+        match rule {
+            TieBreak::Kind { kinds, field: Some(field), .. } if kinds.iter().any(|k| k == played.kind()) => {
+                shown.push(played.shown(field));
             }
+            TieBreak::Value { field, .. } | TieBreak::Choice { field, .. } => shown.push(played.shown(field)),
+            _ => {}
         }
     }
     shown
@@ -314,7 +639,7 @@ fn decimal(text: &str) -> Option<i128> {
 
 #[cfg(test)]
 mod tests {
-    use super::{decimal, step_label, Initiative, Scale};
+    use super::{decimal, step_label, Initiative, Play, Scale};
 
     #[test]
     fn a_value_falls_in_its_scale_step() {
@@ -324,9 +649,22 @@ mod tests {
         assert_eq!(step_label(Initiative::Step(34), &whole), "3");
         assert_eq!(step_label(Initiative::Step(30), &whole), "3");
         assert_eq!(step_label(Initiative::X, &whole), "X");
+        let ascending = Scale { has_x: false, from_tenths: 10, to_tenths: 60, step_tenths: 10 };
+        assert_eq!(step_label(Initiative::Step(34), &ascending), "3");
         let hostile = Scale { has_x: false, from_tenths: i64::MAX, to_tenths: i64::MIN, step_tenths: i64::MIN };
         assert_eq!(step_label(Initiative::Step(i64::MIN), &hostile), "-922337203685477580.8");
         assert_eq!(step_label(Initiative::Step(i64::MAX), &hostile), "922337203685477580.7");
+    }
+
+    #[test]
+    fn a_play_is_a_side_then_a_name() {
+        let play = Play::parse("attacker: Spinal Railcannon").expect("a play");
+        assert_eq!((play.side.as_str(), play.card.as_str()), ("attacker", "Spinal Railcannon"));
+        let play = Play::parse("1:Card: The Sequel").expect("a play");
+        assert_eq!((play.side.as_str(), play.card.as_str()), ("1", "Card: The Sequel"));
+        assert_eq!(Play::parse("Spinal Railcannon"), None);
+        assert_eq!(Play::parse(":Spinal Railcannon"), None);
+        assert_eq!(Play::parse("1:"), None);
     }
 
     #[test]
