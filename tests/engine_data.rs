@@ -273,7 +273,7 @@ fn mutations(good: &Value) -> Vec<Mutation> {
         first_pointer(good, wanted).map(|p| format!("{p}/{key}")).unwrap_or_else(|| panic!("no {what} in the document"))
     };
     vec![
-        ("format 2", "/format".into(), Change::Set(2.into())),
+        ("format 1", "/format".into(), Change::Set(1.into())),
         ("no cards", "/cards".into(), Change::Remove),
         ("a card without a source", "/cards/0/source".into(), Change::Remove),
         ("an int that is text", found("signed value", &|v| v["type"] == "signed", "value"), Change::Set("four".into())),
@@ -291,6 +291,16 @@ fn mutations(good: &Value) -> Vec<Mutation> {
             "a text part of an unknown type",
             found("icon", &|v| v["type"] == "icon", "type"),
             Change::Set("sound".into()),
+        ),
+        (
+            "a special value of an unknown meaning",
+            found("special value", &|v| v["type"] == "special", "value"),
+            Change::Set(serde_json::json!({"token": "*", "meaning": "maybe"})),
+        ),
+        (
+            "a special value without its token",
+            found("special value", &|v| v["type"] == "special", "value"),
+            Change::Set(serde_json::json!({"meaning": "see-text"})),
         ),
         (
             "a deck count that is text",

@@ -242,4 +242,20 @@ includes one Offense Deck and one Defense Deck.";
 BAD_COPY_COUNT "E0407" "bad-copy-count" "\
 A copy count must be at least 1 (`x1`, `x2` ...).  Leave the card out of the
 deck instead of listing it `x0`.";
+
+BAD_SPECIAL "E0131" "bad-special" "\
+A special value is a token a card writes in place of a value, such as `-`
+(not applicable) or `*` (see the card's text).  A ruleset declares a token
+with its meaning, and a field's type says which tokens it accepts:
+
+    special \"X\" see-text \"Varies: the card's text gives the value\"
+    kind ship \"Ship\" {
+      field hull int or \"X\" required
+    }
+
+`-` (`not-applicable`) and `*` (`see-text`) are known without a declaration.
+The meaning is `not-applicable` or `see-text`; the token is at most 8
+characters, with no digit, space, quote, brace, comma or `;`.  This error
+says a declaration is malformed, or a type accepts a token that is not
+declared.";
 }

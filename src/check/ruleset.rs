@@ -54,6 +54,7 @@ pub fn load(
         deck_types: Vec::new(),
         play_limits: Vec::new(),
         cost_limits: Vec::new(),
+        specials: super::special::built_in(),
     };
     for node in children(header) {
         match node.name.text.as_str() {
@@ -99,6 +100,7 @@ const DECLARATIONS: &[&str] = &[
     "kind",
     "deck-type",
     "play-limit",
+    "special",
 ];
 
 struct Loader<'a> {
@@ -404,6 +406,7 @@ impl Loader<'_> {
                     ruleset.play_limits.push(rule);
                 }
             }
+            "special" => super::special::declare(node, ruleset, seen, self.diagnostics),
             _ => self.unknown(node, DECLARATIONS),
         }
     }
@@ -607,8 +610,24 @@ impl Loader<'_> {
 
     fn type_specs_until(&mut self, node: &Node, from: usize, to: usize) -> Vec<TypeSpec> {
         let mut specs: Vec<TypeSpec> = Vec::new();
+        // After `or`, quoted tokens are special values of the type before it.
+        let mut after_or = false;
         for value in node.values.iter().take(to).skip(from) {
             let (word, repeat) = match &value.kind {
+                ValueKind::Ident(word) if word == "or" => {
+                    match specs.last() {
+                        Some(_) => after_or = true,
+                        None => self.bad(value.span, "`or` follows a type: `int or \"*\"`"),
+                    }
+                    continue;
+                }
+                ValueKind::String(token) if after_or => {
+                    if let Some(last) = specs.last_mut() {
+                        last.specials.push(token.clone());
+                        self.type_refs.push((format!("special:{token}"), value.span));
+                    }
+                    continue;
+                }
                 ValueKind::Ident(word) => (word.as_str(), Repeat::One),
                 ValueKind::Word(word) if word.ends_with('+') => (&word[..word.len() - 1], Repeat::OneOrMore),
                 ValueKind::Word(word) if word.ends_with('*') => (&word[..word.len() - 1], Repeat::ZeroOrMore),
@@ -616,13 +635,14 @@ impl Loader<'_> {
                     match args.first().map(|a| &a.kind) {
                         Some(ValueKind::Ident(inner)) => {
                             self.type_refs.push((inner.clone(), value.span));
-                            specs.push(TypeSpec { ty: Type::Set(inner.clone()), repeat: Repeat::One, bounds: None });
+                            specs.push(TypeSpec::one(Type::Set(inner.clone())));
                         }
                         _ => self.bad(value.span, "`set` names an enum: `set(arc-token)`"),
                     }
                     continue;
                 }
                 ValueKind::Range { low, high } => {
+                    after_or = false;
                     match specs.last_mut() {
                         Some(last) => last.bounds = Some((*low, *high)),
                         None => self.bad(value.span, "bounds follow the type they limit: `int 1..`"),
@@ -634,6 +654,12 @@ impl Loader<'_> {
                     continue;
                 }
             };
+            after_or = false;
+            // `int-or-star` is short for `int or "*"`.
+            if word == "int-or-star" {
+                specs.push(TypeSpec { repeat, specials: vec!["*".into()], ..TypeSpec::one(Type::Int) });
+                continue;
+            }
             let ty = match Type::BUILT_IN.iter().find(|(name, _)| *name == word) {
                 Some((_, ty)) => ty.clone(),
                 None => {
@@ -641,7 +667,7 @@ impl Loader<'_> {
                     Type::Enum(word.to_string())
                 }
             };
-            specs.push(TypeSpec { ty, repeat, bounds: None });
+            specs.push(TypeSpec { repeat, ..TypeSpec::one(ty) });
         }
         specs
     }
@@ -664,7 +690,9 @@ impl Loader<'_> {
         let enum_names: Vec<&str> = ruleset.enums.iter().map(|e| e.id.as_str()).collect();
         let shape_names: Vec<&str> = ruleset.shapes.iter().map(|(n, _)| n.as_str()).collect();
         for (name, span) in std::mem::take(&mut self.type_refs) {
-            if let Some(shape) = name.strip_prefix("shape:") {
+            if let Some(token) = name.strip_prefix("special:") {
+                super::special::check_accepted(token, span, ruleset, self.diagnostics);
+            } else if let Some(shape) = name.strip_prefix("shape:") {
                 if !shape_names.contains(&shape) {
                     self.diagnostics.push(
                         Diagnostic::error(&codes::BAD_RULESET, format!("no shape is named `{shape}`"))

@@ -114,10 +114,11 @@ impl GameChecker<'_> {
             // The parser reported it: one mistake, one report.
             return None;
         }
+        if let Some(special) = self.special(spec, value) {
+            return special;
+        }
         let typed = match (&spec.ty, &value.kind) {
             (Type::Int, ValueKind::Int(n)) => Value::Int(*n),
-            (Type::IntOrStar, ValueKind::Int(n)) => Value::Int(*n),
-            (Type::IntOrStar, ValueKind::Star) => Value::Star,
             (Type::Signed, ValueKind::Signed(n)) => Value::Signed(*n),
             (Type::Decimal, ValueKind::Decimal(d)) => Value::Decimal(*d),
             (Type::Decimal, ValueKind::Int(n)) => Value::Decimal(Decimal { units: *n, scale: 0 }),
@@ -171,6 +172,35 @@ impl GameChecker<'_> {
             }
         }
         Some(typed)
+    }
+
+    /// A special value (`-`, `*`) written as is: typed when the spec accepts
+    /// its token, reported when the ruleset knows the token but this value
+    /// does not take it.  `None` when the value is no special token.
+    fn special(&mut self, spec: &TypeSpec, value: &ast::Value) -> Option<Option<Value>> {
+        if matches!(value.kind, ValueKind::String(_)) {
+            return None;
+        }
+        let text = self.files.text(value.span);
+        let known = self.ruleset.specials.iter().find(|s| s.token == text)?;
+        if spec.specials.iter().any(|t| t == text) {
+            return Some(Some(Value::Special { token: known.token.clone(), meaning: known.meaning }));
+        }
+        let accepted = match spec.specials.as_slice() {
+            [] => "no special value".to_string(),
+            tokens => tokens.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", "),
+        };
+        self.report(
+            Diagnostic::error(&codes::WRONG_TYPE, format!("expected {}, found `{text}`", spec.ty.describe()))
+                .primary(value.span, format!("expected {}", spec.ty.describe()))
+                .note(format!("this value takes {accepted}"))
+                .help(format!(
+                    "write the value, or let the ruleset accept the token: `{} or {}\"{text}\"`",
+                    spec.ty.name(),
+                    spec.specials.iter().map(|t| format!("\"{t}\" ")).collect::<String>()
+                )),
+        );
+        Some(None)
     }
 
     pub(super) fn wrong_type(&mut self, ty: &Type, value: &ast::Value) {

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 /// The format versions this engine reads.
-pub const FORMATS: &[u32] = &[1];
+pub const FORMATS: &[u32] = &[1, 2];
 
 #[derive(Debug, Deserialize)]
 pub struct Document {
@@ -228,7 +228,7 @@ mod tests {
 
     #[test]
     fn a_document_of_another_format_is_refused_for_its_version() {
-        let error = Document::from_json(r#"{"format": 2, "whatever": true}"#).expect_err("refused");
-        assert!(matches!(error, ReadError::Format(2)), "{error}");
+        let error = Document::from_json(r#"{"format": 3, "whatever": true}"#).expect_err("refused");
+        assert!(matches!(error, ReadError::Format(3)), "{error}");
     }
 }
