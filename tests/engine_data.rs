@@ -303,6 +303,17 @@ fn mutations(good: &Value) -> Vec<Mutation> {
             Change::Set(serde_json::json!({"meaning": "see-text"})),
         ),
         (
+            "a zone of an unknown visibility",
+            found("zone", &|v| v.get("visibility").is_some(), "visibility"),
+            Change::Set("translucent".into()),
+        ),
+        (
+            "a set-up step of an unknown kind",
+            found("set-up step", &|v| v.get("do").is_some(), "do"),
+            Change::Set("juggle".into()),
+        ),
+        ("a deal of text cards", found("deal", &|v| v["do"] == "deal", "count"), Change::Set("six".into())),
+        (
             "a deck count that is text",
             found("deck entry", &|v| v.get("count").is_some(), "count"),
             Change::Set("three".into()),
@@ -444,4 +455,76 @@ fn the_manifest_names_the_output_folder() {
     let output = cardsmith(&["build"], &dir.path().join("cards"));
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert_eq!(contents(&dir.path().join("engine")), before);
+}
+
+/// A game that is none of the four: a deck-builder whose players start with
+/// 50 authority, ten cards and a hand of five, around a face-up trade row of
+/// five cards dealt from a shared trade deck, and whose cards print `*` for
+/// a cost their text gives.  Its engine data says all of that, and validates.
+#[test]
+fn a_new_games_set_up_and_special_values_are_in_its_engine_data() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("trade.rules"),
+        r#"ruleset trade {
+  title "Trade"
+}
+kind ship "Ship" {
+  field cost int 0.. or "*" required
+  field text text
+}
+deck-type starter "Starting deck" {
+  require "a starting deck has 10 cards" count() == 10
+}
+deck-type market "Trade deck" {
+  require "the trade deck has at least 5 cards" count() >= 5
+}
+special "*" see-text "The card's text gives its cost."
+setup {
+  players 2..4
+  counter authority "Authority" 50
+  zone draw "Deck" { owner each; visibility hidden; ordered }
+  zone hand "Hand" { owner each; visibility private }
+  zone trade-deck "Trade Deck" { owner shared; visibility hidden; ordered }
+  zone trade-row "Trade Row" { owner shared; visibility public; limit 5; holds ship }
+  decks starter to draw
+  decks market to trade-deck
+  shuffle draw
+  shuffle trade-deck
+  deal 5 from trade-deck to trade-row
+  deal 5 from draw to hand
+}
+"#,
+    )
+    .expect("write");
+    std::fs::write(
+        dir.path().join("trade.cards"),
+        "game trade\nship \"Scout\" { cost 0 }\nship \"Mimic\" { cost *; text \"Costs as much as the ship it copies.\" }\n\
+         deck \"Start\" starter { card \"Scout\" x10 }\ndeck \"Market\" market { card \"Mimic\" x5 }\n",
+    )
+    .expect("write");
+    let out = dir.path().join("out");
+    let output = cardsmith(&["build", "trade.rules", "trade.cards", "-o", out.to_str().expect("utf-8")], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let document: Value =
+        serde_json::from_slice(&std::fs::read(out.join("trade.json")).expect("trade.json")).expect("json");
+    assert_eq!(objections(&validator(&out.join("schema.json")), &document), vec![], "the document is valid");
+    let setup = &document["ruleset"]["setup"];
+    assert_eq!(setup["players"], serde_json::json!({"min": 2, "max": 4}));
+    assert_eq!(setup["counters"][0], serde_json::json!({"id": "authority", "display": "Authority", "start": 50}));
+    let row = setup["zones"].as_array().expect("zones").iter().find(|z| z["id"] == "trade-row").expect("the row");
+    assert_eq!((&row["owner"], &row["visibility"], &row["limit"]), (&"shared".into(), &"public".into(), &5.into()));
+    let deals: Vec<(&Value, &str)> = setup["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .filter(|s| s["do"] == "deal")
+        .map(|s| (&s["count"], s["to"].as_str().unwrap_or("")))
+        .collect();
+    assert_eq!(deals, vec![(&5.into(), "trade-row"), (&5.into(), "hand")]);
+    let mimic = document["cards"].as_array().expect("cards").iter().find(|c| c["name"] == "Mimic").expect("Mimic");
+    assert_eq!(
+        mimic["body"]["fields"][0]["values"][0],
+        serde_json::json!({"type": "special", "value": {"token": "*", "meaning": "see-text"}})
+    );
 }

@@ -40,6 +40,9 @@ pub struct Ruleset {
     /// Tokens a card may write in place of a value (`-`, `*`): the built-in
     /// ones and those the ruleset declares.
     pub specials: Vec<super::special::Special>,
+    /// How a game is set up (`setup { … }`), when the ruleset says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub setup: Option<super::setup::Setup>,
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]

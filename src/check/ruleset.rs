@@ -55,6 +55,7 @@ pub fn load(
         play_limits: Vec::new(),
         cost_limits: Vec::new(),
         specials: super::special::built_in(),
+        setup: None,
     };
     for node in children(header) {
         match node.name.text.as_str() {
@@ -101,6 +102,7 @@ const DECLARATIONS: &[&str] = &[
     "deck-type",
     "play-limit",
     "special",
+    "setup",
 ];
 
 struct Loader<'a> {
@@ -407,6 +409,7 @@ impl Loader<'_> {
                 }
             }
             "special" => super::special::declare(node, ruleset, seen, self.diagnostics),
+            "setup" => super::setup::declare(node, ruleset, self.diagnostics),
             _ => self.unknown(node, DECLARATIONS),
         }
     }
@@ -726,6 +729,7 @@ impl Loader<'_> {
                 );
             }
         }
+        super::setup::check(ruleset, self.diagnostics);
         self.validate_rules(ruleset);
     }
 
