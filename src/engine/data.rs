@@ -174,6 +174,11 @@ pub enum Value {
     Initiative(Initiative),
     String(String),
     Name(String),
+    /// A token printed in place of a value (`-`, `*`): never a number.
+    Special {
+        token: String,
+        meaning: String,
+    },
     /// A value type the engine does not read.
     Other,
 }
@@ -196,6 +201,14 @@ impl<'de> Deserialize<'de> for Value {
             "initiative" => serde_json::from_value(value).map(Value::Initiative),
             "string" => serde_json::from_value(value).map(Value::String),
             "name" => serde_json::from_value(value).map(Value::Name),
+            "special" => {
+                #[derive(Deserialize)]
+                struct Special {
+                    token: String,
+                    meaning: String,
+                }
+                serde_json::from_value(value).map(|Special { token, meaning }| Value::Special { token, meaning })
+            }
             _ => Ok(Value::Other),
         };
         read.map_err(serde::de::Error::custom)
@@ -224,6 +237,16 @@ mod tests {
         assert_eq!(condition, Condition::Other);
         let tier: TieBreak = serde_json::from_str(r#"{"by":"priority","digits":1}"#).expect("tier");
         assert!(matches!(tier, TieBreak::Unknown));
+    }
+
+    /// A special value is read with its token and meaning, and shown as
+    /// printed: never as a number, never as an unknown value.
+    #[test]
+    fn a_special_value_is_read_as_its_token() {
+        let value: Value =
+            serde_json::from_str(r#"{"type":"special","value":{"token":"*","meaning":"see-text"}}"#).expect("value");
+        assert_eq!(value, Value::Special { token: "*".into(), meaning: "see-text".into() });
+        assert_eq!(crate::engine::text::value(&value), "*");
     }
 
     #[test]

@@ -115,6 +115,7 @@ pub fn value(value: &Value) -> String {
         Value::Initiative(Initiative::X) => "X".to_string(),
         Value::Initiative(Initiative::Step(t)) => tenths(*t),
         Value::String(text) => format!("{text:?}"),
+        Value::Special { token, .. } => token.clone(),
         Value::Other => "…".to_string(),
     }
 }
