@@ -197,6 +197,9 @@ pub(super) fn declare(node: &Node, ruleset: &mut Ruleset, out: &mut Vec<Diagnost
 }
 
 fn setup_line(line: &Node, setup: &mut Setup, out: &mut Vec<Diagnostic>) {
+    if line.name.text != "zone" {
+        no_block(line, out);
+    }
     match line.name.text.as_str() {
         "players" => match line.values.as_slice() {
             [v] => match v.kind {
@@ -254,6 +257,9 @@ fn zone(line: &Node, setup: &mut Setup, out: &mut Vec<Diagnostic>) {
         out.push(bad(line.head_span(), format!("zone `{id}` is declared twice"), "remove one of them"));
         return;
     }
+    if let Some(extra) = line.values.get(2).or(line.values.get(1).filter(|_| string_at(line, 1).is_none())) {
+        out.push(bad(extra.span, "a zone takes an id and a printed name", "write `zone hand \"Hand\" { owner each }`"));
+    }
     let display = string_at(line, 1).unwrap_or(id).to_string();
     let mut zone = Zone {
         id: id.to_string(),
@@ -272,6 +278,15 @@ fn zone(line: &Node, setup: &mut Setup, out: &mut Vec<Diagnostic>) {
 }
 
 fn zone_item(item: &Node, zone: &mut Zone, setup: &mut Setup, out: &mut Vec<Diagnostic>) {
+    no_block(item, out);
+    let takes = match item.name.text.as_str() {
+        "ordered" => 0,
+        "holds" => usize::MAX,
+        _ => 1,
+    };
+    if let Some(extra) = item.values.get(takes) {
+        out.push(bad(extra.span, format!("too many values for `{}`", item.name.text), "write one line per setting"));
+    }
     let word = ident_at(item, 0);
     match item.name.text.as_str() {
         "owner" => match word {
@@ -465,6 +480,18 @@ pub(super) fn check(ruleset: &Ruleset, out: &mut Vec<Diagnostic>) {
                     .help(format!("deal at most {limit}, or raise the zone's `limit`")),
             );
         }
+    }
+}
+
+/// Reports a block after a line that takes none: what it holds would
+/// otherwise be ignored without a word.
+fn no_block(line: &Node, out: &mut Vec<Diagnostic>) {
+    if let Some(block) = &line.block {
+        out.push(
+            Diagnostic::error(&codes::BAD_SETUP, format!("`{}` takes no block", line.name.text))
+                .primary(block.span, "remove this block")
+                .help("only `setup` and `zone` hold blocks"),
+        );
     }
 }
 
