@@ -528,3 +528,50 @@ setup {
         serde_json::json!({"type": "special", "value": {"token": "*", "meaning": "see-text"}})
     );
 }
+
+/// House rules replace the base game's set-up and may describe a built-in
+/// token for their game: the extension's engine data holds its own set-up
+/// and the new meaning, and its cards' values carry that meaning.
+#[test]
+fn house_rules_replace_the_set_up_and_the_meaning_of_a_token() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("duel.rules"),
+        r#"ruleset duel {
+  title "Dreadnaught 2e, duel at 30 HP"
+  extends dreadnaught-2e
+}
+special "*" not-applicable "Terrain without HP: it has none to lose."
+setup {
+  players 2
+  counter hp "HP" 30
+  zone draw-deck "Draw Deck" { owner each; visibility hidden; ordered }
+  zone hand "Hand" { owner each; visibility private }
+  decks draw to draw-deck
+  shuffle draw-deck
+  deal 6 from draw-deck to hand
+}
+"#,
+    )
+    .expect("write");
+    std::fs::write(
+        dir.path().join("duel.cards"),
+        "game duel\nterrain \"Ghost Reef\" {\n  symbol kinetic\n  place 3\n  hp *\n}\n",
+    )
+    .expect("write");
+    let out = dir.path().join("out");
+    let output = cardsmith(&["build", "duel.rules", "duel.cards", "-o", out.to_str().expect("utf-8")], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let document: Value =
+        serde_json::from_slice(&std::fs::read(out.join("duel.json")).expect("duel.json")).expect("json");
+    let ruleset = &document["ruleset"];
+    assert_eq!(ruleset["setup"]["players"], serde_json::json!({"min": 2, "max": 2}));
+    assert_eq!(ruleset["setup"]["counters"], serde_json::json!([{"id": "hp", "display": "HP", "start": 30}]));
+    let stars: Vec<&Value> =
+        ruleset["specials"].as_array().expect("specials").iter().filter(|s| s["token"] == "*").collect();
+    assert_eq!(stars.len(), 1, "one `*`, the house rule's");
+    assert_eq!(stars[0]["meaning"], "not-applicable");
+    let hp = &document["cards"][0]["body"]["fields"];
+    let hp = hp.as_array().expect("fields").iter().find(|f| f["name"] == "hp").expect("hp");
+    assert_eq!(hp["values"][0]["value"], serde_json::json!({"token": "*", "meaning": "not-applicable"}));
+}
