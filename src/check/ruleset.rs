@@ -613,20 +613,25 @@ impl Loader<'_> {
 
     fn type_specs_until(&mut self, node: &Node, from: usize, to: usize) -> Vec<TypeSpec> {
         let mut specs: Vec<TypeSpec> = Vec::new();
-        // After `or`, quoted tokens are special values of the type before it.
-        let mut after_or = false;
+        // After `or`, quoted tokens are special values of the type before it:
+        // where the `or` is, and how many tokens followed it.
+        let mut or_at: Option<(Span, usize)> = None;
         for value in node.values.iter().take(to).skip(from) {
+            if let Some((at, 0)) = or_at.filter(|_| !matches!(value.kind, ValueKind::String(_))) {
+                self.diagnostics.push(super::special::dangling_or(at));
+            }
             let (word, repeat) = match &value.kind {
                 ValueKind::Ident(word) if word == "or" => {
                     match specs.last() {
-                        Some(_) => after_or = true,
+                        Some(_) => or_at = Some((value.span, 0)),
                         None => self.bad(value.span, "`or` follows a type: `int or \"*\"`"),
                     }
                     continue;
                 }
-                ValueKind::String(token) if after_or => {
-                    if let Some(last) = specs.last_mut() {
+                ValueKind::String(token) if or_at.is_some() => {
+                    if let (Some(last), Some((_, count))) = (specs.last_mut(), or_at.as_mut()) {
                         last.specials.push(token.clone());
+                        *count += 1;
                         self.type_refs.push((format!("special:{token}"), value.span));
                     }
                     continue;
@@ -645,7 +650,7 @@ impl Loader<'_> {
                     continue;
                 }
                 ValueKind::Range { low, high } => {
-                    after_or = false;
+                    or_at = None;
                     match specs.last_mut() {
                         Some(last) => last.bounds = Some((*low, *high)),
                         None => self.bad(value.span, "bounds follow the type they limit: `int 1..`"),
@@ -657,7 +662,7 @@ impl Loader<'_> {
                     continue;
                 }
             };
-            after_or = false;
+            or_at = None;
             // `int-or-star` is short for `int or "*"`.
             if word == "int-or-star" {
                 specs.push(TypeSpec { repeat, specials: vec!["*".into()], ..TypeSpec::one(Type::Int) });
@@ -671,6 +676,9 @@ impl Loader<'_> {
                 }
             };
             specs.push(TypeSpec { repeat, ..TypeSpec::one(ty) });
+        }
+        if let Some((at, 0)) = or_at {
+            self.diagnostics.push(super::special::dangling_or(at));
         }
         specs
     }

@@ -159,6 +159,13 @@ pub(super) fn check_accepted(token: &str, span: Span, ruleset: &Ruleset, out: &m
     out.push(diagnostic);
 }
 
+/// An `or` after a type with no quoted token after it.
+pub(super) fn dangling_or(span: Span) -> Diagnostic {
+    Diagnostic::error(&codes::BAD_SPECIAL, "`or` names no special value")
+        .primary(span, "expected quoted tokens after this")
+        .help("write the tokens the type accepts in quotes: `int or \"*\"`, `tonnage or \"-\"`")
+}
+
 fn bad_token(token: &str, span: Span) -> Diagnostic {
     Diagnostic::error(&codes::BAD_SPECIAL, format!("`\"{token}\"` cannot be written as a special value"))
         .primary(span, "not a token a card can write")
