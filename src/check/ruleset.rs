@@ -25,7 +25,8 @@ pub fn load(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Ruleset> {
     let header = tree.nodes.first().filter(|n| n.name.text == "ruleset")?;
-    let mut loader = Loader { files, diagnostics, type_refs: Vec::new(), name_refs: Vec::new() };
+    let mut loader =
+        Loader { files, diagnostics, type_refs: Vec::new(), name_refs: Vec::new(), special_refs: Vec::new() };
     let id = match super::names::id_at(header, 0) {
         Some(id) => id.to_string(),
         None => {
@@ -110,6 +111,9 @@ struct Loader<'a> {
     diagnostics: &'a mut Vec<Diagnostic>,
     /// Type names used by fields and parameters, checked once all enums are known.
     type_refs: Vec<(String, Span)>,
+    /// Special values accepted by a type (`int or "*"`), checked once every
+    /// `special` line is read.
+    special_refs: Vec<(String, Type, Span)>,
     /// Kinds and roles named by declarations (`only`, `roles`), checked
     /// once all are declared, each at the name that was written.
     name_refs: Vec<NameRef>,
@@ -632,7 +636,7 @@ impl Loader<'_> {
                     if let (Some(last), Some((_, count))) = (specs.last_mut(), or_at.as_mut()) {
                         last.specials.push(token.clone());
                         *count += 1;
-                        self.type_refs.push((format!("special:{token}"), value.span));
+                        self.special_refs.push((token.clone(), last.ty.clone(), value.span));
                     }
                     continue;
                 }
@@ -701,9 +705,7 @@ impl Loader<'_> {
         let enum_names: Vec<&str> = ruleset.enums.iter().map(|e| e.id.as_str()).collect();
         let shape_names: Vec<&str> = ruleset.shapes.iter().map(|(n, _)| n.as_str()).collect();
         for (name, span) in std::mem::take(&mut self.type_refs) {
-            if let Some(token) = name.strip_prefix("special:") {
-                super::special::check_accepted(token, span, ruleset, self.diagnostics);
-            } else if let Some(shape) = name.strip_prefix("shape:") {
+            if let Some(shape) = name.strip_prefix("shape:") {
                 if !shape_names.contains(&shape) {
                     self.diagnostics.push(
                         Diagnostic::error(&codes::BAD_RULESET, format!("no shape is named `{shape}`"))
@@ -736,6 +738,9 @@ impl Loader<'_> {
                         .suggest(suggest(&name, declared.iter().copied())),
                 );
             }
+        }
+        for (token, ty, span) in std::mem::take(&mut self.special_refs) {
+            super::special::check_accepted(&token, &ty, span, ruleset, self.diagnostics);
         }
         super::setup::check(ruleset, self.diagnostics);
         self.validate_rules(ruleset);

@@ -9,7 +9,7 @@
 //! matched against the value's text as written, before the value is typed.
 
 use super::codes;
-use super::model::Ruleset;
+use super::model::{Ruleset, Type};
 use crate::diagnostics::Diagnostic;
 use crate::source::Span;
 use crate::syntax::ast::{Node, ValueKind};
@@ -142,21 +142,39 @@ pub(super) fn declare(
 }
 
 /// Checks a token a type accepts (`int or "*"`) once every `special` line
-/// is read: it must be declared, or built in.
-pub(super) fn check_accepted(token: &str, span: Span, ruleset: &Ruleset, out: &mut Vec<Diagnostic>) {
-    if ruleset.specials.iter().any(|s| s.token == token) {
-        return;
+/// is read: it must be declared (or built in), and must not be a value the
+/// type reads itself, which it would hide.
+pub(super) fn check_accepted(token: &str, ty: &Type, span: Span, ruleset: &Ruleset, out: &mut Vec<Diagnostic>) {
+    if !is_writable(token) {
+        out.push(bad_token(token, span));
+    } else if !ruleset.specials.iter().any(|s| s.token == token) {
+        let known: Vec<String> = ruleset.specials.iter().map(|s| format!("\"{}\"", s.token)).collect();
+        out.push(
+            Diagnostic::error(&codes::BAD_SPECIAL, format!("`\"{token}\"` is not a special value of this ruleset"))
+                .primary(span, "not declared")
+                .note(format!("declared: {}", known.join(", ")))
+                .help(format!("declare it first: `special \"{token}\" see-text \"what it stands for\"`")),
+        );
+    } else if is_a_value_of(token, ty, ruleset) {
+        out.push(
+            Diagnostic::error(&codes::BAD_SPECIAL, format!("`{token}` is already a value of type `{}`", ty.name()))
+                .primary(span, "a card could no longer write this value")
+                .help("pick a token the type does not read, such as `-` or `*`"),
+        );
     }
-    let diagnostic = if is_writable(token) {
-        let known: Vec<&str> = ruleset.specials.iter().map(|s| s.token.as_str()).collect();
-        Diagnostic::error(&codes::BAD_SPECIAL, format!("`\"{token}\"` is not a special value of this ruleset"))
-            .primary(span, "not declared")
-            .note(format!("declared: {}", known.iter().map(|t| format!("\"{t}\"")).collect::<Vec<_>>().join(", ")))
-            .help(format!("declare it first: `special \"{token}\" see-text \"what it stands for\"`"))
-    } else {
-        bad_token(token, span)
-    };
-    out.push(diagnostic);
+}
+
+/// Whether a value of `ty` can be written as `token`: an enum's value, the
+/// initiative scale's `X`, a grade.
+fn is_a_value_of(token: &str, ty: &Type, ruleset: &Ruleset) -> bool {
+    match ty {
+        Type::Enum(id) | Type::Set(id) => {
+            ruleset.enum_values(id).is_some_and(|values| values.iter().any(|v| v == token))
+        }
+        Type::Initiative => token == "X" && ruleset.initiative.as_ref().is_some_and(|scale| scale.has_x),
+        Type::Grade => super::value::grade(token).is_some(),
+        _ => false,
+    }
 }
 
 /// An `or` after a type with no quoted token after it.

@@ -440,7 +440,7 @@ fn signature(def: &super::model::KeywordDef) -> String {
 }
 
 /// `B`, `A++`: one capital letter and any number of `+`.
-fn grade(text: &str) -> Option<Value> {
+pub(super) fn grade(text: &str) -> Option<Value> {
     let mut chars = text.chars();
     let letter = chars.next().filter(char::is_ascii_uppercase)?;
     let rest = chars.as_str();
