@@ -257,7 +257,8 @@ with its meaning, and a field's type says which tokens it accepts:
 The meaning is `not-applicable` or `see-text`; the token is at most 8
 characters, with no digit, space, quote, brace, comma or `;`.  This error
 says a declaration is malformed, or a type accepts a token that is not
-declared.";
+declared or that is already one of its values (an enum value, the
+initiative scale's `X`), which cards could then no longer write.";
 
 BAD_SETUP "E0132" "bad-setup" "\
 A ruleset's `setup` block says how a game is set up: players, counters,
