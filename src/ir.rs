@@ -234,7 +234,12 @@ pub enum Value {
     String(String),
     /// A resolved name: an enum value, arc, symbol, deck symbol, kind or tag.
     Name(String),
-    Star,
+    /// A token written in place of a value (`-`, `*`) and what it means:
+    /// not a number, and never read as one.
+    Special {
+        token: String,
+        meaning: crate::check::special::Meaning,
+    },
     Keyword {
         id: String,
         args: Vec<Spanned<Value>>,

@@ -273,7 +273,7 @@ fn mutations(good: &Value) -> Vec<Mutation> {
         first_pointer(good, wanted).map(|p| format!("{p}/{key}")).unwrap_or_else(|| panic!("no {what} in the document"))
     };
     vec![
-        ("format 2", "/format".into(), Change::Set(2.into())),
+        ("format 1", "/format".into(), Change::Set(1.into())),
         ("no cards", "/cards".into(), Change::Remove),
         ("a card without a source", "/cards/0/source".into(), Change::Remove),
         ("an int that is text", found("signed value", &|v| v["type"] == "signed", "value"), Change::Set("four".into())),
@@ -292,6 +292,27 @@ fn mutations(good: &Value) -> Vec<Mutation> {
             found("icon", &|v| v["type"] == "icon", "type"),
             Change::Set("sound".into()),
         ),
+        (
+            "a special value of an unknown meaning",
+            found("special value", &|v| v["type"] == "special", "value"),
+            Change::Set(serde_json::json!({"token": "*", "meaning": "maybe"})),
+        ),
+        (
+            "a special value without its token",
+            found("special value", &|v| v["type"] == "special", "value"),
+            Change::Set(serde_json::json!({"meaning": "see-text"})),
+        ),
+        (
+            "a zone of an unknown visibility",
+            found("zone", &|v| v.get("visibility").is_some(), "visibility"),
+            Change::Set("translucent".into()),
+        ),
+        (
+            "a set-up step of an unknown kind",
+            found("set-up step", &|v| v.get("do").is_some(), "do"),
+            Change::Set("juggle".into()),
+        ),
+        ("a deal of text cards", found("deal", &|v| v["do"] == "deal", "count"), Change::Set("six".into())),
         (
             "a deck count that is text",
             found("deck entry", &|v| v.get("count").is_some(), "count"),
@@ -434,4 +455,123 @@ fn the_manifest_names_the_output_folder() {
     let output = cardsmith(&["build"], &dir.path().join("cards"));
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert_eq!(contents(&dir.path().join("engine")), before);
+}
+
+/// A game that is none of the four: a deck-builder whose players start with
+/// 50 authority, ten cards and a hand of five, around a face-up trade row of
+/// five cards dealt from a shared trade deck, and whose cards print `*` for
+/// a cost their text gives.  Its engine data says all of that, and validates.
+#[test]
+fn a_new_games_set_up_and_special_values_are_in_its_engine_data() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("trade.rules"),
+        r#"ruleset trade {
+  title "Trade"
+}
+kind ship "Ship" {
+  field cost int 0.. or "*" required
+  field text text
+}
+deck-type starter "Starting deck" {
+  require "a starting deck has 10 cards" count() == 10
+}
+deck-type market "Trade deck" {
+  require "the trade deck has at least 5 cards" count() >= 5
+}
+special "*" see-text "The card's text gives its cost."
+setup {
+  players 2..4
+  counter authority "Authority" 50
+  zone draw "Deck" { owner each; visibility hidden; ordered }
+  zone hand "Hand" { owner each; visibility private }
+  zone trade-deck "Trade Deck" { owner shared; visibility hidden; ordered }
+  zone trade-row "Trade Row" { owner shared; visibility public; limit 5; holds ship }
+  decks starter to draw
+  decks market to trade-deck
+  shuffle draw
+  shuffle trade-deck
+  deal 5 from trade-deck to trade-row
+  deal 5 from draw to hand
+}
+"#,
+    )
+    .expect("write");
+    std::fs::write(
+        dir.path().join("trade.cards"),
+        "game trade\nship \"Scout\" { cost 0 }\nship \"Mimic\" { cost *; text \"Costs as much as the ship it copies.\" }\n\
+         deck \"Start\" starter { card \"Scout\" x10 }\ndeck \"Market\" market { card \"Mimic\" x5 }\n",
+    )
+    .expect("write");
+    let out = dir.path().join("out");
+    let output = cardsmith(&["build", "trade.rules", "trade.cards", "-o", out.to_str().expect("utf-8")], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let document: Value =
+        serde_json::from_slice(&std::fs::read(out.join("trade.json")).expect("trade.json")).expect("json");
+    assert_eq!(objections(&validator(&out.join("schema.json")), &document), vec![], "the document is valid");
+    let setup = &document["ruleset"]["setup"];
+    assert_eq!(setup["players"], serde_json::json!({"min": 2, "max": 4}));
+    assert_eq!(setup["counters"][0], serde_json::json!({"id": "authority", "display": "Authority", "start": 50}));
+    let row = setup["zones"].as_array().expect("zones").iter().find(|z| z["id"] == "trade-row").expect("the row");
+    assert_eq!((&row["owner"], &row["visibility"], &row["limit"]), (&"shared".into(), &"public".into(), &5.into()));
+    let deals: Vec<(&Value, &str)> = setup["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .filter(|s| s["do"] == "deal")
+        .map(|s| (&s["count"], s["to"].as_str().unwrap_or("")))
+        .collect();
+    assert_eq!(deals, vec![(&5.into(), "trade-row"), (&5.into(), "hand")]);
+    let mimic = document["cards"].as_array().expect("cards").iter().find(|c| c["name"] == "Mimic").expect("Mimic");
+    assert_eq!(
+        mimic["body"]["fields"][0]["values"][0],
+        serde_json::json!({"type": "special", "value": {"token": "*", "meaning": "see-text"}})
+    );
+}
+
+/// House rules replace the base game's set-up and may describe a built-in
+/// token for their game: the extension's engine data holds its own set-up
+/// and the new meaning, and its cards' values carry that meaning.
+#[test]
+fn house_rules_replace_the_set_up_and_the_meaning_of_a_token() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("duel.rules"),
+        r#"ruleset duel {
+  title "Dreadnaught 2e, duel at 30 HP"
+  extends dreadnaught-2e
+}
+special "*" not-applicable "Terrain without HP: it has none to lose."
+setup {
+  players 2
+  counter hp "HP" 30
+  zone draw-deck "Draw Deck" { owner each; visibility hidden; ordered }
+  zone hand "Hand" { owner each; visibility private }
+  decks draw to draw-deck
+  shuffle draw-deck
+  deal 6 from draw-deck to hand
+}
+"#,
+    )
+    .expect("write");
+    std::fs::write(
+        dir.path().join("duel.cards"),
+        "game duel\nterrain \"Ghost Reef\" {\n  symbol kinetic\n  place 3\n  hp *\n}\n",
+    )
+    .expect("write");
+    let out = dir.path().join("out");
+    let output = cardsmith(&["build", "duel.rules", "duel.cards", "-o", out.to_str().expect("utf-8")], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let document: Value =
+        serde_json::from_slice(&std::fs::read(out.join("duel.json")).expect("duel.json")).expect("json");
+    let ruleset = &document["ruleset"];
+    assert_eq!(ruleset["setup"]["players"], serde_json::json!({"min": 2, "max": 2}));
+    assert_eq!(ruleset["setup"]["counters"], serde_json::json!([{"id": "hp", "display": "HP", "start": 30}]));
+    let stars: Vec<&Value> =
+        ruleset["specials"].as_array().expect("specials").iter().filter(|s| s["token"] == "*").collect();
+    assert_eq!(stars.len(), 1, "one `*`, the house rule's");
+    assert_eq!(stars[0]["meaning"], "not-applicable");
+    let hp = &document["cards"][0]["body"]["fields"];
+    let hp = hp.as_array().expect("fields").iter().find(|f| f["name"] == "hp").expect("hp");
+    assert_eq!(hp["values"][0]["value"], serde_json::json!({"token": "*", "meaning": "not-applicable"}));
 }

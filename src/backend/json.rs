@@ -18,7 +18,7 @@ use serde::Serialize;
 /// The version of the engine data format.  It changes whenever a document
 /// that an existing consumer reads would change meaning or stop validating;
 /// see the versioning policy in `docs/engine-data.md`.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 
 /// The file the schema is written to, next to the documents.
 pub const SCHEMA_FILE: &str = "schema.json";

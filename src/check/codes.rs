@@ -276,4 +276,39 @@ An outcome decides every tie left, so nothing may follow it:
       side north south
       simultaneous
     }";
+
+BAD_SPECIAL "E0131" "bad-special" "\
+A special value is a token a card writes in place of a value, such as `-`
+(not applicable) or `*` (see the card's text).  A ruleset declares a token
+with its meaning, and a field's type says which tokens it accepts:
+
+    special \"X\" see-text \"Varies: the card's text gives the value\"
+    kind ship \"Ship\" {
+      field hull int or \"X\" required
+    }
+
+`-` (`not-applicable`) and `*` (`see-text`) are known without a declaration.
+The meaning is `not-applicable` or `see-text`; the token is at most 8
+characters, with no digit, space, quote, brace, comma or `;`.  This error
+says a declaration is malformed, or a type accepts a token that is not
+declared or that is already one of its values (an enum value, the
+initiative scale's `X`), which cards could then no longer write.";
+
+BAD_SETUP "E0132" "bad-setup" "\
+A ruleset's `setup` block says how a game is set up: players, counters,
+zones and the steps that fill them.  A line of it is malformed, names a zone,
+card kind or deck type the ruleset does not declare, or deals more cards
+than a zone holds:
+
+    setup {
+      players 2
+      counter hp \"HP\" 24
+      zone draw-deck \"Draw Deck\" { owner each; visibility hidden; ordered }
+      zone hand \"Hand\" { owner each; visibility private; limit 7 }
+      decks offense defense to draw-deck
+      shuffle draw-deck
+      deal 6 from draw-deck to hand
+    }
+
+See docs/rulesets.md, section \"Set-up\".";
 }

@@ -399,7 +399,7 @@ impl<'a> GameChecker<'a> {
                 return None;
             }
         }
-        let symbol_spec = super::model::TypeSpec { ty: Type::Symbol, repeat: super::model::Repeat::One, bounds: None };
+        let symbol_spec = super::model::TypeSpec::one(Type::Symbol);
         let Some(symbol_value) = node.values.first() else {
             self.report(
                 Diagnostic::error(&codes::BAD_AMOUNT, format!("`{role}` needs a symbol and an amount"))

@@ -14,6 +14,8 @@ mod game;
 pub mod model;
 pub(crate) mod names;
 mod ruleset;
+pub mod setup;
+pub mod special;
 mod text;
 mod timing;
 mod value;

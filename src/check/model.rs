@@ -47,6 +47,12 @@ pub struct Ruleset {
     pub play_limits: Vec<Constraint>,
     /// The most a cost of a symbol can be (`cost-limit cost damage 24 "…"`).
     pub cost_limits: Vec<CostLimit>,
+    /// Tokens a card may write in place of a value (`-`, `*`): the built-in
+    /// ones and those the ruleset declares.
+    pub specials: Vec<super::special::Special>,
+    /// How a game is set up (`setup { … }`), when the ruleset says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub setup: Option<super::setup::Setup>,
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
@@ -316,6 +322,17 @@ pub struct TypeSpec {
     pub repeat: Repeat,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bounds: Option<(i64, Option<i64>)>,
+    /// Special values written in place of one of this type (`int or "*"`):
+    /// tokens of the ruleset's `specials`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub specials: Vec<String>,
+}
+
+impl TypeSpec {
+    /// One value of a type, unbounded, with no special values.
+    pub fn one(ty: Type) -> TypeSpec {
+        TypeSpec { ty, repeat: Repeat::One, bounds: None, specials: Vec::new() }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
@@ -341,7 +358,6 @@ pub enum Type {
     Text,
     String,
     Ident,
-    IntOrStar,
     Symbol,
     Arc,
     RangeBand,
@@ -376,7 +392,6 @@ impl Type {
         ("text", Type::Text),
         ("string", Type::String),
         ("ident", Type::Ident),
-        ("int-or-star", Type::IntOrStar),
         ("symbol", Type::Symbol),
         ("arc", Type::Arc),
         ("range-band", Type::RangeBand),
@@ -411,7 +426,6 @@ impl Type {
             Type::Coord => "a hex offset like `0,-1`".into(),
             Type::Text | Type::String => "a quoted string".into(),
             Type::Ident => "a name like `flak-screen`".into(),
-            Type::IntOrStar => "a whole number or `*`".into(),
             Type::Symbol => "an effect symbol".into(),
             Type::Arc => "a firing arc".into(),
             Type::RangeBand => "a range band".into(),

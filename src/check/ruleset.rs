@@ -25,8 +25,14 @@ pub fn load(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Ruleset> {
     let header = tree.nodes.first().filter(|n| n.name.text == "ruleset")?;
-    let mut loader =
-        Loader { files, diagnostics, type_refs: Vec::new(), name_refs: Vec::new(), timing: Default::default() };
+    let mut loader = Loader {
+        files,
+        diagnostics,
+        type_refs: Vec::new(),
+        name_refs: Vec::new(),
+        timing: Default::default(),
+        special_refs: Vec::new(),
+    };
     let id = match super::names::id_at(header, 0) {
         Some(id) => id.to_string(),
         None => {
@@ -58,6 +64,8 @@ pub fn load(
         deck_types: Vec::new(),
         play_limits: Vec::new(),
         cost_limits: Vec::new(),
+        specials: super::special::built_in(),
+        setup: None,
     };
     for node in children(header) {
         match node.name.text.as_str() {
@@ -106,6 +114,8 @@ const DECLARATIONS: &[&str] = &[
     "kind",
     "deck-type",
     "play-limit",
+    "special",
+    "setup",
 ];
 
 struct Loader<'a> {
@@ -113,6 +123,9 @@ struct Loader<'a> {
     diagnostics: &'a mut Vec<Diagnostic>,
     /// Type names used by fields and parameters, checked once all enums are known.
     type_refs: Vec<(String, Span)>,
+    /// Special values accepted by a type (`int or "*"`), checked once every
+    /// `special` line is read.
+    special_refs: Vec<(String, Type, Span)>,
     /// Kinds and roles named by declarations (`only`, `roles`), checked
     /// once all are declared, each at the name that was written.
     name_refs: Vec<NameRef>,
@@ -417,6 +430,8 @@ impl Loader<'_> {
                     ruleset.play_limits.push(rule);
                 }
             }
+            "special" => super::special::declare(node, ruleset, seen, self.diagnostics),
+            "setup" => super::setup::declare(node, ruleset, self.diagnostics),
             _ => self.unknown(node, DECLARATIONS),
         }
     }
@@ -558,8 +573,29 @@ impl Loader<'_> {
 
     fn type_specs_until(&mut self, node: &Node, from: usize, to: usize) -> Vec<TypeSpec> {
         let mut specs: Vec<TypeSpec> = Vec::new();
+        // After `or`, quoted tokens are special values of the type before it:
+        // where the `or` is, and how many tokens followed it.
+        let mut or_at: Option<(Span, usize)> = None;
         for value in node.values.iter().take(to).skip(from) {
+            if let Some((at, 0)) = or_at.filter(|_| !matches!(value.kind, ValueKind::String(_))) {
+                self.diagnostics.push(super::special::dangling_or(at));
+            }
             let (word, repeat) = match &value.kind {
+                ValueKind::Ident(word) if word == "or" => {
+                    match specs.last() {
+                        Some(_) => or_at = Some((value.span, 0)),
+                        None => self.bad(value.span, "`or` follows a type: `int or \"*\"`"),
+                    }
+                    continue;
+                }
+                ValueKind::String(token) if or_at.is_some() => {
+                    if let (Some(last), Some((_, count))) = (specs.last_mut(), or_at.as_mut()) {
+                        last.specials.push(token.clone());
+                        *count += 1;
+                        self.special_refs.push((token.clone(), last.ty.clone(), value.span));
+                    }
+                    continue;
+                }
                 ValueKind::Ident(word) => (word.as_str(), Repeat::One),
                 ValueKind::Word(word) if word.ends_with('+') => (&word[..word.len() - 1], Repeat::OneOrMore),
                 ValueKind::Word(word) if word.ends_with('*') => (&word[..word.len() - 1], Repeat::ZeroOrMore),
@@ -567,13 +603,14 @@ impl Loader<'_> {
                     match args.first().map(|a| &a.kind) {
                         Some(ValueKind::Ident(inner)) => {
                             self.type_refs.push((inner.clone(), value.span));
-                            specs.push(TypeSpec { ty: Type::Set(inner.clone()), repeat: Repeat::One, bounds: None });
+                            specs.push(TypeSpec::one(Type::Set(inner.clone())));
                         }
                         _ => self.bad(value.span, "`set` names an enum: `set(arc-token)`"),
                     }
                     continue;
                 }
                 ValueKind::Range { low, high } => {
+                    or_at = None;
                     match specs.last_mut() {
                         Some(last) => last.bounds = Some((*low, *high)),
                         None => self.bad(value.span, "bounds follow the type they limit: `int 1..`"),
@@ -585,6 +622,12 @@ impl Loader<'_> {
                     continue;
                 }
             };
+            or_at = None;
+            // `int-or-star` is short for `int or "*"`.
+            if word == "int-or-star" {
+                specs.push(TypeSpec { repeat, specials: vec!["*".into()], ..TypeSpec::one(Type::Int) });
+                continue;
+            }
             let ty = match Type::BUILT_IN.iter().find(|(name, _)| *name == word) {
                 Some((_, ty)) => ty.clone(),
                 None => {
@@ -592,7 +635,10 @@ impl Loader<'_> {
                     Type::Enum(word.to_string())
                 }
             };
-            specs.push(TypeSpec { ty, repeat, bounds: None });
+            specs.push(TypeSpec { repeat, ..TypeSpec::one(ty) });
+        }
+        if let Some((at, 0)) = or_at {
+            self.diagnostics.push(super::special::dangling_or(at));
         }
         specs
     }
@@ -650,6 +696,10 @@ impl Loader<'_> {
             }
         }
         super::timing::resolve(ruleset, std::mem::take(&mut self.timing), self.diagnostics);
+        for (token, ty, span) in std::mem::take(&mut self.special_refs) {
+            super::special::check_accepted(&token, &ty, span, ruleset, self.diagnostics);
+        }
+        super::setup::check(ruleset, self.diagnostics);
         self.validate_rules(ruleset);
     }
 

@@ -114,10 +114,11 @@ impl GameChecker<'_> {
             // The parser reported it: one mistake, one report.
             return None;
         }
+        if let Some(special) = self.special(spec, value) {
+            return Some(special);
+        }
         let typed = match (&spec.ty, &value.kind) {
             (Type::Int, ValueKind::Int(n)) => Value::Int(*n),
-            (Type::IntOrStar, ValueKind::Int(n)) => Value::Int(*n),
-            (Type::IntOrStar, ValueKind::Star) => Value::Star,
             (Type::Signed, ValueKind::Signed(n)) => Value::Signed(*n),
             (Type::Decimal, ValueKind::Decimal(d)) => Value::Decimal(*d),
             (Type::Decimal, ValueKind::Int(n)) => Value::Decimal(Decimal { units: *n, scale: 0 }),
@@ -173,21 +174,42 @@ impl GameChecker<'_> {
         Some(typed)
     }
 
+    /// A special value (`-`, `*`) the spec accepts, as written.  A token the
+    /// spec does not accept is typed as any other value (an initiative's `X`
+    /// stays a step even where a ruleset declares `X`), and only then
+    /// refused, by [`Self::wrong_type`].
+    fn special(&self, spec: &TypeSpec, value: &ast::Value) -> Option<Value> {
+        if spec.specials.is_empty() || matches!(value.kind, ValueKind::String(_)) {
+            return None;
+        }
+        let text = self.files.text(value.span);
+        if !spec.specials.iter().any(|t| t == text) {
+            return None;
+        }
+        let known = self.ruleset.specials.iter().find(|s| s.token == text)?;
+        Some(Value::Special { token: known.token.clone(), meaning: known.meaning })
+    }
+
     pub(super) fn wrong_type(&mut self, ty: &Type, value: &ast::Value) {
         let found = self.files.text(value.span);
+        let special = self.ruleset.specials.iter().any(|s| s.token == found);
         let help = match (ty, &value.kind) {
             (Type::Save, ValueKind::Int(n)) => Some(format!("a save is written with `+`: `{n}+`")),
             (Type::Signed, ValueKind::Int(n)) => Some(format!("write the sign: `+{n}`")),
             (Type::Distance, ValueKind::Int(n)) => Some(format!("a distance is in inches: `{n}\"`")),
             (Type::Text | Type::String | Type::Image, _) => Some(format!("put text in quotes: `\"{found}\"`")),
             (Type::Int, ValueKind::Signed(n)) if *n >= 0 => Some(format!("write the number without a sign: `{n}`")),
+            _ if special => Some(format!(
+                "this value does not take `{found}`: write {}, or accept the token in the ruleset: `{} or \"{found}\"`",
+                ty.describe(),
+                ty.name()
+            )),
             _ => None,
         };
-        let mut diagnostic = Diagnostic::error(
-            &codes::WRONG_TYPE,
-            format!("expected {}, found {} `{found}`", ty.describe(), value.kind.describe()),
-        )
-        .primary(value.span, format!("expected {}", ty.describe()));
+        let found_what = if special { "the special value" } else { value.kind.describe() };
+        let mut diagnostic =
+            Diagnostic::error(&codes::WRONG_TYPE, format!("expected {}, found {found_what} `{found}`", ty.describe()))
+                .primary(value.span, format!("expected {}", ty.describe()));
         if let Some(help) = help {
             diagnostic = diagnostic.help(help);
         }
@@ -418,7 +440,7 @@ fn signature(def: &super::model::KeywordDef) -> String {
 }
 
 /// `B`, `A++`: one capital letter and any number of `+`.
-fn grade(text: &str) -> Option<Value> {
+pub(super) fn grade(text: &str) -> Option<Value> {
     let mut chars = text.chars();
     let letter = chars.next().filter(char::is_ascii_uppercase)?;
     let rest = chars.as_str();

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 /// The format versions this engine reads.
-pub const FORMATS: &[u32] = &[1];
+pub const FORMATS: &[u32] = &[1, 2];
 
 #[derive(Debug, Deserialize)]
 pub struct Document {
@@ -325,6 +325,11 @@ pub enum Value {
     Name(String),
     /// Card text, as written (its icons and references left in the text).
     Text(String),
+    /// A token printed in place of a value (`-`, `*`): never a number.
+    Special {
+        token: String,
+        meaning: String,
+    },
     /// A value type the engine does not read.
     Other,
 }
@@ -348,6 +353,14 @@ impl<'de> Deserialize<'de> for Value {
             "string" => serde_json::from_value(value).map(Value::String),
             "name" => serde_json::from_value(value).map(Value::Name),
             "text" => serde_json::from_value::<RawText>(value).map(|t| Value::Text(t.raw)),
+            "special" => {
+                #[derive(Deserialize)]
+                struct Special {
+                    token: String,
+                    meaning: String,
+                }
+                serde_json::from_value(value).map(|Special { token, meaning }| Value::Special { token, meaning })
+            }
             _ => Ok(Value::Other),
         };
         read.map_err(serde::de::Error::custom)
@@ -387,9 +400,19 @@ mod tests {
         assert!(matches!(tier, TieBreak::Unknown));
     }
 
+    /// A special value is read with its token and meaning, and shown as
+    /// printed: never as a number, never as an unknown value.
+    #[test]
+    fn a_special_value_is_read_as_its_token() {
+        let value: Value =
+            serde_json::from_str(r#"{"type":"special","value":{"token":"*","meaning":"see-text"}}"#).expect("value");
+        assert_eq!(value, Value::Special { token: "*".into(), meaning: "see-text".into() });
+        assert_eq!(crate::engine::text::value(&value), "*");
+    }
+
     #[test]
     fn a_document_of_another_format_is_refused_for_its_version() {
-        let error = Document::from_json(r#"{"format": 2, "whatever": true}"#).expect_err("refused");
-        assert!(matches!(error, ReadError::Format(2)), "{error}");
+        let error = Document::from_json(r#"{"format": 3, "whatever": true}"#).expect_err("refused");
+        assert!(matches!(error, ReadError::Format(3)), "{error}");
     }
 }

@@ -152,6 +152,7 @@ pub fn value(value: &Value) -> String {
         Value::Initiative(Initiative::Step(t)) => tenths(*t),
         Value::String(text) => format!("{text:?}"),
         Value::Text(text) => text.clone(),
+        Value::Special { token, .. } => token.clone(),
         Value::Other => "…".to_string(),
     }
 }

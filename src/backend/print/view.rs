@@ -377,7 +377,8 @@ impl<'a> Viewer<'a> {
                 let rich = is_symbol.then(|| vec![Run::Icon { id: id.clone(), colour: None }]);
                 ("name", self.display(id), Some(id.clone()), rich)
             }
-            Value::Star => ("star", "*".into(), None, None),
+            // Printed exactly as written; its meaning is in the engine data.
+            Value::Special { token, .. } => ("special", token.clone(), None, None),
             Value::Keyword { id, args } => {
                 let (text, rich) = self.keyword(id, args);
                 ("keyword", text, Some(id.clone()), Some(rich))
@@ -636,6 +637,33 @@ mod tests {
         let long = tagged("[a bracket that is much too long to be a tag]");
         assert_eq!(long, vec![Run::plain("[a bracket that is much too long to be a tag]")]);
         assert_eq!(tagged("[ spaced ]"), vec![Run::plain("[ spaced ]")]);
+    }
+
+    /// A special value prints exactly as the card wrote it, whatever it
+    /// means, and is typed as special for a template to tell it apart.
+    #[test]
+    fn special_values_print_as_written() {
+        let mut workspace = crate::workspace::Workspace::new();
+        workspace.add_text(
+            "tokens.rules",
+            "ruleset tokens {\n  title \"Tokens\"\n}\nspecial \"X\" see-text\n\
+             kind unit \"Unit\" {\n  field power int or \"X\" \"-\"\n}\n",
+        );
+        workspace.add_text("units.cards", "game tokens\nunit \"A\" { power X }\nunit \"B\" { power - }\n");
+        let outcome = workspace.check();
+        assert!(outcome.diagnostics.is_empty(), "{:?}", outcome.diagnostics);
+        let game = &outcome.project.games[0];
+        let viewer = Viewer::new(game);
+        let printed: Vec<(&str, String)> = game
+            .cards
+            .iter()
+            .map(|card| {
+                let (view, _) = viewer.card(card, None, 1);
+                let value = &view.fields["power"][0].values[0];
+                (value.ty, value.text.clone())
+            })
+            .collect();
+        assert_eq!(printed, vec![("special", "X".to_string()), ("special", "-".to_string())]);
     }
 
     #[test]

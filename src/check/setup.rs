@@ -1,0 +1,508 @@
+//! How a game is set up, as data: the players, the numbers each player
+//! tracks from the start (HP, resources), the zones cards lie in (draw deck,
+//! hand, a face-up market row) and the steps that fill them, in order.  An
+//! engine sets a game up from the engine data's `setup` alone.
+//!
+//! ```text
+//! setup {
+//!   players 2
+//!   counter hp "HP" 24
+//!   zone draw-deck "Draw Deck" { owner each; visibility hidden; ordered }
+//!   zone hand "Hand" { owner each; visibility private; limit 7 }
+//!   decks draw to draw-deck
+//!   shuffle draw-deck
+//!   deal 6 from draw-deck to hand
+//! }
+//! ```
+//!
+//! Lines are read where they stand; the names they use (zones, kinds, deck
+//! types) are checked once the whole ruleset is read ([`check`]).
+
+use super::codes;
+use super::model::Ruleset;
+use super::names::{ident_at, string_at, suggest};
+use crate::diagnostics::Diagnostic;
+use crate::source::Span;
+use crate::syntax::ast::{Node, ValueKind};
+use schemars::JsonSchema;
+use serde::Serialize;
+
+/// A game's set-up: who plays, what each player starts with, and how.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Setup {
+    /// How many players the game takes: at least `min`, at most `max`.
+    pub players: Players,
+    /// Numbers each player tracks, with their starting values.
+    pub counters: Vec<Counter>,
+    pub zones: Vec<Zone>,
+    /// What is done, in order, before the first turn.
+    pub steps: Vec<Step>,
+    /// Names the lines use, checked once the ruleset is read.
+    #[serde(skip)]
+    uses: Vec<NameUse>,
+    /// Where each step is written, in the order of `steps`.
+    #[serde(skip)]
+    step_spans: Vec<Span>,
+    #[serde(skip)]
+    span: Span,
+}
+
+#[derive(Clone, Copy, Debug, Serialize, JsonSchema)]
+pub struct Players {
+    pub min: i64,
+    pub max: i64,
+}
+
+impl Default for Players {
+    fn default() -> Players {
+        Players { min: 2, max: 2 }
+    }
+}
+
+/// `counter hp "HP" 24`: a number every player has, and its starting value.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Counter {
+    pub id: String,
+    pub display: String,
+    pub start: i64,
+}
+
+/// A place cards lie in during play.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Zone {
+    pub id: String,
+    pub display: String,
+    pub owner: Owner,
+    pub visibility: Visibility,
+    /// Whether the order of its cards matters (a deck drawn from the top).
+    pub ordered: bool,
+    /// The most cards it holds (a hand limit, a market row's size).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit: Option<i64>,
+    /// The card kinds it may hold; every kind when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub holds: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Owner {
+    /// Every player has one of their own.
+    Each,
+    /// One for the table.
+    Shared,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Visibility {
+    /// Face down: nobody sees the cards.
+    Hidden,
+    /// Only the zone's owner sees the cards (a hand).
+    Private,
+    /// Face up for everyone.
+    Public,
+}
+
+/// One step of the set-up.  A step on zones a player owns is done by every
+/// player; on shared zones, once.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[serde(tag = "do", rename_all = "kebab-case")]
+pub enum Step {
+    /// `decks draw to draw-deck set-aside reference`: each player's decks of
+    /// these types go into the zone, as the deck lists its cards; the kinds
+    /// the deck type sets aside go to `set_aside` when it is given.
+    Decks {
+        deck_types: Vec<String>,
+        to: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        set_aside: Option<String>,
+    },
+    /// `place caster from deck-area to caster-slot`: every card of these
+    /// kinds moves from one zone to another.
+    Place { kinds: Vec<String>, from: String, to: String },
+    /// `shuffle draw-deck`.
+    Shuffle { zone: String },
+    /// `deal 6 from draw-deck to hand`: cards from the top of one zone to
+    /// another.
+    Deal { count: Count, from: String, to: String },
+    /// `add hp to hp from reference`: each card in the zone adds its value
+    /// of a field (a System Card's HP bonus) to a counter.
+    Add { field: String, counter: String, from: String },
+    /// `mulligan hand`: a player may draw that zone anew once.
+    Mulligan { zone: String },
+}
+
+/// How many cards a deal moves: a number, or `{field, each_in}`.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Count {
+    /// This many (`deal 7 …`).
+    Cards(i64),
+    /// For each card in the zone `each_in`, as many as its value of `field`
+    /// (`deal hp of caster-slot …`: HP cards under each caster).
+    Field { field: String, each_in: String },
+}
+
+/// A name a set-up line uses, and where.
+#[derive(Clone, Debug)]
+struct NameUse {
+    what: Wanted,
+    name: String,
+    span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Wanted {
+    Zone,
+    Kind,
+    DeckType,
+    Counter,
+    /// A field some card kind declares.
+    Field,
+}
+
+const LINES: &[&str] = &["players", "counter", "zone", "decks", "place", "shuffle", "deal", "add", "mulligan"];
+const ZONE_LINES: &[&str] = &["owner", "visibility", "ordered", "limit", "holds"];
+
+/// Reads a `setup { … }` block.  A ruleset has one: a second in the same
+/// file is an error; an extension's replaces its base's.
+pub(super) fn declare(node: &Node, ruleset: &mut Ruleset, out: &mut Vec<Diagnostic>) {
+    if let Some(first) = ruleset.setup.as_ref().filter(|s| s.span.file == node.span.file) {
+        out.push(
+            Diagnostic::error(&codes::DUPLICATE_DECLARATION, "`setup` is declared twice")
+                .primary(node.head_span(), "declared again here")
+                .secondary(first.span, "first declared here")
+                .help("a game has one set-up: merge the two blocks"),
+        );
+        return;
+    }
+    if let Some(extra) = node.values.first() {
+        out.push(bad(extra.span, "`setup` takes no values", "write its lines in its block: `setup { players 2 }`"));
+    }
+    let mut setup = Setup {
+        players: Players::default(),
+        counters: Vec::new(),
+        zones: Vec::new(),
+        steps: Vec::new(),
+        uses: Vec::new(),
+        step_spans: Vec::new(),
+        span: node.head_span(),
+    };
+    let lines = node.block.as_ref().map(|b| b.nodes.as_slice()).unwrap_or_default();
+    for line in lines {
+        setup_line(line, &mut setup, out);
+    }
+    ruleset.setup = Some(setup);
+}
+
+fn setup_line(line: &Node, setup: &mut Setup, out: &mut Vec<Diagnostic>) {
+    if line.name.text != "zone" {
+        no_block(line, out);
+    }
+    match line.name.text.as_str() {
+        "players" => match line.values.as_slice() {
+            [v] => match v.kind {
+                ValueKind::Int(n) if n >= 1 => setup.players = Players { min: n, max: n },
+                ValueKind::Range { low, high: Some(high) } if low >= 1 && high >= low => {
+                    setup.players = Players { min: low, max: high }
+                }
+                _ => out.push(bad(v.span, "expected a number of players", "write `players 2` or `players 2..4`")),
+            },
+            _ => out.push(bad(line.head_span(), "`players` takes one number", "write `players 2` or `players 2..4`")),
+        },
+        "counter" => counter(line, setup, out),
+        "zone" => zone(line, setup, out),
+        "decks" | "place" | "shuffle" | "deal" | "add" | "mulligan" => {
+            if let Some(step) = step(line, setup, out) {
+                setup.steps.push(step);
+                setup.step_spans.push(line.span);
+            }
+        }
+        _ => out.push(unknown(line, LINES)),
+    }
+}
+
+fn counter(line: &Node, setup: &mut Setup, out: &mut Vec<Diagnostic>) {
+    let example = "write `counter hp \"HP\" 24`: an id, a printed name and the starting value";
+    let (Some(id), Some(display)) = (ident_at(line, 0), string_at(line, 1)) else {
+        out.push(bad(line.head_span(), "a counter needs an id and a printed name", example));
+        return;
+    };
+    let start = match line.values.get(2).map(|v| &v.kind) {
+        Some(ValueKind::Int(n)) => *n,
+        Some(ValueKind::Signed(n)) => *n,
+        _ => {
+            let at = line.values.get(2).map(|v| v.span).unwrap_or(line.head_span());
+            out.push(bad(at, format!("counter `{id}` needs its starting value"), example));
+            return;
+        }
+    };
+    if let Some(extra) = line.values.get(3) {
+        out.push(bad(extra.span, "too many values for `counter`", example));
+    }
+    if setup.counters.iter().any(|c| c.id == id) {
+        out.push(bad(line.head_span(), format!("counter `{id}` is declared twice"), "remove one of them"));
+        return;
+    }
+    setup.counters.push(Counter { id: id.to_string(), display: display.to_string(), start });
+}
+
+fn zone(line: &Node, setup: &mut Setup, out: &mut Vec<Diagnostic>) {
+    let Some(id) = ident_at(line, 0) else {
+        out.push(bad(line.head_span(), "a zone needs an id", "write `zone hand \"Hand\" { owner each }`"));
+        return;
+    };
+    if setup.zones.iter().any(|z| z.id == id) {
+        out.push(bad(line.head_span(), format!("zone `{id}` is declared twice"), "remove one of them"));
+        return;
+    }
+    if let Some(extra) = line.values.get(2).or(line.values.get(1).filter(|_| string_at(line, 1).is_none())) {
+        out.push(bad(extra.span, "a zone takes an id and a printed name", "write `zone hand \"Hand\" { owner each }`"));
+    }
+    let display = string_at(line, 1).unwrap_or(id).to_string();
+    let mut zone = Zone {
+        id: id.to_string(),
+        display,
+        owner: Owner::Each,
+        visibility: Visibility::Hidden,
+        ordered: false,
+        limit: None,
+        holds: Vec::new(),
+    };
+    let items = line.block.as_ref().map(|b| b.nodes.as_slice()).unwrap_or_default();
+    for item in items {
+        zone_item(item, &mut zone, setup, out);
+    }
+    setup.zones.push(zone);
+}
+
+fn zone_item(item: &Node, zone: &mut Zone, setup: &mut Setup, out: &mut Vec<Diagnostic>) {
+    no_block(item, out);
+    let takes = match item.name.text.as_str() {
+        "ordered" => 0,
+        "holds" => usize::MAX,
+        _ => 1,
+    };
+    if let Some(extra) = item.values.get(takes) {
+        out.push(bad(extra.span, format!("too many values for `{}`", item.name.text), "write one line per setting"));
+    }
+    let word = ident_at(item, 0);
+    match item.name.text.as_str() {
+        "owner" => match word {
+            Some("each") => zone.owner = Owner::Each,
+            Some("shared") => zone.owner = Owner::Shared,
+            _ => out.push(bad(item.head_span(), "`owner` is `each` or `shared`", "write `owner each`")),
+        },
+        "visibility" => match word {
+            Some("hidden") => zone.visibility = Visibility::Hidden,
+            Some("private") => zone.visibility = Visibility::Private,
+            Some("public") => zone.visibility = Visibility::Public,
+            _ => out.push(bad(
+                item.head_span(),
+                "`visibility` is `hidden`, `private` or `public`",
+                "write `visibility public` for face-up cards",
+            )),
+        },
+        "ordered" => zone.ordered = true,
+        "limit" => match item.values.first().map(|v| &v.kind) {
+            Some(ValueKind::Int(n)) if *n >= 1 => zone.limit = Some(*n),
+            _ => out.push(bad(item.head_span(), "`limit` takes a number of cards, at least 1", "write `limit 7`")),
+        },
+        "holds" => {
+            for value in &item.values {
+                match &value.kind {
+                    ValueKind::Ident(kind) => {
+                        zone.holds.push(kind.clone());
+                        setup.uses.push(NameUse { what: Wanted::Kind, name: kind.clone(), span: value.span });
+                    }
+                    _ => out.push(bad(value.span, "`holds` lists card kinds", "write `holds caster`")),
+                }
+            }
+        }
+        _ => out.push(unknown(item, ZONE_LINES)),
+    }
+}
+
+/// One step line, or `None` (reported) when it is not written as its
+/// form says.  The names it uses are noted to be checked once the ruleset is
+/// read.
+fn step(line: &Node, setup: &mut Setup, out: &mut Vec<Diagnostic>) -> Option<Step> {
+    let name = line.name.text.as_str();
+    let mut reader = StepReader { line, uses: &mut setup.uses };
+    let step = match name {
+        "decks" => reader.decks(),
+        "place" => reader.place(),
+        "deal" => reader.deal(),
+        "add" => reader.add(),
+        "shuffle" => reader.only_zone().map(|zone| Step::Shuffle { zone }),
+        _ => reader.only_zone().map(|zone| Step::Mulligan { zone }),
+    };
+    if step.is_none() {
+        let example = match name {
+            "decks" => "write `decks draw to draw-deck`, or `decks draw to draw-deck set-aside reference`",
+            "place" => "write `place system from draw-deck to reference`",
+            "deal" => "write `deal 6 from draw-deck to hand`, or `deal hp of caster-slot from deck to life`",
+            "add" => "write `add hp to hp from reference`: a field, a counter and a zone",
+            "shuffle" => "write `shuffle draw-deck`",
+            _ => "write `mulligan hand`",
+        };
+        out.push(bad(line.head_span(), format!("`{name}` is not written as the set-up language expects"), example));
+    }
+    step
+}
+
+/// Reads the words of one step line by position, noting each name it reads.
+struct StepReader<'a> {
+    line: &'a Node,
+    uses: &'a mut Vec<NameUse>,
+}
+
+impl StepReader<'_> {
+    /// The name at position `i`, noted as a use of `what`.
+    fn name(&mut self, i: usize, what: Wanted) -> Option<String> {
+        let name = ident_at(self.line, i)?;
+        self.uses.push(NameUse { what, name: name.to_string(), span: self.line.values[i].span });
+        Some(name.to_string())
+    }
+
+    /// Whether position `i` holds the word `word`.
+    fn word(&self, i: usize, word: &str) -> bool {
+        ident_at(self.line, i) == Some(word)
+    }
+
+    fn position(&self, word: &str) -> Option<usize> {
+        (0..self.line.values.len()).find(|&i| self.word(i, word))
+    }
+
+    /// Names from position 0 up to `end`, at least one.
+    fn names(&mut self, end: usize, what: Wanted) -> Option<Vec<String>> {
+        let names = (0..end).map(|i| self.name(i, what)).collect::<Option<Vec<_>>>()?;
+        (!names.is_empty()).then_some(names)
+    }
+
+    fn len(&self) -> usize {
+        self.line.values.len()
+    }
+
+    fn only_zone(&mut self) -> Option<String> {
+        (self.len() == 1).then(|| self.name(0, Wanted::Zone)).flatten()
+    }
+
+    /// `decks TYPE… to ZONE [set-aside ZONE]`
+    fn decks(&mut self) -> Option<Step> {
+        let to = self.position("to")?;
+        let set_aside = match self.len() - to {
+            2 => None,
+            4 if self.word(to + 2, "set-aside") => Some(self.name(to + 3, Wanted::Zone)?),
+            _ => return None,
+        };
+        let deck_types = self.names(to, Wanted::DeckType)?;
+        Some(Step::Decks { deck_types, to: self.name(to + 1, Wanted::Zone)?, set_aside })
+    }
+
+    /// `place KIND… from ZONE to ZONE`
+    fn place(&mut self) -> Option<Step> {
+        let from = self.position("from")?;
+        if !(self.word(from + 2, "to") && self.len() == from + 4) {
+            return None;
+        }
+        let kinds = self.names(from, Wanted::Kind)?;
+        Some(Step::Place { kinds, from: self.name(from + 1, Wanted::Zone)?, to: self.name(from + 3, Wanted::Zone)? })
+    }
+
+    /// `deal N from ZONE to ZONE` or `deal FIELD of ZONE from ZONE to ZONE`
+    fn deal(&mut self) -> Option<Step> {
+        let number = match self.line.values.first().map(|v| &v.kind) {
+            Some(ValueKind::Int(n)) if *n >= 1 => Some(*n),
+            Some(ValueKind::Ident(_)) if self.word(1, "of") => None,
+            _ => return None,
+        };
+        let from = if number.is_some() { 1 } else { 3 };
+        if !(self.word(from, "from") && self.word(from + 2, "to") && self.len() == from + 4) {
+            return None;
+        }
+        let count = match number {
+            Some(n) => Count::Cards(n),
+            None => Count::Field { field: self.name(0, Wanted::Field)?, each_in: self.name(2, Wanted::Zone)? },
+        };
+        Some(Step::Deal { count, from: self.name(from + 1, Wanted::Zone)?, to: self.name(from + 3, Wanted::Zone)? })
+    }
+
+    /// `add FIELD to COUNTER from ZONE`
+    fn add(&mut self) -> Option<Step> {
+        if !(self.len() == 5 && self.word(1, "to") && self.word(3, "from")) {
+            return None;
+        }
+        Some(Step::Add {
+            field: self.name(0, Wanted::Field)?,
+            counter: self.name(2, Wanted::Counter)?,
+            from: self.name(4, Wanted::Zone)?,
+        })
+    }
+}
+
+/// Checks the names the set-up uses against the whole ruleset, and that a
+/// deal fits the zone it fills.
+pub(super) fn check(ruleset: &Ruleset, out: &mut Vec<Diagnostic>) {
+    let Some(setup) = &ruleset.setup else { return };
+    let zones: Vec<&str> = setup.zones.iter().map(|z| z.id.as_str()).collect();
+    let kinds: Vec<&str> = ruleset.kinds.iter().map(|k| k.id.as_str()).collect();
+    let deck_types: Vec<&str> = ruleset.deck_types.iter().map(|d| d.id.as_str()).collect();
+    let counters: Vec<&str> = setup.counters.iter().map(|c| c.id.as_str()).collect();
+    let mut fields: Vec<&str> = ruleset.kinds.iter().flat_map(|k| &k.schema.fields).map(|f| f.name.as_str()).collect();
+    fields.sort_unstable();
+    fields.dedup();
+    for used in &setup.uses {
+        let (declared, what) = match used.what {
+            Wanted::Zone => (&zones, "zone of the set-up"),
+            Wanted::Kind => (&kinds, "card kind"),
+            Wanted::DeckType => (&deck_types, "deck type"),
+            Wanted::Counter => (&counters, "counter of the set-up"),
+            Wanted::Field => (&fields, "field of any card kind"),
+        };
+        if !declared.contains(&used.name.as_str()) {
+            out.push(
+                Diagnostic::error(&codes::BAD_SETUP, format!("`{}` is not a {what}", used.name))
+                    .primary(used.span, "not declared in this ruleset")
+                    .note(format!("declared: {}", declared.join(", ")))
+                    .suggest(suggest(&used.name, declared.iter().copied())),
+            );
+        }
+    }
+    for (step, span) in setup.steps.iter().zip(&setup.step_spans) {
+        let Step::Deal { count: Count::Cards(count), to, .. } = step else { continue };
+        let zone = setup.zones.iter().find(|z| &z.id == to);
+        if let Some(limit) = zone.and_then(|z| z.limit).filter(|limit| count > limit) {
+            out.push(
+                Diagnostic::error(&codes::BAD_SETUP, format!("dealing {count} cards overfills `{to}`"))
+                    .primary(*span, format!("`{to}` holds at most {limit} cards"))
+                    .help(format!("deal at most {limit}, or raise the zone's `limit`")),
+            );
+        }
+    }
+}
+
+/// Reports a block after a line that takes none: what it holds would
+/// otherwise be ignored without a word.
+fn no_block(line: &Node, out: &mut Vec<Diagnostic>) {
+    if let Some(block) = &line.block {
+        out.push(
+            Diagnostic::error(&codes::BAD_SETUP, format!("`{}` takes no block", line.name.text))
+                .primary(block.span, "remove this block")
+                .help("only `setup` and `zone` hold blocks"),
+        );
+    }
+}
+
+fn bad(span: Span, message: impl Into<String>, help: impl Into<String>) -> Diagnostic {
+    Diagnostic::error(&codes::BAD_SETUP, message).primary(span, "in this set-up line").help(help)
+}
+
+fn unknown(node: &Node, expected: &[&str]) -> Diagnostic {
+    let name = &node.name.text;
+    Diagnostic::error(&codes::BAD_SETUP, format!("`{name}` is not part of the set-up language here"))
+        .primary(node.name.span, "not understood here")
+        .note(format!("expected one of: {}", expected.join(", ")))
+        .suggest(suggest(name, expected.iter().copied()))
+}
