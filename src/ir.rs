@@ -154,6 +154,16 @@ pub struct Conditional {
 pub enum Condition {
     /// The range is within these bands, inclusive.
     Range { from: String, to: Option<String>, open: bool },
+    /// A condition the ruleset declares (`condition ID …`), with the value
+    /// of each of its parameters, in the declaration's order.
+    Declared { id: String, args: Vec<ConditionArg> },
+}
+
+/// The value a card gives one parameter of a declared condition.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ConditionArg {
+    pub param: String,
+    pub value: Spanned<Value>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, JsonSchema)]

@@ -182,9 +182,21 @@ A field that holds a block (`at 3.5 { ... }`) was written without one, or a
 field that holds only values was given a block.";
 
 UNKNOWN_CONDITION "E0312" "unknown-condition" "\
-A `when` line inside an effect block names a condition cardsmith does not
-know.  Conditions are written `when range BAND { ... }` (or an open range,
-`when range long.. { ... }`).";
+A `when` line inside an effect block names a condition the game does not
+declare.  Every game whose ruleset declares range bands has the range
+condition, `when range BAND { ... }` (or an open range, `when range long..
+{ ... }`); the others are declared by the ruleset, with the values they
+take:
+
+    condition target-has \"if the target has a {token} token\" {
+      param token token-kind
+    }
+
+and written on a card with those values, in order:
+
+    when target-has burn { impact damage +2 }
+
+Check the spelling against the list in the note, or declare the condition.";
 
 BAD_AMOUNT "E0313" "bad-amount" "\
 An effect line is `ROLE SYMBOL AMOUNT`: the amount is a whole number, with

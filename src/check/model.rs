@@ -37,6 +37,24 @@ pub struct Ruleset {
     pub play_limits: Vec<Constraint>,
     /// The most a cost of a symbol can be (`cost-limit cost damage 24 "…"`).
     pub cost_limits: Vec<CostLimit>,
+    /// Conditions effect blocks may depend on (`when target-has burn { … }`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<ConditionDef>,
+}
+
+/// A condition the ruleset declares: a test of the game state (a token on
+/// the target, the firing arc, a card's tag) that cards write as `when ID
+/// ARGS… { effects }`.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ConditionDef {
+    pub id: String,
+    /// What faces print before the effects it guards; `{param}` stands for
+    /// the printed value of that parameter.
+    pub display: String,
+    /// What the card writes after the condition's id, in order.
+    pub params: Vec<Param>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
@@ -427,6 +445,7 @@ impl Ruleset {
             "shape" => self.shapes.retain(|(x, _)| x != id),
             "kind" => self.kinds.retain(|x| x.id != id),
             "deck-type" => self.deck_types.retain(|x| x.id != id),
+            "condition" => self.conditions.retain(|x| x.id != id),
             _ => {}
         }
     }
@@ -442,6 +461,9 @@ impl Ruleset {
     }
     pub fn role(&self, id: &str) -> Option<&Role> {
         self.roles.iter().find(|k| k.id == id)
+    }
+    pub fn condition(&self, id: &str) -> Option<&ConditionDef> {
+        self.conditions.iter().find(|c| c.id == id)
     }
     pub fn band(&self, id: &str) -> Option<&Band> {
         self.ranges.iter().find(|k| k.id == id)

@@ -12,6 +12,9 @@ use crate::diagnostics::{Diagnostic, Severity};
 use crate::source::{FileId, Files, Span};
 use crate::syntax::ast::{Node, SourceTree, ValueKind};
 
+#[path = "effect_decls.rs"]
+mod effect_decls;
+
 /// Reads a ruleset.  Returns `None` when the file has no `ruleset` header.
 ///
 /// `bases` holds the declarations of the rulesets it `extends`, outermost
@@ -54,6 +57,7 @@ pub fn load(
         deck_types: Vec::new(),
         play_limits: Vec::new(),
         cost_limits: Vec::new(),
+        conditions: Vec::new(),
     };
     for node in children(header) {
         match node.name.text.as_str() {
@@ -99,6 +103,7 @@ const DECLARATIONS: &[&str] = &[
     "kind",
     "deck-type",
     "play-limit",
+    "condition",
 ];
 
 struct Loader<'a> {
@@ -280,14 +285,7 @@ impl Loader<'_> {
                 let mut keyword = KeywordDef { id, display, params: Vec::new(), only: Vec::new(), doc: None };
                 for child in children(node) {
                     match child.name.text.as_str() {
-                        "param" => {
-                            let name = ident_at(child, 0).unwrap_or_default().to_string();
-                            let specs = self.type_specs(child, 1);
-                            match specs.into_iter().next() {
-                                Some(ty) if !name.is_empty() => keyword.params.push(Param { name, ty }),
-                                _ => self.bad(child.head_span(), "a parameter needs a name and a type: `param hp int`"),
-                            }
-                        }
+                        "param" => keyword.params.extend(self.param(child)),
                         "only" => keyword.only = self.noted_names(child, Wanted::Kind, &keyword.id),
                         "doc" => keyword.doc = string_at(child, 0).map(str::to_string),
                         _ => self.unknown(child, &["param", "only", "doc"]),
@@ -402,6 +400,11 @@ impl Loader<'_> {
             "play-limit" => {
                 if let Some(rule) = self.constraint(node) {
                     ruleset.play_limits.push(rule);
+                }
+            }
+            "condition" => {
+                if let Some(condition) = self.condition_declaration(node) {
+                    ruleset.conditions.push(condition);
                 }
             }
             _ => self.unknown(node, DECLARATIONS),

@@ -11,7 +11,7 @@
 use super::fonts::Style;
 use super::rich::{Handle, Line, Run, Table};
 use crate::check::model::{EnumDef, Ruleset, Schema, Type};
-use crate::ir::{Body, Card, Condition, Effect, Field, Initiative, Plus, Spanned, Text, TextPart, Value};
+use crate::ir::{Body, Card, Condition, ConditionArg, Effect, Field, Initiative, Plus, Spanned, Text, TextPart, Value};
 use crate::source::Span;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -328,7 +328,29 @@ impl<'a> Viewer<'a> {
                     _ => from_text,
                 }
             }
+            Condition::Declared { id, args } => self.declared_condition(id, args),
         }
+    }
+
+    /// A declared condition's printed text, each `{param}` replaced by the
+    /// printed argument; arguments the text does not place follow it.
+    fn declared_condition(&self, id: &str, args: &[ConditionArg]) -> String {
+        let Some(def) = self.ruleset.condition(id) else { return id.to_string() };
+        let mut text = def.display.clone();
+        let mut unplaced = Vec::new();
+        for arg in args {
+            // The parameter's type gives an enum value its printed label.
+            let param = def.params.iter().find(|p| p.name == arg.param);
+            let takes = Schema { takes: param.map(|p| p.ty.clone()).into_iter().collect(), ..Schema::default() };
+            let printed = self.labelled(self.value(&arg.value.value), &arg.value.value, Some(&takes)).text;
+            let placeholder = format!("{{{}}}", arg.param);
+            if text.contains(&placeholder) {
+                text = text.replace(&placeholder, &printed);
+            } else {
+                unplaced.push(printed);
+            }
+        }
+        unplaced.iter().fold(text, |text, arg| format!("{text} {arg}"))
     }
 
     fn value(&self, value: &Value) -> Printed {

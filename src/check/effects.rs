@@ -1,0 +1,245 @@
+//! Checks the effect lines of a block against the ruleset's declarations:
+//! `ROLE SYMBOL AMOUNT` lines, whose roles and symbols the ruleset declares,
+//! and `when CONDITION … { effects }` blocks, whose conditions are the
+//! built-in range condition over the declared bands or a `condition` the
+//! ruleset declares.
+
+use super::codes;
+use super::game::{CardContext, GameChecker};
+use super::model::{ConditionDef, Repeat, Schema, Type, TypeSpec};
+use super::names::{article, suggest};
+use crate::diagnostics::Diagnostic;
+use crate::ir::{Condition, ConditionArg, Conditional, Effect, Plus, Value};
+use crate::syntax::ast::{self, Name, Node, ValueKind};
+
+impl GameChecker<'_> {
+    /// `ROLE SYMBOL AMOUNT`.
+    pub(super) fn effect(&mut self, node: &Node, card: &CardContext) -> Option<Effect> {
+        let role = node.name.text.clone();
+        if !self.role_allowed(node, card) {
+            return None;
+        }
+        let symbol_spec = TypeSpec { ty: Type::Symbol, repeat: Repeat::One, bounds: None };
+        let Some(symbol_value) = node.values.first() else {
+            self.report(
+                Diagnostic::error(&codes::BAD_AMOUNT, format!("`{role}` needs a symbol and an amount"))
+                    .primary(node.name.span, "expected a symbol after this")
+                    .help(format!("write `{role} {} 3`", self.example_symbol())),
+            );
+            return None;
+        };
+        let symbol = match self.value(&symbol_spec, symbol_value, card)? {
+            Value::Name(s) => s,
+            _ => return None,
+        };
+        let (amount, plus) = self.amount(node, &role, &symbol)?;
+        if let Some(extra) = node.values.get(2) {
+            self.report(
+                Diagnostic::error(&codes::WRONG_VALUE_COUNT, "an effect line is `ROLE SYMBOL AMOUNT`")
+                    .primary(extra.span, "not expected here"),
+            );
+        }
+        if let Some(block) = &node.block {
+            self.report(
+                Diagnostic::error(&codes::BLOCK_MISMATCH, "an effect line does not take a block")
+                    .primary(block.span, "remove this block"),
+            );
+        }
+        Some(Effect { role, symbol, amount, plus, span: node.head_span() })
+    }
+
+    /// Whether the card's kind allows the role of an effect line; reports
+    /// it when not.
+    fn role_allowed(&mut self, node: &Node, card: &CardContext) -> bool {
+        let role = &node.name.text;
+        let ruleset = self.ruleset;
+        let Some(kind) = ruleset.kind_of(&card.kind) else { return true };
+        if kind.roles.contains(role) {
+            return true;
+        }
+        let colour = ruleset.role(role).and_then(|r| r.colour.as_deref());
+        let named = colour.map_or(role.clone(), |colour| format!("{role} ({colour})"));
+        self.report(
+            Diagnostic::error(
+                &codes::ROLE_NOT_ALLOWED,
+                format!("{} {} cannot have {named} effects", article(&kind.display), kind.display),
+            )
+            .primary(node.name.span, format!("`{role}` is not allowed here"))
+            .note(format!("{} {} allows: {}", article(&kind.display), kind.display, kind.roles.join(", "))),
+        );
+        false
+    }
+
+    /// The first symbol the ruleset declares, for examples in help lines.
+    fn example_symbol(&self) -> &str {
+        self.ruleset.symbols.first().map_or("SYMBOL", |s| s.id.as_str())
+    }
+
+    /// The amount of an effect line: `3`, `3+` or `+3`.
+    fn amount(&mut self, node: &Node, role: &str, symbol: &str) -> Option<(i64, Plus)> {
+        match node.values.get(1).map(|v| &v.kind) {
+            Some(ValueKind::Int(n)) => Some((*n, Plus::None)),
+            Some(ValueKind::PlusAfter(n)) => Some((*n, Plus::After)),
+            Some(ValueKind::Signed(n)) if *n >= 0 => Some((*n, Plus::Before)),
+            // Already reported by the parser.
+            Some(ValueKind::Invalid) => None,
+            Some(ValueKind::Signed(n)) => {
+                self.report(
+                    Diagnostic::error(&codes::OUT_OF_BOUNDS, format!("an effect cannot be negative ({n})"))
+                        .primary(node.values[1].span, "negative amount")
+                        .help("use a `reduction` or `cost` effect instead of a negative value"),
+                );
+                None
+            }
+            Some(_) => {
+                let value = &node.values[1];
+                self.report(
+                    Diagnostic::error(
+                        &codes::BAD_AMOUNT,
+                        format!(
+                            "expected an amount like `3`, `3+` or `+3`, found {} `{}`",
+                            value.kind.describe(),
+                            self.files.text(value.span)
+                        ),
+                    )
+                    .primary(value.span, "not an amount"),
+                );
+                None
+            }
+            None => {
+                self.report(
+                    Diagnostic::error(&codes::BAD_AMOUNT, format!("`{role} {symbol}` needs an amount"))
+                        .primary(node.head_span(), "expected an amount after this")
+                        .help(format!("write `{role} {symbol} 3`")),
+                );
+                None
+            }
+        }
+    }
+
+    /// `when CONDITION ARGS… { effects }`.
+    pub(super) fn when(
+        &mut self,
+        node: &Node,
+        schema: &Schema,
+        card: &CardContext,
+        owner_name: &str,
+    ) -> Option<Conditional> {
+        let condition = self.condition(node, card)?;
+        let Some(block) = &node.block else {
+            self.report(
+                Diagnostic::error(&codes::BLOCK_MISMATCH, "`when` needs a block of effects")
+                    .primary(node.head_span(), "expected `{` after this"),
+            );
+            return None;
+        };
+        let body = self.body(schema, &block.nodes, node.head_span(), card, owner_name);
+        Some(Conditional { condition, body })
+    }
+
+    /// The condition a `when` line names: `range BAND` over the declared
+    /// bands, or a condition the ruleset declares with its arguments.
+    fn condition(&mut self, node: &Node, card: &CardContext) -> Option<Condition> {
+        let name = match node.values.first().map(|v| (&v.kind, v.span)) {
+            Some((ValueKind::Ident(name), _)) => name,
+            found => {
+                let at = found.map_or(node.name.span, |(_, span)| span);
+                let known = self.condition_names();
+                self.report(
+                    Diagnostic::error(&codes::UNKNOWN_CONDITION, "`when` needs the name of a condition")
+                        .primary(at, "expected a condition here")
+                        .note(format!("the conditions are: {}", known.join(", ")))
+                        .help(format!("write `when {} … {{ ... }}`", known.first().unwrap_or(&"CONDITION"))),
+                );
+                return None;
+            }
+        };
+        if name == "range" {
+            return self.range_condition(node);
+        }
+        match self.ruleset.condition(name) {
+            Some(def) => self.declared_condition(def, node, card),
+            None => {
+                self.unknown_condition(name, &node.values[0]);
+                None
+            }
+        }
+    }
+
+    /// The conditions a card of this game may write after `when`.
+    fn condition_names(&self) -> Vec<&str> {
+        let range = (!self.ruleset.ranges.is_empty()).then_some("range");
+        range.into_iter().chain(self.ruleset.conditions.iter().map(|c| c.id.as_str())).collect()
+    }
+
+    fn unknown_condition(&mut self, name: &str, at: &ast::Value) {
+        let known = self.condition_names();
+        let listed = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+        self.report(
+            Diagnostic::error(&codes::UNKNOWN_CONDITION, format!("unknown condition `{name}`"))
+                .primary(at.span, format!("not a condition of `{}`", self.ruleset.id))
+                .note(format!("the conditions are: {listed}"))
+                .help("a ruleset declares its conditions with `condition ID \"Printed text\" { param … }`")
+                .suggest(suggest(name, known.iter().copied())),
+        );
+    }
+
+    /// `when ID ARGS…`: each argument typed by the declared parameter at its
+    /// place.
+    fn declared_condition(&mut self, def: &ConditionDef, node: &Node, card: &CardContext) -> Option<Condition> {
+        let head = &node.values[0];
+        let args = Node {
+            name: Name { text: def.id.clone(), span: head.span },
+            values: node.values[1..].to_vec(),
+            block: None,
+            expr: None,
+            span: node.head_span(),
+        };
+        let specs: Vec<TypeSpec> = def.params.iter().map(|p| p.ty.clone()).collect();
+        let typed = self.values(&specs, &args, card);
+        // A value that did not type was reported; the condition is dropped
+        // with it rather than exported with a hole.
+        if typed.len() != def.params.len() {
+            return None;
+        }
+        let args = def.params.iter().zip(typed).map(|(p, value)| ConditionArg { param: p.name.clone(), value });
+        Some(Condition::Declared { id: def.id.clone(), args: args.collect() })
+    }
+
+    /// `range BAND`, `range BAND..` or `range BAND..BAND`.
+    fn range_condition(&mut self, node: &Node) -> Option<Condition> {
+        let Some(band) = node.values.get(1) else {
+            self.report(
+                Diagnostic::error(&codes::UNKNOWN_CONDITION, "`when range` needs a range band")
+                    .primary(node.values[0].span, "expected a band after this")
+                    .help("write a band such as `long`, or `long..` for Long or further"),
+            );
+            return None;
+        };
+        let (from, to, open) = match &band.kind {
+            ValueKind::Ident(b) => (b.clone(), None, false),
+            ValueKind::BandRange { from, to } => (from.clone(), to.clone(), to.is_none()),
+            _ => {
+                self.report(
+                    Diagnostic::error(&codes::UNKNOWN_CONDITION, "expected a range band")
+                        .primary(band.span, "not a band")
+                        .help("write a band such as `long`, or `long..` for Long or further"),
+                );
+                return None;
+            }
+        };
+        let bands: Vec<&str> = self.ruleset.ranges.iter().map(|b| b.id.as_str()).collect();
+        for name in std::iter::once(&from).chain(to.as_ref()) {
+            if !bands.contains(&name.as_str()) {
+                self.report(
+                    Diagnostic::error(&codes::UNKNOWN_RANGE_BAND, format!("unknown range band `{name}`"))
+                        .primary(band.span, format!("not a range band of `{}`", self.ruleset.id))
+                        .note(format!("the bands are: {}", bands.join(", ")))
+                        .suggest(suggest(name, bands.iter().copied())),
+                );
+                return None;
+            }
+        }
+        Some(Condition::Range { from, to, open })
+    }
+}

@@ -1,0 +1,75 @@
+//! Effects as data: the conditions, and the other effect constructs, a
+//! ruleset declares, seen through every stage: the check, the engine data
+//! (validated against `schema.json`), the printed face and the text lints.
+//! The fixture is a small game none of the bundled ones is,
+//! `tests/ui/declared-conditions`, whose diagnostics the UI tests hold.
+
+mod common;
+
+use cardsmith::backend::print::view::Viewer;
+use common::{cardsmith, check_folder, objections, repo, stderr, validator};
+use serde_json::{json, Value};
+
+const GAME: &str = "tests/ui/declared-conditions";
+
+/// The engine data of the fixture, with the schema the same build wrote.
+fn built() -> (Value, jsonschema::Validator) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("out");
+    let output = cardsmith(&["build", GAME, "-o", out.to_str().expect("utf-8 path")], repo());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let document =
+        serde_json::from_slice(&std::fs::read(out.join("ember-duel.json")).expect("document")).expect("json");
+    (document, validator(&out.join("schema.json")))
+}
+
+#[test]
+fn declared_conditions_are_structured_in_the_engine_data() {
+    let (document, validator) = built();
+    assert_eq!(objections(&validator, &document), vec![], "the document matches schema.json");
+    let declared: Vec<&str> = document["ruleset"]["conditions"]
+        .as_array()
+        .expect("conditions")
+        .iter()
+        .filter_map(|c| c["id"].as_str())
+        .collect();
+    assert_eq!(declared, ["target-has", "in-arc", "this-is"]);
+    let cast = &document["cards"][0]["body"]["fields"][0]["body"];
+    assert_eq!(
+        cast["conditions"][0]["condition"],
+        json!({"type": "declared", "id": "target-has", "args": [{"param": "token", "value": {"type": "name", "value": "burn"}}]})
+    );
+    assert_eq!(cast["conditions"][0]["body"]["effects"][0]["amount"], 2);
+    // The built-in range condition is exported as before.
+    assert_eq!(cast["conditions"][3]["condition"], json!({"type": "range", "from": "far", "to": null, "open": true}));
+}
+
+#[test]
+fn a_face_prints_a_declared_condition_with_its_values_in_place() {
+    let outcome = check_folder(GAME);
+    assert_eq!(outcome.stats.errors, 0);
+    let game = &outcome.project.games[0];
+    let (view, _) = Viewer::new(game).card(&game.cards[0], None, 1);
+    let cast = &view.fields["cast"][0];
+    let texts: Vec<&str> = cast.body.as_ref().expect("a block").conditions.iter().map(|c| c.text.as_str()).collect();
+    // The enum value prints its label, the arc and the tag their names.
+    assert_eq!(texts, ["if the target has a Burn token", "in the Fore arc", "if this card is Primary", "Far+"]);
+}
+
+/// The text states the base amount plus a conditional bonus: with the
+/// condition declared, the card checks without a text/structure warning;
+/// a text that states an amount no effect gives still gets one.
+#[test]
+fn text_lints_read_declared_conditions_without_false_alarms() {
+    let outcome = check_folder(GAME);
+    let mismatches = outcome.diagnostics.iter().filter(|d| d.code.id == "L0001").count();
+    assert_eq!(mismatches, 0, "{:?}", outcome.diagnostics);
+    let cards = std::fs::read_to_string(repo().join(GAME).join("spells.cards")).expect("cards");
+    let rules = std::fs::read_to_string(repo().join(GAME).join("ember-duel.rules")).expect("rules");
+    let mut workspace = cardsmith::workspace::Workspace::new();
+    workspace.add_text("ember-duel.rules", &rules);
+    workspace.add_text("spells.cards", &cards.replace("or 4 {damage}", "or 5 {damage}"));
+    let outcome = workspace.check();
+    let mismatch = outcome.diagnostics.iter().find(|d| d.code.id == "L0001").expect("the wrong amount is reported");
+    assert!(mismatch.message.contains("5 damage"), "{}", mismatch.message);
+}
