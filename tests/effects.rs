@@ -40,6 +40,11 @@ fn declared_conditions_are_structured_in_the_engine_data() {
         json!({"type": "declared", "id": "target-has", "args": [{"param": "token", "value": {"type": "name", "value": "burn"}}]})
     );
     assert_eq!(cast["conditions"][0]["body"]["effects"][0]["amount"], 2);
+    let blaze = &document["ruleset"]["keywords"][0];
+    assert_eq!(
+        blaze["effects"],
+        json!([{"role": "strike", "symbol": "damage", "amount": {"param": "heat"}, "plus": "none"}])
+    );
     // The built-in range condition is exported as before.
     assert_eq!(cast["conditions"][3]["condition"], json!({"type": "range", "from": "far", "to": null, "open": true}));
 }
@@ -72,4 +77,32 @@ fn text_lints_read_declared_conditions_without_false_alarms() {
     let outcome = workspace.check();
     let mismatch = outcome.diagnostics.iter().find(|d| d.code.id == "L0001").expect("the wrong amount is reported");
     assert!(mismatch.message.contains("5 damage"), "{}", mismatch.message);
+}
+
+/// A custom keyword's text states what its declared effect deals: no
+/// warning.  Without the declared effect, or with another argument, the
+/// stated amount is one no effect of the card gives.
+#[test]
+fn text_lints_read_what_a_custom_keyword_declares_it_does() {
+    let cards = std::fs::read_to_string(repo().join(GAME).join("spells.cards")).expect("cards");
+    let rules = std::fs::read_to_string(repo().join(GAME).join("ember-duel.rules")).expect("rules");
+    let mismatches = |rules: &str, cards: &str| {
+        let mut workspace = cardsmith::workspace::Workspace::new();
+        workspace.add_text("ember-duel.rules", rules);
+        workspace.add_text("spells.cards", cards);
+        let outcome = workspace.check();
+        assert_eq!(outcome.stats.errors, 0, "{:?}", outcome.diagnostics);
+        outcome.diagnostics.iter().filter(|d| d.code.id == "L0001").map(|d| d.message.clone()).collect::<Vec<_>>()
+    };
+    assert_eq!(mismatches(&rules, &cards), Vec::<String>::new());
+    let undeclared = rules.replace("  effect strike damage heat\n", "");
+    assert_eq!(
+        mismatches(&undeclared, &cards),
+        ["the text of `Flare` says `3 {damage}` but no effect of the card is 3 damage"]
+    );
+    let other_heat = cards.replace("blaze(3)", "blaze(2)");
+    assert_eq!(
+        mismatches(&rules, &other_heat),
+        ["the text of `Flare` says `3 {damage}` but no effect of the card is 3 damage"]
+    );
 }

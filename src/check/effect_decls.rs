@@ -1,12 +1,16 @@
 //! The effect vocabulary a ruleset declares beyond roles and symbols: the
-//! conditions effect blocks may depend on, and the parameters those
-//! conditions and keywords take.  Read here so that the loader's match over
-//! declarations stays one line each.
+//! conditions effect blocks may depend on, the parameters those conditions
+//! and keywords take, and the effect lines that say what a keyword does.
+//! Read here so that the loader's match over declarations stays one line
+//! each.
 
 use super::{children, Loader};
-use crate::check::model::{ConditionDef, Param, Repeat};
-use crate::check::names::{ident_at, string_at};
-use crate::syntax::ast::Node;
+use crate::check::codes;
+use crate::check::model::{ConditionDef, KeywordAmount, KeywordDef, KeywordEffect, Param, Repeat, Ruleset, Type};
+use crate::check::names::{ident_at, string_at, suggest};
+use crate::diagnostics::Diagnostic;
+use crate::ir::Plus;
+use crate::syntax::ast::{Node, ValueKind};
 
 /// Words a card writes after `when` that the checker itself reads: a
 /// declared condition cannot take them.
@@ -72,6 +76,89 @@ impl Loader<'_> {
             }
         }
         all
+    }
+}
+
+impl Loader<'_> {
+    /// `effect ROLE SYMBOL AMOUNT` in a keyword: the amount a number (`3`,
+    /// `3+`, `+3`) or the name of one of the keyword's parameters.
+    pub(super) fn keyword_effect(&mut self, node: &Node) -> Option<KeywordEffect> {
+        let (Some(role), Some(symbol)) = (ident_at(node, 0), ident_at(node, 1)) else {
+            self.bad(
+                node.head_span(),
+                "a keyword's effect is `effect ROLE SYMBOL AMOUNT`, the amount a number or a parameter",
+            );
+            return None;
+        };
+        let (amount, plus) = match node.values.get(2).map(|v| &v.kind) {
+            Some(ValueKind::Int(n)) => (KeywordAmount::Fixed(*n), Plus::None),
+            Some(ValueKind::PlusAfter(n)) => (KeywordAmount::Fixed(*n), Plus::After),
+            Some(ValueKind::Signed(n)) if *n >= 0 => (KeywordAmount::Fixed(*n), Plus::Before),
+            Some(ValueKind::Ident(param)) => (KeywordAmount::Param(param.clone()), Plus::None),
+            _ => {
+                let at = node.values.get(2).map_or(node.head_span(), |v| v.span);
+                self.bad(at, "expected an amount: a number like `3`, `3+` or `+3`, or a parameter of the keyword");
+                return None;
+            }
+        };
+        if let Some(extra) = node.values.get(3) {
+            self.bad(extra.span, "a keyword's effect is `effect ROLE SYMBOL AMOUNT`; nothing follows the amount");
+        }
+        let spans = [0, 1, 2].map(|i| node.values[i].span);
+        Some(KeywordEffect { role: role.to_string(), symbol: symbol.to_string(), amount, plus, spans })
+    }
+
+    /// Each amount naming a parameter names one of the keyword's whole
+    /// numbers, so that a card's argument is the effect's amount.
+    pub(super) fn keyword_effects_use_params(&mut self, keyword: &KeywordDef) {
+        for effect in &keyword.effects {
+            let KeywordAmount::Param(name) = &effect.amount else { continue };
+            match keyword.params.iter().find(|p| &p.name == name) {
+                Some(param) if param.ty.ty == Type::Int && param.ty.repeat == Repeat::One => {}
+                Some(param) => self.bad(
+                    effect.spans[2],
+                    format!(
+                        "an effect's amount names a parameter of one whole number (`param {name} int`); \
+                         `{name}` is `{}`",
+                        param.ty.ty.name()
+                    ),
+                ),
+                None => {
+                    let params = keyword.params.iter().map(|p| p.name.as_str());
+                    self.diagnostics.push(
+                        Diagnostic::error(
+                            &codes::BAD_RULESET,
+                            format!("keyword `{}` has no parameter `{name}`", keyword.id),
+                        )
+                        .primary(effect.spans[2], "the amount names no parameter")
+                        .help("declare it with `param NAME int`, or write a number")
+                        .suggest(suggest(name, params)),
+                    );
+                }
+            }
+        }
+    }
+
+    /// Each keyword effect's role and symbol are declared, once every
+    /// declaration is read.
+    pub(super) fn keyword_effects_resolve(&mut self, ruleset: &Ruleset) {
+        let roles: Vec<&str> = ruleset.roles.iter().map(|r| r.id.as_str()).collect();
+        let symbols: Vec<&str> = ruleset.symbols.iter().map(|s| s.id.as_str()).collect();
+        for effect in ruleset.keywords.iter().flat_map(|k| &k.effects) {
+            let parts = [
+                (&effect.role, &roles, "role", effect.spans[0]),
+                (&effect.symbol, &symbols, "symbol", effect.spans[1]),
+            ];
+            for (name, declared, what, span) in parts {
+                if !declared.contains(&name.as_str()) {
+                    self.diagnostics.push(
+                        Diagnostic::error(&codes::BAD_RULESET, format!("no {what} is named `{name}`"))
+                            .primary(span, format!("not a {what} of this ruleset"))
+                            .suggest(suggest(name, declared.iter().copied())),
+                    );
+                }
+            }
+        }
     }
 }
 

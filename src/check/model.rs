@@ -182,6 +182,31 @@ pub struct KeywordDef {
     pub only: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
+    /// What the keyword does, as effect lines over its parameters
+    /// (`effect impact damage heat`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<KeywordEffect>,
+}
+
+/// One effect line of a keyword's declaration.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct KeywordEffect {
+    pub role: String,
+    pub symbol: String,
+    pub amount: KeywordAmount,
+    pub plus: crate::ir::Plus,
+    /// Where the role, the symbol and the amount are written.
+    #[serde(skip)]
+    pub spans: [Span; 3],
+}
+
+/// A keyword effect's amount: a number, or the value the card gives one of
+/// the keyword's parameters.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum KeywordAmount {
+    Fixed(i64),
+    Param(String),
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]

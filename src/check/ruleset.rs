@@ -282,15 +282,18 @@ impl Loader<'_> {
             }
             "keyword" => {
                 let Some((id, display)) = self.id_and_display(node) else { return };
-                let mut keyword = KeywordDef { id, display, params: Vec::new(), only: Vec::new(), doc: None };
+                let mut keyword =
+                    KeywordDef { id, display, params: Vec::new(), only: Vec::new(), doc: None, effects: Vec::new() };
                 for child in children(node) {
                     match child.name.text.as_str() {
                         "param" => keyword.params.extend(self.param(child)),
                         "only" => keyword.only = self.noted_names(child, Wanted::Kind, &keyword.id),
                         "doc" => keyword.doc = string_at(child, 0).map(str::to_string),
-                        _ => self.unknown(child, &["param", "only", "doc"]),
+                        "effect" => keyword.effects.extend(self.keyword_effect(child)),
+                        _ => self.unknown(child, &["param", "only", "doc", "effect"]),
                     }
                 }
+                self.keyword_effects_use_params(&keyword);
                 ruleset.keywords.push(keyword);
             }
             "tag" => {
@@ -701,6 +704,7 @@ impl Loader<'_> {
                 );
             }
         }
+        self.keyword_effects_resolve(ruleset);
         self.validate_rules(ruleset);
     }
 
