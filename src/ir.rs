@@ -95,6 +95,18 @@ pub struct Body {
     pub effects: Vec<Effect>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<Conditional>,
+    /// `choose { … }` blocks: one of their options applies.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub choices: Vec<Choice>,
+}
+
+/// `choose { trade 3; combat 5 }`: alternatives, of which the player picks
+/// one, in the order written.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Choice {
+    pub options: Vec<Body>,
+    #[serde(skip)]
+    pub span: Span,
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]

@@ -6,6 +6,7 @@
 
 mod common;
 
+use cardsmith::backend::print::rich::Run;
 use cardsmith::backend::print::view::Viewer;
 use common::{cardsmith, check_folder, objections, repo, stderr, validator};
 use serde_json::{json, Value};
@@ -45,6 +46,13 @@ fn declared_conditions_are_structured_in_the_engine_data() {
         blaze["effects"],
         json!([{"role": "strike", "symbol": "damage", "amount": {"param": "heat"}, "plus": "none"}])
     );
+    // A choice exports its options in order, each a body.
+    let fork = &document["cards"][2]["body"]["fields"][0]["body"];
+    let options = fork["choices"][0]["options"].as_array().expect("options");
+    let effects_of = |option: &Value| {
+        option["effects"].as_array().expect("effects").iter().map(|e| e["amount"].clone()).collect::<Vec<_>>()
+    };
+    assert_eq!(options.iter().map(effects_of).collect::<Vec<_>>(), [vec![json!(3)], vec![json!(2), json!(1)]]);
     // The built-in range condition is exported as before.
     assert_eq!(cast["conditions"][3]["condition"], json!({"type": "range", "from": "far", "to": null, "open": true}));
 }
@@ -59,6 +67,29 @@ fn a_face_prints_a_declared_condition_with_its_values_in_place() {
     let texts: Vec<&str> = cast.body.as_ref().expect("a block").conditions.iter().map(|c| c.text.as_str()).collect();
     // The enum value prints its label, the arc and the tag their names.
     assert_eq!(texts, ["if the target has a Burn token", "in the Fore arc", "if this card is Primary", "Far+"]);
+}
+
+/// The printed words of a rich line, icons as `{id}`.
+fn words(runs: &[Run]) -> String {
+    runs.iter()
+        .map(|run| match run {
+            Run::Text { text, .. } | Run::Badge { text, .. } => text.clone(),
+            Run::Icon { id, .. } => format!("{{{id}}}"),
+        })
+        .collect()
+}
+
+#[test]
+fn a_face_prints_a_choice_as_its_options_joined_by_or() {
+    let outcome = check_folder(GAME);
+    let game = &outcome.project.games[0];
+    let (view, table) = Viewer::new(game).card(&game.cards[2], None, 1);
+    let cast = &view.fields["cast"][0];
+    let choices = &cast.body.as_ref().expect("a block").choices;
+    assert_eq!(choices.len(), 1);
+    assert_eq!(words(table.runs(choices[0])), "3{damage} or 2{heal}, 1{damage}");
+    // The field's paragraphs, which generic faces print, end with it.
+    assert_eq!(cast.paras.last().map(|p| words(table.runs(*p))), Some(words(table.runs(choices[0]))));
 }
 
 /// The text states the base amount plus a conditional bonus: with the

@@ -254,4 +254,16 @@ includes one Offense Deck and one Defense Deck.";
 BAD_COPY_COUNT "E0407" "bad-copy-count" "\
 A copy count must be at least 1 (`x1`, `x2` ...).  Leave the card out of the
 deck instead of listing it `x0`.";
+
+TOO_FEW_OPTIONS "E0330" "too-few-options" "\
+A `choose` block offers the player a choice, so it holds at least two
+options: each effect line or `when` block inside it is one option, and an
+`option { ... }` block groups several lines into one:
+
+    choose {
+      gain trade 3
+      option { gain combat 5; gain authority 1 }
+    }
+
+With one option, write its lines without `choose`.";
 }

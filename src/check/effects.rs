@@ -1,15 +1,15 @@
 //! Checks the effect lines of a block against the ruleset's declarations:
-//! `ROLE SYMBOL AMOUNT` lines, whose roles and symbols the ruleset declares,
-//! and `when CONDITION … { effects }` blocks, whose conditions are the
-//! built-in range condition over the declared bands or a `condition` the
-//! ruleset declares.
+//! `ROLE SYMBOL AMOUNT` lines, whose roles and symbols the ruleset declares;
+//! `when CONDITION … { effects }` blocks, whose conditions are the built-in
+//! range condition over the declared bands or a `condition` the ruleset
+//! declares; and `choose { … }` blocks of alternatives.
 
 use super::codes;
 use super::game::{CardContext, GameChecker};
 use super::model::{ConditionDef, Repeat, Schema, Type, TypeSpec};
 use super::names::{article, suggest};
 use crate::diagnostics::Diagnostic;
-use crate::ir::{Condition, ConditionArg, Conditional, Effect, Plus, Value};
+use crate::ir::{Body, Choice, Condition, ConditionArg, Conditional, Effect, Plus, Value};
 use crate::syntax::ast::{self, Name, Node, ValueKind};
 
 impl GameChecker<'_> {
@@ -241,5 +241,47 @@ impl GameChecker<'_> {
             }
         }
         Some(Condition::Range { from, to, open })
+    }
+
+    /// `choose { … }`: each line one option (an effect line or a `when`
+    /// block), or `option { … }` for several lines as one.
+    pub(super) fn choice(&mut self, node: &Node, card: &CardContext, owner_name: &str) -> Option<Choice> {
+        let Some(block) = &node.block else {
+            self.report(
+                Diagnostic::error(&codes::BLOCK_MISMATCH, "`choose` needs a block of options")
+                    .primary(node.head_span(), "expected `{` after this")
+                    .help("write `choose { OPTION; OPTION }`, one effect line or `option { ... }` for each"),
+            );
+            return None;
+        };
+        if let Some(extra) = node.values.first() {
+            self.report(
+                Diagnostic::error(&codes::WRONG_VALUE_COUNT, "`choose` takes no values, only its block")
+                    .primary(extra.span, "not expected here"),
+            );
+        }
+        // Options hold effects only: a field inside one would be no part of
+        // what the player picks.
+        let effects_only = Schema { effects: true, ..Schema::default() };
+        let mut options: Vec<Body> = Vec::new();
+        for line in &block.nodes {
+            let lines = match (line.name.text.as_str(), &line.block) {
+                ("option", Some(inner)) => inner.nodes.as_slice(),
+                _ => std::slice::from_ref(line),
+            };
+            let option = self.body(&effects_only, lines, line.head_span(), card, owner_name);
+            options.push(option);
+        }
+        if options.len() < 2 {
+            self.report(
+                Diagnostic::error(
+                    &codes::TOO_FEW_OPTIONS,
+                    format!("`choose` offers {} option{}", options.len(), if options.len() == 1 { "" } else { "s" }),
+                )
+                .primary(node.head_span(), "a choice needs at least two options")
+                .help("add another option, or write the option's lines without `choose`"),
+            );
+        }
+        Some(Choice { options, span: node.head_span() })
     }
 }

@@ -198,6 +198,12 @@ impl<'a> GameChecker<'a> {
                 }
                 continue;
             }
+            if schema.effects && name == "choose" {
+                if let Some(choice) = self.choice(node, card, owner_name) {
+                    body.choices.push(choice);
+                }
+                continue;
+            }
             if schema.effects && name == "when" {
                 if let Some(conditional) = self.when(node, schema, card, owner_name) {
                     body.conditions.push(conditional);
@@ -319,6 +325,7 @@ impl<'a> GameChecker<'a> {
         body.fields.shrink_to_fit();
         body.effects.shrink_to_fit();
         body.conditions.shrink_to_fit();
+        body.choices.shrink_to_fit();
         body
     }
 
@@ -373,7 +380,7 @@ impl<'a> GameChecker<'a> {
         let mut candidates: Vec<&str> = schema.fields.iter().map(|f| f.name.as_str()).collect();
         if schema.effects {
             candidates.extend(self.ruleset.roles.iter().map(|r| r.id.as_str()));
-            candidates.push("when");
+            candidates.extend(["when", "choose"]);
         }
         let mut diagnostic = Diagnostic::error(&codes::UNKNOWN_FIELD, format!("{owner_name} has no field `{name}`"))
             .primary(node.name.span, "unknown field")

@@ -37,10 +37,17 @@ fn text_fields(body: &Body) -> Vec<&Field> {
             out.extend(text_fields(inner));
         }
     }
-    for conditional in &body.conditions {
-        out.extend(text_fields(&conditional.body));
+    for inner in nested(body) {
+        out.extend(text_fields(inner));
     }
     out
+}
+
+/// The bodies a block holds besides its fields': its conditions' and its
+/// choices' options.
+fn nested(body: &Body) -> impl Iterator<Item = &Body> {
+    let options = body.choices.iter().flat_map(|c| &c.options);
+    body.conditions.iter().map(|c| &c.body).chain(options)
 }
 
 fn effects(body: &Body) -> Vec<&Effect> {
@@ -50,8 +57,8 @@ fn effects(body: &Body) -> Vec<&Effect> {
             out.extend(effects(inner));
         }
     }
-    for conditional in &body.conditions {
-        out.extend(effects(&conditional.body));
+    for inner in nested(body) {
+        out.extend(effects(inner));
     }
     out
 }
@@ -208,7 +215,7 @@ fn keyword_amounts(body: &Body, ruleset: &Ruleset) -> Vec<(i64, String)> {
             }
             stack.extend(field.body.as_ref());
         }
-        stack.extend(current.conditions.iter().map(|c| &c.body));
+        stack.extend(nested(current));
     }
     amounts
 }

@@ -11,7 +11,9 @@
 use super::fonts::Style;
 use super::rich::{Handle, Line, Run, Table};
 use crate::check::model::{EnumDef, Ruleset, Schema, Type};
-use crate::ir::{Body, Card, Condition, ConditionArg, Effect, Field, Initiative, Plus, Spanned, Text, TextPart, Value};
+use crate::ir::{
+    Body, Card, Choice, Condition, ConditionArg, Effect, Field, Initiative, Plus, Spanned, Text, TextPart, Value,
+};
 use crate::source::Span;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -87,6 +89,8 @@ pub struct BodyView {
     pub fields: BTreeMap<String, Vec<FieldView>>,
     pub effects: Vec<Handle>,
     pub conditions: Vec<ConditionView>,
+    /// Each `choose` block as one line: its options joined by "or".
+    pub choices: Vec<Handle>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -277,6 +281,7 @@ impl<'a> Viewer<'a> {
             }
             paras.push(line);
         }
+        paras.extend(body.choices.iter().map(|choice| table.runs(*choice).to_vec()));
         paras
     }
 
@@ -290,7 +295,50 @@ impl<'a> Viewer<'a> {
             .iter()
             .map(|c| ConditionView { text: self.condition(&c.condition), effects: effects(&c.body.effects) })
             .collect();
-        BodyView { fields, effects: own, conditions }
+        let choices = body.choices.iter().map(|c| table.add(self.choice(c), Some(c.span))).collect();
+        BodyView { fields, effects: own, conditions, choices }
+    }
+
+    /// `choose { … }` as one line: each option's effects, then its
+    /// conditions as `text: effects`, the options joined by "or".
+    fn choice(&self, choice: &Choice) -> Line {
+        let mut line = Line::new();
+        for (i, option) in choice.options.iter().enumerate() {
+            if i > 0 {
+                line.push(Run::styled(" or ", Style::Italic));
+            }
+            self.option(option, &mut line);
+        }
+        line
+    }
+
+    /// One option of a choice: its effects, its conditions and its own
+    /// choices, in brackets when nested.
+    fn option(&self, option: &Body, line: &mut Line) {
+        let mut first = true;
+        let mut separate = |line: &mut Line| {
+            if !std::mem::take(&mut first) {
+                line.push(Run::plain(", "));
+            }
+        };
+        for effect in &option.effects {
+            separate(line);
+            line.extend(self.effect(effect));
+        }
+        for conditional in &option.conditions {
+            separate(line);
+            line.push(Run::styled(format!("{}:", self.condition(&conditional.condition)), Style::Italic));
+            for effect in &conditional.body.effects {
+                line.push(Run::plain(" "));
+                line.extend(self.effect(effect));
+            }
+        }
+        for nested in &option.choices {
+            separate(line);
+            line.push(Run::plain("("));
+            line.extend(self.choice(nested));
+            line.push(Run::plain(")"));
+        }
     }
 
     /// `impact damage 8+` → the role's mark, a bold `8+` and the damage icon,
