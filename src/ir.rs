@@ -139,8 +139,25 @@ pub struct Effect {
     pub symbol: String,
     pub amount: i64,
     pub plus: Plus,
+    /// When the amount depends on the game: `amount` for each unit of
+    /// this quantity.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per: Option<PerQuantity>,
     #[serde(skip)]
     pub span: Span,
+}
+
+/// An amount that depends on the game state: the effect's `amount` for each
+/// unit of a quantity the ruleset declares (`draw card 1 per bases`).
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct PerQuantity {
+    pub quantity: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<StateArg>,
+    /// Written in the amount's place (`gain trade that-many`), the amount
+    /// being 1: faces print the quantity's text where the number would be.
+    #[serde(skip)]
+    pub alone: bool,
 }
 
 /// Where a `+` was written next to an effect's number.
@@ -168,12 +185,13 @@ pub enum Condition {
     Range { from: String, to: Option<String>, open: bool },
     /// A condition the ruleset declares (`condition ID …`), with the value
     /// of each of its parameters, in the declaration's order.
-    Declared { id: String, args: Vec<ConditionArg> },
+    Declared { id: String, args: Vec<StateArg> },
 }
 
-/// The value a card gives one parameter of a declared condition.
+/// The value a card gives one parameter of a declared condition or
+/// quantity.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct ConditionArg {
+pub struct StateArg {
     pub param: String,
     pub value: Spanned<Value>,
 }

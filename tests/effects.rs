@@ -53,6 +53,16 @@ fn declared_conditions_are_structured_in_the_engine_data() {
         option["effects"].as_array().expect("effects").iter().map(|e| e["amount"].clone()).collect::<Vec<_>>()
     };
     assert_eq!(options.iter().map(effects_of).collect::<Vec<_>>(), [vec![json!(3)], vec![json!(2), json!(1)]]);
+    // An amount that depends on the game: the number, and the quantity it
+    // is counted per, with the quantity's values.
+    let stoke = &document["cards"][3]["body"]["fields"][0]["body"]["effects"];
+    assert_eq!(
+        stoke[0],
+        json!({"role": "strike", "symbol": "damage", "amount": 1, "plus": "none", "per": {"quantity": "tokens-on-target",
+            "args": [{"param": "token", "value": {"type": "name", "value": "burn"}}]}})
+    );
+    assert_eq!(stoke[1]["per"], json!({"quantity": "that-many"}));
+    assert_eq!(stoke[1]["amount"], 1);
     // The built-in range condition is exported as before.
     assert_eq!(cast["conditions"][3]["condition"], json!({"type": "range", "from": "far", "to": null, "open": true}));
 }
@@ -77,6 +87,16 @@ fn words(runs: &[Run]) -> String {
             Run::Icon { id, .. } => format!("{{{id}}}"),
         })
         .collect()
+}
+
+#[test]
+fn a_face_prints_an_amount_that_depends_on_the_game_with_its_quantity() {
+    let outcome = check_folder(GAME);
+    let game = &outcome.project.games[0];
+    let (view, table) = Viewer::new(game).card(&game.cards[3], None, 1);
+    let effects = &view.fields["cast"][0].body.as_ref().expect("a block").effects;
+    let printed: Vec<String> = effects.iter().map(|e| words(table.runs(*e))).collect();
+    assert_eq!(printed, ["1{damage} for each Burn token on the target", "that many {card}"]);
 }
 
 #[test]

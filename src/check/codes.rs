@@ -266,4 +266,17 @@ options: each effect line or `when` block inside it is one option, and an
     }
 
 With one option, write its lines without `choose`.";
+
+UNKNOWN_QUANTITY "E0331" "unknown-quantity" "\
+An effect's amount counts something of the game its ruleset does not
+declare.  An amount that depends on the game names a quantity the ruleset
+declares, with its values, either after `per` or in the amount's place:
+
+    quantity bases \"for each base you have\"
+    quantity that-many \"that many\"
+
+    draw card 1 per bases
+    gain trade that-many
+
+Check the spelling against the list in the note, or declare the quantity.";
 }

@@ -1,12 +1,13 @@
 //! The effect vocabulary a ruleset declares beyond roles and symbols: the
-//! conditions effect blocks may depend on, the parameters those conditions
-//! and keywords take, and the effect lines that say what a keyword does.
+//! conditions effect blocks may depend on, the quantities their amounts may
+//! count, the parameters those and keywords take, and the effect lines that
+//! say what a keyword does.
 //! Read here so that the loader's match over declarations stays one line
 //! each.
 
 use super::{children, Loader};
 use crate::check::codes;
-use crate::check::model::{ConditionDef, KeywordAmount, KeywordDef, KeywordEffect, Param, Repeat, Ruleset, Type};
+use crate::check::model::{KeywordAmount, KeywordDef, KeywordEffect, Param, Repeat, Ruleset, StateDef, Type};
 use crate::check::names::{ident_at, string_at, suggest};
 use crate::diagnostics::Diagnostic;
 use crate::ir::Plus;
@@ -17,39 +18,41 @@ use crate::syntax::ast::{Node, ValueKind};
 const RESERVED_CONDITIONS: &[&str] = &["range"];
 
 impl Loader<'_> {
-    /// `condition ID "Printed text" { param NAME TYPE …; doc "…" }`.
-    pub(super) fn condition_declaration(&mut self, node: &Node) -> Option<ConditionDef> {
+    /// `condition ID "Printed text" { param NAME TYPE …; doc "…" }`, or
+    /// `quantity …` of the same shape.
+    pub(super) fn state_declaration(&mut self, node: &Node) -> Option<StateDef> {
+        let what = node.name.text.as_str();
         let (id, display) = self.id_and_display(node)?;
-        if RESERVED_CONDITIONS.contains(&id.as_str()) {
+        if what == "condition" && RESERVED_CONDITIONS.contains(&id.as_str()) {
             self.bad(
                 node.values[0].span,
                 format!("`when {id} …` is the built-in condition over range bands; give this condition another id"),
             );
             return None;
         }
-        let mut condition = ConditionDef { id, display, params: Vec::new(), doc: None };
-        // A condition with a broken parameter is reported and left out, so
+        let mut declared = StateDef { id, display, params: Vec::new(), doc: None };
+        // A declaration with a broken parameter is reported and left out, so
         // that cards using it raise no follow-on errors about its values.
         let mut sound = true;
         for child in children(node) {
             match child.name.text.as_str() {
                 "param" => match self.param(child) {
-                    Some(param) if param.ty.repeat == Repeat::One => condition.params.push(param),
+                    Some(param) if param.ty.repeat == Repeat::One => declared.params.push(param),
                     Some(_) => {
                         self.bad(
                             child.head_span(),
-                            "a condition's parameter takes one value: `param NAME TYPE`, without `+` or `*`",
+                            format!("a {what}'s parameter takes one value: `param NAME TYPE`, without `+` or `*`"),
                         );
                         sound = false;
                     }
                     None => sound = false,
                 },
-                "doc" => condition.doc = string_at(child, 0).map(str::to_string),
+                "doc" => declared.doc = string_at(child, 0).map(str::to_string),
                 _ => self.unknown(child, &["param", "doc"]),
             }
         }
-        sound &= self.placeholders_are_params(node, &condition);
-        sound.then_some(condition)
+        sound &= self.placeholders_are_params(node, &declared, what);
+        sound.then_some(declared)
     }
 
     /// `param NAME TYPE`: one parameter of a keyword or a condition.
@@ -66,12 +69,12 @@ impl Loader<'_> {
 
     /// Every `{name}` in the printed text names a parameter, or faces
     /// would print the braces.
-    fn placeholders_are_params(&mut self, node: &Node, condition: &ConditionDef) -> bool {
+    fn placeholders_are_params(&mut self, node: &Node, declared: &StateDef, what: &str) -> bool {
         let mut all = true;
-        for name in placeholders(&condition.display) {
-            if !condition.params.iter().any(|p| p.name == name) {
+        for name in placeholders(&declared.display) {
+            if !declared.params.iter().any(|p| p.name == name) {
                 let span = node.values.get(1).map_or(node.head_span(), |v| v.span);
-                self.bad(span, format!("`{{{name}}}` names no parameter of condition `{}`", condition.id));
+                self.bad(span, format!("`{{{name}}}` names no parameter of {what} `{}`", declared.id));
                 all = false;
             }
         }

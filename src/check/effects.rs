@@ -6,10 +6,10 @@
 
 use super::codes;
 use super::game::{CardContext, GameChecker};
-use super::model::{ConditionDef, Repeat, Schema, Type, TypeSpec};
+use super::model::{Repeat, Schema, StateDef, Type, TypeSpec};
 use super::names::{article, suggest};
 use crate::diagnostics::Diagnostic;
-use crate::ir::{Body, Choice, Condition, ConditionArg, Conditional, Effect, Plus, Value};
+use crate::ir::{Body, Choice, Condition, Conditional, Effect, PerQuantity, Plus, StateArg, Value};
 use crate::syntax::ast::{self, Name, Node, ValueKind};
 
 impl GameChecker<'_> {
@@ -32,20 +32,22 @@ impl GameChecker<'_> {
             Value::Name(s) => s,
             _ => return None,
         };
-        let (amount, plus) = self.amount(node, &role, &symbol)?;
-        if let Some(extra) = node.values.get(2) {
-            self.report(
-                Diagnostic::error(&codes::WRONG_VALUE_COUNT, "an effect line is `ROLE SYMBOL AMOUNT`")
-                    .primary(extra.span, "not expected here"),
-            );
-        }
+        let quantity_alone = matches!(node.values.get(1).map(|v| &v.kind), Some(ValueKind::Ident(_)))
+            && !self.ruleset.quantities.is_empty();
+        let (amount, plus, per) = if quantity_alone {
+            // `gain trade that-many`: a quantity in the amount's place.
+            (1, Plus::None, Some(self.per_quantity(node, 1, true, card)?))
+        } else {
+            let (amount, plus) = self.amount(node, &role, &symbol)?;
+            (amount, plus, self.per(node, card)?)
+        };
         if let Some(block) = &node.block {
             self.report(
                 Diagnostic::error(&codes::BLOCK_MISMATCH, "an effect line does not take a block")
                     .primary(block.span, "remove this block"),
             );
         }
-        Some(Effect { role, symbol, amount, plus, span: node.head_span() })
+        Some(Effect { role, symbol, amount, plus, per, span: node.head_span() })
     }
 
     /// Whether the card's kind allows the role of an effect line; reports
@@ -117,6 +119,56 @@ impl GameChecker<'_> {
         }
     }
 
+    /// What follows an effect's number: nothing, or `per QUANTITY ARGS…`.
+    /// `None` when a quantity was named and did not check (reported).
+    fn per(&mut self, node: &Node, card: &CardContext) -> Option<Option<PerQuantity>> {
+        let Some(next) = node.values.get(2) else { return Some(None) };
+        if next.kind == ValueKind::Ident("per".into()) {
+            return self.per_quantity(node, 3, false, card).map(Some);
+        }
+        self.report(
+            Diagnostic::error(&codes::WRONG_VALUE_COUNT, "an effect line is `ROLE SYMBOL AMOUNT`")
+                .primary(next.span, "not expected here")
+                .help("an amount that depends on the game is written `AMOUNT per QUANTITY`"),
+        );
+        Some(None)
+    }
+
+    /// The quantity written at `at` in an effect line, with its values.
+    fn per_quantity(&mut self, node: &Node, at: usize, alone: bool, card: &CardContext) -> Option<PerQuantity> {
+        let Some(head) = node.values.get(at) else {
+            self.report(
+                Diagnostic::error(&codes::UNKNOWN_QUANTITY, "`per` needs a quantity")
+                    .primary(node.values[at - 1].span, "expected a quantity after this")
+                    .note(format!("the quantities are: {}", self.quantity_names().join(", "))),
+            );
+            return None;
+        };
+        let def = match &head.kind {
+            ValueKind::Ident(name) => self.ruleset.quantity(name),
+            _ => None,
+        };
+        let Some(def) = def else {
+            let names = self.quantity_names();
+            let written = self.files.text(head.span);
+            let listed = if names.is_empty() { "none".to_string() } else { names.join(", ") };
+            self.report(
+                Diagnostic::error(&codes::UNKNOWN_QUANTITY, format!("unknown quantity `{written}`"))
+                    .primary(head.span, format!("not a quantity of `{}`", self.ruleset.id))
+                    .note(format!("the quantities are: {listed}"))
+                    .help("an amount is a number like `3`, `3+` or `+3`, or a quantity the ruleset declares")
+                    .suggest(suggest(written, names.iter().copied())),
+            );
+            return None;
+        };
+        let args = self.state_args(def, head, &node.values[at + 1..], card)?;
+        Some(PerQuantity { quantity: def.id.clone(), args, alone })
+    }
+
+    fn quantity_names(&self) -> Vec<&str> {
+        self.ruleset.quantities.iter().map(|q| q.id.as_str()).collect()
+    }
+
     /// `when CONDITION ARGS… { effects }`.
     pub(super) fn when(
         &mut self,
@@ -186,24 +238,36 @@ impl GameChecker<'_> {
 
     /// `when ID ARGS…`: each argument typed by the declared parameter at its
     /// place.
-    fn declared_condition(&mut self, def: &ConditionDef, node: &Node, card: &CardContext) -> Option<Condition> {
-        let head = &node.values[0];
+    fn declared_condition(&mut self, def: &StateDef, node: &Node, card: &CardContext) -> Option<Condition> {
+        let args = self.state_args(def, &node.values[0], &node.values[1..], card)?;
+        Some(Condition::Declared { id: def.id.clone(), args })
+    }
+
+    /// The values written after a declared condition or quantity (`head`),
+    /// each typed by the declared parameter at its place.
+    fn state_args(
+        &mut self,
+        def: &StateDef,
+        head: &ast::Value,
+        values: &[ast::Value],
+        card: &CardContext,
+    ) -> Option<Vec<StateArg>> {
+        let span = values.last().and_then(|last| head.span.to(last.span)).unwrap_or(head.span);
         let args = Node {
             name: Name { text: def.id.clone(), span: head.span },
-            values: node.values[1..].to_vec(),
+            values: values.to_vec(),
             block: None,
             expr: None,
-            span: node.head_span(),
+            span,
         };
         let specs: Vec<TypeSpec> = def.params.iter().map(|p| p.ty.clone()).collect();
         let typed = self.values(&specs, &args, card);
-        // A value that did not type was reported; the condition is dropped
-        // with it rather than exported with a hole.
+        // A value that did not type was reported; the condition or amount
+        // is dropped with it rather than exported with a hole.
         if typed.len() != def.params.len() {
             return None;
         }
-        let args = def.params.iter().zip(typed).map(|(p, value)| ConditionArg { param: p.name.clone(), value });
-        Some(Condition::Declared { id: def.id.clone(), args: args.collect() })
+        Some(def.params.iter().zip(typed).map(|(p, value)| StateArg { param: p.name.clone(), value }).collect())
     }
 
     /// `range BAND`, `range BAND..` or `range BAND..BAND`.

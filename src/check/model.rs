@@ -39,19 +39,25 @@ pub struct Ruleset {
     pub cost_limits: Vec<CostLimit>,
     /// Conditions effect blocks may depend on (`when target-has burn { … }`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub conditions: Vec<ConditionDef>,
+    pub conditions: Vec<StateDef>,
+    /// Numbers of the game state an effect's amount may count (`draw card 1
+    /// per bases`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub quantities: Vec<StateDef>,
 }
 
-/// A condition the ruleset declares: a test of the game state (a token on
-/// the target, the firing arc, a card's tag) that cards write as `when ID
-/// ARGS… { effects }`.
+/// Something of the game state the ruleset declares for effects to name: a
+/// condition, a test that cards write as `when ID ARGS… { effects }` (a
+/// token on the target, the firing arc, a card's tag); or a quantity, a
+/// number an amount counts (`1 per bases`: the bases a player has).
 #[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct ConditionDef {
+pub struct StateDef {
     pub id: String,
-    /// What faces print before the effects it guards; `{param}` stands for
-    /// the printed value of that parameter.
+    /// What faces print: a condition before the effects it guards, a
+    /// quantity after the amount; `{param}` stands for the printed value of
+    /// that parameter.
     pub display: String,
-    /// What the card writes after the condition's id, in order.
+    /// What the card writes after the id, in order.
     pub params: Vec<Param>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
@@ -471,6 +477,7 @@ impl Ruleset {
             "kind" => self.kinds.retain(|x| x.id != id),
             "deck-type" => self.deck_types.retain(|x| x.id != id),
             "condition" => self.conditions.retain(|x| x.id != id),
+            "quantity" => self.quantities.retain(|x| x.id != id),
             _ => {}
         }
     }
@@ -487,8 +494,11 @@ impl Ruleset {
     pub fn role(&self, id: &str) -> Option<&Role> {
         self.roles.iter().find(|k| k.id == id)
     }
-    pub fn condition(&self, id: &str) -> Option<&ConditionDef> {
+    pub fn condition(&self, id: &str) -> Option<&StateDef> {
         self.conditions.iter().find(|c| c.id == id)
+    }
+    pub fn quantity(&self, id: &str) -> Option<&StateDef> {
+        self.quantities.iter().find(|c| c.id == id)
     }
     pub fn band(&self, id: &str) -> Option<&Band> {
         self.ranges.iter().find(|k| k.id == id)

@@ -58,6 +58,7 @@ pub fn load(
         play_limits: Vec::new(),
         cost_limits: Vec::new(),
         conditions: Vec::new(),
+        quantities: Vec::new(),
     };
     for node in children(header) {
         match node.name.text.as_str() {
@@ -104,6 +105,7 @@ const DECLARATIONS: &[&str] = &[
     "deck-type",
     "play-limit",
     "condition",
+    "quantity",
 ];
 
 struct Loader<'a> {
@@ -405,11 +407,8 @@ impl Loader<'_> {
                     ruleset.play_limits.push(rule);
                 }
             }
-            "condition" => {
-                if let Some(condition) = self.condition_declaration(node) {
-                    ruleset.conditions.push(condition);
-                }
-            }
+            "condition" => ruleset.conditions.extend(self.state_declaration(node)),
+            "quantity" => ruleset.quantities.extend(self.state_declaration(node)),
             _ => self.unknown(node, DECLARATIONS),
         }
     }

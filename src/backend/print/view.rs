@@ -10,9 +10,9 @@
 
 use super::fonts::Style;
 use super::rich::{Handle, Line, Run, Table};
-use crate::check::model::{EnumDef, Ruleset, Schema, Type};
+use crate::check::model::{EnumDef, Ruleset, Schema, StateDef, Type};
 use crate::ir::{
-    Body, Card, Choice, Condition, ConditionArg, Effect, Field, Initiative, Plus, Spanned, Text, TextPart, Value,
+    Body, Card, Choice, Condition, Effect, Field, Initiative, Plus, Spanned, StateArg, Text, TextPart, Value,
 };
 use crate::source::Span;
 use serde::Serialize;
@@ -357,13 +357,27 @@ impl<'a> Viewer<'a> {
         } else {
             bold(format!(" {}", self.display(&effect.symbol)))
         };
-        let amount = bold(amount);
+        // An amount that depends on the game prints the quantity's text:
+        // in the number's place (`that many`), or after the symbol (`1 card
+        // for each base you have`).
+        let per = effect.per.as_ref().map(|per| {
+            let text = self.ruleset.quantity(&per.quantity).map(|q| self.declared_text(q, &per.args));
+            (per.alone, text.unwrap_or_else(|| per.quantity.clone()))
+        });
+        let mut line = Line::new();
         // The role's mark comes first, so that the effect reads without its
         // colour (printed in black and white, or by a colour-blind player).
-        match role.and_then(|r| r.mark.as_deref()) {
-            Some(mark) => vec![Run::Icon { id: mark.to_string(), colour: Some(colour.clone()) }, amount, symbol],
-            None => vec![amount, symbol],
+        if let Some(mark) = role.and_then(|r| r.mark.as_deref()) {
+            line.push(Run::Icon { id: mark.to_string(), colour: Some(colour.clone()) });
         }
+        match per {
+            // A named symbol brings its own space; an icon does not.
+            Some((true, text)) if matches!(symbol, Run::Icon { .. }) => line.extend([bold(format!("{text} ")), symbol]),
+            Some((true, text)) => line.extend([bold(text), symbol]),
+            Some((false, text)) => line.extend([bold(amount), symbol, Run::plain(format!(" {text}"))]),
+            None => line.extend([bold(amount), symbol]),
+        }
+        line
     }
 
     fn condition(&self, condition: &Condition) -> String {
@@ -376,14 +390,17 @@ impl<'a> Viewer<'a> {
                     _ => from_text,
                 }
             }
-            Condition::Declared { id, args } => self.declared_condition(id, args),
+            Condition::Declared { id, args } => match self.ruleset.condition(id) {
+                Some(def) => self.declared_text(def, args),
+                None => id.clone(),
+            },
         }
     }
 
-    /// A declared condition's printed text, each `{param}` replaced by the
-    /// printed argument; arguments the text does not place follow it.
-    fn declared_condition(&self, id: &str, args: &[ConditionArg]) -> String {
-        let Some(def) = self.ruleset.condition(id) else { return id.to_string() };
+    /// A declared condition's or quantity's printed text, each `{param}`
+    /// replaced by the printed argument; arguments the text does not place
+    /// follow it.
+    fn declared_text(&self, def: &StateDef, args: &[StateArg]) -> String {
         let mut text = def.display.clone();
         let mut unplaced = Vec::new();
         for arg in args {
