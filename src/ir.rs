@@ -98,6 +98,10 @@ pub struct Body {
     /// `choose { … }` blocks: one of their options applies.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub choices: Vec<Choice>,
+    /// `then { … }` blocks: steps that resolve after the rest of the block,
+    /// one after the other, in this order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub then: Vec<Body>,
 }
 
 /// `choose { trade 3; combat 5 }`: alternatives, of which the player picks

@@ -63,6 +63,12 @@ fn declared_conditions_are_structured_in_the_engine_data() {
     );
     assert_eq!(stoke[1]["per"], json!({"quantity": "that-many"}));
     assert_eq!(stoke[1]["amount"], 1);
+    // Steps in order: the block's own effects, then each `then` in turn.
+    let cinders = &document["cards"][4]["body"]["fields"][0]["body"];
+    assert_eq!(cinders["effects"][0]["symbol"], "damage");
+    let steps: Vec<&Value> =
+        cinders["then"].as_array().expect("steps").iter().map(|s| &s["effects"][0]["symbol"]).collect();
+    assert_eq!(steps, ["card", "heal"]);
     // The built-in range condition is exported as before.
     assert_eq!(cast["conditions"][3]["condition"], json!({"type": "range", "from": "far", "to": null, "open": true}));
 }
@@ -97,6 +103,16 @@ fn a_face_prints_an_amount_that_depends_on_the_game_with_its_quantity() {
     let effects = &view.fields["cast"][0].body.as_ref().expect("a block").effects;
     let printed: Vec<String> = effects.iter().map(|e| words(table.runs(*e))).collect();
     assert_eq!(printed, ["1{damage} for each Burn token on the target", "that many {card}"]);
+}
+
+#[test]
+fn a_face_prints_each_then_step_after_the_effects_it_follows() {
+    let outcome = check_folder(GAME);
+    let game = &outcome.project.games[0];
+    let (view, table) = Viewer::new(game).card(&game.cards[4], None, 1);
+    let cast = &view.fields["cast"][0];
+    let paras: Vec<String> = cast.paras.iter().map(|p| words(table.runs(*p))).collect();
+    assert_eq!(paras, ["2{damage}", "Then: 1{card}", "Then: 1{heal}"]);
 }
 
 #[test]

@@ -279,4 +279,16 @@ declares, with its values, either after `per` or in the amount's place:
     gain trade that-many
 
 Check the spelling against the list in the note, or declare the quantity.";
+
+LINE_AFTER_THEN "W0332" "line-after-then" "\
+An effect block holds a line after a `then` step.  A `then` block's effects
+resolve after every other line of the block around it, wherever those lines
+are written, so a line written below it still resolves first:
+
+    draw card 1
+    then { scrap card 1 }
+    gain trade 2          // resolves with `draw card 1`, before the scrap
+
+Move the line above the `then` block, or into it (or into a second `then`
+block after the first, to resolve after it).";
 }

@@ -2,7 +2,8 @@
 //! `ROLE SYMBOL AMOUNT` lines, whose roles and symbols the ruleset declares;
 //! `when CONDITION … { effects }` blocks, whose conditions are the built-in
 //! range condition over the declared bands or a `condition` the ruleset
-//! declares; and `choose { … }` blocks of alternatives.
+//! declares; `choose { … }` blocks of alternatives; and `then { … }`
+//! steps, which resolve after the lines before them, in order.
 
 use super::codes;
 use super::game::{CardContext, GameChecker};
@@ -10,9 +11,85 @@ use super::model::{Repeat, Schema, StateDef, Type, TypeSpec};
 use super::names::{article, suggest};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Body, Choice, Condition, Conditional, Effect, PerQuantity, Plus, StateArg, Value};
+use crate::source::Span;
 use crate::syntax::ast::{self, Name, Node, ValueKind};
 
+/// The words that start an effect construct other than an effect line.
+pub(super) const CONSTRUCTS: [&str; 3] = ["when", "choose", "then"];
+
+/// Where a block's first `then` step is, once one is met: a line after it
+/// would read as part of a later step but resolves with the earlier ones.
+#[derive(Default)]
+pub(super) struct Order {
+    then_at: Option<Span>,
+}
+
 impl GameChecker<'_> {
+    /// Checks `node` into `body` when it is an effect line or construct of
+    /// an effect block; `false` when it is none (a field, say).
+    pub(super) fn effect_construct(
+        &mut self,
+        node: &Node,
+        schema: &Schema,
+        card: &CardContext,
+        owner_name: &str,
+        body: &mut Body,
+        order: &mut Order,
+    ) -> bool {
+        let name = node.name.text.as_str();
+        let is_effect = self.ruleset.role(name).is_some();
+        if !is_effect && !CONSTRUCTS.contains(&name) {
+            return false;
+        }
+        if let (Some(then_at), false) = (order.then_at, name == "then") {
+            self.report(
+                Diagnostic::warning(
+                    &codes::LINE_AFTER_THEN,
+                    format!("this `{name}` line resolves before the `then` step above it"),
+                )
+                .primary(node.head_span(), "written after a `then` step")
+                .secondary(then_at, "the step it is written after")
+                .help("move it into the `then` block, or above it"),
+            );
+        }
+        match name {
+            _ if is_effect => body.effects.extend(self.effect(node, card)),
+            "when" => body.conditions.extend(self.when(node, schema, card, owner_name)),
+            "choose" => body.choices.extend(self.choice(node, card, owner_name)),
+            _ => {
+                order.then_at.get_or_insert(node.head_span());
+                body.then.extend(self.then(node, card, owner_name));
+            }
+        }
+        true
+    }
+
+    /// `then { … }`: effects that resolve after the lines before it.
+    fn then(&mut self, node: &Node, card: &CardContext, owner_name: &str) -> Option<Body> {
+        let Some(block) = &node.block else {
+            self.report(
+                Diagnostic::error(&codes::BLOCK_MISMATCH, "`then` needs a block of effects")
+                    .primary(node.head_span(), "expected `{` after this")
+                    .help("write `then { ... }` around the effects that resolve next"),
+            );
+            return None;
+        };
+        if let Some(extra) = node.values.first() {
+            self.report(
+                Diagnostic::error(&codes::WRONG_VALUE_COUNT, "`then` takes no values, only its block")
+                    .primary(extra.span, "not expected here"),
+            );
+        }
+        if block.nodes.is_empty() {
+            self.report(
+                Diagnostic::warning(&codes::EMPTY_BLOCK, "`then` has an empty block")
+                    .primary(block.span, "nothing in this block")
+                    .help("write the effects that resolve next, or remove the line"),
+            );
+        }
+        Some(self.body(&effects_only(), &block.nodes, node.head_span(), card, owner_name))
+    }
+
     /// `ROLE SYMBOL AMOUNT`.
     pub(super) fn effect(&mut self, node: &Node, card: &CardContext) -> Option<Effect> {
         let role = node.name.text.clone();
@@ -324,16 +401,13 @@ impl GameChecker<'_> {
                     .primary(extra.span, "not expected here"),
             );
         }
-        // Options hold effects only: a field inside one would be no part of
-        // what the player picks.
-        let effects_only = Schema { effects: true, ..Schema::default() };
         let mut options: Vec<Body> = Vec::new();
         for line in &block.nodes {
             let lines = match (line.name.text.as_str(), &line.block) {
                 ("option", Some(inner)) => inner.nodes.as_slice(),
                 _ => std::slice::from_ref(line),
             };
-            let option = self.body(&effects_only, lines, line.head_span(), card, owner_name);
+            let option = self.body(&effects_only(), lines, line.head_span(), card, owner_name);
             options.push(option);
         }
         if options.len() < 2 {
@@ -348,4 +422,10 @@ impl GameChecker<'_> {
         }
         Some(Choice { options, span: node.head_span() })
     }
+}
+
+/// What a `choose` option or a `then` step holds: effects only, as a field
+/// inside one would be no part of what the player picks or resolves next.
+fn effects_only() -> Schema {
+    Schema { effects: true, ..Schema::default() }
 }

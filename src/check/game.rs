@@ -190,24 +190,10 @@ impl<'a> GameChecker<'a> {
         let schema = shape.unwrap_or(schema);
         let mut body = Body::default();
         let mut seen: HashMap<&str, Span> = HashMap::new();
+        let mut order = super::effects::Order::default();
         for node in nodes {
             let name = node.name.text.as_str();
-            if schema.effects && self.ruleset.role(name).is_some() {
-                if let Some(effect) = self.effect(node, card) {
-                    body.effects.push(effect);
-                }
-                continue;
-            }
-            if schema.effects && name == "choose" {
-                if let Some(choice) = self.choice(node, card, owner_name) {
-                    body.choices.push(choice);
-                }
-                continue;
-            }
-            if schema.effects && name == "when" {
-                if let Some(conditional) = self.when(node, schema, card, owner_name) {
-                    body.conditions.push(conditional);
-                }
+            if schema.effects && self.effect_construct(node, schema, card, owner_name, &mut body, &mut order) {
                 continue;
             }
             let Some(field) = schema.field(name) else {
@@ -326,6 +312,7 @@ impl<'a> GameChecker<'a> {
         body.effects.shrink_to_fit();
         body.conditions.shrink_to_fit();
         body.choices.shrink_to_fit();
+        body.then.shrink_to_fit();
         body
     }
 
@@ -380,7 +367,7 @@ impl<'a> GameChecker<'a> {
         let mut candidates: Vec<&str> = schema.fields.iter().map(|f| f.name.as_str()).collect();
         if schema.effects {
             candidates.extend(self.ruleset.roles.iter().map(|r| r.id.as_str()));
-            candidates.extend(["when", "choose"]);
+            candidates.extend(super::effects::CONSTRUCTS);
         }
         let mut diagnostic = Diagnostic::error(&codes::UNKNOWN_FIELD, format!("{owner_name} has no field `{name}`"))
             .primary(node.name.span, "unknown field")

@@ -43,11 +43,11 @@ fn text_fields(body: &Body) -> Vec<&Field> {
     out
 }
 
-/// The bodies a block holds besides its fields': its conditions' and its
-/// choices' options.
+/// The bodies a block holds besides its fields': its conditions', its
+/// choices' options and its `then` steps.
 fn nested(body: &Body) -> impl Iterator<Item = &Body> {
     let options = body.choices.iter().flat_map(|c| &c.options);
-    body.conditions.iter().map(|c| &c.body).chain(options)
+    body.conditions.iter().map(|c| &c.body).chain(options).chain(&body.then)
 }
 
 fn effects(body: &Body) -> Vec<&Effect> {

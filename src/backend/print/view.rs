@@ -91,6 +91,8 @@ pub struct BodyView {
     pub conditions: Vec<ConditionView>,
     /// Each `choose` block as one line: its options joined by "or".
     pub choices: Vec<Handle>,
+    /// Each `then` step as one line, in order: `Then:` and what it holds.
+    pub then: Vec<Handle>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -281,7 +283,8 @@ impl<'a> Viewer<'a> {
             }
             paras.push(line);
         }
-        paras.extend(body.choices.iter().map(|choice| table.runs(*choice).to_vec()));
+        let later = body.choices.iter().chain(&body.then);
+        paras.extend(later.map(|line| table.runs(*line).to_vec()));
         paras
     }
 
@@ -296,7 +299,16 @@ impl<'a> Viewer<'a> {
             .map(|c| ConditionView { text: self.condition(&c.condition), effects: effects(&c.body.effects) })
             .collect();
         let choices = body.choices.iter().map(|c| table.add(self.choice(c), Some(c.span))).collect();
-        BodyView { fields, effects: own, conditions, choices }
+        let then = body.then.iter().map(|step| table.add(self.then(step), None)).collect();
+        BodyView { fields, effects: own, conditions, choices, then }
+    }
+
+    /// A `then` step as one line: `Then:` and its effects, conditions,
+    /// choices and own steps.
+    fn then(&self, step: &Body) -> Line {
+        let mut line = vec![Run::styled("Then: ", Style::Italic)];
+        self.option(step, &mut line);
+        line
     }
 
     /// `choose { … }` as one line: each option's effects, then its
@@ -312,8 +324,9 @@ impl<'a> Viewer<'a> {
         line
     }
 
-    /// One option of a choice: its effects, its conditions and its own
-    /// choices, in brackets when nested.
+    /// A body on one line (an option of a choice, a `then` step): its
+    /// effects, its conditions, its own choices in brackets, then its
+    /// steps.
     fn option(&self, option: &Body, line: &mut Line) {
         let mut first = true;
         let mut separate = |line: &mut Line| {
@@ -338,6 +351,10 @@ impl<'a> Viewer<'a> {
             line.push(Run::plain("("));
             line.extend(self.choice(nested));
             line.push(Run::plain(")"));
+        }
+        for step in &option.then {
+            line.push(Run::plain(". "));
+            line.extend(self.then(step));
         }
     }
 
