@@ -201,7 +201,13 @@ Check the spelling against the list in the note, or declare the condition.";
 BAD_AMOUNT "E0313" "bad-amount" "\
 An effect line is `ROLE SYMBOL AMOUNT`: the amount is a whole number, with
 `+` after it when another effect on the card can increase it (`8+`), or
-before it when it adds to the current value (`+2`).";
+before it when it adds to the current value (`+2`).  A ruleset may allow
+only some of these forms, each with what it means in the game:
+
+    amount 3
+    amount +3 \"added to the current value\"
+
+and then an amount of another form (`3+` here) is this error.";
 
 CARD_RULE_BROKEN "E0314" "card-rule-broken" "\
 A card, or one of its blocks, breaks a rule its kind declares in the ruleset

@@ -1,13 +1,15 @@
 //! The effect vocabulary a ruleset declares beyond roles and symbols: the
 //! conditions effect blocks may depend on, the quantities their amounts may
-//! count, the parameters those and keywords take, and the effect lines that
-//! say what a keyword does.
+//! count, the parameters those and keywords take, the effect lines that say
+//! what a keyword does, and the forms an amount may take.
 //! Read here so that the loader's match over declarations stays one line
 //! each.
 
 use super::{children, Loader};
 use crate::check::codes;
-use crate::check::model::{KeywordAmount, KeywordDef, KeywordEffect, Param, Repeat, Ruleset, StateDef, Type};
+use crate::check::model::{
+    AmountForm, KeywordAmount, KeywordDef, KeywordEffect, Param, Repeat, Ruleset, StateDef, Type,
+};
 use crate::check::names::{ident_at, string_at, suggest};
 use crate::diagnostics::Diagnostic;
 use crate::ir::Plus;
@@ -53,6 +55,28 @@ impl Loader<'_> {
         }
         sound &= self.placeholders_are_params(node, &declared, what);
         sound.then_some(declared)
+    }
+
+    /// `amount 3+ "what it means"`: a form effect amounts may take, shown
+    /// by example (`3`, `3+` or `+3`).
+    pub(super) fn amount_form(&mut self, node: &Node) -> Option<AmountForm> {
+        let form = match node.values.first().map(|v| &v.kind) {
+            Some(ValueKind::Int(_)) => Plus::None,
+            Some(ValueKind::PlusAfter(_)) => Plus::After,
+            Some(ValueKind::Signed(n)) if *n >= 0 => Plus::Before,
+            _ => {
+                self.bad(
+                    node.head_span(),
+                    "an amount form is shown by example: `amount 3`, `amount 3+` or `amount +3`",
+                );
+                return None;
+            }
+        };
+        let meaning = string_at(node, 1).map(str::to_string);
+        if node.values.len() > 1 + usize::from(meaning.is_some()) {
+            self.bad(node.head_span(), "write `amount FORM \"what it means\"`: the form, then its meaning");
+        }
+        Some(AmountForm { form, meaning })
     }
 
     /// `param NAME TYPE`: one parameter of a keyword or a condition.

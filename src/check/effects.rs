@@ -154,21 +154,26 @@ impl GameChecker<'_> {
         self.ruleset.symbols.first().map_or("SYMBOL", |s| s.id.as_str())
     }
 
-    /// The amount of an effect line: `3`, `3+` or `+3`.
+    /// The amount of an effect line: `3`, `3+` or `+3`, in a form the
+    /// ruleset allows.
     fn amount(&mut self, node: &Node, role: &str, symbol: &str) -> Option<(i64, Plus)> {
-        match node.values.get(1).map(|v| &v.kind) {
-            Some(ValueKind::Int(n)) => Some((*n, Plus::None)),
-            Some(ValueKind::PlusAfter(n)) => Some((*n, Plus::After)),
-            Some(ValueKind::Signed(n)) if *n >= 0 => Some((*n, Plus::Before)),
+        let (amount, form) = match node.values.get(1).map(|v| &v.kind) {
+            Some(ValueKind::Int(n)) => (*n, Plus::None),
+            Some(ValueKind::PlusAfter(n)) => (*n, Plus::After),
+            Some(ValueKind::Signed(n)) if *n >= 0 => (*n, Plus::Before),
             // Already reported by the parser.
-            Some(ValueKind::Invalid) => None,
+            Some(ValueKind::Invalid) => return None,
             Some(ValueKind::Signed(n)) => {
+                let roles: Vec<&str> = self.ruleset.roles.iter().map(|r| r.id.as_str()).collect();
                 self.report(
                     Diagnostic::error(&codes::OUT_OF_BOUNDS, format!("an effect cannot be negative ({n})"))
                         .primary(node.values[1].span, "negative amount")
-                        .help("use a `reduction` or `cost` effect instead of a negative value"),
+                        .help(format!(
+                            "an amount is zero or more; what takes away is said by the role (the roles are: {})",
+                            roles.join(", ")
+                        )),
                 );
-                None
+                return None;
             }
             Some(_) => {
                 let value = &node.values[1];
@@ -176,14 +181,15 @@ impl GameChecker<'_> {
                     Diagnostic::error(
                         &codes::BAD_AMOUNT,
                         format!(
-                            "expected an amount like `3`, `3+` or `+3`, found {} `{}`",
+                            "expected an amount like {}, found {} `{}`",
+                            self.amount_examples(),
                             value.kind.describe(),
                             self.files.text(value.span)
                         ),
                     )
                     .primary(value.span, "not an amount"),
                 );
-                None
+                return None;
             }
             None => {
                 self.report(
@@ -191,8 +197,31 @@ impl GameChecker<'_> {
                         .primary(node.head_span(), "expected an amount after this")
                         .help(format!("write `{role} {symbol} 3`")),
                 );
-                None
+                return None;
             }
+        };
+        if !self.ruleset.allows_amount(form) {
+            let written = self.files.text(node.values[1].span);
+            self.report(
+                Diagnostic::error(
+                    &codes::BAD_AMOUNT,
+                    format!("`{}` writes no amounts like `{written}`", self.ruleset.id),
+                )
+                .primary(node.values[1].span, "not a form of amount this game declares")
+                .note(format!("its amounts are written like {}", self.amount_examples())),
+            );
+            return None;
+        }
+        Some((amount, form))
+    }
+
+    /// The forms of amount the ruleset allows, as a reader writes them.
+    fn amount_examples(&self) -> String {
+        let forms: Vec<String> = self.ruleset.amount_examples().iter().map(|f| format!("`{f}`")).collect();
+        match forms.as_slice() {
+            [one] => one.clone(),
+            [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+            [] => "`3`".to_string(),
         }
     }
 

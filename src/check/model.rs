@@ -44,6 +44,30 @@ pub struct Ruleset {
     /// per bases`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub quantities: Vec<StateDef>,
+    /// The forms an effect's amount may take (`amount 3+ "…"`), with what
+    /// each means in this game; none declared: every form.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub amount_forms: Vec<AmountForm>,
+}
+
+/// A form of effect amount a ruleset allows: a plain number, a number with
+/// `+` after it, or one with `+` before it, and what that means in the game.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct AmountForm {
+    pub form: crate::ir::Plus,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub meaning: Option<String>,
+}
+
+impl AmountForm {
+    /// How the form is written, with 3 for the number.
+    pub fn example(form: crate::ir::Plus) -> &'static str {
+        match form {
+            crate::ir::Plus::None => "3",
+            crate::ir::Plus::After => "3+",
+            crate::ir::Plus::Before => "+3",
+        }
+    }
 }
 
 /// Something of the game state the ruleset declares for effects to name: a
@@ -496,6 +520,16 @@ impl Ruleset {
     }
     pub fn condition(&self, id: &str) -> Option<&StateDef> {
         self.conditions.iter().find(|c| c.id == id)
+    }
+    /// Whether an effect's amount may take `form`.
+    pub fn allows_amount(&self, form: crate::ir::Plus) -> bool {
+        self.amount_forms.is_empty() || self.amount_forms.iter().any(|f| f.form == form)
+    }
+
+    /// The amount forms effects may take, as written (`3`, `3+`, `+3`).
+    pub fn amount_examples(&self) -> Vec<&'static str> {
+        let all = [crate::ir::Plus::None, crate::ir::Plus::After, crate::ir::Plus::Before];
+        all.into_iter().filter(|f| self.allows_amount(*f)).map(AmountForm::example).collect()
     }
     pub fn quantity(&self, id: &str) -> Option<&StateDef> {
         self.quantities.iter().find(|c| c.id == id)

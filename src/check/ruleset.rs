@@ -59,6 +59,7 @@ pub fn load(
         cost_limits: Vec::new(),
         conditions: Vec::new(),
         quantities: Vec::new(),
+        amount_forms: Vec::new(),
     };
     for node in children(header) {
         match node.name.text.as_str() {
@@ -106,6 +107,7 @@ const DECLARATIONS: &[&str] = &[
     "play-limit",
     "condition",
     "quantity",
+    "amount",
 ];
 
 struct Loader<'a> {
@@ -409,6 +411,7 @@ impl Loader<'_> {
             }
             "condition" => ruleset.conditions.extend(self.state_declaration(node)),
             "quantity" => ruleset.quantities.extend(self.state_declaration(node)),
+            "amount" => ruleset.amount_forms.extend(self.amount_form(node)),
             _ => self.unknown(node, DECLARATIONS),
         }
     }
