@@ -173,3 +173,28 @@ fn text_lints_read_what_a_custom_keyword_declares_it_does() {
         ["the text of `Flare` says `3 {damage}` but no effect of the card is 3 damage"]
     );
 }
+
+/// A word a declared condition or quantity uses is a term of the game: the
+/// terminology lint does not take it for the short form of a symbol's name
+/// (`burn` for "Resource Burn") and offers no fix that would rewrite it.
+#[test]
+fn words_of_declared_conditions_are_no_short_forms_of_symbols() {
+    let rules = |extra: &str| {
+        format!(
+            "ruleset embers {{ title \"Embers\" }}\nsymbol fire \"Resource Burn\"\nrole strike \"Strike\"\n{extra}\n\
+             kind spell \"Spell\" {{\n  roles strike\n  field cast effects\n  field text text\n}}\n"
+        )
+    };
+    let cards = "game embers\n\nspell \"Scald\" {\n  cast { strike fire 1 }\n  text \"Deal 1 {fire} to a target with a burn token.\"\n}\n";
+    let drifts = |rules: &str| {
+        let mut workspace = cardsmith::workspace::Workspace::new();
+        workspace.add_text("embers.rules", rules);
+        workspace.add_text("spells.cards", cards);
+        let outcome = workspace.check();
+        assert_eq!(outcome.stats.errors, 0, "{:?}", outcome.diagnostics);
+        outcome.diagnostics.iter().filter(|d| d.code.id == "L0005").count()
+    };
+    assert_eq!(drifts(&rules("")), 1, "without the condition, `burn` reads as a short form");
+    assert_eq!(drifts(&rules("condition burning \"if the target has a burn token\"")), 0);
+    assert_eq!(drifts(&rules("quantity burns \"for each burn token\"")), 0);
+}

@@ -65,16 +65,14 @@ impl Loader<'_> {
             Some(ValueKind::PlusAfter(_)) => Plus::After,
             Some(ValueKind::Signed(n)) if *n >= 0 => Plus::Before,
             _ => {
-                self.bad(
-                    node.head_span(),
-                    "an amount form is shown by example: `amount 3`, `amount 3+` or `amount +3`",
-                );
+                let at = node.values.first().map_or(node.name.span, |v| v.span);
+                self.bad(at, "an amount form is shown by example: `amount 3`, `amount 3+` or `amount +3`");
                 return None;
             }
         };
         let meaning = string_at(node, 1).map(str::to_string);
-        if node.values.len() > 1 + usize::from(meaning.is_some()) {
-            self.bad(node.head_span(), "write `amount FORM \"what it means\"`: the form, then its meaning");
+        if let Some(extra) = node.values.get(1 + usize::from(meaning.is_some())) {
+            self.bad(extra.span, "write `amount FORM \"what it means\"`: the form, then its meaning");
         }
         Some(AmountForm { form, meaning })
     }

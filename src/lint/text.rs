@@ -416,6 +416,8 @@ fn ruleset_terms(ruleset: &crate::check::model::Ruleset) -> Vec<&str> {
     out.extend(ruleset.deck_symbols.iter().flat_map(|d| [d.id.as_str(), d.display.as_str()]));
     out.extend(ruleset.keywords.iter().flat_map(|k| [k.id.as_str(), k.display.as_str()]));
     out.extend(ruleset.tags.iter().flat_map(|t| [t.id.as_str(), t.display.as_str()]));
+    let states = ruleset.conditions.iter().chain(&ruleset.quantities);
+    out.extend(states.flat_map(|c| [c.id.as_str(), c.display.as_str()]));
     out.extend(ruleset.deck_types.iter().flat_map(|d| [d.id.as_str(), d.display.as_str()]));
     out.extend(
         ruleset.enums.iter().flat_map(|e| std::iter::once(e.id.as_str()).chain(e.values.iter().map(String::as_str))),
