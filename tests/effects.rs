@@ -34,7 +34,7 @@ fn declared_conditions_are_structured_in_the_engine_data() {
         .iter()
         .filter_map(|c| c["id"].as_str())
         .collect();
-    assert_eq!(declared, ["target-has", "in-arc", "this-is"]);
+    assert_eq!(declared, ["target-has", "in-arc", "this-is", "target-is"]);
     let cast = &document["cards"][0]["body"]["fields"][0]["body"];
     assert_eq!(
         cast["conditions"][0]["condition"],
@@ -69,6 +69,9 @@ fn declared_conditions_are_structured_in_the_engine_data() {
     let steps: Vec<&Value> =
         cinders["then"].as_array().expect("steps").iter().map(|s| &s["effects"][0]["symbol"]).collect();
     assert_eq!(steps, ["card", "heal"]);
+    // A condition over keyword presence names the keyword as a value.
+    let pierce = &document["cards"][5]["body"]["fields"][0]["body"]["conditions"][0]["condition"];
+    assert_eq!(pierce["args"][0]["value"], json!({"type": "keyword", "value": {"id": "warded", "args": []}}));
     // The built-in range condition is exported as before.
     assert_eq!(cast["conditions"][3]["condition"], json!({"type": "range", "from": "far", "to": null, "open": true}));
 }
@@ -83,6 +86,10 @@ fn a_face_prints_a_declared_condition_with_its_values_in_place() {
     let texts: Vec<&str> = cast.body.as_ref().expect("a block").conditions.iter().map(|c| c.text.as_str()).collect();
     // The enum value prints its label, the arc and the tag their names.
     assert_eq!(texts, ["if the target has a Burn token", "in the Fore arc", "if this card is Primary", "Far+"]);
+    // A keyword prints its name.
+    let (view, _) = Viewer::new(game).card(&game.cards[5], None, 1);
+    let conditions = &view.fields["cast"][0].body.as_ref().expect("a block").conditions;
+    assert_eq!(conditions[0].text, "if the target is Warded");
 }
 
 /// The printed words of a rich line, icons as `{id}`.
