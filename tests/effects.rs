@@ -44,7 +44,11 @@ fn declared_conditions_are_structured_in_the_engine_data() {
     let blaze = &document["ruleset"]["keywords"][0];
     assert_eq!(
         blaze["effects"],
-        json!([{"role": "strike", "symbol": "damage", "amount": {"param": "heat"}, "plus": "none"}])
+        json!([
+            {"role": "strike", "symbol": "damage", "amount": {"param": "heat"}, "plus": "none"},
+            {"role": "strike", "symbol": "damage", "amount": {"fixed": 2}, "plus": "before",
+                "when": {"id": "target-has", "args": [{"name": "burn"}]}}
+        ])
     );
     // A choice exports its options in order, each a body.
     let fork = &document["cards"][2]["body"]["fields"][0]["body"];
@@ -72,6 +76,9 @@ fn declared_conditions_are_structured_in_the_engine_data() {
     // A condition over keyword presence names the keyword as a value.
     let pierce = &document["cards"][5]["body"]["fields"][0]["body"]["conditions"][0]["condition"];
     assert_eq!(pierce["args"][0]["value"], json!({"type": "keyword", "value": {"id": "warded", "args": []}}));
+    // A keyword's condition may take the keyword's own parameter.
+    let searing = &document["ruleset"]["keywords"][2]["effects"][0]["when"];
+    assert_eq!(searing, &json!({"id": "target-has", "args": [{"param": "token"}]}));
     // The built-in range condition is exported as before.
     assert_eq!(cast["conditions"][3]["condition"], json!({"type": "range", "from": "far", "to": null, "open": true}));
 }
@@ -169,16 +176,13 @@ fn text_lints_read_what_a_custom_keyword_declares_it_does() {
         outcome.diagnostics.iter().filter(|d| d.code.id == "L0001").map(|d| d.message.clone()).collect::<Vec<_>>()
     };
     assert_eq!(mismatches(&rules, &cards), Vec::<String>::new());
+    let said = |n: i64| format!("the text of `Flare` says `{n} {{damage}}` but no effect of the card is {n} damage");
     let undeclared = rules.replace("  effect strike damage heat\n", "");
-    assert_eq!(
-        mismatches(&undeclared, &cards),
-        ["the text of `Flare` says `3 {damage}` but no effect of the card is 3 damage"]
-    );
+    assert_eq!(mismatches(&undeclared, &cards), [said(3), said(5)], "the bonus alone is 2");
     let other_heat = cards.replace("blaze(3)", "blaze(2)");
-    assert_eq!(
-        mismatches(&rules, &other_heat),
-        ["the text of `Flare` says `3 {damage}` but no effect of the card is 3 damage"]
-    );
+    assert_eq!(mismatches(&rules, &other_heat), [said(3), said(5)], "2, and 4 with the bonus");
+    let unconditional = rules.replace("  when target-has burn { effect strike damage +2 }\n", "");
+    assert_eq!(mismatches(&unconditional, &cards), [said(5)]);
 }
 
 /// A word a declared condition or quantity uses is a term of the game: the

@@ -8,7 +8,8 @@
 use super::{children, Loader};
 use crate::check::codes;
 use crate::check::model::{
-    AmountForm, KeywordAmount, KeywordDef, KeywordEffect, Param, Repeat, Ruleset, StateDef, Type,
+    AmountForm, KeywordAmount, KeywordArg, KeywordCondition, KeywordDef, KeywordEffect, Param, Repeat, Ruleset,
+    StateDef, Type,
 };
 use crate::check::names::{ident_at, string_at, suggest};
 use crate::diagnostics::Diagnostic;
@@ -130,12 +131,54 @@ impl Loader<'_> {
             self.bad(extra.span, "a keyword's effect is `effect ROLE SYMBOL AMOUNT`; nothing follows the amount");
         }
         let spans = [0, 1, 2].map(|i| node.values[i].span);
-        Some(KeywordEffect { role: role.to_string(), symbol: symbol.to_string(), amount, plus, spans })
+        Some(KeywordEffect { role: role.to_string(), symbol: symbol.to_string(), amount, plus, spans, when: None })
+    }
+
+    /// `when CONDITION VALUES… { effect … }` in a keyword: its effect lines,
+    /// each under the condition.  The values are checked against the
+    /// condition's parameters once every declaration is read.
+    pub(super) fn keyword_conditional(&mut self, node: &Node) -> Vec<KeywordEffect> {
+        let Some(id) = ident_at(node, 0) else {
+            self.bad(node.head_span(), "a keyword's condition is `when CONDITION VALUES… { effect … }`");
+            return Vec::new();
+        };
+        let args = node.values[1..].iter().map(|v| match &v.kind {
+            ValueKind::Ident(name) => Some(KeywordArg::Name(name.clone())),
+            ValueKind::Int(n) => Some(KeywordArg::Int(*n)),
+            _ => None,
+        });
+        let Some(args) = args.collect::<Option<Vec<KeywordArg>>>() else {
+            self.bad(node.head_span(), "a keyword's condition takes names, numbers or the keyword's parameters");
+            return Vec::new();
+        };
+        let spans = node.values.iter().map(|v| v.span).collect();
+        let condition = KeywordCondition { id: id.to_string(), args, spans };
+        let mut effects = Vec::new();
+        for child in children(node) {
+            match child.name.text.as_str() {
+                "effect" => effects.extend(self.keyword_effect(child)),
+                _ => self.unknown(child, &["effect"]),
+            }
+        }
+        for effect in &mut effects {
+            effect.when = Some(condition.clone());
+        }
+        effects
     }
 
     /// Each amount naming a parameter names one of the keyword's whole
-    /// numbers, so that a card's argument is the effect's amount.
-    pub(super) fn keyword_effects_use_params(&mut self, keyword: &KeywordDef) {
+    /// numbers, so that a card's argument is the effect's amount; a
+    /// condition's value naming a parameter stands for it.
+    pub(super) fn keyword_effects_use_params(&mut self, keyword: &mut KeywordDef) {
+        for condition in keyword.effects.iter_mut().filter_map(|e| e.when.as_mut()) {
+            for arg in &mut condition.args {
+                if let KeywordArg::Name(name) = arg {
+                    if keyword.params.iter().any(|p| &p.name == name) {
+                        *arg = KeywordArg::Param(std::mem::take(name));
+                    }
+                }
+            }
+        }
         for effect in &keyword.effects {
             let KeywordAmount::Param(name) = &effect.amount else { continue };
             match keyword.params.iter().find(|p| &p.name == name) {
@@ -164,9 +207,50 @@ impl Loader<'_> {
         }
     }
 
+    /// A keyword's condition is declared and gets one value of the right
+    /// type per parameter.
+    fn keyword_condition_resolve(&mut self, ruleset: &Ruleset, keyword: &KeywordDef, condition: &KeywordCondition) {
+        let Some(def) = ruleset.condition(&condition.id) else {
+            let names = ruleset.conditions.iter().map(|c| c.id.as_str());
+            self.diagnostics.push(
+                Diagnostic::error(&codes::BAD_RULESET, format!("no condition is named `{}`", condition.id))
+                    .primary(condition.spans[0], "not a condition of this ruleset")
+                    .suggest(suggest(&condition.id, names)),
+            );
+            return;
+        };
+        if def.params.len() != condition.args.len() {
+            let plural = if def.params.len() == 1 { "" } else { "s" };
+            let (wanted, given) = (def.params.len(), condition.args.len());
+            let message = format!("condition `{}` takes {wanted} value{plural}, given {given}", def.id);
+            self.bad(condition.spans[0], message);
+            return;
+        }
+        for ((param, arg), span) in def.params.iter().zip(&condition.args).zip(&condition.spans[1..]) {
+            let fits = match arg {
+                KeywordArg::Param(name) => keyword.params.iter().any(|p| &p.name == name && p.ty.ty == param.ty.ty),
+                KeywordArg::Int(_) => param.ty.ty == Type::Int,
+                KeywordArg::Name(name) => declared_names(ruleset, &param.ty.ty).contains(&name.as_str()),
+            };
+            if !fits {
+                self.bad(*span, format!("`{}` takes {} here", def.id, param.ty.ty.describe()));
+            }
+        }
+    }
+
     /// Each keyword effect's role and symbol are declared, once every
     /// declaration is read.
     pub(super) fn keyword_effects_resolve(&mut self, ruleset: &Ruleset) {
+        for keyword in &ruleset.keywords {
+            let mut checked: Vec<&KeywordCondition> = Vec::new();
+            for condition in keyword.effects.iter().filter_map(|e| e.when.as_ref()) {
+                // The effects of one `when` block share its condition.
+                if !checked.iter().any(|c| c.spans == condition.spans) {
+                    self.keyword_condition_resolve(ruleset, keyword, condition);
+                    checked.push(condition);
+                }
+            }
+        }
         let roles: Vec<&str> = ruleset.roles.iter().map(|r| r.id.as_str()).collect();
         let symbols: Vec<&str> = ruleset.symbols.iter().map(|s| s.id.as_str()).collect();
         for effect in ruleset.keywords.iter().flat_map(|k| &k.effects) {
@@ -184,6 +268,21 @@ impl Loader<'_> {
                 }
             }
         }
+    }
+}
+
+/// The names a value of a name type may take in this ruleset.
+fn declared_names<'r>(ruleset: &'r Ruleset, ty: &Type) -> Vec<&'r str> {
+    let ids = |named: &'r [crate::check::model::Named]| named.iter().map(|n| n.id.as_str()).collect();
+    match ty {
+        Type::Symbol => ids(&ruleset.symbols),
+        Type::Arc => ids(&ruleset.arcs),
+        Type::RangeBand => ruleset.ranges.iter().map(|b| b.id.as_str()).collect(),
+        Type::Tag => ruleset.tags.iter().map(|t| t.id.as_str()).collect(),
+        Type::Keyword => ruleset.keywords.iter().map(|k| k.id.as_str()).collect(),
+        Type::Kind => ruleset.kinds.iter().map(|k| k.id.as_str()).collect(),
+        Type::Enum(id) => ruleset.enum_values(id).unwrap_or_default().iter().map(String::as_str).collect(),
+        _ => Vec::new(),
     }
 }
 

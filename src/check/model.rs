@@ -228,6 +228,33 @@ pub struct KeywordEffect {
     /// Where the role, the symbol and the amount are written.
     #[serde(skip)]
     pub spans: [Span; 3],
+    /// The condition it applies under, when written in a `when` block of
+    /// the keyword.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub when: Option<KeywordCondition>,
+}
+
+/// `when ID ARGS… { effect … }` in a keyword: a declared condition, each of
+/// its values a name or number written there or one of the keyword's
+/// parameters.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct KeywordCondition {
+    pub id: String,
+    pub args: Vec<KeywordArg>,
+    /// Where the condition's id and each value are written.
+    #[serde(skip)]
+    pub spans: Vec<Span>,
+}
+
+/// A value of a keyword's condition.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum KeywordArg {
+    /// The value a card gives this parameter of the keyword.
+    Param(String),
+    /// A declared name (an enum value, an arc, a tag…).
+    Name(String),
+    Int(i64),
 }
 
 /// A keyword effect's amount: a number, or the value the card gives one of

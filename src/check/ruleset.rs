@@ -294,10 +294,11 @@ impl Loader<'_> {
                         "only" => keyword.only = self.noted_names(child, Wanted::Kind, &keyword.id),
                         "doc" => keyword.doc = string_at(child, 0).map(str::to_string),
                         "effect" => keyword.effects.extend(self.keyword_effect(child)),
-                        _ => self.unknown(child, &["param", "only", "doc", "effect"]),
+                        "when" => keyword.effects.extend(self.keyword_conditional(child)),
+                        _ => self.unknown(child, &["param", "only", "doc", "effect", "when"]),
                     }
                 }
-                self.keyword_effects_use_params(&keyword);
+                self.keyword_effects_use_params(&mut keyword);
                 ruleset.keywords.push(keyword);
             }
             "tag" => {

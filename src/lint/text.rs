@@ -3,7 +3,7 @@
 
 use super::catalogue::{KEYWORD_SPELLING, TERMINOLOGY_DRIFT, TEXT_STRUCTURE_MISMATCH};
 use super::{lint, Context, Fix, Found};
-use crate::check::model::{KeywordAmount, KeywordDef, Repeat, Ruleset};
+use crate::check::model::{KeywordAmount, KeywordDef, KeywordEffect, Repeat, Ruleset};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Body, Card, Effect, Field, Spanned, Value};
 use crate::source::Span;
@@ -205,12 +205,22 @@ fn keyword_amounts(body: &Body, ruleset: &Ruleset) -> Vec<(i64, String)> {
             for value in field.each_value() {
                 let Value::Keyword { id, args } = value else { continue };
                 let Some(keyword) = ruleset.keyword(id) else { continue };
-                for effect in &keyword.effects {
-                    let amount = match &effect.amount {
-                        KeywordAmount::Fixed(n) => Some(*n),
-                        KeywordAmount::Param(name) => argument(keyword, args, name),
-                    };
-                    amounts.extend(amount.map(|n| (n, effect.symbol.clone())));
+                let amount_of = |effect: &KeywordEffect| match &effect.amount {
+                    KeywordAmount::Fixed(n) => Some(*n),
+                    KeywordAmount::Param(name) => argument(keyword, args, name),
+                };
+                let (bonuses, bases): (Vec<&KeywordEffect>, Vec<&KeywordEffect>) =
+                    keyword.effects.iter().partition(|e| e.when.is_some());
+                for base in &bases {
+                    amounts.extend(amount_of(base).map(|n| (n, base.symbol.clone())));
+                }
+                // A conditional bonus alone, and added to each base effect
+                // of its symbol, as the text may state either.
+                for bonus in bonuses {
+                    let Some(n) = amount_of(bonus) else { continue };
+                    amounts.push((n, bonus.symbol.clone()));
+                    let same = bases.iter().filter(|b| b.symbol == bonus.symbol).filter_map(|b| amount_of(b));
+                    amounts.extend(same.map(|base| (base + n, bonus.symbol.clone())));
                 }
             }
             stack.extend(field.body.as_ref());
