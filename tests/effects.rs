@@ -209,3 +209,21 @@ fn words_of_declared_conditions_are_no_short_forms_of_symbols() {
     assert_eq!(drifts(&rules("condition burning \"if the target has a burn token\"")), 0);
     assert_eq!(drifts(&rules("quantity burns \"for each burn token\"")), 0);
 }
+
+/// A field an effect block declares keeps its name when the name is also
+/// a construct's word (`choose`, `then`): rulesets written before the
+/// constructs check as they did.
+#[test]
+fn a_declared_field_named_like_a_construct_stays_a_field() {
+    let rules = "ruleset picks { title \"Picks\" }\nsymbol coin \"Coin\"\nrole gain \"Gain\"\n\
+                 kind deal \"Deal\" {\n  roles gain\n  field offer {\n    body effects\n    field choose text\n  }\n}\n";
+    let cards = "game picks\n\ndeal \"Bargain\" {\n  offer {\n    gain coin 2\n    choose \"one of the two\"\n  }\n}\n";
+    let mut workspace = cardsmith::workspace::Workspace::new();
+    workspace.add_text("picks.rules", rules);
+    workspace.add_text("deals.cards", cards);
+    let outcome = workspace.check();
+    assert_eq!(outcome.stats.errors, 0, "{:?}", outcome.diagnostics);
+    let offer = outcome.project.games[0].cards[0].field("offer").and_then(|f| f.body.as_ref()).expect("a block");
+    assert_eq!(offer.fields.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), ["choose"]);
+    assert!(offer.choices.is_empty());
+}

@@ -38,7 +38,9 @@ impl GameChecker<'_> {
     ) -> bool {
         let name = node.name.text.as_str();
         let is_effect = self.ruleset.role(name).is_some();
-        if !is_effect && !CONSTRUCTS.contains(&name) {
+        // A field the block declares keeps its name: the constructs came
+        // later, and a ruleset's own field must still mean what it said.
+        if !is_effect && (!CONSTRUCTS.contains(&name) || schema.field(name).is_some()) {
             return false;
         }
         if let (Some(then_at), false) = (order.then_at, name == "then") {
