@@ -95,6 +95,22 @@ pub struct Body {
     pub effects: Vec<Effect>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<Conditional>,
+    /// `choose { … }` blocks: one of their options applies.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub choices: Vec<Choice>,
+    /// `then { … }` blocks: steps that resolve after the rest of the block,
+    /// one after the other, in this order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub then: Vec<Body>,
+}
+
+/// `choose { trade 3; combat 5 }`: alternatives, of which the player picks
+/// one, in the order written.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Choice {
+    pub options: Vec<Body>,
+    #[serde(skip)]
+    pub span: Span,
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
@@ -127,8 +143,25 @@ pub struct Effect {
     pub symbol: String,
     pub amount: i64,
     pub plus: Plus,
+    /// When the amount depends on the game: `amount` for each unit of
+    /// this quantity.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per: Option<PerQuantity>,
     #[serde(skip)]
     pub span: Span,
+}
+
+/// An amount that depends on the game state: the effect's `amount` for each
+/// unit of a quantity the ruleset declares (`draw card 1 per bases`).
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct PerQuantity {
+    pub quantity: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<StateArg>,
+    /// Written in the amount's place (`gain trade that-many`), the amount
+    /// being 1: faces print the quantity's text where the number would be.
+    #[serde(skip)]
+    pub alone: bool,
 }
 
 /// Where a `+` was written next to an effect's number.
@@ -154,6 +187,17 @@ pub struct Conditional {
 pub enum Condition {
     /// The range is within these bands, inclusive.
     Range { from: String, to: Option<String>, open: bool },
+    /// A condition the ruleset declares (`condition ID …`), with the value
+    /// of each of its parameters, in the declaration's order.
+    Declared { id: String, args: Vec<StateArg> },
+}
+
+/// The value a card gives one parameter of a declared condition or
+/// quantity.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct StateArg {
+    pub param: String,
+    pub value: Spanned<Value>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, JsonSchema)]

@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{bundled_project, cardsmith, contents, kill_before_the_swap, repo, stderr};
+use common::{bundled_project, cardsmith, contents, kill_before_the_swap, objections, repo, stderr, validator};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -209,24 +209,6 @@ fn schema_json_is_the_generated_schema() {
     assert_eq!(printed.status.code(), Some(0));
     assert_eq!(files["schema.json"], printed.stdout);
     assert_eq!(String::from_utf8_lossy(&printed.stdout), cardsmith::backend::schema::text());
-}
-
-/// The independent validator: the `jsonschema` crate, given `schema.json`
-/// after checking that it declares draft 2020-12 and is a valid schema of
-/// that draft (against the draft's own meta-schema).
-fn validator(schema_path: &Path) -> jsonschema::Validator {
-    let text = std::fs::read(schema_path).expect("schema.json");
-    let schema: Value = serde_json::from_slice(&text).expect("schema.json is JSON");
-    assert_eq!(schema["$schema"], "https://json-schema.org/draft/2020-12/schema", "the draft schema.json declares");
-    jsonschema::draft202012::meta::validate(&schema)
-        .unwrap_or_else(|e| panic!("schema.json is not a valid schema: {e}"));
-    jsonschema::draft202012::new(&schema).unwrap_or_else(|e| panic!("schema.json does not compile: {e}"))
-}
-
-/// Every objection of the validator to `document`: the JSON pointer of the
-/// value it objects to, and why.
-fn objections(validator: &jsonschema::Validator, document: &Value) -> Vec<(String, String)> {
-    validator.iter_errors(document).map(|e| (e.instance_path().as_str().to_string(), e.to_string())).collect()
 }
 
 #[test]

@@ -60,7 +60,7 @@ fn ink(pixmap: &Pixmap, matrix: &[[f32; 3]; 3]) -> Vec<bool> {
 
 /// One effect of `role` drawn as a face draws it, on white.
 fn render_effect(viewer: &Viewer, role: &str, symbol: &str, span: Span) -> Pixmap {
-    let effect = Effect { role: role.into(), symbol: symbol.into(), amount: 3, plus: Plus::None, span };
+    let effect = Effect { role: role.into(), symbol: symbol.into(), amount: 3, plus: Plus::None, per: None, span };
     let paragraphs = vec![rich::pieces(&viewer.effect(&effect), Style::Regular, None)];
     let spec = BoxSpec {
         x: 1.0,

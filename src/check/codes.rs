@@ -182,14 +182,32 @@ A field that holds a block (`at 3.5 { ... }`) was written without one, or a
 field that holds only values was given a block.";
 
 UNKNOWN_CONDITION "E0312" "unknown-condition" "\
-A `when` line inside an effect block names a condition cardsmith does not
-know.  Conditions are written `when range BAND { ... }` (or an open range,
-`when range long.. { ... }`).";
+A `when` line inside an effect block names a condition the game does not
+declare.  Every game whose ruleset declares range bands has the range
+condition, `when range BAND { ... }` (or an open range, `when range long..
+{ ... }`); the others are declared by the ruleset, with the values they
+take:
+
+    condition target-has \"if the target has a {token} token\" {
+      param token token-kind
+    }
+
+and written on a card with those values, in order:
+
+    when target-has burn { impact damage +2 }
+
+Check the spelling against the list in the note, or declare the condition.";
 
 BAD_AMOUNT "E0313" "bad-amount" "\
 An effect line is `ROLE SYMBOL AMOUNT`: the amount is a whole number, with
 `+` after it when another effect on the card can increase it (`8+`), or
-before it when it adds to the current value (`+2`).";
+before it when it adds to the current value (`+2`).  A ruleset may allow
+only some of these forms, each with what it means in the game:
+
+    amount 3
+    amount +3 \"added to the current value\"
+
+and then an amount of another form (`3+` here) is this error.";
 
 CARD_RULE_BROKEN "E0314" "card-rule-broken" "\
 A card, or one of its blocks, breaks a rule its kind declares in the ruleset
@@ -311,4 +329,40 @@ than a zone holds:
     }
 
 See docs/rulesets.md, section \"Set-up\".";
+TOO_FEW_OPTIONS "E0330" "too-few-options" "\
+A `choose` block offers the player a choice, so it holds at least two
+options: each effect line or `when` block inside it is one option, and an
+`option { ... }` block groups several lines into one:
+
+    choose {
+      gain trade 3
+      option { gain combat 5; gain authority 1 }
+    }
+
+With one option, write its lines without `choose`.";
+
+UNKNOWN_QUANTITY "E0331" "unknown-quantity" "\
+An effect's amount counts something of the game its ruleset does not
+declare.  An amount that depends on the game names a quantity the ruleset
+declares, with its values, either after `per` or in the amount's place:
+
+    quantity bases \"for each base you have\"
+    quantity that-many \"that many\"
+
+    draw card 1 per bases
+    gain trade that-many
+
+Check the spelling against the list in the note, or declare the quantity.";
+
+LINE_AFTER_THEN "W0332" "line-after-then" "\
+An effect block holds a line after a `then` step.  A `then` block's effects
+resolve after every other line of the block around it, wherever those lines
+are written, so a line written below it still resolves first:
+
+    draw card 1
+    then { scrap card 1 }
+    gain trade 2          // resolves with `draw card 1`, before the scrap
+
+Move the line above the `then` block, or into it (or into a second `then`
+block after the first, to resolve after it).";
 }

@@ -9,7 +9,7 @@ use super::expr::{Evaluation, Pool, PoolEntry};
 use super::model::{Kind, Ruleset, Schema, Type};
 use super::names::{article, string_at, suggest};
 use crate::diagnostics::Diagnostic;
-use crate::ir::{self, Body, Card, Condition, Conditional, Effect, Field, Plus, Spanned, Value};
+use crate::ir::{self, Body, Card, Field, Spanned, Value};
 use crate::source::{Files, Span};
 use crate::syntax::ast::{Node, ValueKind};
 use std::collections::HashMap;
@@ -178,23 +178,22 @@ impl<'a> GameChecker<'a> {
     }
 
     /// Checks the lines of a block against a schema.
-    fn body(&mut self, schema: &Schema, nodes: &[Node], owner: Span, card: &CardContext, owner_name: &str) -> Body {
+    pub(super) fn body(
+        &mut self,
+        schema: &Schema,
+        nodes: &[Node],
+        owner: Span,
+        card: &CardContext,
+        owner_name: &str,
+    ) -> Body {
         let shape = schema.shape.as_deref().and_then(|s| self.ruleset.shape(s));
         let schema = shape.unwrap_or(schema);
         let mut body = Body::default();
         let mut seen: HashMap<&str, Span> = HashMap::new();
+        let mut order = super::effects::Order::default();
         for node in nodes {
             let name = node.name.text.as_str();
-            if schema.effects && self.ruleset.role(name).is_some() {
-                if let Some(effect) = self.effect(node, card) {
-                    body.effects.push(effect);
-                }
-                continue;
-            }
-            if schema.effects && name == "when" {
-                if let Some(conditional) = self.when(node, schema, card, owner_name) {
-                    body.conditions.push(conditional);
-                }
+            if schema.effects && self.effect_construct(node, schema, card, owner_name, &mut body, &mut order) {
                 continue;
             }
             let Some(field) = schema.field(name) else {
@@ -312,6 +311,8 @@ impl<'a> GameChecker<'a> {
         body.fields.shrink_to_fit();
         body.effects.shrink_to_fit();
         body.conditions.shrink_to_fit();
+        body.choices.shrink_to_fit();
+        body.then.shrink_to_fit();
         body
     }
 
@@ -366,156 +367,13 @@ impl<'a> GameChecker<'a> {
         let mut candidates: Vec<&str> = schema.fields.iter().map(|f| f.name.as_str()).collect();
         if schema.effects {
             candidates.extend(self.ruleset.roles.iter().map(|r| r.id.as_str()));
-            candidates.push("when");
+            candidates.extend(super::effects::CONSTRUCTS);
         }
         let mut diagnostic = Diagnostic::error(&codes::UNKNOWN_FIELD, format!("{owner_name} has no field `{name}`"))
             .primary(node.name.span, "unknown field")
             .note(format!("expected one of: {}", candidates.join(", ")));
         diagnostic = diagnostic.suggest(suggest(name, candidates.iter().copied()));
         self.report(diagnostic);
-    }
-
-    /// `ROLE SYMBOL AMOUNT`.
-    fn effect(&mut self, node: &Node, card: &CardContext) -> Option<Effect> {
-        let role = node.name.text.clone();
-        let ruleset = self.ruleset;
-        if let Some(kind) = ruleset.kind_of(&card.kind) {
-            if !kind.roles.contains(&role) {
-                let colour = ruleset.role(&role).and_then(|r| r.colour.as_deref());
-                let named = colour.map_or(role.clone(), |colour| format!("{role} ({colour})"));
-                self.report(
-                    Diagnostic::error(
-                        &codes::ROLE_NOT_ALLOWED,
-                        format!("{} {} cannot have {named} effects", article(&kind.display), kind.display),
-                    )
-                    .primary(node.name.span, format!("`{role}` is not allowed here"))
-                    .note(format!(
-                        "{} {} allows: {}",
-                        article(&kind.display),
-                        kind.display,
-                        kind.roles.join(", ")
-                    )),
-                );
-                return None;
-            }
-        }
-        let symbol_spec = super::model::TypeSpec::one(Type::Symbol);
-        let Some(symbol_value) = node.values.first() else {
-            self.report(
-                Diagnostic::error(&codes::BAD_AMOUNT, format!("`{role}` needs a symbol and an amount"))
-                    .primary(node.name.span, "expected a symbol after this")
-                    .help(format!("write `{role} damage 3`")),
-            );
-            return None;
-        };
-        let symbol = match self.value(&symbol_spec, symbol_value, card)? {
-            Value::Name(s) => s,
-            _ => return None,
-        };
-        let (amount, plus) = match node.values.get(1).map(|v| &v.kind) {
-            Some(ValueKind::Int(n)) => (*n, Plus::None),
-            Some(ValueKind::PlusAfter(n)) => (*n, Plus::After),
-            Some(ValueKind::Signed(n)) if *n >= 0 => (*n, Plus::Before),
-            // Already reported by the parser.
-            Some(ValueKind::Invalid) => return None,
-            Some(ValueKind::Signed(n)) => {
-                self.report(
-                    Diagnostic::error(&codes::OUT_OF_BOUNDS, format!("an effect cannot be negative ({n})"))
-                        .primary(node.values[1].span, "negative amount")
-                        .help("use a `reduction` or `cost` effect instead of a negative value"),
-                );
-                return None;
-            }
-            Some(_) => {
-                let value = &node.values[1];
-                self.report(
-                    Diagnostic::error(
-                        &codes::BAD_AMOUNT,
-                        format!(
-                            "expected an amount like `3`, `3+` or `+3`, found {} `{}`",
-                            value.kind.describe(),
-                            self.files.text(value.span)
-                        ),
-                    )
-                    .primary(value.span, "not an amount"),
-                );
-                return None;
-            }
-            None => {
-                self.report(
-                    Diagnostic::error(&codes::BAD_AMOUNT, format!("`{role} {symbol}` needs an amount"))
-                        .primary(node.head_span(), "expected an amount after this")
-                        .help(format!("write `{role} {symbol} 3`")),
-                );
-                return None;
-            }
-        };
-        if let Some(extra) = node.values.get(2) {
-            self.report(
-                Diagnostic::error(&codes::WRONG_VALUE_COUNT, "an effect line is `ROLE SYMBOL AMOUNT`")
-                    .primary(extra.span, "not expected here"),
-            );
-        }
-        if let Some(block) = &node.block {
-            self.report(
-                Diagnostic::error(&codes::BLOCK_MISMATCH, "an effect line does not take a block")
-                    .primary(block.span, "remove this block"),
-            );
-        }
-        Some(Effect { role, symbol, amount, plus, span: node.head_span() })
-    }
-
-    /// `when range BAND[..[BAND]] { effects }`.
-    fn when(&mut self, node: &Node, schema: &Schema, card: &CardContext, owner_name: &str) -> Option<Conditional> {
-        let condition = match (node.values.first().map(|v| &v.kind), node.values.get(1)) {
-            (Some(ValueKind::Ident(what)), Some(band)) if what == "range" => self.range_condition(band)?,
-            _ => {
-                let at = node.values.first().map(|v| v.span).unwrap_or(node.name.span);
-                self.report(
-                    Diagnostic::error(&codes::UNKNOWN_CONDITION, "unknown condition")
-                        .primary(at, "expected `range` and a band")
-                        .help("write `when range long { ... }` or `when range long.. { ... }`"),
-                );
-                return None;
-            }
-        };
-        let Some(block) = &node.block else {
-            self.report(
-                Diagnostic::error(&codes::BLOCK_MISMATCH, "`when` needs a block of effects")
-                    .primary(node.head_span(), "expected `{` after this"),
-            );
-            return None;
-        };
-        let body = self.body(schema, &block.nodes, node.head_span(), card, owner_name);
-        Some(Conditional { condition, body })
-    }
-
-    fn range_condition(&mut self, band: &crate::syntax::ast::Value) -> Option<Condition> {
-        let (from, to, open) = match &band.kind {
-            ValueKind::Ident(b) => (b.clone(), None, false),
-            ValueKind::BandRange { from, to } => (from.clone(), to.clone(), to.is_none()),
-            _ => {
-                self.report(
-                    Diagnostic::error(&codes::UNKNOWN_CONDITION, "expected a range band")
-                        .primary(band.span, "not a band")
-                        .help("write a band such as `long`, or `long..` for Long or further"),
-                );
-                return None;
-            }
-        };
-        let bands: Vec<&str> = self.ruleset.ranges.iter().map(|b| b.id.as_str()).collect();
-        for name in std::iter::once(&from).chain(to.as_ref()) {
-            if !bands.contains(&name.as_str()) {
-                self.report(
-                    Diagnostic::error(&codes::UNKNOWN_RANGE_BAND, format!("unknown range band `{name}`"))
-                        .primary(band.span, format!("not a range band of `{}`", self.ruleset.id))
-                        .note(format!("the bands are: {}", bands.join(", ")))
-                        .suggest(suggest(name, bands.iter().copied())),
-                );
-                return None;
-            }
-        }
-        Some(Condition::Range { from, to, open })
     }
 }
 

@@ -2,13 +2,14 @@
 //! against their game's ruleset, and builds the IR.
 //!
 //! Rulesets are loaded first ([`ruleset`]); then each game's cards are checked
-//! ([`game`], [`value`], [`text`]) and its decks counted against the
+//! ([`game`], [`effects`], [`value`], [`text`]) and its decks counted against the
 //! construction rules ([`deck`], [`expr`]).  All problems of the phase are
 //! collected; nothing stops at the first.
 
 pub mod builtin;
 pub mod codes;
 mod deck;
+mod effects;
 mod expr;
 mod game;
 pub mod model;

@@ -53,6 +53,54 @@ pub struct Ruleset {
     /// How a game is set up (`setup { … }`), when the ruleset says.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub setup: Option<super::setup::Setup>,
+    /// Conditions effect blocks may depend on (`when target-has burn { … }`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<StateDef>,
+    /// Numbers of the game state an effect's amount may count (`draw card 1
+    /// per bases`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub quantities: Vec<StateDef>,
+    /// The forms an effect's amount may take (`amount 3+ "…"`), with what
+    /// each means in this game; none declared: every form.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub amount_forms: Vec<AmountForm>,
+}
+
+/// A form of effect amount a ruleset allows: a plain number, a number with
+/// `+` after it, or one with `+` before it, and what that means in the game.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct AmountForm {
+    pub form: crate::ir::Plus,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub meaning: Option<String>,
+}
+
+impl AmountForm {
+    /// How the form is written, with 3 for the number.
+    pub fn example(form: crate::ir::Plus) -> &'static str {
+        match form {
+            crate::ir::Plus::None => "3",
+            crate::ir::Plus::After => "3+",
+            crate::ir::Plus::Before => "+3",
+        }
+    }
+}
+
+/// Something of the game state the ruleset declares for effects to name: a
+/// condition, a test that cards write as `when ID ARGS… { effects }` (a
+/// token on the target, the firing arc, a card's tag); or a quantity, a
+/// number an amount counts (`1 per bases`: the bases a player has).
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct StateDef {
+    pub id: String,
+    /// What faces print: a condition before the effects it guards, a
+    /// quantity after the amount; `{param}` stands for the printed value of
+    /// that parameter.
+    pub display: String,
+    /// What the card writes after the id, in order.
+    pub params: Vec<Param>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
@@ -237,6 +285,58 @@ pub struct KeywordDef {
     pub only: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
+    /// What the keyword does, as effect lines over its parameters
+    /// (`effect impact damage heat`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<KeywordEffect>,
+}
+
+/// One effect line of a keyword's declaration.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct KeywordEffect {
+    pub role: String,
+    pub symbol: String,
+    pub amount: KeywordAmount,
+    pub plus: crate::ir::Plus,
+    /// Where the role, the symbol and the amount are written.
+    #[serde(skip)]
+    pub spans: [Span; 3],
+    /// The condition it applies under, when written in a `when` block of
+    /// the keyword.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub when: Option<KeywordCondition>,
+}
+
+/// `when ID ARGS… { effect … }` in a keyword: a declared condition, each of
+/// its values a name or number written there or one of the keyword's
+/// parameters.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct KeywordCondition {
+    pub id: String,
+    pub args: Vec<KeywordArg>,
+    /// Where the condition's id and each value are written.
+    #[serde(skip)]
+    pub spans: Vec<Span>,
+}
+
+/// A value of a keyword's condition.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum KeywordArg {
+    /// The value a card gives this parameter of the keyword.
+    Param(String),
+    /// A declared name (an enum value, an arc, a tag…).
+    Name(String),
+    Int(i64),
+}
+
+/// A keyword effect's amount: a number, or the value the card gives one of
+/// the keyword's parameters.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum KeywordAmount {
+    Fixed(i64),
+    Param(String),
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
@@ -510,6 +610,8 @@ impl Ruleset {
             "deck-type" => self.deck_types.retain(|x| x.id != id),
             "side" => self.sides.retain(|x| x.id != id),
             "phase" => self.phases.retain(|x| x.id != id),
+            "condition" => self.conditions.retain(|x| x.id != id),
+            "quantity" => self.quantities.retain(|x| x.id != id),
             _ => {}
         }
     }
@@ -525,6 +627,22 @@ impl Ruleset {
     }
     pub fn role(&self, id: &str) -> Option<&Role> {
         self.roles.iter().find(|k| k.id == id)
+    }
+    pub fn condition(&self, id: &str) -> Option<&StateDef> {
+        self.conditions.iter().find(|c| c.id == id)
+    }
+    /// Whether an effect's amount may take `form`.
+    pub fn allows_amount(&self, form: crate::ir::Plus) -> bool {
+        self.amount_forms.is_empty() || self.amount_forms.iter().any(|f| f.form == form)
+    }
+
+    /// The amount forms effects may take, as written (`3`, `3+`, `+3`).
+    pub fn amount_examples(&self) -> Vec<&'static str> {
+        let all = [crate::ir::Plus::None, crate::ir::Plus::After, crate::ir::Plus::Before];
+        all.into_iter().filter(|f| self.allows_amount(*f)).map(AmountForm::example).collect()
+    }
+    pub fn quantity(&self, id: &str) -> Option<&StateDef> {
+        self.quantities.iter().find(|c| c.id == id)
     }
     pub fn band(&self, id: &str) -> Option<&Band> {
         self.ranges.iter().find(|k| k.id == id)

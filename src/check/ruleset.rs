@@ -12,6 +12,9 @@ use crate::diagnostics::{Diagnostic, Severity};
 use crate::source::{FileId, Files, Span};
 use crate::syntax::ast::{Node, SourceTree, ValueKind};
 
+#[path = "effect_decls.rs"]
+mod effect_decls;
+
 /// Reads a ruleset.  Returns `None` when the file has no `ruleset` header.
 ///
 /// `bases` holds the declarations of the rulesets it `extends`, outermost
@@ -66,6 +69,9 @@ pub fn load(
         cost_limits: Vec::new(),
         specials: super::special::built_in(),
         setup: None,
+        conditions: Vec::new(),
+        quantities: Vec::new(),
+        amount_forms: Vec::new(),
     };
     for node in children(header) {
         match node.name.text.as_str() {
@@ -116,6 +122,9 @@ const DECLARATIONS: &[&str] = &[
     "play-limit",
     "special",
     "setup",
+    "condition",
+    "quantity",
+    "amount",
 ];
 
 struct Loader<'a> {
@@ -303,22 +312,19 @@ impl Loader<'_> {
             }
             "keyword" => {
                 let Some((id, display)) = self.id_and_display(node) else { return };
-                let mut keyword = KeywordDef { id, display, params: Vec::new(), only: Vec::new(), doc: None };
+                let mut keyword =
+                    KeywordDef { id, display, params: Vec::new(), only: Vec::new(), doc: None, effects: Vec::new() };
                 for child in children(node) {
                     match child.name.text.as_str() {
-                        "param" => {
-                            let name = ident_at(child, 0).unwrap_or_default().to_string();
-                            let specs = self.type_specs(child, 1);
-                            match specs.into_iter().next() {
-                                Some(ty) if !name.is_empty() => keyword.params.push(Param { name, ty }),
-                                _ => self.bad(child.head_span(), "a parameter needs a name and a type: `param hp int`"),
-                            }
-                        }
+                        "param" => keyword.params.extend(self.param(child)),
                         "only" => keyword.only = self.noted_names(child, Wanted::Kind, &keyword.id),
                         "doc" => keyword.doc = string_at(child, 0).map(str::to_string),
-                        _ => self.unknown(child, &["param", "only", "doc"]),
+                        "effect" => keyword.effects.extend(self.keyword_effect(child)),
+                        "when" => keyword.effects.extend(self.keyword_conditional(child)),
+                        _ => self.unknown(child, &["param", "only", "doc", "effect", "when"]),
                     }
                 }
+                self.keyword_effects_use_params(&mut keyword);
                 ruleset.keywords.push(keyword);
             }
             "tag" => {
@@ -432,6 +438,9 @@ impl Loader<'_> {
             }
             "special" => super::special::declare(node, ruleset, seen, self.diagnostics),
             "setup" => super::setup::declare(node, ruleset, self.diagnostics),
+            "condition" => ruleset.conditions.extend(self.state_declaration(node)),
+            "quantity" => ruleset.quantities.extend(self.state_declaration(node)),
+            "amount" => ruleset.amount_forms.extend(self.amount_form(node)),
             _ => self.unknown(node, DECLARATIONS),
         }
     }
@@ -700,6 +709,7 @@ impl Loader<'_> {
             super::special::check_accepted(&token, &ty, span, ruleset, self.diagnostics);
         }
         super::setup::check(ruleset, self.diagnostics);
+        self.keyword_effects_resolve(ruleset);
         self.validate_rules(ruleset);
     }
 

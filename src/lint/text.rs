@@ -3,8 +3,9 @@
 
 use super::catalogue::{KEYWORD_SPELLING, TERMINOLOGY_DRIFT, TEXT_STRUCTURE_MISMATCH};
 use super::{lint, Context, Fix, Found};
+use crate::check::model::{KeywordAmount, KeywordDef, KeywordEffect, Repeat, Ruleset};
 use crate::diagnostics::Diagnostic;
-use crate::ir::{Body, Card, Effect, Field, Value};
+use crate::ir::{Body, Card, Effect, Field, Spanned, Value};
 use crate::source::Span;
 
 /// Runs the text lints on `cards` (cards without errors).
@@ -36,10 +37,17 @@ fn text_fields(body: &Body) -> Vec<&Field> {
             out.extend(text_fields(inner));
         }
     }
-    for conditional in &body.conditions {
-        out.extend(text_fields(&conditional.body));
+    for inner in nested(body) {
+        out.extend(text_fields(inner));
     }
     out
+}
+
+/// The bodies a block holds besides its fields': its conditions', its
+/// choices' options and its `then` steps.
+fn nested(body: &Body) -> impl Iterator<Item = &Body> {
+    let options = body.choices.iter().flat_map(|c| &c.options);
+    body.conditions.iter().map(|c| &c.body).chain(options).chain(&body.then)
 }
 
 fn effects(body: &Body) -> Vec<&Effect> {
@@ -49,8 +57,8 @@ fn effects(body: &Body) -> Vec<&Effect> {
             out.extend(effects(inner));
         }
     }
-    for conditional in &body.conditions {
-        out.extend(effects(&conditional.body));
+    for inner in nested(body) {
+        out.extend(effects(inner));
     }
     out
 }
@@ -145,9 +153,12 @@ fn markup(text: &str) -> Vec<(usize, usize)> {
 }
 
 /// Every `(amount, symbol)` the card states in structure: effect lines, a
-/// base effect plus a conditional bonus, and fields such as `absorb damage 2`.
-fn structured_amounts(body: &Body, symbols: &[&str]) -> Vec<(i64, String)> {
+/// base effect plus a conditional bonus, fields such as `absorb damage 2`,
+/// and the effects its keywords declare.
+fn structured_amounts(body: &Body, ruleset: &Ruleset) -> Vec<(i64, String)> {
+    let symbols: Vec<&str> = ruleset.symbols.iter().map(|s| s.id.as_str()).collect();
     let mut amounts: Vec<(i64, String)> = effects(body).iter().map(|e| (e.amount, e.symbol.clone())).collect();
+    amounts.extend(keyword_amounts(body, ruleset));
     let mut add_bonuses = |base: &Body| {
         for effect in &base.effects {
             for conditional in &base.conditions {
@@ -183,6 +194,55 @@ fn structured_amounts(body: &Body, symbols: &[&str]) -> Vec<(i64, String)> {
     amounts
 }
 
+/// `(amount, symbol)` the card's keywords deal by the effects their
+/// declarations give them: `blaze(3)`, declared with `effect strike damage
+/// heat`, is 3 damage.
+fn keyword_amounts(body: &Body, ruleset: &Ruleset) -> Vec<(i64, String)> {
+    let mut amounts = Vec::new();
+    let mut stack: Vec<&Body> = vec![body];
+    while let Some(current) = stack.pop() {
+        for field in &current.fields {
+            for value in field.each_value() {
+                let Value::Keyword { id, args } = value else { continue };
+                let Some(keyword) = ruleset.keyword(id) else { continue };
+                let amount_of = |effect: &KeywordEffect| match &effect.amount {
+                    KeywordAmount::Fixed(n) => Some(*n),
+                    KeywordAmount::Param(name) => argument(keyword, args, name),
+                };
+                let (bonuses, bases): (Vec<&KeywordEffect>, Vec<&KeywordEffect>) =
+                    keyword.effects.iter().partition(|e| e.when.is_some());
+                for base in &bases {
+                    amounts.extend(amount_of(base).map(|n| (n, base.symbol.clone())));
+                }
+                // A conditional bonus alone, and added to each base effect
+                // of its symbol, as the text may state either.
+                for bonus in bonuses {
+                    let Some(n) = amount_of(bonus) else { continue };
+                    amounts.push((n, bonus.symbol.clone()));
+                    let same = bases.iter().filter(|b| b.symbol == bonus.symbol).filter_map(|b| amount_of(b));
+                    amounts.extend(same.map(|base| (base + n, bonus.symbol.clone())));
+                }
+            }
+            stack.extend(field.body.as_ref());
+        }
+        stack.extend(nested(current));
+    }
+    amounts
+}
+
+/// The whole number a card gives the keyword's parameter `name`, when each
+/// parameter before it takes one value (so that its place is certain).
+fn argument(keyword: &KeywordDef, args: &[Spanned<Value>], name: &str) -> Option<i64> {
+    let at = keyword.params.iter().position(|p| p.name == name)?;
+    if keyword.params[..at].iter().any(|p| p.ty.repeat != Repeat::One) {
+        return None;
+    }
+    match args.get(at)?.value {
+        Value::Int(n) => Some(n),
+        _ => None,
+    }
+}
+
 /// Amounts the text states next to an icon: `+2 {damage}`, `8 {damage}`.
 fn stated_amounts(text: &str) -> Vec<(i64, String, String)> {
     let mut stated = Vec::new();
@@ -212,7 +272,7 @@ fn structure<'a>(context: &Context<'a>, card: &'a Card, texts: &[&Field], found:
     let Some(lint) = lint(TEXT_STRUCTURE_MISMATCH.name) else { return };
     let effects = effects(&card.body);
     let symbols: Vec<&str> = context.game.ruleset.symbols.iter().map(|s| s.id.as_str()).collect();
-    let amounts = structured_amounts(&card.body, &symbols);
+    let amounts = structured_amounts(&card.body, &context.game.ruleset);
     let mut mentioned: Vec<String> = Vec::new();
     for field in texts {
         for value in &field.values {
@@ -366,6 +426,8 @@ fn ruleset_terms(ruleset: &crate::check::model::Ruleset) -> Vec<&str> {
     out.extend(ruleset.deck_symbols.iter().flat_map(|d| [d.id.as_str(), d.display.as_str()]));
     out.extend(ruleset.keywords.iter().flat_map(|k| [k.id.as_str(), k.display.as_str()]));
     out.extend(ruleset.tags.iter().flat_map(|t| [t.id.as_str(), t.display.as_str()]));
+    let states = ruleset.conditions.iter().chain(&ruleset.quantities);
+    out.extend(states.flat_map(|c| [c.id.as_str(), c.display.as_str()]));
     out.extend(ruleset.deck_types.iter().flat_map(|d| [d.id.as_str(), d.display.as_str()]));
     out.extend(
         ruleset.enums.iter().flat_map(|e| std::iter::once(e.id.as_str()).chain(e.values.iter().map(String::as_str))),

@@ -139,3 +139,21 @@ pub fn kill_before_the_swap(args: &[&str], dir: &Path, out: &str) -> std::path::
     child.wait().expect("reaped");
     temp
 }
+
+/// The independent validator: the `jsonschema` crate, given `schema.json`
+/// after checking that it declares draft 2020-12 and is a valid schema of
+/// that draft (against the draft's own meta-schema).
+pub fn validator(schema_path: &Path) -> jsonschema::Validator {
+    let text = std::fs::read(schema_path).expect("schema.json");
+    let schema: serde_json::Value = serde_json::from_slice(&text).expect("schema.json is JSON");
+    assert_eq!(schema["$schema"], "https://json-schema.org/draft/2020-12/schema", "the draft schema.json declares");
+    jsonschema::draft202012::meta::validate(&schema)
+        .unwrap_or_else(|e| panic!("schema.json is not a valid schema: {e}"));
+    jsonschema::draft202012::new(&schema).unwrap_or_else(|e| panic!("schema.json does not compile: {e}"))
+}
+
+/// Every objection of the validator to `document`: the JSON pointer of the
+/// value it objects to, and why.
+pub fn objections(validator: &jsonschema::Validator, document: &serde_json::Value) -> Vec<(String, String)> {
+    validator.iter_errors(document).map(|e| (e.instance_path().as_str().to_string(), e.to_string())).collect()
+}

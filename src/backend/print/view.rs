@@ -10,8 +10,10 @@
 
 use super::fonts::Style;
 use super::rich::{Handle, Line, Run, Table};
-use crate::check::model::{EnumDef, Ruleset, Schema, Type};
-use crate::ir::{Body, Card, Condition, Effect, Field, Initiative, Plus, Spanned, Text, TextPart, Value};
+use crate::check::model::{EnumDef, Ruleset, Schema, StateDef, Type};
+use crate::ir::{
+    Body, Card, Choice, Condition, Effect, Field, Initiative, Plus, Spanned, StateArg, Text, TextPart, Value,
+};
 use crate::source::Span;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -87,6 +89,10 @@ pub struct BodyView {
     pub fields: BTreeMap<String, Vec<FieldView>>,
     pub effects: Vec<Handle>,
     pub conditions: Vec<ConditionView>,
+    /// Each `choose` block as one line: its options joined by "or".
+    pub choices: Vec<Handle>,
+    /// Each `then` step as one line, in order: `Then:` and what it holds.
+    pub then: Vec<Handle>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -277,6 +283,8 @@ impl<'a> Viewer<'a> {
             }
             paras.push(line);
         }
+        let later = body.choices.iter().chain(&body.then);
+        paras.extend(later.map(|line| table.runs(*line).to_vec()));
         paras
     }
 
@@ -290,7 +298,64 @@ impl<'a> Viewer<'a> {
             .iter()
             .map(|c| ConditionView { text: self.condition(&c.condition), effects: effects(&c.body.effects) })
             .collect();
-        BodyView { fields, effects: own, conditions }
+        let choices = body.choices.iter().map(|c| table.add(self.choice(c), Some(c.span))).collect();
+        let then = body.then.iter().map(|step| table.add(self.then(step), None)).collect();
+        BodyView { fields, effects: own, conditions, choices, then }
+    }
+
+    /// A `then` step as one line: `Then:` and its effects, conditions,
+    /// choices and own steps.
+    fn then(&self, step: &Body) -> Line {
+        let mut line = vec![Run::styled("Then: ", Style::Italic)];
+        self.option(step, &mut line);
+        line
+    }
+
+    /// `choose { … }` as one line: each option's effects, then its
+    /// conditions as `text: effects`, the options joined by "or".
+    fn choice(&self, choice: &Choice) -> Line {
+        let mut line = Line::new();
+        for (i, option) in choice.options.iter().enumerate() {
+            if i > 0 {
+                line.push(Run::styled(" or ", Style::Italic));
+            }
+            self.option(option, &mut line);
+        }
+        line
+    }
+
+    /// A body on one line (an option of a choice, a `then` step): its
+    /// effects, its conditions, its own choices in brackets, then its
+    /// steps.
+    fn option(&self, option: &Body, line: &mut Line) {
+        let mut first = true;
+        let mut separate = |line: &mut Line| {
+            if !std::mem::take(&mut first) {
+                line.push(Run::plain(", "));
+            }
+        };
+        for effect in &option.effects {
+            separate(line);
+            line.extend(self.effect(effect));
+        }
+        for conditional in &option.conditions {
+            separate(line);
+            line.push(Run::styled(format!("{}:", self.condition(&conditional.condition)), Style::Italic));
+            for effect in &conditional.body.effects {
+                line.push(Run::plain(" "));
+                line.extend(self.effect(effect));
+            }
+        }
+        for nested in &option.choices {
+            separate(line);
+            line.push(Run::plain("("));
+            line.extend(self.choice(nested));
+            line.push(Run::plain(")"));
+        }
+        for step in &option.then {
+            line.push(Run::plain(". "));
+            line.extend(self.then(step));
+        }
     }
 
     /// `impact damage 8+` → the role's mark, a bold `8+` and the damage icon,
@@ -309,13 +374,27 @@ impl<'a> Viewer<'a> {
         } else {
             bold(format!(" {}", self.display(&effect.symbol)))
         };
-        let amount = bold(amount);
+        // An amount that depends on the game prints the quantity's text:
+        // in the number's place (`that many`), or after the symbol (`1 card
+        // for each base you have`).
+        let per = effect.per.as_ref().map(|per| {
+            let text = self.ruleset.quantity(&per.quantity).map(|q| self.declared_text(q, &per.args));
+            (per.alone, text.unwrap_or_else(|| per.quantity.clone()))
+        });
+        let mut line = Line::new();
         // The role's mark comes first, so that the effect reads without its
         // colour (printed in black and white, or by a colour-blind player).
-        match role.and_then(|r| r.mark.as_deref()) {
-            Some(mark) => vec![Run::Icon { id: mark.to_string(), colour: Some(colour.clone()) }, amount, symbol],
-            None => vec![amount, symbol],
+        if let Some(mark) = role.and_then(|r| r.mark.as_deref()) {
+            line.push(Run::Icon { id: mark.to_string(), colour: Some(colour.clone()) });
         }
+        match per {
+            // A named symbol brings its own space; an icon does not.
+            Some((true, text)) if matches!(symbol, Run::Icon { .. }) => line.extend([bold(format!("{text} ")), symbol]),
+            Some((true, text)) => line.extend([bold(text), symbol]),
+            Some((false, text)) => line.extend([bold(amount), symbol, Run::plain(format!(" {text}"))]),
+            None => line.extend([bold(amount), symbol]),
+        }
+        line
     }
 
     fn condition(&self, condition: &Condition) -> String {
@@ -328,7 +407,32 @@ impl<'a> Viewer<'a> {
                     _ => from_text,
                 }
             }
+            Condition::Declared { id, args } => match self.ruleset.condition(id) {
+                Some(def) => self.declared_text(def, args),
+                None => id.clone(),
+            },
         }
+    }
+
+    /// A declared condition's or quantity's printed text, each `{param}`
+    /// replaced by the printed argument; arguments the text does not place
+    /// follow it.
+    fn declared_text(&self, def: &StateDef, args: &[StateArg]) -> String {
+        let mut text = def.display.clone();
+        let mut unplaced = Vec::new();
+        for arg in args {
+            // The parameter's type gives an enum value its printed label.
+            let param = def.params.iter().find(|p| p.name == arg.param);
+            let takes = Schema { takes: param.map(|p| p.ty.clone()).into_iter().collect(), ..Schema::default() };
+            let printed = self.labelled(self.value(&arg.value.value), &arg.value.value, Some(&takes)).text;
+            let placeholder = format!("{{{}}}", arg.param);
+            if text.contains(&placeholder) {
+                text = text.replace(&placeholder, &printed);
+            } else {
+                unplaced.push(printed);
+            }
+        }
+        unplaced.iter().fold(text, |text, arg| format!("{text} {arg}"))
     }
 
     fn value(&self, value: &Value) -> Printed {
