@@ -538,7 +538,7 @@ setup {
     .expect("write");
     std::fs::write(
         dir.path().join("duel.cards"),
-        "game duel\nterrain \"Ghost Reef\" {\n  symbol kinetic\n  place 3\n  hp *\n}\n",
+        "game duel\nterrain \"Ghost Reef\" {\n  symbol kinetic\n  place 3\n  hexes 1\n  hp *\n}\n",
     )
     .expect("write");
     let out = dir.path().join("out");
