@@ -121,6 +121,17 @@ fn cases_by_rule(game: &str) -> BTreeMap<String, Vec<(String, bool)>> {
     for case in cases::cases(&folder).0 {
         let (id, variant) = case.name.split_once('.').unwrap_or((case.name.as_str(), ""));
         let legal = variant == "legal" || variant.starts_with("legal-");
+        // The harness holds a case to the codes it lists; here a legal twin
+        // must list none and a case that breaks a rule at least one.
+        let expects_some = case
+            .inputs
+            .iter()
+            .any(|(name, bytes)| cases::expected_codes(name, bytes).is_ok_and(|codes| !codes.is_empty()));
+        assert!(
+            legal != expects_some,
+            "tests/fidelity/{game}/{}: a legal twin expects no code, and any other case at least one",
+            case.name
+        );
         by_rule.entry(id.to_string()).or_default().push((case.name.clone(), legal));
     }
     by_rule
