@@ -223,3 +223,55 @@ fn every_rule_case_gives_its_expected_diagnostics() {
     assert!(count > 0, "no cases in tests/fidelity");
     cases::assert_all_pass(&failures, count);
 }
+
+/// The fenced examples of a game guide that are card files: those whose
+/// first line is `game ID`.
+fn guide_examples(text: &str) -> Vec<String> {
+    let mut examples = Vec::new();
+    let mut current: Option<String> = None;
+    for line in text.lines() {
+        match (&mut current, line.starts_with("```")) {
+            (None, true) => current = Some(String::new()),
+            (Some(block), true) => {
+                if block.starts_with("game ") {
+                    examples.push(std::mem::take(block));
+                }
+                current = None;
+            }
+            (Some(block), false) => {
+                block.push_str(line);
+                block.push('\n');
+            }
+            (None, false) => {}
+        }
+    }
+    examples
+}
+
+#[test]
+fn every_game_guide_example_checks_clean() {
+    let folder = common::repo().join("docs/games");
+    let mut guides = 0;
+    for entry in std::fs::read_dir(&folder).expect("docs/games") {
+        let path = entry.expect("entry").path();
+        let game = path.file_stem().and_then(|s| s.to_str()).unwrap_or("?").to_string();
+        let text = std::fs::read_to_string(&path).expect("a UTF-8 guide");
+        let examples = guide_examples(&text);
+        assert!(!examples.is_empty(), "docs/games/{game}.md shows no card file");
+        // The examples of one guide are checked together: a deck may list
+        // the cards an earlier example defines.
+        let mut workspace = cardsmith::workspace::Workspace::new();
+        for (n, example) in examples.iter().enumerate() {
+            assert!(
+                example.starts_with(&format!("game {game}\n")),
+                "docs/games/{game}.md: example {n} is not of {game}"
+            );
+            workspace.add_bytes(&format!("docs/games/{game}.md#{n}"), example.clone().into_bytes());
+        }
+        let outcome = workspace.check();
+        let rendered = cardsmith::diagnostics::render::human_string(&outcome.files, &outcome.diagnostics);
+        assert!(outcome.diagnostics.is_empty(), "docs/games/{game}.md:\n{rendered}");
+        guides += 1;
+    }
+    assert!(guides >= 3, "only {guides} game guides in docs/games");
+}
