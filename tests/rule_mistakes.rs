@@ -56,14 +56,14 @@ fn rows() -> Vec<Row> {
             tags: "",
             extra: "  require \"no unaligned ships\" all(faction != unalinged)\n",
             cards: "",
-            expected: ("E0103", "market.rules", 24, "unalinged"),
+            expected: ("E0424", "market.rules", 24, "unalinged"),
         },
         Row {
             what: "a rule with a mistake is reported once, not again on every card",
             tags: "",
             extra: "  require \"scouts cost nothing\" all(not (cost and scuot))\n",
             cards: "game market\nship \"Scout\" scout {\n  cost 1\n}\nship \"Raider\" {\n  cost 2\n}\n",
-            expected: ("E0103", "market.rules", 24, "scuot"),
+            expected: ("E0423", "market.rules", 24, "scuot"),
         },
         Row {
             what: "a tag limited to an undeclared kind is reported at that kind's name",
@@ -98,7 +98,7 @@ fn rows() -> Vec<Row> {
             tags: "",
             extra: "  require \"ships have a cost\" cost\n",
             cards: "",
-            expected: ("E0103", "market.rules", 24, "cost"),
+            expected: ("E0422", "market.rules", 24, "cost"),
         },
     ]
 }

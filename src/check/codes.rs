@@ -242,4 +242,51 @@ includes one Offense Deck and one Defense Deck.";
 BAD_COPY_COUNT "E0407" "bad-copy-count" "\
 A copy count must be at least 1 (`x1`, `x2` ...).  Leave the card out of the
 deck instead of listing it `x0`.";
+
+UNKNOWN_RULE_FUNCTION "E0420" "unknown-rule-function" "\
+A rule calls a function the rule language does not have.  The functions
+are `count`, `distinct`, `groups`, `max-copies`, `max-groups`, `all`, `any`,
+`sum`, `sum-rows`, `subset`, `values`, `out-of-range`, `decks`, `every` and
+`value` (docs/rulesets.md, \"Rule expressions\"):
+
+    require \"20 Offense Cards\" cuont(offense) == 20   # wrong
+    require \"20 Offense Cards\" count(offense) == 20   # right";
+
+RULE_ARITY "E0421" "rule-arity" "\
+A rule function is given too few or too many arguments.  `sum` takes a field
+and then filters, `value` a field and a position, `every` one rule:
+
+    require \"the smaller move first\" value(move) <= value(move, 2)      # wrong
+    require \"the smaller move first\" value(move, 1) <= value(move, 2)   # right";
+
+RULE_TYPE "E0422" "rule-type" "\
+A part of a rule has the wrong type.  A rule has numbers (`3`,
+`count(offense)`), truths (`count() == 27`, `all(...)`, `any(...)`), and, as
+arguments, filters (`offense`, `cost >= 2`), fields, deck types and
+positions.  A rule as a whole is a truth (a `compute` line's is a number);
+`and`, `or` and `not` join truths; `+ - * /` and `< <= > >=` take numbers;
+`==` and `!=` compare two numbers or two truths.
+
+    require \"ships have a cost\" cost                    # wrong: a filter
+    require \"ships have a cost\" all(cost)               # right
+    require \"no extras\" count(extra)                    # wrong: a number
+    require \"no extras\" count(extra) == 0               # right";
+
+UNKNOWN_RULE_NAME "E0423" "unknown-rule-name" "\
+A rule names a kind, tag, keyword, field or deck type its ruleset does not
+declare.  A filter is a kind, tag or keyword, or a field (the cards that
+have it); `sum` and `values` take a field; `decks` takes deck types.
+
+    require \"scouts cost nothing\" all(not (cost and scuot))   # wrong
+    require \"scouts cost nothing\" all(not (cost and scout))   # right";
+
+IMPOSSIBLE_RULE_VALUE "E0424" "impossible-rule-value" "\
+A field test compares a field with a name the field can never hold: the
+ruleset declares every value of the field (an enum, symbols, arcs ...), and
+this is none of them, so the test would never hold and the rule would
+silently never fire.
+
+    enum faction { unaligned; blob; star }
+    require \"no unaligned ships\" all(faction != unalinged)   # wrong
+    require \"no unaligned ships\" all(faction != unaligned)   # right";
 }

@@ -5,10 +5,10 @@
 //! define the decks it includes inline.
 
 use super::codes;
-use super::expr::{self, Included, Pool};
 use super::game::GameChecker;
 use super::model::DeckType;
 use super::names::{article, ident_at, string_at, suggest, Suggester};
+use super::rules::{self, Included, Pool};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{Card, Deck, DeckEntry, Value};
 use crate::source::Span;
@@ -221,8 +221,9 @@ impl GameChecker<'_> {
             }
             let mut computed = std::collections::BTreeMap::new();
             for value in &deck_type.computed {
-                let mut evaluation = expr::Evaluation::new(self.ruleset, cards);
-                computed.insert(value.message.clone(), evaluation.eval(&value.expr, &pool));
+                let Some(rule) = &value.compiled else { continue };
+                let mut evaluation = rules::Evaluation::new(self.ruleset, cards);
+                computed.insert(value.message.clone(), evaluation.value(rule, &pool));
             }
             let mut entries: Vec<DeckEntry> = Vec::new();
             let mut position: HashMap<usize, usize> = HashMap::new();
@@ -386,15 +387,16 @@ impl GameChecker<'_> {
                     );
                 }
             }
-            pool.entries.push(expr::PoolEntry { card: i, count: *count, span: *span });
+            pool.entries.push(rules::PoolEntry { card: i, count: *count, span: *span });
         }
         lost
     }
 
     fn rules(&mut self, deck: &DeckSource<'_>, deck_type: &DeckType, cards: &[Card], pool: &Pool) {
         for rule in &deck_type.rules {
-            let mut evaluation = expr::Evaluation::new(self.ruleset, cards);
-            if evaluation.holds(&rule.expr, pool) {
+            let Some(compiled) = &rule.compiled else { continue };
+            let mut evaluation = rules::Evaluation::new(self.ruleset, cards);
+            if evaluation.holds(compiled, pool) {
                 continue;
             }
             let code = match rule.severity {

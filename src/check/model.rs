@@ -390,6 +390,11 @@ pub struct Constraint {
     pub text: String,
     #[serde(skip)]
     pub expr: Arc<Expr>,
+    /// The typed rule, compiled once the whole ruleset is read; a rule that
+    /// does not compile is reported and dropped, so every rule a checker
+    /// sees has it.
+    #[serde(skip)]
+    pub compiled: Option<Arc<super::rules::Compiled>>,
     #[serde(skip)]
     pub span: Span,
 }
@@ -408,6 +413,20 @@ impl Ruleset {
         schemas.extend(self.shapes.iter_mut().map(|(_, s)| s));
         while let Some(schema) = schemas.pop() {
             schema.rules.retain(keep);
+            schemas.extend(schema.fields.iter_mut().map(|f| &mut f.schema));
+        }
+    }
+
+    /// Calls `f` on every rule, wherever it is declared.
+    pub fn each_rule_mut(&mut self, mut f: impl FnMut(&mut Constraint)) {
+        for deck in &mut self.deck_types {
+            deck.rules.iter_mut().chain(deck.computed.iter_mut()).for_each(&mut f);
+        }
+        self.play_limits.iter_mut().for_each(&mut f);
+        let mut schemas: Vec<&mut Schema> = self.kinds.iter_mut().map(|k| &mut k.schema).collect();
+        schemas.extend(self.shapes.iter_mut().map(|(_, s)| s));
+        while let Some(schema) = schemas.pop() {
+            schema.rules.iter_mut().for_each(&mut f);
             schemas.extend(schema.fields.iter_mut().map(|f| &mut f.schema));
         }
     }

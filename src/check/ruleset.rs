@@ -11,6 +11,7 @@ use super::names::{ident_at, string_at, suggest};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::source::{FileId, Files, Span};
 use crate::syntax::ast::{Node, SourceTree, ValueKind};
+use std::sync::Arc;
 
 /// Reads a ruleset.  Returns `None` when the file has no `ruleset` header.
 ///
@@ -655,7 +656,7 @@ impl Loader<'_> {
         let severity = if node.name.text == "recommend" { Severity::Warning } else { Severity::Error };
         // As written, with spacing normalised (the expression is on one line).
         let text = crate::syntax::ast::single_spaced(self.files.text(expr.span()));
-        Some(Constraint { message, severity, text, expr, span: node.span })
+        Some(Constraint { message, severity, text, expr, compiled: None, span: node.span })
     }
 
     /// Checks every cross-reference once all declarations are read.
@@ -698,40 +699,46 @@ impl Loader<'_> {
                 );
             }
         }
-        self.validate_rules(ruleset);
+        self.compile_rules(ruleset);
     }
 
-    /// Checks every rule's expression; a rule with a mistake is reported and
-    /// left out, so that no card or deck is then said to break it.
-    fn validate_rules(&mut self, ruleset: &mut Ruleset) {
-        let validator = super::expr::Validator::new(ruleset);
-        let mut broken: Vec<Span> = Vec::new();
-        let mut validate = |rule: &Constraint, diagnostics: &mut Vec<Diagnostic>| {
-            let before = diagnostics.len();
-            validator.validate(&rule.expr, diagnostics);
-            if diagnostics.len() > before {
-                broken.push(rule.span);
+    /// Compiles every rule's expression; a rule with a mistake is reported
+    /// and left out, so that no card or deck is then said to break it.
+    fn compile_rules(&mut self, ruleset: &mut Ruleset) {
+        let compiled = {
+            let compiler = super::rules::Compiler::new(ruleset);
+            let mut compiled: Vec<(Span, Option<Arc<super::rules::Compiled>>)> = Vec::new();
+            let mut compile = |rule: &Constraint, want: super::rules::Ty, diagnostics: &mut Vec<Diagnostic>| {
+                compiled.push((rule.span, compiler.compile(&rule.expr, want, diagnostics).map(Arc::new)));
+            };
+            for deck in &ruleset.deck_types {
+                for rule in &deck.rules {
+                    compile(rule, super::rules::Ty::Truth, self.diagnostics);
+                }
+                for rule in &deck.computed {
+                    compile(rule, super::rules::Ty::Number, self.diagnostics);
+                }
             }
+            let mut schemas: Vec<&Schema> = ruleset.kinds.iter().map(|k| &k.schema).collect();
+            schemas.extend(ruleset.shapes.iter().map(|(_, s)| s));
+            while let Some(schema) = schemas.pop() {
+                for rule in &schema.rules {
+                    compile(rule, super::rules::Ty::Truth, self.diagnostics);
+                }
+                schemas.extend(schema.fields.iter().map(|f| &f.schema));
+            }
+            for rule in &ruleset.play_limits {
+                compile(rule, super::rules::Ty::Truth, self.diagnostics);
+            }
+            compiled
         };
-        for deck in &ruleset.deck_types {
-            for rule in deck.rules.iter().chain(&deck.computed) {
-                validate(rule, self.diagnostics);
-            }
-        }
-        let mut schemas: Vec<&Schema> = ruleset.kinds.iter().map(|k| &k.schema).collect();
-        schemas.extend(ruleset.shapes.iter().map(|(_, s)| s));
-        while let Some(schema) = schemas.pop() {
-            for rule in &schema.rules {
-                validate(rule, self.diagnostics);
-            }
-            schemas.extend(schema.fields.iter().map(|f| &f.schema));
-        }
-        for rule in &ruleset.play_limits {
-            validate(rule, self.diagnostics);
-        }
+        let broken: Vec<Span> = compiled.iter().filter(|(_, c)| c.is_none()).map(|(span, _)| *span).collect();
         if !broken.is_empty() {
             ruleset.drop_rules(&broken);
         }
+        let compiled: std::collections::HashMap<Span, Arc<super::rules::Compiled>> =
+            compiled.into_iter().filter_map(|(span, c)| Some((span, c?))).collect();
+        ruleset.each_rule_mut(|rule| rule.compiled = compiled.get(&rule.span).cloned());
     }
 
     /// The names a line lists, each noted to be checked as a kind or role

@@ -1,0 +1,241 @@
+//! The typed rule language on a one-kind ruleset: what rules compile to,
+//! what they evaluate to, and the mistake each wrong rule is refused for.
+
+use super::{Compiled, Evaluation, Pool, PoolEntry};
+use crate::check::model::Ruleset;
+use crate::diagnostics::Diagnostic;
+use crate::ir::{Body, Card};
+use crate::source::{FileId, Files, Span};
+use crate::syntax::ast::MAX_EXPR_DEPTH;
+
+/// A ruleset of one kind of card and the given lines, read and checked.
+fn ruleset(lines: &str) -> (Ruleset, Vec<Diagnostic>, Files) {
+    let mut files = Files::new();
+    let text = format!(
+        "ruleset chains {{\n  title \"Chains\"\n}}\n\nenum size {{ small; large }}\n\n\
+         kind token \"Token\" {{\n  field worth int\n  field size size\n}}\n\n{lines}\n"
+    );
+    let id = files.add("chains.rules", text);
+    let mut diagnostics = Vec::new();
+    let tree = crate::syntax::parse(&files, id, &mut diagnostics);
+    let ruleset = crate::check::ruleset::load(&files, id, &tree, &[], &mut diagnostics);
+    (ruleset.unwrap_or_else(|| panic!("no ruleset: {diagnostics:?}")), diagnostics, files)
+}
+
+fn token() -> Card {
+    let span = Span::new(FileId(0), 0, 0);
+    Card {
+        name: "A".to_string(),
+        kind: crate::ir::KindId::new(0, "token"),
+        tags: Vec::new(),
+        body: Body::default(),
+        span,
+        extent: span,
+        lint_levels: Vec::new(),
+    }
+}
+
+fn one_card() -> Pool {
+    Pool { entries: vec![PoolEntry { card: 0, count: 1, span: Span::new(FileId(0), 0, 0) }], ..Pool::default() }
+}
+
+/// A rule's value over a pool of one card, and the evaluation's summary:
+/// a truth as a play limit, a number as a deck type's computed value.
+fn evaluate(rule: &str, truth: bool) -> (i64, String) {
+    let line = if truth {
+        format!("play-limit \"rule\" {rule}")
+    } else {
+        format!("deck-type d \"D\" {{\n  compute \"value\" {rule}\n}}")
+    };
+    let (ruleset, diagnostics, _) = ruleset(&line);
+    assert!(diagnostics.is_empty(), "{:?}", diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>());
+    let compiled: &Compiled = if truth {
+        ruleset.play_limits[0].compiled.as_deref().expect("compiled")
+    } else {
+        ruleset.deck_types[0].computed[0].compiled.as_deref().expect("compiled")
+    };
+    let cards = [token()];
+    let mut evaluation = Evaluation::new(&ruleset, &cards);
+    let value = evaluation.value(compiled, &one_card());
+    (value, evaluation.summary())
+}
+
+fn number(rule: &str) -> i64 {
+    evaluate(rule, false).0
+}
+
+fn truth(rule: &str) -> i64 {
+    evaluate(rule, true).0
+}
+
+fn joined(term: &str, op: &str, n: usize) -> String {
+    vec![term; n].join(op)
+}
+
+#[test]
+fn long_chains_fold_from_the_left() {
+    assert_eq!(number(&joined("1", " + ", 100_000)), 100_000);
+    assert_eq!(number(&format!("200000 - {}", joined("1", " - ", 100_000))), 100_000);
+    assert_eq!(number(&format!("{} * 2", joined("1", " * ", 100_000))), 2);
+    assert_eq!(truth(&joined("1 == 1", " and ", 100_000)), 1);
+    assert_eq!(truth(&format!("{} and 1 == 0", joined("1 == 1", " and ", 100_000))), 0);
+    assert_eq!(truth(&format!("{} or 7 > 1", joined("0 == 1", " or ", 100_000))), 1);
+    assert_eq!(truth(&joined("0 == 1", " or ", 100_000)), 0);
+    // (1 == 1) is a truth, and so is each comparison after it.
+    assert_eq!(truth(&format!("1 == 1{}", " == (2 * 3 - 10 / 5 == 4)".repeat(1_000))), 1);
+    assert_eq!(truth("7 - 2 - 1 == 4 != (0 < 2)"), 0);
+}
+
+#[test]
+fn sums_stop_at_the_largest_number() {
+    let max = i64::MAX.to_string();
+    assert_eq!(number(&joined(&max, " + ", 100_000)), i64::MAX);
+    assert_eq!(number(&format!("0 - {}", joined(&max, " - ", 1_000))), i64::MIN);
+    assert_eq!(number(&joined(&max, " * ", 1_000)), i64::MAX);
+    assert_eq!(number("7 / 0"), 0);
+}
+
+#[test]
+fn filters_join_and_nest() {
+    assert_eq!(number("count(token and not (worth or token))"), 0);
+    assert_eq!(number("count(not (token and worth))"), 1);
+    assert_eq!(number(&format!("count({})", joined("worth", " or ", 10_000) + " or token")), 1);
+    assert_eq!(number(&format!("count({})", joined("token", " and ", 10_000) + " and worth")), 0);
+    let (value, summary) = evaluate("all(not (token and not worth))", true);
+    assert_eq!(value, 0);
+    // Brackets are kept: without them the rule would say another thing.
+    assert_eq!(summary, "here all(not (token and not worth)) is 0");
+}
+
+#[test]
+fn and_and_or_stop_at_the_deciding_side() {
+    assert_eq!(evaluate("count(worth) == 1 and count() == 1", true).1, "here count(worth) is 0");
+    assert_eq!(evaluate("count() == 1 or count(worth) == 1", true).1, "here count() is 1");
+}
+
+#[test]
+fn a_summary_names_the_first_counts() {
+    let calls: Vec<String> = (1..=20).map(|i| format!("value(worth, {i})")).collect();
+    let (_, summary) = evaluate(&calls.join(" + "), false);
+    assert!(summary.starts_with("here value(worth, 1) is 0, value(worth, 2) is 0"), "{summary}");
+    assert!(summary.ends_with("value(worth, 8) is 0, and 12 more"), "{summary}");
+    let (_, summary) = evaluate(&joined("count()", " + ", 100_000), false);
+    assert_eq!(summary, "here count() is 1");
+}
+
+#[test]
+fn the_deepest_rules_check_on_a_small_stack() {
+    // Every level of nesting holds a run of each precedence.
+    let depth = MAX_EXPR_DEPTH;
+    let rule = format!("{}1 == 1{}", "1 == 1 or 1 == 1 and 1 == 1 + 1 * 1 - 1 or (".repeat(depth), ")".repeat(depth));
+    let filter = format!("count({}token{})", "token and (worth or ".repeat(depth - 1), ")".repeat(depth - 1));
+    // A quarter of the stack a worker thread gets by default.
+    let small = std::thread::Builder::new().stack_size(512 * 1024);
+    let values = small
+        .spawn(move || (truth(&rule), number(&filter)))
+        .and_then(|thread| thread.join().map_err(|_| std::io::Error::other("overflow")));
+    assert_eq!(values.ok(), Some((1, 1)));
+}
+
+#[test]
+fn mistakes_in_long_rules_are_each_reported() {
+    let (_, diagnostics, _) = ruleset(&format!("play-limit \"rule\" {}", joined("x", " + ", 1_000)));
+    assert_eq!(diagnostics.len(), 1_000);
+    assert!(diagnostics.iter().all(|d| d.message == "`x` is not a value in a rule"));
+    let (_, diagnostics, _) = ruleset("play-limit \"rule\" count(worth == 1 == 2)");
+    assert_eq!(diagnostics.len(), 1);
+    assert_eq!(diagnostics[0].message, "a field test compares one field with one value");
+}
+
+/// Each wrong rule: its one diagnostic's code, message and the text its
+/// label points at.
+#[test]
+fn each_type_mistake_is_refused_at_its_place() {
+    let cases = [
+        ("play-limit \"r\" cuont(token) == 1", "E0420", "`cuont` is not a rule function", "cuont"),
+        ("play-limit \"r\" value(worth) == 1", "E0421", "`value` takes 2 arguments, not 1", "value(worth)"),
+        ("play-limit \"r\" every(1 == 1, 2 == 2) ", "E0421", "`every` takes 1 argument, not 2", "2 == 2"),
+        ("play-limit \"r\" sum() == 1", "E0421", "`sum` takes at least 1 argument, not 0", "sum()"),
+        (
+            "play-limit \"r\" count(token)",
+            "E0422",
+            "expected a truth (a comparison, `all(...)`, `any(...)`), found a number",
+            "count(token)",
+        ),
+        (
+            "play-limit \"r\" count(1 + 2) == 0",
+            "E0422",
+            "expected a filter: a kind, tag or keyword, or `field == value`",
+            "1 + 2",
+        ),
+        (
+            "play-limit \"r\" any(token) + 1 == 2",
+            "E0422",
+            "expected a number, found a truth (a comparison, `all(...)`, `any(...)`)",
+            "any(token)",
+        ),
+        (
+            "play-limit \"r\" count() == 1 == 1",
+            "E0422",
+            "`==` compares a truth (a comparison, `all(...)`, `any(...)`) with a number",
+            "1",
+        ),
+        ("play-limit \"r\" (1 == 1) < (2 == 2)", "E0422", "`<` compares numbers, not truths", "(2 == 2)"),
+        (
+            "play-limit \"r\" count() and any(token)",
+            "E0422",
+            "expected a truth (a comparison, `all(...)`, `any(...)`), found a number",
+            "count()",
+        ),
+        (
+            "play-limit \"r\" not count()",
+            "E0422",
+            "expected a truth (a comparison, `all(...)`, `any(...)`), found a number",
+            "count()",
+        ),
+        ("play-limit \"r\" sum(token) == 1", "E0423", "`token` is not a field of this ruleset", "token"),
+        (
+            "play-limit \"r\" count(tokn) == 1",
+            "E0423",
+            "`tokn` is not a kind, tag, keyword or field of this ruleset",
+            "tokn",
+        ),
+        ("play-limit \"r\" decks(dek) == 1", "E0423", "`dek` is not a deck type of this ruleset", "dek"),
+        (
+            "play-limit \"r\" count(size == smal) == 1",
+            "E0424",
+            "`smal` is not a value `size` can hold, so this test never holds",
+            "smal",
+        ),
+        (
+            "play-limit \"r\" sum-rows(size, huge) == 1",
+            "E0424",
+            "`huge` is not a value `size` can hold, so this test never holds",
+            "huge",
+        ),
+        (
+            "deck-type d \"D\" {\n  compute \"v\" any(token)\n}",
+            "E0422",
+            "expected a number, found a truth (a comparison, `all(...)`, `any(...)`)",
+            "any(token)",
+        ),
+    ];
+    for (line, code, message, at) in cases {
+        let (ruleset, diagnostics, files) = ruleset(line);
+        let found: Vec<(&str, &str, &str)> = diagnostics
+            .iter()
+            .map(|d| (d.code.id, d.message.as_str(), d.primary_span().map(|s| files.text(s)).unwrap_or("")))
+            .collect();
+        assert_eq!(found, [(code, message, at)], "{line}");
+        // The rule is left out, so that nothing is said to break it.
+        assert!(ruleset.play_limits.is_empty() && ruleset.deck_types.iter().all(|d| d.computed.is_empty()), "{line}");
+    }
+}
+
+#[test]
+fn a_suggestion_comes_with_an_unknown_name() {
+    let (_, diagnostics, _) = ruleset("play-limit \"r\" count(tokn) == 1 and cuont() == 0");
+    let suggested: Vec<Option<&str>> = diagnostics.iter().map(|d| d.help.as_deref()).collect();
+    assert_eq!(suggested.len(), 2);
+    assert!(suggested.iter().all(|h| h.is_some()), "{suggested:?}");
+}
