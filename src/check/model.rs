@@ -379,6 +379,25 @@ pub struct DeckType {
     pub word: String,
     /// The words of lines that list a card (`card`, or `group` and `admiral` …).
     pub entry: Vec<String>,
+    /// Values each deck of the type may set, which its rules use by name
+    /// (`param agreed-points int 1000..1999 1999`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub params: Vec<DeckParam>,
+}
+
+/// A parameter of a deck type: a whole number a deck may set on a line of
+/// its own (`agreed-points 1500`), within its bounds, and its default.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct DeckParam {
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bounds: Option<(i64, Option<i64>)>,
+    /// The value of a deck that does not set it; without one, every deck
+    /// must.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default: Option<i64>,
+    #[serde(skip)]
+    pub span: Span,
 }
 
 /// A construction rule: a message and an expression that must hold.

@@ -362,6 +362,7 @@ impl Loader<'_> {
                     computed: Vec::new(),
                     word: "deck".to_string(),
                     entry: vec!["card".to_string()],
+                    params: Vec::new(),
                 };
                 for child in children(node) {
                     match child.name.text.as_str() {
@@ -380,9 +381,24 @@ impl Loader<'_> {
                                 deck.computed.push(rule);
                             }
                         }
+                        "param" => {
+                            if let Some(param) = self.deck_param(child, &deck.params) {
+                                deck.params.push(param);
+                            }
+                        }
                         _ => self.unknown(
                             child,
-                            &["match", "includes", "set-aside", "word", "entry", "require", "recommend", "compute"],
+                            &[
+                                "match",
+                                "includes",
+                                "set-aside",
+                                "word",
+                                "entry",
+                                "require",
+                                "recommend",
+                                "compute",
+                                "param",
+                            ],
                         ),
                     }
                 }
@@ -659,6 +675,56 @@ impl Loader<'_> {
         Some(Constraint { message, severity, text, expr, compiled: None, span: node.span })
     }
 
+    /// `param NAME int [LOW..HIGH] [DEFAULT]` in a deck type.
+    fn deck_param(&mut self, node: &Node, declared: &[DeckParam]) -> Option<DeckParam> {
+        let usage = "a deck type's parameter is `param NAME int [LOW..HIGH] [DEFAULT]`, such as \
+                     `param agreed-points int 500..999 999`";
+        let (Some(name), Some("int")) = (ident_at(node, 0), ident_at(node, 1)) else {
+            self.bad(node.head_span(), usage);
+            return None;
+        };
+        let mut param = DeckParam { name: name.to_string(), bounds: None, default: None, span: node.values[0].span };
+        for value in &node.values[2..] {
+            match (&value.kind, param.bounds, param.default) {
+                (ValueKind::Range { low, high }, None, None) => param.bounds = Some((*low, *high)),
+                (ValueKind::Int(n), _, None) => param.default = Some(*n),
+                _ => {
+                    self.bad(value.span, usage);
+                    return None;
+                }
+            }
+        }
+        if let (Some(n), Some((low, high))) = (param.default, param.bounds) {
+            if n < low || high.is_some_and(|h| n > h) {
+                self.bad(node.values[node.values.len() - 1].span, "the default is outside the parameter's bounds");
+                return None;
+            }
+        }
+        if declared.iter().any(|p| p.name == param.name) {
+            self.diagnostics.push(
+                Diagnostic::error(&codes::DUPLICATE_DECLARATION, format!("parameter `{name}` is declared twice"))
+                    .primary(param.span, "declared again here"),
+            );
+            return None;
+        }
+        Some(param)
+    }
+
+    /// A parameter is set by a deck line of its name, so it may not share
+    /// the word of another line of the deck.
+    fn deck_words_clash(&mut self, deck: &DeckType, deck_words: &[&str]) {
+        for param in &deck.params {
+            let word = &param.name;
+            let taken = deck.entry.contains(word)
+                || deck.match_field.as_ref() == Some(word)
+                || deck_words.contains(&word.as_str())
+                || ["allow", "warn", "deny"].contains(&word.as_str());
+            if taken {
+                self.bad(param.span, format!("`{word}` already starts another line of a deck of this type"));
+            }
+        }
+    }
+
     /// Checks every cross-reference once all declarations are read.
     fn resolve(&mut self, ruleset: &mut Ruleset, _file: FileId) {
         let kinds: Vec<&str> = ruleset.kinds.iter().map(|k| k.id.as_str()).collect();
@@ -699,6 +765,10 @@ impl Loader<'_> {
                 );
             }
         }
+        let deck_words: Vec<&str> = ruleset.deck_types.iter().map(|d| d.word.as_str()).collect();
+        for deck in &ruleset.deck_types {
+            self.deck_words_clash(deck, &deck_words);
+        }
         self.compile_rules(ruleset);
     }
 
@@ -706,29 +776,32 @@ impl Loader<'_> {
     /// and left out, so that no card or deck is then said to break it.
     fn compile_rules(&mut self, ruleset: &mut Ruleset) {
         let compiled = {
-            let compiler = super::rules::Compiler::new(ruleset);
+            use super::rules::{Compiler, Names, Ty};
+            let names = Names::new(ruleset);
             let mut compiled: Vec<(Span, Option<Arc<super::rules::Compiled>>)> = Vec::new();
-            let mut compile = |rule: &Constraint, want: super::rules::Ty, diagnostics: &mut Vec<Diagnostic>| {
+            let mut compile = |compiler: &Compiler, rule: &Constraint, want: Ty, diagnostics: &mut Vec<Diagnostic>| {
                 compiled.push((rule.span, compiler.compile(&rule.expr, want, diagnostics).map(Arc::new)));
             };
             for deck in &ruleset.deck_types {
+                let compiler = Compiler::new(&names, &deck.params);
                 for rule in &deck.rules {
-                    compile(rule, super::rules::Ty::Truth, self.diagnostics);
+                    compile(&compiler, rule, Ty::Truth, self.diagnostics);
                 }
                 for rule in &deck.computed {
-                    compile(rule, super::rules::Ty::Number, self.diagnostics);
+                    compile(&compiler, rule, Ty::Number, self.diagnostics);
                 }
             }
+            let compiler = Compiler::new(&names, &[]);
             let mut schemas: Vec<&Schema> = ruleset.kinds.iter().map(|k| &k.schema).collect();
             schemas.extend(ruleset.shapes.iter().map(|(_, s)| s));
             while let Some(schema) = schemas.pop() {
                 for rule in &schema.rules {
-                    compile(rule, super::rules::Ty::Truth, self.diagnostics);
+                    compile(&compiler, rule, Ty::Truth, self.diagnostics);
                 }
                 schemas.extend(schema.fields.iter().map(|f| &f.schema));
             }
             for rule in &ruleset.play_limits {
-                compile(rule, super::rules::Ty::Truth, self.diagnostics);
+                compile(&compiler, rule, Ty::Truth, self.diagnostics);
             }
             compiled
         };

@@ -8,7 +8,7 @@
 
 use super::{Arith, Call, CallNode, Cmp, Compiled, Filter, Filters, Node, Op, Ty, Wanted, FUNCTIONS};
 use crate::check::codes;
-use crate::check::model::{Ruleset, Schema, Type};
+use crate::check::model::{DeckParam, Ruleset, Schema, Type};
 use crate::check::names::suggest;
 use crate::diagnostics::Diagnostic;
 use crate::source::Span;
@@ -106,8 +106,9 @@ impl Function {
     }
 }
 
-/// Compiles the rules of one ruleset, with its names gathered once.
-pub(in crate::check) struct Compiler<'r> {
+/// The names of one ruleset that rules use, gathered once for all its
+/// rules.
+pub(in crate::check) struct Names<'r> {
     ruleset: &'r Ruleset,
     /// Every field name the ruleset declares, at any depth.
     fields: Vec<&'r str>,
@@ -117,9 +118,24 @@ pub(in crate::check) struct Compiler<'r> {
     field_values: BTreeMap<&'r str, Vec<&'r str>>,
 }
 
-impl<'r> Compiler<'r> {
+impl<'r> Names<'r> {
     pub fn new(ruleset: &'r Ruleset) -> Self {
-        Compiler { ruleset, fields: field_names(ruleset), field_values: field_values(ruleset) }
+        Names { ruleset, fields: field_names(ruleset), field_values: field_values(ruleset) }
+    }
+}
+
+/// Compiles the rules of one place of a ruleset: a deck type's rules may
+/// use its parameters by name; other rules have none.
+pub(in crate::check) struct Compiler<'n, 'r> {
+    ruleset: &'r Ruleset,
+    fields: &'n [&'r str],
+    field_values: &'n BTreeMap<&'r str, Vec<&'r str>>,
+    params: &'r [DeckParam],
+}
+
+impl<'n, 'r> Compiler<'n, 'r> {
+    pub fn new(names: &'n Names<'r>, params: &'r [DeckParam]) -> Self {
+        Compiler { ruleset: names.ruleset, fields: &names.fields, field_values: &names.field_values, params }
     }
 
     /// Compiles a rule whose whole value must be of type `want` (a truth for
@@ -153,10 +169,14 @@ impl<'r> Compiler<'r> {
         let span = expr.span();
         match expr {
             Expr::Int(n, _) => Some(Node { op: Op::Int(*n), ty: Ty::Number, span }),
-            Expr::Name(name) => {
-                diagnostics.push(bare_name(name));
-                None
-            }
+            Expr::Name(name) => match self.params.iter().position(|p| p.name == name.text) {
+                Some(i) => Some(Node { op: Op::Param(i, name.text.as_str().into()), ty: Ty::Number, span }),
+                None => {
+                    let params = self.params.iter().map(|p| p.name.as_str());
+                    diagnostics.push(bare_name(name).suggest(suggest(&name.text, params)));
+                    None
+                }
+            },
             // The node keeps the brackets' span, so a mistake points at them.
             Expr::Group(inner, _) => self.value(inner, diagnostics).map(|node| Node { span, ..node }),
             Expr::Not(inner, _) => {
@@ -586,7 +606,7 @@ fn not_a_filter<T>(arg: &Expr, diagnostics: &mut Vec<Diagnostic>) -> Option<T> {
 }
 
 /// The names each field may hold, for the fields whose every declaration
-/// takes only declared names (see [`Compiler::field_values`]).
+/// takes only declared names (see [`Names::field_values`]).
 fn field_values(ruleset: &Ruleset) -> BTreeMap<&str, Vec<&str>> {
     let mut declared: BTreeMap<&str, Option<Vec<&str>>> = BTreeMap::new();
     let mut schemas: Vec<&Schema> = ruleset.kinds.iter().map(|k| &k.schema).collect();

@@ -39,6 +39,9 @@ pub(in crate::check) struct Included {
 pub(in crate::check) struct Evaluation<'a> {
     ruleset: &'a Ruleset,
     cards: &'a [Card],
+    /// The values of the deck type's parameters for the deck the rule is
+    /// about, in the order the deck type declares them.
+    params: &'a [i64],
     /// Each function call, as written, and what it counted, for the
     /// diagnostic.
     pub counted: Vec<(&'a str, i64)>,
@@ -52,7 +55,12 @@ const SUMMARY_PARTS: usize = 8;
 
 impl<'a> Evaluation<'a> {
     pub fn new(ruleset: &'a Ruleset, cards: &'a [Card]) -> Self {
-        Evaluation { ruleset, cards, counted: Vec::new(), culprits: Vec::new() }
+        Evaluation { ruleset, cards, params: &[], counted: Vec::new(), culprits: Vec::new() }
+    }
+
+    /// The evaluation of a deck's rules, with the values of its parameters.
+    pub fn with_params(self, params: &'a [i64]) -> Self {
+        Evaluation { params, ..self }
     }
 
     pub fn holds(&mut self, rule: &'a Compiled, pool: &Pool) -> bool {
@@ -94,6 +102,14 @@ impl<'a> Evaluation<'a> {
     fn eval(&mut self, node: &'a Node, pool: &Pool) -> i64 {
         match &node.op {
             Op::Int(n) => *n,
+            // A rule naming a parameter is compiled only in its deck type,
+            // and a deck's rules are evaluated only once every parameter
+            // has a value (set, or its default), so the value is there.
+            Op::Param(i, name) => {
+                let value = self.params.get(*i).copied().unwrap_or(0);
+                self.counted.push((name, value));
+                value
+            }
             Op::Not(inner) => i64::from(self.eval(inner, pool) == 0),
             // Short-circuit, so that only the deciding side is reported.
             Op::And(operands) => i64::from(operands.iter().all(|o| self.eval(o, pool) != 0)),
@@ -184,7 +200,7 @@ impl<'a> Evaluation<'a> {
     fn every(&mut self, inner: &'a Node, pool: &Pool) -> i64 {
         let mut failing = Vec::new();
         for deck in &pool.included {
-            let mut nested = Evaluation::new(self.ruleset, self.cards);
+            let mut nested = Evaluation::new(self.ruleset, self.cards).with_params(self.params);
             if nested.eval(inner, &deck.pool) == 0 {
                 failing.push(deck.span);
                 self.counted.extend(nested.counted);

@@ -19,7 +19,7 @@
 pub(super) mod compile;
 pub(super) mod eval;
 
-pub(super) use compile::Compiler;
+pub(super) use compile::{Compiler, Names};
 pub(super) use eval::{Evaluation, Included, Pool, PoolEntry};
 
 use crate::source::Span;
@@ -75,6 +75,9 @@ pub struct Node {
 #[derive(Debug)]
 pub enum Op {
     Int(i64),
+    /// A parameter of the deck's type (`agreed-points`), by its index, and
+    /// its name for the summary of a failure.
+    Param(usize, Box<str>),
     Not(Box<Node>),
     /// `a and b and …`, stopping at the first that does not hold.
     And(Vec<Node>),
