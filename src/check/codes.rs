@@ -246,8 +246,9 @@ deck instead of listing it `x0`.";
 UNKNOWN_RULE_FUNCTION "E0420" "unknown-rule-function" "\
 A rule calls a function the rule language does not have.  The functions
 are `count`, `distinct`, `groups`, `max-copies`, `max-groups`, `all`, `any`,
-`sum`, `sum-rows`, `subset`, `values`, `out-of-range`, `decks`, `every` and
-`value` (docs/rulesets.md, \"Rule expressions\"):
+`sum`, `sum-rows`, `subset`, `values`, `out-of-range`, `decks`, `every`,
+`value`, `numbers`, `effects`, `rows`, `each-row`, `args` and `each-arg`
+(docs/rulesets.md, \"Rule expressions\"):
 
     require \"20 Offense Cards\" cuont(offense) == 20   # wrong
     require \"20 Offense Cards\" count(offense) == 20   # right";

@@ -6,13 +6,14 @@
 //! The recursion is as deep as brackets, calls and `not` nest in the rule,
 //! which the reader bounds (`E0014`).
 
-use super::{Arith, Call, CallNode, Cmp, Compiled, Filter, Filters, Node, Op, Ty, Wanted, FUNCTIONS};
+use super::{Arith, Call, CallNode, Cmp, Compiled, EffectFilter, Filter, Filters, Node, Op, Ty, Wanted, FUNCTIONS};
 use crate::check::codes;
 use crate::check::model::{DeckParam, Ruleset, Schema, Type};
 use crate::check::names::suggest;
 use crate::diagnostics::Diagnostic;
 use crate::source::Span;
 use crate::syntax::ast::{BinOp, Expr, Name};
+use std::cell::Cell;
 use std::collections::BTreeMap;
 
 /// What a function's arguments are: some of fixed types, then any number
@@ -43,10 +44,16 @@ enum Function {
     Decks,
     Every,
     Value,
+    Numbers,
+    Effects,
+    Rows,
+    EachRow,
+    Args,
+    EachArg,
 }
 
 impl Function {
-    const ALL: [Function; 15] = [
+    const ALL: [Function; 21] = [
         Function::Count,
         Function::Distinct,
         Function::Groups,
@@ -62,6 +69,12 @@ impl Function {
         Function::Decks,
         Function::Every,
         Function::Value,
+        Function::Numbers,
+        Function::Effects,
+        Function::Rows,
+        Function::EachRow,
+        Function::Args,
+        Function::EachArg,
     ];
 
     fn named(name: &str) -> Option<Function> {
@@ -102,6 +115,29 @@ impl Function {
                 result: Ty::Number,
                 example: "value(move, 1)",
             },
+            Function::Numbers => field_then(None, Ty::Number, "numbers(armour)"),
+            Function::Effects => Signature {
+                fixed: &[],
+                rest: Some(Ty::EffectFilter),
+                result: Ty::Number,
+                example: "effects(role == cost)",
+            },
+            Function::Rows => field_then(Some(Ty::Filter), Ty::Number, "rows(weapon, attack >= 2)"),
+            Function::EachRow => Signature {
+                fixed: &[Ty::Field, Ty::Filter],
+                rest: Some(Ty::Filter),
+                result: Ty::Truth,
+                example: "each-row(weapon, not (close-action and close-action-beam))",
+            },
+            Function::Args => {
+                Signature { fixed: &[Ty::Keyword], rest: None, result: Ty::Number, example: "args(unstoppable)" }
+            }
+            Function::EachArg => Signature {
+                fixed: &[Ty::Keyword, Ty::Truth],
+                rest: None,
+                result: Ty::Truth,
+                example: "each-arg(unstoppable, effects(symbol == arg) >= 1)",
+            },
         }
     }
 }
@@ -131,11 +167,20 @@ pub(in crate::check) struct Compiler<'n, 'r> {
     fields: &'n [&'r str],
     field_values: &'n BTreeMap<&'r str, Vec<&'r str>>,
     params: &'r [DeckParam],
+    /// The keyword whose arguments `each-arg` goes through, where `arg`
+    /// stands for one of them.
+    arg_of: Cell<Option<usize>>,
 }
 
 impl<'n, 'r> Compiler<'n, 'r> {
     pub fn new(names: &'n Names<'r>, params: &'r [DeckParam]) -> Self {
-        Compiler { ruleset: names.ruleset, fields: &names.fields, field_values: &names.field_values, params }
+        Compiler {
+            ruleset: names.ruleset,
+            fields: &names.fields,
+            field_values: &names.field_values,
+            params,
+            arg_of: Cell::new(None),
+        }
     }
 
     /// Compiles a rule whose whole value must be of type `want` (a truth for
@@ -169,6 +214,7 @@ impl<'n, 'r> Compiler<'n, 'r> {
         let span = expr.span();
         match expr {
             Expr::Int(n, _) => Some(Node { op: Op::Int(*n), ty: Ty::Number, span }),
+            Expr::Name(name) if name.text == ARG => self.arg_value(name, diagnostics),
             Expr::Name(name) => match self.params.iter().position(|p| p.name == name.text) {
                 Some(i) => Some(Node { op: Op::Param(i, name.text.as_str().into()), ty: Ty::Number, span }),
                 None => {
@@ -336,6 +382,18 @@ impl<'n, 'r> Compiler<'n, 'r> {
             }
             Function::Value => {
                 both(field(0, diagnostics), position(&args[1], diagnostics)).map(|(f, p)| Call::Value(f, p))?
+            }
+            Function::Numbers => Call::Numbers(field(0, diagnostics)?),
+            Function::Effects => Call::Effects(self.effect_filters(args, diagnostics)?),
+            Function::Rows => both(field(0, diagnostics), filters(1, diagnostics)).map(|(f, s)| Call::Rows(f, s))?,
+            Function::EachRow => {
+                both(field(0, diagnostics), filters(1, diagnostics)).map(|(f, s)| Call::EachRow(f, s))?
+            }
+            Function::Args => Call::Args(self.keyword(&args[0], diagnostics)?),
+            Function::EachArg => {
+                let keyword = self.keyword(&args[0], diagnostics);
+                let inner = self.within_arg(keyword, &args[1], diagnostics);
+                both(keyword, inner).map(|(k, inner)| Call::EachArg(k, inner))?
             }
         };
         Some(call)
@@ -511,6 +569,150 @@ impl<'n, 'r> Compiler<'n, 'r> {
         }
         (!broken).then_some(found)
     }
+}
+
+/// The name that stands for the argument `each-arg` is at.
+const ARG: &str = "arg";
+
+/// The parts of a card: effect lines, keyword arguments.
+impl Compiler<'_, '_> {
+    /// A keyword's name, by its index in the ruleset.
+    fn keyword(&self, arg: &Expr, diagnostics: &mut Vec<Diagnostic>) -> Option<usize> {
+        let keywords = &self.ruleset.keywords;
+        match arg.unparen() {
+            Expr::Name(name) => {
+                let found = keywords.iter().position(|k| k.id == name.text);
+                if found.is_none() {
+                    diagnostics.push(unknown_name(name, "a keyword", keywords.iter().map(|k| k.id.as_str())));
+                }
+                found
+            }
+            other => not_a(other, Ty::Keyword, diagnostics),
+        }
+    }
+
+    /// `each-arg`'s rule, where `arg` stands for an argument of `keyword`.
+    fn within_arg(&self, keyword: Option<usize>, rule: &Expr, diagnostics: &mut Vec<Diagnostic>) -> Option<Node> {
+        let outer = self.arg_of.replace(keyword);
+        let inner = self.value(rule, diagnostics).and_then(|n| self.expect(n, Ty::Truth, diagnostics));
+        self.arg_of.set(outer);
+        inner
+    }
+
+    /// `arg` as a number: inside `each-arg`, of a keyword whose arguments
+    /// are numbers.
+    fn arg_value(&self, name: &Name, diagnostics: &mut Vec<Diagnostic>) -> Option<Node> {
+        let keyword = self.arg_of.get().and_then(|k| self.ruleset.keywords.get(k));
+        let numeric = |ty: &Type| matches!(ty, Type::Int | Type::Signed | Type::IntOrStar);
+        match keyword {
+            Some(k) if !k.params.is_empty() && k.params.iter().all(|p| numeric(&p.ty.ty)) => {
+                Some(Node { op: Op::Arg, ty: Ty::Number, span: name.span })
+            }
+            Some(k) => {
+                diagnostics.push(
+                    Diagnostic::error(&codes::RULE_TYPE, format!("the arguments of `{}` are not numbers", k.id))
+                        .primary(name.span, "not a number")
+                        .help("test a name in an effect filter: `effects(symbol == arg) >= 1`"),
+                );
+                None
+            }
+            None => {
+                diagnostics.push(
+                    Diagnostic::error(
+                        &codes::RULE_TYPE,
+                        "`arg` stands for a keyword's argument only inside `each-arg`",
+                    )
+                    .primary(name.span, "outside `each-arg`")
+                    .help("write `each-arg(KEYWORD, RULE)` and use `arg` in the rule"),
+                );
+                None
+            }
+        }
+    }
+
+    /// Every argument as an effect filter.
+    fn effect_filters(&self, args: &[Expr], diagnostics: &mut Vec<Diagnostic>) -> Option<Vec<EffectFilter>> {
+        let compiled: Vec<Option<EffectFilter>> = args.iter().map(|a| self.effect_filter(a, diagnostics)).collect();
+        compiled.into_iter().collect()
+    }
+
+    /// An effect filter: a role or symbol, `role == R`, `symbol == S`,
+    /// `amount >= N`, or filters joined by `and`, `or` and `not`.
+    fn effect_filter(&self, arg: &Expr, diagnostics: &mut Vec<Diagnostic>) -> Option<EffectFilter> {
+        match arg {
+            Expr::Name(name) => self.role_or_symbol(name, true, true, diagnostics),
+            Expr::Group(inner, _) => self.effect_filter(inner, diagnostics),
+            Expr::Not(inner, _) => self.effect_filter(inner, diagnostics).map(|f| EffectFilter::Not(Box::new(f))),
+            Expr::Chain { first, rest, .. } if rest.iter().all(|(op, _)| matches!(op, BinOp::And | BinOp::Or)) => {
+                let operands = std::iter::once(&**first).chain(rest.iter().map(|(_, e)| e));
+                let compiled: Vec<Option<EffectFilter>> =
+                    operands.map(|e| self.effect_filter(e, diagnostics)).collect();
+                let compiled: Vec<EffectFilter> = compiled.into_iter().collect::<Option<_>>()?;
+                Some(if rest[0].0 == BinOp::And { EffectFilter::And(compiled) } else { EffectFilter::Or(compiled) })
+            }
+            Expr::Chain { first, rest, .. } => match (first.unparen(), rest.as_slice()) {
+                (Expr::Name(part), [(op, value)]) => self.effect_test(part, *op, value, diagnostics),
+                _ => not_an_effect_filter(arg, diagnostics),
+            },
+            Expr::Int(..) | Expr::Call { .. } => not_an_effect_filter(arg, diagnostics),
+        }
+    }
+
+    /// `role == R`, `symbol != S`, `amount >= N`.
+    fn effect_test(&self, part: &Name, op: BinOp, value: &Expr, d: &mut Vec<Diagnostic>) -> Option<EffectFilter> {
+        let equal = match op {
+            BinOp::Eq => Some(true),
+            BinOp::Ne => Some(false),
+            _ => None,
+        };
+        let in_each_arg = self.arg_of.get().is_some();
+        let tested = match (part.text.as_str(), equal, value.unparen()) {
+            ("amount", _, Expr::Int(n, _)) if op.precedence() == BinOp::Eq.precedence() => {
+                return Some(EffectFilter::Amount(compare(op), *n));
+            }
+            ("role", Some(_), Expr::Name(v)) if v.text == ARG && in_each_arg => EffectFilter::RoleIsArg,
+            ("symbol", Some(_), Expr::Name(v)) if v.text == ARG && in_each_arg => EffectFilter::SymbolIsArg,
+            ("role", Some(_), Expr::Name(v)) => self.role_or_symbol(v, true, false, d)?,
+            ("symbol", Some(_), Expr::Name(v)) => self.role_or_symbol(v, false, true, d)?,
+            _ => {
+                d.push(
+                    Diagnostic::error(&codes::RULE_TYPE, "an effect line is tested by its role, symbol or amount")
+                        .primary(part.span.to(value.span()).unwrap_or(part.span), "not an effect test")
+                        .help("write `role == cost`, `symbol != damage` or `amount >= 3`"),
+                );
+                return None;
+            }
+        };
+        Some(if equal == Some(false) { EffectFilter::Not(Box::new(tested)) } else { tested })
+    }
+
+    /// A role or a symbol (as the caller allows) by its name.
+    fn role_or_symbol(&self, name: &Name, roles: bool, symbols: bool, d: &mut Vec<Diagnostic>) -> Option<EffectFilter> {
+        let ruleset = self.ruleset;
+        let role = ruleset.roles.iter().position(|r| r.id == name.text).filter(|_| roles);
+        let symbol = ruleset.symbols.iter().position(|s| s.id == name.text).filter(|_| symbols);
+        if role.is_some() || symbol.is_some() {
+            return Some(EffectFilter::Named { role, symbol });
+        }
+        let role_names = ruleset.roles.iter().map(|r| r.id.as_str()).filter(|_| roles);
+        let symbol_names = ruleset.symbols.iter().map(|s| s.id.as_str()).filter(|_| symbols);
+        let what = match (roles, symbols) {
+            (true, true) => "a role or symbol",
+            (true, false) => "a role",
+            _ => "a symbol",
+        };
+        d.push(unknown_name(name, what, role_names.chain(symbol_names)));
+        None
+    }
+}
+
+fn not_an_effect_filter<T>(arg: &Expr, diagnostics: &mut Vec<Diagnostic>) -> Option<T> {
+    diagnostics.push(
+        Diagnostic::error(&codes::RULE_TYPE, "expected an effect filter: a role or symbol, or `role == cost`")
+            .primary(arg.span(), "not an effect filter")
+            .help("effect lines are tested by `role`, `symbol` and `amount`: `effects(role == cost) <= 1`"),
+    );
+    None
 }
 
 /// Both halves, when neither has a mistake.

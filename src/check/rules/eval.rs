@@ -6,9 +6,9 @@
 //! may be absurd.  The recursion is as deep as the rule nests, which the
 //! reader bounds.
 
-use super::{Arith, Call, CallNode, Compiled, Filter, Node, Op, Wanted};
+use super::{Arith, Call, CallNode, Compiled, EffectFilter, Filter, Node, Op, Wanted};
 use crate::check::model::{EnumDef, Ruleset, Type};
-use crate::ir::{Card, DeckTypeId, Value};
+use crate::ir::{Body, Card, DeckTypeId, Effect, Field, Spanned, Value};
 use crate::source::Span;
 use std::collections::BTreeMap;
 
@@ -42,6 +42,8 @@ pub(in crate::check) struct Evaluation<'a> {
     /// The values of the deck type's parameters for the deck the rule is
     /// about, in the order the deck type declares them.
     params: &'a [i64],
+    /// The keyword argument `each-arg` is at, for `arg`.
+    arg: Option<&'a Value>,
     /// Each function call, as written, and what it counted, for the
     /// diagnostic.
     pub counted: Vec<(&'a str, i64)>,
@@ -55,7 +57,7 @@ const SUMMARY_PARTS: usize = 8;
 
 impl<'a> Evaluation<'a> {
     pub fn new(ruleset: &'a Ruleset, cards: &'a [Card]) -> Self {
-        Evaluation { ruleset, cards, params: &[], counted: Vec::new(), culprits: Vec::new() }
+        Evaluation { ruleset, cards, params: &[], arg: None, counted: Vec::new(), culprits: Vec::new() }
     }
 
     /// The evaluation of a deck's rules, with the values of its parameters.
@@ -110,6 +112,7 @@ impl<'a> Evaluation<'a> {
                 self.counted.push((name, value));
                 value
             }
+            Op::Arg => self.arg.and_then(number).unwrap_or(0),
             Op::Not(inner) => i64::from(self.eval(inner, pool) == 0),
             // Short-circuit, so that only the deciding side is reported.
             Op::And(operands) => i64::from(operands.iter().all(|o| self.eval(o, pool) != 0)),
@@ -155,7 +158,7 @@ impl<'a> Evaluation<'a> {
             Call::Any(filters) => i64::from(self.matching(filters, pool).next().is_some()),
             Call::Sum(field, filters) => total(
                 self.matching(filters, pool)
-                    .map(|e| self.field_number(&self.cards[e.card], field).saturating_mul(e.count)),
+                    .map(|e| self.field_number(&Subject::card(&self.cards[e.card]), field).saturating_mul(e.count)),
             ),
             Call::SumRows(field, wanted) => total(
                 pool.entries.iter().map(|e| self.row_sum(&self.cards[e.card], field, wanted).saturating_mul(e.count)),
@@ -189,9 +192,102 @@ impl<'a> Evaluation<'a> {
             Call::Value(field, position) => {
                 let Some(entry) = pool.entries.first() else { return 0 };
                 let values = self.cards[entry.card].field(field).map(|f| f.values.as_slice()).unwrap_or_default();
-                values.iter().map(|v| &v.value).filter_map(number).nth(position - 1).unwrap_or(0)
+                values.iter().flat_map(|v| numbers(&v.value)).nth(position - 1).unwrap_or(0)
             }
             Call::Every(inner) => self.every(inner, pool),
+            Call::Numbers(field) => {
+                let Some(entry) = pool.entries.first() else { return 0 };
+                let values = self.cards[entry.card].field(field).map(|f| f.values.as_slice()).unwrap_or_default();
+                values.iter().map(|v| numbers(&v.value).count() as i64).sum()
+            }
+            Call::Effects(filters) => total(pool.entries.iter().map(|e| {
+                let mut n = 0i64;
+                each_effect(&self.cards[e.card].body, &mut |effect| {
+                    n += i64::from(filters.is_empty() || filters.iter().any(|f| self.effect_matches(effect, f)));
+                });
+                n.saturating_mul(e.count)
+            })),
+            Call::Rows(field, filters) => total(pool.entries.iter().map(|e| {
+                let rows = self.cards[e.card].body.fields.iter().filter(|f| *f.name == **field);
+                let n = rows.filter(|row| self.row_matches(row, filters, pool)).count() as i64;
+                n.saturating_mul(e.count)
+            })),
+            Call::EachRow(field, filters) => self.each_row(field, filters, pool),
+            Call::Args(keyword) => {
+                let id = self.ruleset.keywords[*keyword].id.as_str();
+                total(
+                    pool.entries
+                        .iter()
+                        .map(|e| (args_of(&self.cards[e.card], id).count() as i64).saturating_mul(e.count)),
+                )
+            }
+            Call::EachArg(keyword, inner) => self.each_arg(*keyword, inner, pool),
+        }
+    }
+
+    fn row_matches(&self, row: &Field, filters: &[Filter], pool: &Pool) -> bool {
+        let row = Subject::row(row);
+        filters.is_empty() || filters.iter().any(|f| self.matches(&row, f, pool))
+    }
+
+    /// Whether every line of `field` on every card matches; the cards with
+    /// a line that does not are the culprits.
+    fn each_row(&mut self, field: &str, filters: &[Filter], pool: &Pool) -> i64 {
+        let failing: Vec<Span> = pool
+            .entries
+            .iter()
+            .filter(|e| {
+                let mut rows = self.cards[e.card].body.fields.iter().filter(|f| f.name == field);
+                rows.any(|row| !self.row_matches(row, filters, pool))
+            })
+            .map(|e| e.span)
+            .collect();
+        let holds = failing.is_empty();
+        self.culprits = failing;
+        i64::from(holds)
+    }
+
+    /// Whether `inner` holds with `arg` at each argument of the keyword on
+    /// each card.
+    fn each_arg(&mut self, keyword: usize, inner: &'a Node, pool: &Pool) -> i64 {
+        let cards: &'a [Card] = self.cards;
+        let id = self.ruleset.keywords[keyword].id.as_str();
+        let outer = self.arg;
+        let mut failing = Vec::new();
+        for entry in &pool.entries {
+            for arg in args_of(&cards[entry.card], id) {
+                self.arg = Some(arg);
+                // Only the counts of an argument that fails are reported.
+                let counted = self.counted.len();
+                if self.eval(inner, pool) == 0 {
+                    failing.push(entry.span);
+                    break;
+                }
+                self.counted.truncate(counted);
+            }
+        }
+        self.arg = outer;
+        let holds = failing.is_empty();
+        self.culprits = failing;
+        i64::from(holds)
+    }
+
+    fn effect_matches(&self, effect: &Effect, filter: &EffectFilter) -> bool {
+        let arg_name = || match self.arg {
+            Some(Value::Name(name)) => Some(name.as_str()),
+            _ => None,
+        };
+        match filter {
+            EffectFilter::Named { role, symbol } => {
+                role.is_some_and(|r| effect.role == self.ruleset.roles[r].id)
+                    || symbol.is_some_and(|s| effect.symbol == self.ruleset.symbols[s].id)
+            }
+            EffectFilter::RoleIsArg => arg_name() == Some(effect.role.as_str()),
+            EffectFilter::SymbolIsArg => arg_name() == Some(effect.symbol.as_str()),
+            EffectFilter::Amount(cmp, n) => cmp.holds(effect.amount, *n),
+            EffectFilter::Not(inner) => !self.effect_matches(effect, inner),
+            EffectFilter::And(all) => all.iter().all(|f| self.effect_matches(effect, f)),
+            EffectFilter::Or(any) => any.iter().any(|f| self.effect_matches(effect, f)),
         }
     }
 
@@ -222,45 +318,43 @@ impl<'a> Evaluation<'a> {
     }
 
     fn matching<'p>(&'p self, filters: &'p [Filter], pool: &'p Pool) -> impl Iterator<Item = &'p PoolEntry> + 'p {
-        pool.entries
-            .iter()
-            .filter(move |e| filters.is_empty() || filters.iter().any(|f| self.matches(&self.cards[e.card], f, pool)))
+        pool.entries.iter().filter(move |e| {
+            let card = Subject::card(&self.cards[e.card]);
+            filters.is_empty() || filters.iter().any(|f| self.matches(&card, f, pool))
+        })
     }
 
-    fn matches(&self, card: &Card, filter: &Filter, pool: &Pool) -> bool {
+    fn matches(&self, subject: &Subject<'_>, filter: &Filter, pool: &Pool) -> bool {
         match filter {
             Filter::Vocabulary { kind, tag, keyword } => {
-                kind.is_some_and(|k| card.kind.index() == k)
-                    || tag.is_some_and(|t| card.tags.iter().any(|have| *have == self.ruleset.tags[t].id))
-                    || keyword.is_some_and(|k| card_keywords(card).any(|have| have == self.ruleset.keywords[k].id))
+                kind.is_some_and(|k| subject.kind == Some(k))
+                    || tag.is_some_and(|t| subject.tags.iter().any(|have| *have == self.ruleset.tags[t].id))
+                    || keyword.is_some_and(|k| subject.keywords().any(|have| have == self.ruleset.keywords[k].id))
             }
-            Filter::HasField(field) => card.body.fields.iter().any(|f| *f.name == **field),
-            Filter::Not(inner) => !self.matches(card, inner, pool),
-            Filter::And(all) => all.iter().all(|f| self.matches(card, f, pool)),
-            Filter::Or(any) => any.iter().any(|f| self.matches(card, f, pool)),
-            Filter::Holds { field, value, equal } => self.field_has(card, field, value, pool) == *equal,
+            Filter::HasField(field) => subject.has(field),
+            Filter::Not(inner) => !self.matches(subject, inner, pool),
+            Filter::And(all) => all.iter().all(|f| self.matches(subject, f, pool)),
+            Filter::Or(any) => any.iter().any(|f| self.matches(subject, f, pool)),
+            Filter::Holds { field, value, equal } => self.field_has(subject, field, value, pool) == *equal,
             Filter::Compare { field, cmp, bound } => {
-                let held = card.body.fields.iter().any(|f| *f.name == **field);
-                held && cmp.holds(self.field_number(card, field), *bound)
+                subject.has(field) && cmp.holds(self.field_number(subject, field), *bound)
             }
         }
     }
 
-    /// `field == value`: whether the card's field holds the value.
-    fn field_has(&self, card: &Card, field: &str, value: &Wanted, pool: &Pool) -> bool {
+    /// `field == value`: whether the field holds the value.
+    fn field_has(&self, subject: &Subject<'_>, field: &str, value: &Wanted, pool: &Pool) -> bool {
         let want_name = match value {
             Wanted::DeckOwn => pool.own.as_deref(),
             Wanted::Name(name) => Some(&**name),
             Wanted::Int(_) => None,
         };
-        card.body.fields.iter().filter(|f| f.name == field).flat_map(|f| f.each_value()).any(|v| {
-            match (want_name, value, v) {
-                (Some(want), _, Value::Name(have)) => want == have,
-                (Some(want), _, Value::Keyword { id, .. }) => want == id,
-                (Some(want), _, Value::Set(items)) => items.iter().any(|i| i == want),
-                (_, Wanted::Int(want), Value::Int(have)) => want == have,
-                _ => false,
-            }
+        subject.values(field).any(|v| match (want_name, value, v) {
+            (Some(want), _, Value::Name(have)) => want == have,
+            (Some(want), _, Value::Keyword { id, .. }) => want == id,
+            (Some(want), _, Value::Set(items)) => items.iter().any(|i| i == want),
+            (_, Wanted::Int(want), Value::Int(have)) => want == have,
+            _ => false,
         })
     }
 
@@ -276,13 +370,10 @@ impl<'a> Evaluation<'a> {
     }
 
     /// A field as a number: integers as written; enum values by their weight.
-    fn field_number(&self, card: &Card, field: &str) -> i64 {
-        let weights = self.enum_of(card, field);
-        card.body
-            .fields
-            .iter()
-            .filter(|f| f.name == field)
-            .flat_map(|f| f.each_value())
+    fn field_number(&self, subject: &Subject<'_>, field: &str) -> i64 {
+        let weights = subject.kind.and_then(|kind| self.enum_of(kind, field));
+        subject
+            .values(field)
             .map(|v| match v {
                 Value::Int(n) | Value::Signed(n) => *n,
                 Value::Name(name) => weights.and_then(|e| e.weight(name)).unwrap_or(0),
@@ -291,9 +382,10 @@ impl<'a> Evaluation<'a> {
             .fold(0, i64::saturating_add)
     }
 
-    fn enum_of(&self, card: &Card, field: &str) -> Option<&'a EnumDef> {
+    /// The enum a kind's field takes, for the weights of its values.
+    fn enum_of(&self, kind: usize, field: &str) -> Option<&'a EnumDef> {
         let ruleset: &'a Ruleset = self.ruleset;
-        let def = ruleset.kinds.get(card.kind.index())?.schema.field(field)?;
+        let def = ruleset.kinds.get(kind)?.schema.field(field)?;
         match &def.schema.takes.first()?.ty {
             Type::Enum(id) => ruleset.enums.iter().find(|e| &e.id == id),
             _ => None,
@@ -357,24 +449,92 @@ fn names_in<'c>(card: &'c Card, field: &'c str) -> impl Iterator<Item = &'c str>
     })
 }
 
-fn card_keywords(card: &Card) -> impl Iterator<Item = &str> {
-    card.body.fields.iter().flat_map(|f| f.each_value()).filter_map(|v| match v {
-        Value::Keyword { id, .. } => Some(id.as_str()),
-        _ => None,
-    })
+/// A value as one number: `arg` of a keyword taking numbers.
+fn number(value: &Value) -> Option<i64> {
+    numbers(value).next()
 }
 
-/// A value as a number, for `value(FIELD, N)`.
-fn number(value: &Value) -> Option<i64> {
-    match value {
-        Value::Int(n) | Value::Signed(n) => Some(*n),
-        Value::Initiative(crate::ir::Initiative::Step(tenths)) => Some(*tenths),
-        Value::Save { save, .. } => Some(*save),
-        _ => None,
+/// The numbers of a value, for `value(FIELD, N)` and `numbers(FIELD)`: a
+/// save with a passive save (`4+/5+`) and a closed range (`0-12`) hold two.
+fn numbers(value: &Value) -> impl Iterator<Item = i64> {
+    let (first, second) = match value {
+        Value::Int(n) | Value::Signed(n) => (Some(*n), None),
+        Value::Initiative(crate::ir::Initiative::Step(tenths)) => (Some(*tenths), None),
+        Value::Save { save, passive } => (Some(*save), *passive),
+        Value::Range { low, high } => (Some(*low), *high),
+        _ => (None, None),
+    };
+    first.into_iter().chain(second)
+}
+
+/// Every effect line of a body: its own, and those of its fields' blocks
+/// and its conditions.  The recursion is as deep as blocks nest, which the
+/// parser bounds.
+fn each_effect<'b>(body: &'b Body, visit: &mut impl FnMut(&'b Effect)) {
+    body.effects.iter().for_each(&mut *visit);
+    for field in &body.fields {
+        if let Some(inner) = &field.body {
+            each_effect(inner, visit);
+        }
     }
+    for conditional in &body.conditions {
+        each_effect(&conditional.body, visit);
+    }
+}
+
+/// The arguments of every use of a keyword on a card.
+fn args_of<'c>(card: &'c Card, keyword: &'c str) -> impl Iterator<Item = &'c Value> + 'c {
+    card.body.fields.iter().flat_map(|f| f.each_value()).flat_map(move |v| {
+        let args: &[Spanned<Value>] = match v {
+            Value::Keyword { id, args } if id == keyword => args,
+            _ => &[],
+        };
+        args.iter().map(|a| &a.value)
+    })
 }
 
 /// A sum that stops at the largest number rather than overflowing.
 fn total(numbers: impl Iterator<Item = i64>) -> i64 {
     numbers.fold(0, i64::saturating_add)
+}
+
+/// What a filter is tried on: a card, or one line of a repeated field
+/// (`rows`, `each-row`), whose fields are those of its block and whose own
+/// values are `this`.
+struct Subject<'c> {
+    kind: Option<usize>,
+    tags: &'c [String],
+    fields: &'c [Field],
+    own: &'c [Spanned<Value>],
+}
+
+impl<'c> Subject<'c> {
+    fn card(card: &'c Card) -> Self {
+        Subject { kind: Some(card.kind.index()), tags: &card.tags, fields: &card.body.fields, own: &[] }
+    }
+
+    fn row(row: &'c Field) -> Self {
+        let fields = row.body.as_ref().map(|b| b.fields.as_slice()).unwrap_or_default();
+        Subject { kind: None, tags: &[], fields, own: &row.values }
+    }
+
+    /// The values of a field; `this` is a row's own values.
+    fn values<'s>(&'s self, field: &'s str) -> impl Iterator<Item = &'c Value> + 's {
+        let own = if field == "this" { self.own } else { &[] };
+        let fields: &'c [Field] = self.fields;
+        own.iter().map(|v| &v.value).chain(fields.iter().filter(move |f| f.name == field).flat_map(|f| f.each_value()))
+    }
+
+    fn has(&self, field: &str) -> bool {
+        (field == "this" && !self.own.is_empty()) || self.fields.iter().any(|f| f.name == field)
+    }
+
+    fn keywords(&self) -> impl Iterator<Item = &'c str> + '_ {
+        let fields: &'c [Field] = self.fields;
+        let own: &'c [Spanned<Value>] = self.own;
+        own.iter().map(|v| &v.value).chain(fields.iter().flat_map(|f| f.each_value())).filter_map(|v| match v {
+            Value::Keyword { id, .. } => Some(id.as_str()),
+            _ => None,
+        })
+    }
 }

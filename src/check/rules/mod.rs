@@ -41,6 +41,10 @@ pub enum Ty {
     Name,
     /// A position from 1: `value(move, 2)`.
     Position,
+    /// Which effect lines count: `cost`, `symbol == damage`, `amount >= 3`.
+    EffectFilter,
+    /// A keyword of the ruleset: `unstoppable`.
+    Keyword,
 }
 
 impl Ty {
@@ -54,6 +58,8 @@ impl Ty {
             Ty::DeckType => "a deck type",
             Ty::Name => "a value name",
             Ty::Position => "a position from 1",
+            Ty::EffectFilter => "an effect filter",
+            Ty::Keyword => "a keyword",
         }
     }
 }
@@ -78,6 +84,8 @@ pub enum Op {
     /// A parameter of the deck's type (`agreed-points`), by its index, and
     /// its name for the summary of a failure.
     Param(usize, Box<str>),
+    /// `arg`: the keyword argument `each-arg` is at, as a number.
+    Arg,
     Not(Box<Node>),
     /// `a and b and …`, stopping at the first that does not hold.
     And(Vec<Node>),
@@ -163,8 +171,21 @@ pub enum Call {
     Decks(Vec<usize>),
     /// Whether the rule holds for each included deck.
     Every(Node),
-    /// The N-th number of a field, on the one card a card rule is about.
+    /// The N-th number of a field, on the one card a card rule is about;
+    /// a paired value (`4+/5+`, `0-12`) is two numbers.
     Value(FieldRef, usize),
+    /// How many numbers a field holds on that card.
+    Numbers(FieldRef),
+    /// Effect lines of the cards (in any block or condition), times copies.
+    Effects(Vec<EffectFilter>),
+    /// Lines of a repeated field whose row matches, times copies.
+    Rows(FieldRef, Filters),
+    /// Whether every line of a repeated field matches.
+    EachRow(FieldRef, Filters),
+    /// Arguments of a keyword on the cards, by the keyword's index.
+    Args(usize),
+    /// Whether the rule holds for each argument of the keyword (`arg`).
+    EachArg(usize, Node),
 }
 
 /// The names of the functions, for compiling and for suggestions.
@@ -184,6 +205,12 @@ pub const FUNCTIONS: &[&str] = &[
     "decks",
     "every",
     "value",
+    "numbers",
+    "effects",
+    "rows",
+    "each-row",
+    "args",
+    "each-arg",
 ];
 
 /// The filter arguments of a call: a card matches when any matches; no
@@ -221,6 +248,24 @@ pub enum Filter {
         cmp: Cmp,
         bound: i64,
     },
+}
+
+/// Which effect lines count.
+#[derive(Debug)]
+pub enum EffectFilter {
+    /// A name of a role or a symbol (a name may be both), by index.
+    Named {
+        role: Option<usize>,
+        symbol: Option<usize>,
+    },
+    /// `role == arg`, `symbol == arg`: the keyword argument `each-arg` is at.
+    RoleIsArg,
+    SymbolIsArg,
+    /// `amount >= 3`.
+    Amount(Cmp, i64),
+    Not(Box<EffectFilter>),
+    And(Vec<EffectFilter>),
+    Or(Vec<EffectFilter>),
 }
 
 /// The value a field test wants.

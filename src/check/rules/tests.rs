@@ -13,7 +13,9 @@ fn ruleset(lines: &str) -> (Ruleset, Vec<Diagnostic>, Files) {
     let mut files = Files::new();
     let text = format!(
         "ruleset chains {{\n  title \"Chains\"\n}}\n\nenum size {{ small; large }}\n\n\
-         kind token \"Token\" {{\n  field worth int\n  field size size\n}}\n\n{lines}\n"
+         symbol gold \"Gold\"\nrole gain \"Gain\" {{\n  colour yellow\n  mark square\n  applies-to \"you\"\n}}\n\
+         keyword named \"Named\" {{\n  param symbols symbol+\n}}\nkeyword counted \"Counted\" {{\n  param n int\n}}\n\n\
+         kind token \"Token\" {{\n  field worth int\n  field size size\n  field keywords keyword+\n}}\n\n{lines}\n"
     );
     let id = files.add("chains.rules", text);
     let mut diagnostics = Vec::new();
@@ -219,6 +221,47 @@ fn each_type_mistake_is_refused_at_its_place() {
             "expected a number, found a truth (a comparison, `all(...)`, `any(...)`)",
             "any(token)",
         ),
+        ("play-limit \"r\" effects(role == gian) == 0", "E0423", "`gian` is not a role of this ruleset", "gian"),
+        (
+            "play-limit \"r\" effects(gold, silver) == 0",
+            "E0423",
+            "`silver` is not a role or symbol of this ruleset",
+            "silver",
+        ),
+        (
+            "play-limit \"r\" effects(1) == 0",
+            "E0422",
+            "expected an effect filter: a role or symbol, or `role == cost`",
+            "1",
+        ),
+        (
+            "play-limit \"r\" effects(colour == red) == 0",
+            "E0422",
+            "an effect line is tested by its role, symbol or amount",
+            "colour == red",
+        ),
+        ("play-limit \"r\" args(nameless) == 0", "E0423", "`nameless` is not a keyword of this ruleset", "nameless"),
+        ("play-limit \"r\" arg == 1", "E0422", "`arg` stands for a keyword's argument only inside `each-arg`", "arg"),
+        ("play-limit \"r\" each-arg(named, arg >= 1)", "E0422", "the arguments of `named` are not numbers", "arg"),
+        (
+            "play-limit \"r\" each-arg(counted, effects(symbol == arg) >= 1) and arg == 1",
+            "E0422",
+            "`arg` stands for a keyword's argument only inside `each-arg`",
+            "arg",
+        ),
+        (
+            "play-limit \"r\" rows(worth, tokn) == 0",
+            "E0423",
+            "`tokn` is not a kind, tag, keyword or field of this ruleset",
+            "tokn",
+        ),
+        (
+            "play-limit \"r\" each-row(worth)",
+            "E0421",
+            "`each-row` takes at least 2 arguments, not 1",
+            "each-row(worth)",
+        ),
+        ("play-limit \"r\" numbers(worth, 2) == 1", "E0421", "`numbers` takes 1 argument, not 2", "2"),
     ];
     for (line, code, message, at) in cases {
         let (ruleset, diagnostics, files) = ruleset(line);
@@ -238,4 +281,19 @@ fn a_suggestion_comes_with_an_unknown_name() {
     let suggested: Vec<Option<&str>> = diagnostics.iter().map(|d| d.help.as_deref()).collect();
     assert_eq!(suggested.len(), 2);
     assert!(suggested.iter().all(|h| h.is_some()), "{suggested:?}");
+}
+
+#[test]
+fn the_parts_of_a_card_compile() {
+    for rule in [
+        "effects(role == gain and symbol != gold, amount >= 3, not gain) <= 1",
+        "each-arg(named, effects(symbol == arg) >= 1)",
+        "each-arg(counted, arg >= 1 and arg <= 3)",
+        "args(named) <= 2 and numbers(worth) <= 1",
+        "rows(keywords) <= 1 and each-row(keywords, named or counted)",
+    ] {
+        let (ruleset, diagnostics, _) = ruleset(&format!("play-limit \"r\" {rule}"));
+        assert!(diagnostics.is_empty(), "{rule}: {:?}", diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>());
+        assert!(ruleset.play_limits[0].compiled.is_some(), "{rule}");
+    }
 }
