@@ -87,11 +87,18 @@ fn rows() -> Vec<Row> {
             expected: ("W0316", "market.cards", 3, "{}"),
         },
         Row {
-            what: "a quoted name in a rule is reported at the quote",
+            what: "a quoted name alone is no filter: it is reported at the name",
             tags: "",
             extra: "  require \"eight scouts\" count(\"Scout\") == 8\n",
             cards: "",
-            expected: ("E0001", "market.rules", 24, "\""),
+            expected: ("E0422", "market.rules", 24, "\"Scout\""),
+        },
+        Row {
+            what: "a card's name in a filter reads the card's name",
+            tags: "",
+            extra: "  require \"only the Scout costs nothing\" all(name == \"Scout\" or cost)\n",
+            cards: "game market\nship \"Scout\" scout\nship \"Viper\" {\n  text \"Free.\"\n}\n",
+            expected: ("E0314", "market.cards", 3, "ship \"Viper\""),
         },
         Row {
             what: "a bare filter as a rule says how to write it",

@@ -214,6 +214,14 @@ impl<'n, 'r> Compiler<'n, 'r> {
         let span = expr.span();
         match expr {
             Expr::Int(n, _) => Some(Node { op: Op::Int(*n), ty: Ty::Number, span }),
+            Expr::Str(..) => {
+                diagnostics.push(
+                    Diagnostic::error(&codes::RULE_TYPE, "a quoted name is not a value in a rule")
+                        .primary(span, "a card's name")
+                        .help("count the cards of a name with a filter: `count(name == \"Scout\") <= 1`"),
+                );
+                None
+            }
             Expr::Name(name) if name.text == ARG => self.arg_value(name, diagnostics),
             Expr::Name(name) => match self.params.iter().position(|p| p.name == name.text) {
                 Some(i) => Some(Node { op: Op::Param(i, name.text.as_str().into()), ty: Ty::Number, span }),
@@ -420,6 +428,9 @@ impl<'n, 'r> Compiler<'n, 'r> {
                 Some(if rest[0].0 == BinOp::And { Filter::And(compiled) } else { Filter::Or(compiled) })
             }
             Expr::Chain { first, rest, span } => match rest.as_slice() {
+                [(op @ (BinOp::Eq | BinOp::Ne), value)] if matches!(value.unparen(), Expr::Str(..)) => {
+                    self.name_test(first, *op == BinOp::Eq, value, diagnostics)
+                }
                 [(op @ (BinOp::Eq | BinOp::Ne), value)] => {
                     let field = self.field(first, diagnostics);
                     let value = self.wanted(first, value, diagnostics);
@@ -452,7 +463,32 @@ impl<'n, 'r> Compiler<'n, 'r> {
                 }
                 _ => not_a_filter(arg, diagnostics),
             },
+            Expr::Str(..) => {
+                diagnostics.push(
+                    Diagnostic::error(&codes::RULE_TYPE, "a card's name is tested with `name == \"…\"`")
+                        .primary(arg.span(), "a quoted name alone is no filter")
+                        .help("write `count(name == \"Scout\")` for the cards named Scout"),
+                );
+                None
+            }
             Expr::Int(..) | Expr::Call { .. } => not_a_filter(arg, diagnostics),
+        }
+    }
+
+    /// `name == "Scout"`: the cards (or rows) of that name.
+    fn name_test(&self, first: &Expr, equal: bool, value: &Expr, diagnostics: &mut Vec<Diagnostic>) -> Option<Filter> {
+        match (first.unparen(), value.unparen()) {
+            (Expr::Name(name), Expr::Str(text, _)) if name.text == "name" => {
+                Some(Filter::Name { name: text.as_str().into(), equal })
+            }
+            _ => {
+                diagnostics.push(
+                    Diagnostic::error(&codes::RULE_TYPE, "only a card's name is compared with a quoted name")
+                        .primary(first.span(), "not `name`")
+                        .help("write `name == \"Scout\"`; a field is compared with a value name: `faction == blob`"),
+                );
+                None
+            }
         }
     }
 
@@ -654,7 +690,7 @@ impl Compiler<'_, '_> {
                 (Expr::Name(part), [(op, value)]) => self.effect_test(part, *op, value, diagnostics),
                 _ => not_an_effect_filter(arg, diagnostics),
             },
-            Expr::Int(..) | Expr::Call { .. } => not_an_effect_filter(arg, diagnostics),
+            Expr::Int(..) | Expr::Str(..) | Expr::Call { .. } => not_an_effect_filter(arg, diagnostics),
         }
     }
 

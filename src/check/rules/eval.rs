@@ -332,6 +332,7 @@ impl<'a> Evaluation<'a> {
                     || keyword.is_some_and(|k| subject.keywords().any(|have| have == self.ruleset.keywords[k].id))
             }
             Filter::HasField(field) => subject.has(field),
+            Filter::Name { name, equal } => (subject.name == Some(&**name)) == *equal,
             Filter::Not(inner) => !self.matches(subject, inner, pool),
             Filter::And(all) => all.iter().all(|f| self.matches(subject, f, pool)),
             Filter::Or(any) => any.iter().any(|f| self.matches(subject, f, pool)),
@@ -502,6 +503,8 @@ fn total(numbers: impl Iterator<Item = i64>) -> i64 {
 /// (`rows`, `each-row`), whose fields are those of its block and whose own
 /// values are `this`.
 struct Subject<'c> {
+    /// A card's name, or a row's first quoted value.
+    name: Option<&'c str>,
     kind: Option<usize>,
     tags: &'c [String],
     fields: &'c [Field],
@@ -510,12 +513,22 @@ struct Subject<'c> {
 
 impl<'c> Subject<'c> {
     fn card(card: &'c Card) -> Self {
-        Subject { kind: Some(card.kind.index()), tags: &card.tags, fields: &card.body.fields, own: &[] }
+        Subject {
+            name: Some(&card.name),
+            kind: Some(card.kind.index()),
+            tags: &card.tags,
+            fields: &card.body.fields,
+            own: &[],
+        }
     }
 
     fn row(row: &'c Field) -> Self {
         let fields = row.body.as_ref().map(|b| b.fields.as_slice()).unwrap_or_default();
-        Subject { kind: None, tags: &[], fields, own: &row.values }
+        let name = row.values.iter().find_map(|v| match &v.value {
+            Value::String(name) => Some(name.as_str()),
+            _ => None,
+        });
+        Subject { name, kind: None, tags: &[], fields, own: &row.values }
     }
 
     /// The values of a field; `this` is a row's own values.

@@ -233,6 +233,12 @@ pub enum Filter {
     },
     /// The cards that have the field.
     HasField(FieldRef),
+    /// `name == "Scout"` (or `!=` when `equal` is false): a card of that
+    /// name, or a row whose first quoted value it is.
+    Name {
+        name: Box<str>,
+        equal: bool,
+    },
     Not(Box<Filter>),
     And(Vec<Filter>),
     Or(Vec<Filter>),

@@ -297,3 +297,17 @@ fn the_parts_of_a_card_compile() {
         assert!(ruleset.play_limits[0].compiled.is_some(), "{rule}");
     }
 }
+
+#[test]
+fn a_name_filter_reads_the_name() {
+    assert_eq!(number("count(name == \"A\")"), 1);
+    assert_eq!(number("count(name != \"A\", name == \"B\")"), 0);
+    // A quoted name keeps its spaces and escapes.
+    let (spaced, diagnostics, _) = ruleset("play-limit \"r\" count(name == \"Big  \\\"One\\\"\") == 0");
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    assert_eq!(spaced.play_limits[0].text, "count(name == \"Big  \\\"One\\\"\") == 0");
+    let (_, diagnostics, _) = ruleset("play-limit \"r\" count(size == \"small\") == 0");
+    assert_eq!(diagnostics[0].message, "only a card's name is compared with a quoted name");
+    let (_, diagnostics, _) = ruleset("play-limit \"r\" \"A\" == 1");
+    assert_eq!(diagnostics[0].message, "a quoted name is not a value in a rule");
+}
