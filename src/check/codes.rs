@@ -290,4 +290,13 @@ silently never fire.
     enum faction { unaligned; blob; star }
     require \"no unaligned ships\" all(faction != unalinged)   # wrong
     require \"no unaligned ships\" all(faction != unaligned)   # right";
+
+RECURSIVE_DEFINITION "E0425" "recursive-definition" "\
+A rule calls a definition (`def`) that uses itself, directly or through
+other definitions, or definitions that use each other more than 8 deep, or
+so many that the rule would expand to more than 10,000 calls.  A
+definition is expanded where it is called, so it cannot repeat itself:
+
+    def many(n) count() >= n and many(n)        # wrong: uses itself
+    def many(n) count() >= n                    # right";
 }

@@ -37,6 +37,19 @@ pub struct Ruleset {
     pub play_limits: Vec<Constraint>,
     /// The most a cost of a symbol can be (`cost-limit cost damage 24 "…"`).
     pub cost_limits: Vec<CostLimit>,
+    /// Named expressions rules call (`def at-most(n) count() <= n`), for
+    /// engines reading a rule's text.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub definitions: Vec<Definition>,
+}
+
+/// A definition as written: its name, its parameters and its expression.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Definition {
+    pub name: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub params: Vec<String>,
+    pub text: String,
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]

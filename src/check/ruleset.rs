@@ -10,7 +10,7 @@ use super::model::*;
 use super::names::{ident_at, string_at, suggest};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::source::{FileId, Files, Span};
-use crate::syntax::ast::{Node, SourceTree, ValueKind};
+use crate::syntax::ast::{Name, Node, SourceTree, ValueKind};
 use std::sync::Arc;
 
 /// Reads a ruleset.  Returns `None` when the file has no `ruleset` header.
@@ -26,7 +26,7 @@ pub fn load(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Ruleset> {
     let header = tree.nodes.first().filter(|n| n.name.text == "ruleset")?;
-    let mut loader = Loader { files, diagnostics, type_refs: Vec::new(), name_refs: Vec::new() };
+    let mut loader = Loader { files, diagnostics, type_refs: Vec::new(), name_refs: Vec::new(), defs: Vec::new() };
     let id = match super::names::id_at(header, 0) {
         Some(id) => id.to_string(),
         None => {
@@ -55,6 +55,7 @@ pub fn load(
         deck_types: Vec::new(),
         play_limits: Vec::new(),
         cost_limits: Vec::new(),
+        definitions: Vec::new(),
     };
     for node in children(header) {
         match node.name.text.as_str() {
@@ -100,6 +101,7 @@ const DECLARATIONS: &[&str] = &[
     "kind",
     "deck-type",
     "play-limit",
+    "def",
 ];
 
 struct Loader<'a> {
@@ -110,6 +112,8 @@ struct Loader<'a> {
     /// Kinds and roles named by declarations (`only`, `roles`), checked
     /// once all are declared, each at the name that was written.
     name_refs: Vec<NameRef>,
+    /// The definitions (`def`) rules may call, the base's first.
+    defs: Vec<super::rules::Def>,
 }
 
 /// A kind or role a declaration names: what names it, and where.
@@ -421,6 +425,7 @@ impl Loader<'_> {
                     ruleset.play_limits.push(rule);
                 }
             }
+            "def" => self.definition(node),
             _ => self.unknown(node, DECLARATIONS),
         }
     }
@@ -675,6 +680,77 @@ impl Loader<'_> {
         Some(Constraint { message, severity, text, expr, compiled: None, span: node.span })
     }
 
+    /// `def NAME(PARAM, …) EXPRESSION`: a definition of an extension
+    /// replaces the base's of the same name.
+    fn definition(&mut self, node: &Node) {
+        let usage = "a definition is `def NAME(PARAM, …) EXPRESSION`, such as `def at-most(n) count() <= n`";
+        let (head, Some(body)) = (node.values.first(), node.expr.clone()) else {
+            self.bad(node.head_span(), usage);
+            return;
+        };
+        let (name, params) = match head.map(|v| &v.kind) {
+            Some(ValueKind::Ident(id)) => (Name { text: id.clone(), span: node.values[0].span }, Vec::new()),
+            Some(ValueKind::Call { name, args }) => {
+                let params: Option<Vec<Name>> = args
+                    .iter()
+                    .map(|a| match &a.kind {
+                        ValueKind::Ident(id) => Some(Name { text: id.clone(), span: a.span }),
+                        _ => None,
+                    })
+                    .collect();
+                let Some(params) = params else {
+                    self.bad(node.values[0].span, "a definition's parameters are names: `def at-most(n)`");
+                    return;
+                };
+                (name.clone(), params)
+            }
+            _ => {
+                self.bad(node.head_span(), usage);
+                return;
+            }
+        };
+        if let Some(at) =
+            params.iter().enumerate().find_map(|(i, p)| params[..i].iter().any(|q| q.text == p.text).then_some(p.span))
+        {
+            self.bad(at, "a definition names each parameter once");
+            return;
+        }
+        if let Some(at) = self.defs.iter().position(|d| d.name.text == name.text) {
+            if self.defs[at].span.file == node.span.file {
+                self.diagnostics.push(
+                    Diagnostic::error(&codes::DUPLICATE_DECLARATION, format!("`def {}` is declared twice", name.text))
+                        .primary(name.span, "declared again here")
+                        .secondary(self.defs[at].name.span, "first declared here"),
+                );
+                return;
+            }
+            self.defs.remove(at);
+        }
+        self.defs.push(super::rules::Def { name, params, body, span: node.span });
+    }
+
+    /// The definitions, less those whose name means something else in a
+    /// rule (each reported): calling them would be ambiguous.
+    fn usable_defs(&mut self, ruleset: &Ruleset) -> Vec<super::rules::Def> {
+        let names = super::rules::Names::new(ruleset, &[]);
+        let mut defs = std::mem::take(&mut self.defs);
+        defs.retain(|def| {
+            let taken = names.taken(&def.name.text);
+            if taken {
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        &codes::BAD_RULESET,
+                        format!("`{}` already means something in a rule", def.name.text),
+                    )
+                    .primary(def.name.span, "a function, or a name of the ruleset")
+                    .help("give the definition a name of its own"),
+                );
+            }
+            !taken
+        });
+        defs
+    }
+
     /// `param NAME int [LOW..HIGH] [DEFAULT]` in a deck type.
     fn deck_param(&mut self, node: &Node, declared: &[DeckParam]) -> Option<DeckParam> {
         let usage = "a deck type's parameter is `param NAME int [LOW..HIGH] [DEFAULT]`, such as \
@@ -775,9 +851,18 @@ impl Loader<'_> {
     /// Compiles every rule's expression; a rule with a mistake is reported
     /// and left out, so that no card or deck is then said to break it.
     fn compile_rules(&mut self, ruleset: &mut Ruleset) {
+        let defs = self.usable_defs(ruleset);
+        ruleset.definitions = defs
+            .iter()
+            .map(|d| Definition {
+                name: d.name.text.clone(),
+                params: d.params.iter().map(|p| p.text.clone()).collect(),
+                text: crate::syntax::ast::single_spaced(self.files.text(d.body.span())),
+            })
+            .collect();
         let compiled = {
             use super::rules::{Compiler, Names, Ty};
-            let names = Names::new(ruleset);
+            let names = Names::new(ruleset, &defs);
             let mut compiled: Vec<(Span, Option<Arc<super::rules::Compiled>>)> = Vec::new();
             let mut compile = |compiler: &Compiler, rule: &Constraint, want: Ty, diagnostics: &mut Vec<Diagnostic>| {
                 compiled.push((rule.span, compiler.compile(&rule.expr, want, diagnostics).map(Arc::new)));

@@ -6,6 +6,7 @@
 //! The recursion is as deep as brackets, calls and `not` nest in the rule,
 //! which the reader bounds (`E0014`).
 
+use super::defs::{Def, Expansion};
 use super::{Arith, Call, CallNode, Cmp, Compiled, EffectFilter, Filter, Filters, Node, Op, Ty, Wanted, FUNCTIONS};
 use crate::check::codes;
 use crate::check::model::{DeckParam, Ruleset, Schema, Type};
@@ -146,6 +147,8 @@ impl Function {
 /// rules.
 pub(in crate::check) struct Names<'r> {
     ruleset: &'r Ruleset,
+    /// The ruleset's definitions (`def`), expanded where rules call them.
+    defs: &'r [Def],
     /// Every field name the ruleset declares, at any depth.
     fields: Vec<&'r str>,
     /// The names each field may hold, where the ruleset declares them all
@@ -155,8 +158,20 @@ pub(in crate::check) struct Names<'r> {
 }
 
 impl<'r> Names<'r> {
-    pub fn new(ruleset: &'r Ruleset) -> Self {
-        Names { ruleset, fields: field_names(ruleset), field_values: field_values(ruleset) }
+    pub fn new(ruleset: &'r Ruleset, defs: &'r [Def]) -> Self {
+        Names { ruleset, defs, fields: field_names(ruleset), field_values: field_values(ruleset) }
+    }
+
+    /// Whether `name` means something else in a rule (a function, or a
+    /// name of the ruleset), so that a definition of that name would hide it.
+    pub fn taken(&self, name: &str) -> bool {
+        let ruleset = self.ruleset;
+        FUNCTIONS.contains(&name)
+            || self.fields.contains(&name)
+            || ruleset.kinds.iter().any(|k| k.id == name)
+            || ruleset.tags.iter().any(|t| t.id == name)
+            || ruleset.keywords.iter().any(|k| k.id == name)
+            || [ARG, "deck", "name"].contains(&name)
     }
 }
 
@@ -164,6 +179,7 @@ impl<'r> Names<'r> {
 /// use its parameters by name; other rules have none.
 pub(in crate::check) struct Compiler<'n, 'r> {
     ruleset: &'r Ruleset,
+    defs: &'r [Def],
     fields: &'n [&'r str],
     field_values: &'n BTreeMap<&'r str, Vec<&'r str>>,
     params: &'r [DeckParam],
@@ -176,6 +192,7 @@ impl<'n, 'r> Compiler<'n, 'r> {
     pub fn new(names: &'n Names<'r>, params: &'r [DeckParam]) -> Self {
         Compiler {
             ruleset: names.ruleset,
+            defs: names.defs,
             fields: &names.fields,
             field_values: &names.field_values,
             params,
@@ -187,6 +204,13 @@ impl<'n, 'r> Compiler<'n, 'r> {
     /// `require`, a number for `compute`).  `None` when it has a mistake,
     /// each reported.
     pub fn compile(&self, expr: &Expr, want: Ty, diagnostics: &mut Vec<Diagnostic>) -> Option<Compiled> {
+        let expanded;
+        let expr = if self.defs.is_empty() {
+            expr
+        } else {
+            expanded = Expansion::new(self.defs).expand(expr, diagnostics)?;
+            &expanded
+        };
         let root = self.value(expr, diagnostics)?;
         self.expect(root, want, diagnostics).map(|root| Compiled { root })
     }
@@ -328,7 +352,10 @@ impl<'n, 'r> Compiler<'n, 'r> {
                 Diagnostic::error(&codes::UNKNOWN_RULE_FUNCTION, format!("`{}` is not a rule function", name.text))
                     .primary(name.span, "unknown function")
                     .note(format!("rule functions: {}", FUNCTIONS.join(", ")))
-                    .suggest(suggest(&name.text, FUNCTIONS.iter().copied())),
+                    .suggest(suggest(
+                        &name.text,
+                        FUNCTIONS.iter().copied().chain(self.defs.iter().map(|d| d.name.text.as_str())),
+                    )),
             );
             return None;
         };

@@ -17,9 +17,11 @@
 //! levels); runs of one operator are one node, walked in a loop.
 
 pub(super) mod compile;
+pub(super) mod defs;
 pub(super) mod eval;
 
 pub(super) use compile::{Compiler, Names};
+pub(super) use defs::Def;
 pub(super) use eval::{Evaluation, Included, Pool, PoolEntry};
 
 use crate::source::Span;
