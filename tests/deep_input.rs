@@ -78,11 +78,12 @@ fn check(files: &[(&str, String)]) -> Checked {
     }
 }
 
-/// A ruleset of one kind of card and one deck type holding `rule`.
+/// A ruleset of one kind of card and one deck type holding `rule`; a pile
+/// may include piles, so that `every` means something in its rules.
 fn ruleset(rule: &str) -> (&'static str, String) {
     let text = format!(
         "ruleset chains {{\n  title \"Chains\"\n}}\n\nkind token \"Token\" {{\n  field worth int\n}}\n\n\
-         deck-type pile \"Pile\" {{\n  require \"the long rule\" {rule}\n}}\n"
+         deck-type pile \"Pile\" {{\n  includes pile\n  require \"the long rule\" {rule}\n}}\n"
     );
     ("chains.rules", text)
 }

@@ -247,7 +247,8 @@ UNKNOWN_RULE_FUNCTION "E0420" "unknown-rule-function" "\
 A rule calls a function the rule language does not have.  The functions
 are `count`, `distinct`, `groups`, `max-copies`, `max-groups`, `all`, `any`,
 `sum`, `sum-rows`, `subset`, `values`, `out-of-range`, `decks`, `every`,
-`value`, `numbers`, `effects`, `rows`, `each-row`, `args` and `each-arg`
+`value`, `numbers`, `effects`, `rows`, `each-row`, `args`, `each-arg` and
+`some`
 (docs/rulesets.md, \"Rule expressions\"):
 
     require \"20 Offense Cards\" cuont(offense) == 20   # wrong
@@ -299,4 +300,18 @@ definition is expanded where it is called, so it cannot repeat itself:
 
     def many(n) count() >= n and many(n)        # wrong: uses itself
     def many(n) count() >= n                    # right";
+
+RULE_SCOPE "E0426" "rule-scope" "\
+A rule uses a function that means nothing where the rule is declared.  A
+rule of a kind, shape or field is about one card; a deck type's rule is
+about the cards of a deck, and may look into the decks it includes; a
+play limit is about the cards one player plays in a turn.  `value` and
+`numbers` read one card, so they belong in a kind's rules; `decks`,
+`every` and `some` look into included decks, so they belong in a deck
+type that `includes` others:
+
+    deck-type line \"Line\" {
+      require \"small moves\" value(move, 1) <= 2     # wrong: one card's value
+      require \"small moves\" sum(move) <= 6          # right
+    }";
 }

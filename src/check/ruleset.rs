@@ -861,14 +861,14 @@ impl Loader<'_> {
             })
             .collect();
         let compiled = {
-            use super::rules::{Compiler, Names, Ty};
+            use super::rules::{Compiler, Names, Scope, Ty};
             let names = Names::new(ruleset, &defs);
             let mut compiled: Vec<(Span, Option<Arc<super::rules::Compiled>>)> = Vec::new();
             let mut compile = |compiler: &Compiler, rule: &Constraint, want: Ty, diagnostics: &mut Vec<Diagnostic>| {
                 compiled.push((rule.span, compiler.compile(&rule.expr, want, diagnostics).map(Arc::new)));
             };
-            for deck in &ruleset.deck_types {
-                let compiler = Compiler::new(&names, &deck.params);
+            for (i, deck) in ruleset.deck_types.iter().enumerate() {
+                let compiler = Compiler::new(&names, Scope::Deck { includes: !deck.includes.is_empty() }, Some(i));
                 for rule in &deck.rules {
                     compile(&compiler, rule, Ty::Truth, self.diagnostics);
                 }
@@ -876,7 +876,7 @@ impl Loader<'_> {
                     compile(&compiler, rule, Ty::Number, self.diagnostics);
                 }
             }
-            let compiler = Compiler::new(&names, &[]);
+            let compiler = Compiler::new(&names, Scope::Card, None);
             let mut schemas: Vec<&Schema> = ruleset.kinds.iter().map(|k| &k.schema).collect();
             schemas.extend(ruleset.shapes.iter().map(|(_, s)| s));
             while let Some(schema) = schemas.pop() {
@@ -885,6 +885,7 @@ impl Loader<'_> {
                 }
                 schemas.extend(schema.fields.iter().map(|f| &f.schema));
             }
+            let compiler = Compiler::new(&names, Scope::Play, None);
             for rule in &ruleset.play_limits {
                 compile(&compiler, rule, Ty::Truth, self.diagnostics);
             }

@@ -7,6 +7,7 @@
 //! which the reader bounds (`E0014`).
 
 use super::defs::{Def, Expansion};
+use super::Scope;
 use super::{Arith, Call, CallNode, Cmp, Compiled, EffectFilter, Filter, Filters, Node, Op, Ty, Wanted, FUNCTIONS};
 use crate::check::codes;
 use crate::check::model::{DeckParam, Ruleset, Schema, Type};
@@ -51,10 +52,11 @@ enum Function {
     EachRow,
     Args,
     EachArg,
+    Some,
 }
 
 impl Function {
-    const ALL: [Function; 21] = [
+    const ALL: [Function; 22] = [
         Function::Count,
         Function::Distinct,
         Function::Groups,
@@ -76,6 +78,7 @@ impl Function {
         Function::EachRow,
         Function::Args,
         Function::EachArg,
+        Function::Some,
     ];
 
     fn named(name: &str) -> Option<Function> {
@@ -109,6 +112,9 @@ impl Function {
             }
             Function::Every => {
                 Signature { fixed: &[Ty::Truth], rest: None, result: Ty::Truth, example: "every(count() <= 3)" }
+            }
+            Function::Some => {
+                Signature { fixed: &[Ty::Truth], rest: None, result: Ty::Truth, example: "some(any(dreadnought))" }
             }
             Function::Value => Signature {
                 fixed: &[Ty::Field, Ty::Position],
@@ -183,19 +189,29 @@ pub(in crate::check) struct Compiler<'n, 'r> {
     fields: &'n [&'r str],
     field_values: &'n BTreeMap<&'r str, Vec<&'r str>>,
     params: &'r [DeckParam],
+    /// What the rule being compiled sees.
+    scope: Cell<Scope>,
+    /// The deck type whose rules these are, for the scope inside `every`.
+    deck_type: Option<usize>,
     /// The keyword whose arguments `each-arg` goes through, where `arg`
     /// stands for one of them.
     arg_of: Cell<Option<usize>>,
 }
 
 impl<'n, 'r> Compiler<'n, 'r> {
-    pub fn new(names: &'n Names<'r>, params: &'r [DeckParam]) -> Self {
+    /// A compiler for the rules of one scope; a deck type's may use its
+    /// parameters.
+    pub fn new(names: &'n Names<'r>, scope: Scope, deck_type: Option<usize>) -> Self {
+        let params = deck_type.and_then(|d| names.ruleset.deck_types.get(d)).map(|d| d.params.as_slice());
+        let params = params.unwrap_or_default();
         Compiler {
             ruleset: names.ruleset,
             defs: names.defs,
             fields: &names.fields,
             field_values: &names.field_values,
             params,
+            scope: Cell::new(scope),
+            deck_type,
             arg_of: Cell::new(None),
         }
     }
@@ -359,6 +375,14 @@ impl<'n, 'r> Compiler<'n, 'r> {
             );
             return None;
         };
+        if let Some(problem) = self.out_of_scope(function) {
+            diagnostics.push(
+                Diagnostic::error(&codes::RULE_SCOPE, format!("`{}` {problem}", name.text))
+                    .primary(name.span, "not in a rule of this place")
+                    .help(scope_help(function)),
+            );
+            return None;
+        }
         let signature = function.signature();
         let fixed = signature.fixed.len();
         if args.len() < fixed || (signature.rest.is_none() && args.len() > fixed) {
@@ -411,10 +435,8 @@ impl<'n, 'r> Compiler<'n, 'r> {
                 Call::Subset { needs, has, filters: filters(2, diagnostics)? }
             }
             Function::Decks => Call::Decks(self.deck_types(args, diagnostics)?),
-            Function::Every => {
-                let inner = self.value(&args[0], diagnostics)?;
-                Call::Every(self.expect(inner, Ty::Truth, diagnostics)?)
-            }
+            Function::Every => Call::Every(self.within_included(&args[0], diagnostics)?),
+            Function::Some => Call::Some(self.within_included(&args[0], diagnostics)?),
             Function::Value => {
                 both(field(0, diagnostics), position(&args[1], diagnostics)).map(|(f, p)| Call::Value(f, p))?
             }
@@ -631,6 +653,48 @@ impl<'n, 'r> Compiler<'n, 'r> {
             }
         }
         (!broken).then_some(found)
+    }
+}
+
+/// What a rule sees: one card, a deck, or one player's plays.
+impl Compiler<'_, '_> {
+    /// Why `function` means nothing where the rule is declared, if it does
+    /// not.
+    fn out_of_scope(&self, function: Function) -> Option<String> {
+        let scope = self.scope.get();
+        match function {
+            Function::Value | Function::Numbers if scope != Scope::Card => {
+                Some("reads the one card a kind's rule is about, and this rule is about many".to_string())
+            }
+            Function::Decks | Function::Every | Function::Some => match scope {
+                Scope::Deck { includes: true } => None,
+                Scope::Deck { includes: false } => {
+                    Some("looks into included decks, and decks of this type include none".to_string())
+                }
+                Scope::Card | Scope::Play => Some("looks into the decks a deck includes".to_string()),
+            },
+            _ => None,
+        }
+    }
+
+    /// The rule of `every` or `some`, seen from inside each included deck.
+    fn within_included(&self, rule: &Expr, diagnostics: &mut Vec<Diagnostic>) -> Option<Node> {
+        let ruleset = self.ruleset;
+        let included = self.deck_type.and_then(|d| ruleset.deck_types.get(d)).map(|d| d.includes.as_slice());
+        // Decks of an included type may include decks of their own.
+        let deeper = included.unwrap_or_default().iter().filter_map(|t| ruleset.deck_type(t));
+        let inner = Scope::Deck { includes: included.is_none() || deeper.into_iter().any(|t| !t.includes.is_empty()) };
+        let outer = self.scope.replace(inner);
+        let node = self.value(rule, diagnostics).and_then(|n| self.expect(n, Ty::Truth, diagnostics));
+        self.scope.set(outer);
+        node
+    }
+}
+
+fn scope_help(function: Function) -> &'static str {
+    match function {
+        Function::Value | Function::Numbers => "over a deck's cards, add numbers up with `sum(FIELD, ...)`",
+        _ => "a deck type that `includes` others may count them (`decks(...)`) and look into each (`every(...)`)",
     }
 }
 

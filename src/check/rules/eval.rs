@@ -195,6 +195,7 @@ impl<'a> Evaluation<'a> {
                 values.iter().flat_map(|v| numbers(&v.value)).nth(position - 1).unwrap_or(0)
             }
             Call::Every(inner) => self.every(inner, pool),
+            Call::Some(inner) => self.some(inner, pool),
             Call::Numbers(field) => {
                 let Some(entry) = pool.entries.first() else { return 0 };
                 let values = self.cards[entry.card].field(field).map(|f| f.values.as_slice()).unwrap_or_default();
@@ -305,6 +306,21 @@ impl<'a> Evaluation<'a> {
         let holds = failing.is_empty();
         self.culprits = failing;
         i64::from(holds)
+    }
+
+    /// Whether `inner` holds for some included deck.
+    fn some(&mut self, inner: &'a Node, pool: &Pool) -> i64 {
+        let mut tried = Vec::new();
+        for deck in &pool.included {
+            let mut nested = Evaluation::new(self.ruleset, self.cards).with_params(self.params);
+            if nested.eval(inner, &deck.pool) != 0 {
+                return 1;
+            }
+            tried.extend(nested.counted);
+        }
+        // None holds: what each deck counted says why.
+        self.counted.extend(tried);
+        0
     }
 
     /// The largest `size` of one card's entries among the matching cards;

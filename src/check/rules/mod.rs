@@ -66,6 +66,17 @@ impl Ty {
     }
 }
 
+/// Where a rule is declared, which decides what it sees: one card (a
+/// kind's, shape's or field's rule), the cards of a deck (a deck type's
+/// rules and computed values, which may look into the decks it includes),
+/// or the cards one player plays in a turn (a play limit).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    Card,
+    Deck { includes: bool },
+    Play,
+}
+
 /// A compiled rule: its typed tree.
 #[derive(Debug)]
 pub struct Compiled {
@@ -173,6 +184,8 @@ pub enum Call {
     Decks(Vec<usize>),
     /// Whether the rule holds for each included deck.
     Every(Node),
+    /// Whether the rule holds for some included deck.
+    Some(Node),
     /// The N-th number of a field, on the one card a card rule is about;
     /// a paired value (`4+/5+`, `0-12`) is two numbers.
     Value(FieldRef, usize),
@@ -213,6 +226,7 @@ pub const FUNCTIONS: &[&str] = &[
     "each-row",
     "args",
     "each-arg",
+    "some",
 ];
 
 /// The filter arguments of a call: a card matches when any matches; no

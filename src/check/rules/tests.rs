@@ -62,6 +62,22 @@ fn evaluate(rule: &str, truth: bool) -> (i64, String) {
     (value, evaluation.summary())
 }
 
+/// A rule of a second kind, `probe`, on one card: its summary.
+fn card_rule_summary(rule: &str) -> String {
+    let (ruleset, diagnostics, _) = ruleset(&probe(rule));
+    assert!(diagnostics.is_empty(), "{:?}", diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>());
+    let compiled = ruleset.kinds[1].schema.rules[0].compiled.as_deref().expect("compiled");
+    let cards = [token()];
+    let mut evaluation = Evaluation::new(&ruleset, &cards);
+    evaluation.holds(compiled, &one_card());
+    evaluation.summary()
+}
+
+/// A kind whose one rule is `rule`.
+fn probe(rule: &str) -> String {
+    format!("kind probe \"Probe\" {{\n  field worth int\n  require \"r\" {rule}\n}}")
+}
+
 fn number(rule: &str) -> i64 {
     evaluate(rule, false).0
 }
@@ -118,7 +134,7 @@ fn and_and_or_stop_at_the_deciding_side() {
 #[test]
 fn a_summary_names_the_first_counts() {
     let calls: Vec<String> = (1..=20).map(|i| format!("value(worth, {i})")).collect();
-    let (_, summary) = evaluate(&calls.join(" + "), false);
+    let summary = card_rule_summary(&format!("{} == 1", calls.join(" + ")));
     assert!(summary.starts_with("here value(worth, 1) is 0, value(worth, 2) is 0"), "{summary}");
     assert!(summary.ends_with("value(worth, 8) is 0, and 12 more"), "{summary}");
     let (_, summary) = evaluate(&joined("count()", " + ", 100_000), false);
@@ -155,8 +171,13 @@ fn mistakes_in_long_rules_are_each_reported() {
 fn each_type_mistake_is_refused_at_its_place() {
     let cases = [
         ("play-limit \"r\" cuont(token) == 1", "E0420", "`cuont` is not a rule function", "cuont"),
-        ("play-limit \"r\" value(worth) == 1", "E0421", "`value` takes 2 arguments, not 1", "value(worth)"),
-        ("play-limit \"r\" every(1 == 1, 2 == 2) ", "E0421", "`every` takes 1 argument, not 2", "2 == 2"),
+        (&probe("value(worth) == 1"), "E0421", "`value` takes 2 arguments, not 1", "value(worth)"),
+        (
+            "deck-type d \"D\" {\n  includes d\n  require \"r\" every(1 == 1, 2 == 2)\n}",
+            "E0421",
+            "`every` takes 1 argument, not 2",
+            "2 == 2",
+        ),
         ("play-limit \"r\" sum() == 1", "E0421", "`sum` takes at least 1 argument, not 0", "sum()"),
         (
             "play-limit \"r\" count(token)",
@@ -202,7 +223,25 @@ fn each_type_mistake_is_refused_at_its_place() {
             "`tokn` is not a kind, tag, keyword or field of this ruleset",
             "tokn",
         ),
-        ("play-limit \"r\" decks(dek) == 1", "E0423", "`dek` is not a deck type of this ruleset", "dek"),
+        (
+            "deck-type d \"D\" {\n  includes d\n  require \"r\" decks(dek) == 1\n}",
+            "E0423",
+            "`dek` is not a deck type of this ruleset",
+            "dek",
+        ),
+        (
+            "play-limit \"r\" value(worth, 1) == 1",
+            "E0426",
+            "`value` reads the one card a kind's rule is about, and this rule is about many",
+            "value",
+        ),
+        (
+            "deck-type d \"D\" {\n  require \"r\" every(count() == 1)\n}",
+            "E0426",
+            "`every` looks into included decks, and decks of this type include none",
+            "every",
+        ),
+        (&probe("some(count() == 1)"), "E0426", "`some` looks into the decks a deck includes", "some"),
         (
             "play-limit \"r\" count(size == smal) == 1",
             "E0424",
@@ -261,7 +300,7 @@ fn each_type_mistake_is_refused_at_its_place() {
             "`each-row` takes at least 2 arguments, not 1",
             "each-row(worth)",
         ),
-        ("play-limit \"r\" numbers(worth, 2) == 1", "E0421", "`numbers` takes 1 argument, not 2", "2"),
+        (&probe("numbers(worth, 2) == 1"), "E0421", "`numbers` takes 1 argument, not 2", "2"),
     ];
     for (line, code, message, at) in cases {
         let (ruleset, diagnostics, files) = ruleset(line);
@@ -271,7 +310,9 @@ fn each_type_mistake_is_refused_at_its_place() {
             .collect();
         assert_eq!(found, [(code, message, at)], "{line}");
         // The rule is left out, so that nothing is said to break it.
-        assert!(ruleset.play_limits.is_empty() && ruleset.deck_types.iter().all(|d| d.computed.is_empty()), "{line}");
+        let kind_rules = ruleset.kinds.iter().map(|k| k.schema.rules.len()).sum::<usize>();
+        let deck_rules = ruleset.deck_types.iter().map(|d| d.rules.len() + d.computed.len()).sum::<usize>();
+        assert_eq!((ruleset.play_limits.len(), kind_rules, deck_rules), (0, 0, 0), "{line}");
     }
 }
 
@@ -292,9 +333,9 @@ fn the_parts_of_a_card_compile() {
         "args(named) <= 2 and numbers(worth) <= 1",
         "rows(keywords) <= 1 and each-row(keywords, named or counted)",
     ] {
-        let (ruleset, diagnostics, _) = ruleset(&format!("play-limit \"r\" {rule}"));
+        let (ruleset, diagnostics, _) = ruleset(&probe(rule));
         assert!(diagnostics.is_empty(), "{rule}: {:?}", diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>());
-        assert!(ruleset.play_limits[0].compiled.is_some(), "{rule}");
+        assert!(ruleset.kinds[1].schema.rules[0].compiled.is_some(), "{rule}");
     }
 }
 
@@ -310,4 +351,27 @@ fn a_name_filter_reads_the_name() {
     assert_eq!(diagnostics[0].message, "only a card's name is compared with a quoted name");
     let (_, diagnostics, _) = ruleset("play-limit \"r\" \"A\" == 1");
     assert_eq!(diagnostics[0].message, "a quoted name is not a value in a rule");
+}
+
+#[test]
+fn every_and_some_look_into_each_included_deck() {
+    let (ruleset, diagnostics, _) = ruleset(
+        "deck-type d \"D\" {\n  includes d\n  require \"a\" every(count() == 1)\n  require \"b\" some(count() == 1)\n}",
+    );
+    assert!(diagnostics.is_empty(), "{:?}", diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>());
+    let span = Span::new(FileId(0), 0, 0);
+    let included = |pool| super::Included { deck_type: crate::ir::DeckTypeId::new(0, "d"), span, pool };
+    let pool = Pool { included: vec![included(one_card()), included(Pool::default())], ..Pool::default() };
+    let cards = [token()];
+    let holds = |i: usize| {
+        let compiled = ruleset.deck_types[0].rules[i].compiled.as_deref().expect("compiled");
+        Evaluation::new(&ruleset, &cards).holds(compiled, &pool)
+    };
+    assert_eq!((holds(0), holds(1)), (false, true));
+    // With no deck holding one card, `some` fails and says what each counted.
+    let empty = Pool { included: vec![included(Pool::default())], ..Pool::default() };
+    let compiled = ruleset.deck_types[0].rules[1].compiled.as_deref().expect("compiled");
+    let mut evaluation = Evaluation::new(&ruleset, &cards);
+    assert!(!evaluation.holds(compiled, &empty));
+    assert_eq!(evaluation.summary(), "here count() is 0, some(count() == 1) is 0");
 }
