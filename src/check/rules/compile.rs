@@ -110,12 +110,16 @@ impl Function {
             Function::Decks => {
                 Signature { fixed: &[], rest: Some(Ty::DeckType), result: Ty::Number, example: "decks(offense)" }
             }
+            // Deck types, then the rule: checked by `Compiler::quantifier`.
             Function::Every => {
-                Signature { fixed: &[Ty::Truth], rest: None, result: Ty::Truth, example: "every(count() <= 3)" }
+                Signature { fixed: &[Ty::Truth], rest: None, result: Ty::Truth, example: "every(line, count() <= 3)" }
             }
-            Function::Some => {
-                Signature { fixed: &[Ty::Truth], rest: None, result: Ty::Truth, example: "some(any(dreadnought))" }
-            }
+            Function::Some => Signature {
+                fixed: &[Ty::Truth],
+                rest: None,
+                result: Ty::Truth,
+                example: "some(flag, any(dreadnought))",
+            },
             Function::Value => Signature {
                 fixed: &[Ty::Field, Ty::Position],
                 rest: None,
@@ -384,6 +388,9 @@ impl<'n, 'r> Compiler<'n, 'r> {
             return None;
         }
         let signature = function.signature();
+        if matches!(function, Function::Every | Function::Some) {
+            return self.quantifier(function, expr, args, diagnostics);
+        }
         let fixed = signature.fixed.len();
         if args.len() < fixed || (signature.rest.is_none() && args.len() > fixed) {
             let wanted = match signature.rest {
@@ -435,8 +442,8 @@ impl<'n, 'r> Compiler<'n, 'r> {
                 Call::Subset { needs, has, filters: filters(2, diagnostics)? }
             }
             Function::Decks => Call::Decks(self.deck_types(args, diagnostics)?),
-            Function::Every => Call::Every(self.within_included(&args[0], diagnostics)?),
-            Function::Some => Call::Some(self.within_included(&args[0], diagnostics)?),
+            // Compiled by `quantifier`, which reads their deck types first.
+            Function::Every | Function::Some => return self.quantified(function, args, diagnostics),
             Function::Value => {
                 both(field(0, diagnostics), position(&args[1], diagnostics)).map(|(f, p)| Call::Value(f, p))?
             }
@@ -675,6 +682,32 @@ impl Compiler<'_, '_> {
             },
             _ => None,
         }
+    }
+
+    /// `every(TYPE…, RULE)`, `some(TYPE…, RULE)`: the included decks of
+    /// those types (of any, when none is named) and the rule.
+    fn quantifier(&self, function: Function, expr: &Expr, args: &[Expr], d: &mut Vec<Diagnostic>) -> Option<Node> {
+        let Expr::Call { name, .. } = expr else { return None };
+        if args.is_empty() {
+            d.push(
+                Diagnostic::error(&codes::RULE_ARITY, format!("`{}` takes a rule, after any deck types", name.text))
+                    .primary(expr.span(), "the rule is missing")
+                    .help(format!("write it like `{}`", function.signature().example)),
+            );
+            return None;
+        }
+        let call = self.quantified(function, args, d)?;
+        let shown = expr.to_string().into_boxed_str();
+        Some(Node { op: Op::Call(Box::new(CallNode { call, shown })), ty: Ty::Truth, span: expr.span() })
+    }
+
+    /// The call of `every` or `some` with at least one argument.
+    fn quantified(&self, function: Function, args: &[Expr], d: &mut Vec<Diagnostic>) -> Option<Call> {
+        let (rule, types) = args.split_last()?;
+        let types = self.deck_types(types, d);
+        let inner = self.within_included(rule, d);
+        let (types, inner) = both(types, inner)?;
+        Some(if function == Function::Every { Call::Every(types, inner) } else { Call::Some(types, inner) })
     }
 
     /// The rule of `every` or `some`, seen from inside each included deck.

@@ -139,7 +139,7 @@ impl<'a> Evaluation<'a> {
             }
             Op::Call(call) => {
                 let value = self.call(call, pool);
-                if !matches!(call.call, Call::Every(_)) {
+                if !matches!(call.call, Call::Every(..)) {
                     self.counted.push((&call.shown, value));
                 }
                 value
@@ -186,16 +186,14 @@ impl<'a> Evaluation<'a> {
                 self.culprits = failing;
                 n
             }
-            Call::Decks(types) => {
-                pool.included.iter().filter(|d| types.is_empty() || types.contains(&d.deck_type.index())).count() as i64
-            }
+            Call::Decks(types) => of_types(pool, types).count() as i64,
             Call::Value(field, position) => {
                 let Some(entry) = pool.entries.first() else { return 0 };
                 let values = self.cards[entry.card].field(field).map(|f| f.values.as_slice()).unwrap_or_default();
                 values.iter().flat_map(|v| numbers(&v.value)).nth(position - 1).unwrap_or(0)
             }
-            Call::Every(inner) => self.every(inner, pool),
-            Call::Some(inner) => self.some(inner, pool),
+            Call::Every(types, inner) => self.every(types, inner, pool),
+            Call::Some(types, inner) => self.some(types, inner, pool),
             Call::Numbers(field) => {
                 let Some(entry) = pool.entries.first() else { return 0 };
                 let values = self.cards[entry.card].field(field).map(|f| f.values.as_slice()).unwrap_or_default();
@@ -294,9 +292,9 @@ impl<'a> Evaluation<'a> {
 
     /// Whether `inner` holds for each included deck; the decks where it
     /// does not are the culprits.
-    fn every(&mut self, inner: &'a Node, pool: &Pool) -> i64 {
+    fn every(&mut self, types: &[usize], inner: &'a Node, pool: &Pool) -> i64 {
         let mut failing = Vec::new();
-        for deck in &pool.included {
+        for deck in of_types(pool, types) {
             let mut nested = Evaluation::new(self.ruleset, self.cards).with_params(self.params);
             if nested.eval(inner, &deck.pool) == 0 {
                 failing.push(deck.span);
@@ -309,9 +307,9 @@ impl<'a> Evaluation<'a> {
     }
 
     /// Whether `inner` holds for some included deck.
-    fn some(&mut self, inner: &'a Node, pool: &Pool) -> i64 {
+    fn some(&mut self, types: &[usize], inner: &'a Node, pool: &Pool) -> i64 {
         let mut tried = Vec::new();
-        for deck in &pool.included {
+        for deck in of_types(pool, types) {
             let mut nested = Evaluation::new(self.ruleset, self.cards).with_params(self.params);
             if nested.eval(inner, &deck.pool) != 0 {
                 return 1;
@@ -508,6 +506,11 @@ fn args_of<'c>(card: &'c Card, keyword: &'c str) -> impl Iterator<Item = &'c Val
         };
         args.iter().map(|a| &a.value)
     })
+}
+
+/// The included decks of the given types (all, when none is given).
+fn of_types<'p>(pool: &'p Pool, types: &'p [usize]) -> impl Iterator<Item = &'p Included> + 'p {
+    pool.included.iter().filter(move |d| types.is_empty() || types.contains(&d.deck_type.index()))
 }
 
 /// A sum that stops at the largest number rather than overflowing.

@@ -182,10 +182,11 @@ pub enum Call {
     OutOfRange(FieldRef, Filters),
     /// Included decks of the given types (any, when none is given).
     Decks(Vec<usize>),
-    /// Whether the rule holds for each included deck.
-    Every(Node),
-    /// Whether the rule holds for some included deck.
-    Some(Node),
+    /// Whether the rule holds for each included deck of the types (of any
+    /// type, when none is given).
+    Every(Vec<usize>, Node),
+    /// Whether the rule holds for some included deck of the types.
+    Some(Vec<usize>, Node),
     /// The N-th number of a field, on the one card a card rule is about;
     /// a paired value (`4+/5+`, `0-12`) is two numbers.
     Value(FieldRef, usize),

@@ -174,9 +174,15 @@ fn each_type_mistake_is_refused_at_its_place() {
         (&probe("value(worth) == 1"), "E0421", "`value` takes 2 arguments, not 1", "value(worth)"),
         (
             "deck-type d \"D\" {\n  includes d\n  require \"r\" every(1 == 1, 2 == 2)\n}",
+            "E0422",
+            "expected a deck type here",
+            "1 == 1",
+        ),
+        (
+            "deck-type d \"D\" {\n  includes d\n  require \"r\" some()\n}",
             "E0421",
-            "`every` takes 1 argument, not 2",
-            "2 == 2",
+            "`some` takes a rule, after any deck types",
+            "some()",
         ),
         ("play-limit \"r\" sum() == 1", "E0421", "`sum` takes at least 1 argument, not 0", "sum()"),
         (
@@ -374,4 +380,26 @@ fn every_and_some_look_into_each_included_deck() {
     let mut evaluation = Evaluation::new(&ruleset, &cards);
     assert!(!evaluation.holds(compiled, &empty));
     assert_eq!(evaluation.summary(), "here count() is 0, some(count() == 1) is 0");
+}
+
+#[test]
+fn every_and_some_may_look_into_decks_of_some_types() {
+    let (ruleset, diagnostics, _) = ruleset(
+        "deck-type d \"D\" {\n  includes d e\n  require \"a\" every(e, count() == 1)\n  \
+         require \"b\" some(d, count() == 1)\n  require \"c\" every(d, e, count() == 1)\n}\n\
+         deck-type e \"E\" {\n  require \"r\" count() >= 0\n}",
+    );
+    assert!(diagnostics.is_empty(), "{:?}", diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>());
+    let span = Span::new(FileId(0), 0, 0);
+    let included = |index, id, pool| super::Included { deck_type: crate::ir::DeckTypeId::new(index, id), span, pool };
+    // A `d` deck of no cards and an `e` deck of one.
+    let pool =
+        Pool { included: vec![included(0, "d", Pool::default()), included(1, "e", one_card())], ..Pool::default() };
+    let cards = [token()];
+    let holds: Vec<bool> = ruleset.deck_types[0]
+        .rules
+        .iter()
+        .map(|rule| Evaluation::new(&ruleset, &cards).holds(rule.compiled.as_deref().expect("compiled"), &pool))
+        .collect();
+    assert_eq!(holds, [true, false, false]);
 }
