@@ -109,25 +109,32 @@ impl GameChecker<'_> {
             } else if let Some(i) = deck_type.params.iter().position(|p| p.name == word) {
                 self.param_line(line, &deck_type.params[i], &mut deck.params[i]);
             } else {
-                let mut fields: Vec<&str> = deck_type.entry.iter().map(String::as_str).collect();
-                fields.extend(deck_type.match_field.as_deref());
-                fields.extend(deck_type.params.iter().map(|p| p.name.as_str()));
-                fields.extend(deck_type.includes.iter().filter_map(|t| ruleset.deck_type(t)).map(|t| t.word.as_str()));
-                self.report(
-                    Diagnostic::error(
-                        &codes::UNKNOWN_FIELD,
-                        format!("{} {} has no line `{word}`", article(&deck_type.display), deck_type.display),
-                    )
-                    .primary(line.name.span, "unknown line")
-                    .note(format!("expected one of: {}", fields.join(", ")))
-                    .suggest(suggest(word, fields.iter().copied())),
-                );
+                self.unknown_deck_line(line, deck_type);
             }
         }
         self.missing_params(&deck, deck_type);
         deck.broken |= self.diagnostics.len() > problems_before;
         out.push(deck);
         Some(name.to_string())
+    }
+
+    /// A line of a deck that is none of the lines its type has.
+    fn unknown_deck_line(&mut self, line: &Node, deck_type: &DeckType) {
+        let word = line.name.text.as_str();
+        let mut fields: Vec<&str> = deck_type.entry.iter().map(String::as_str).collect();
+        fields.extend(deck_type.match_field.as_deref());
+        fields.extend(deck_type.params.iter().map(|p| p.name.as_str()));
+        let ruleset = self.ruleset;
+        fields.extend(deck_type.includes.iter().filter_map(|t| ruleset.deck_type(t)).map(|t| t.word.as_str()));
+        self.report(
+            Diagnostic::error(
+                &codes::UNKNOWN_FIELD,
+                format!("{} {} has no line `{word}`", article(&deck_type.display), deck_type.display),
+            )
+            .primary(line.name.span, "unknown line")
+            .note(format!("expected one of: {}", fields.join(", ")))
+            .suggest(suggest(word, fields.iter().copied())),
+        );
     }
 
     fn missing_name(&mut self, line: &Node) {
