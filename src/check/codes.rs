@@ -314,4 +314,13 @@ type that `includes` others:
       require \"small moves\" value(move, 1) <= 2     # wrong: one card's value
       require \"small moves\" sum(move) <= 6          # right
     }";
+
+UNUSED_DEFINITION "W0427" "unused-definition" "\
+A ruleset declares a definition (`def`) that no rule calls.  A definition
+is checked where a rule calls it, with the arguments it is given, so a
+mistake in one that nothing calls would go unseen.  Call it from a rule,
+or remove it:
+
+    def at-most(n) count() <= n
+    require \"a band has at most 3 units\" at-most(3)";
 }

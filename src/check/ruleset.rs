@@ -889,6 +889,7 @@ impl Loader<'_> {
             for rule in &ruleset.play_limits {
                 compile(&compiler, rule, Ty::Truth, self.diagnostics);
             }
+            self.diagnostics.extend(names.unused().map(super::rules::defs::unused));
             compiled
         };
         let broken: Vec<Span> = compiled.iter().filter(|(_, c)| c.is_none()).map(|(span, _)| *span).collect();

@@ -15,7 +15,7 @@ use crate::check::names::suggest;
 use crate::diagnostics::Diagnostic;
 use crate::source::Span;
 use crate::syntax::ast::{BinOp, Expr, Name};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 
 /// What a function's arguments are: some of fixed types, then any number
@@ -159,6 +159,8 @@ pub(in crate::check) struct Names<'r> {
     ruleset: &'r Ruleset,
     /// The ruleset's definitions (`def`), expanded where rules call them.
     defs: &'r [Def],
+    /// Which definitions some rule calls.
+    used: RefCell<Vec<bool>>,
     /// Every field name the ruleset declares, at any depth.
     fields: Vec<&'r str>,
     /// The names each field may hold, where the ruleset declares them all
@@ -169,7 +171,14 @@ pub(in crate::check) struct Names<'r> {
 
 impl<'r> Names<'r> {
     pub fn new(ruleset: &'r Ruleset, defs: &'r [Def]) -> Self {
-        Names { ruleset, defs, fields: field_names(ruleset), field_values: field_values(ruleset) }
+        let used = RefCell::new(vec![false; defs.len()]);
+        Names { ruleset, defs, used, fields: field_names(ruleset), field_values: field_values(ruleset) }
+    }
+
+    /// The definitions no rule compiled so far calls.
+    pub fn unused(&self) -> impl Iterator<Item = &'r Def> + '_ {
+        let used = self.used.borrow().clone();
+        self.defs.iter().zip(used).filter(|(_, used)| !used).map(|(def, _)| def)
     }
 
     /// Whether `name` means something else in a rule (a function, or a
@@ -190,6 +199,7 @@ impl<'r> Names<'r> {
 pub(in crate::check) struct Compiler<'n, 'r> {
     ruleset: &'r Ruleset,
     defs: &'r [Def],
+    used: &'n RefCell<Vec<bool>>,
     fields: &'n [&'r str],
     field_values: &'n BTreeMap<&'r str, Vec<&'r str>>,
     params: &'r [DeckParam],
@@ -211,6 +221,7 @@ impl<'n, 'r> Compiler<'n, 'r> {
         Compiler {
             ruleset: names.ruleset,
             defs: names.defs,
+            used: &names.used,
             fields: &names.fields,
             field_values: &names.field_values,
             params,
@@ -228,7 +239,7 @@ impl<'n, 'r> Compiler<'n, 'r> {
         let expr = if self.defs.is_empty() {
             expr
         } else {
-            expanded = Expansion::new(self.defs).expand(expr, diagnostics)?;
+            expanded = Expansion::new(self.defs, self.used).expand(expr, diagnostics)?;
             &expanded
         };
         let root = self.value(expr, diagnostics)?;

@@ -16,6 +16,7 @@ use crate::check::codes;
 use crate::diagnostics::Diagnostic;
 use crate::source::Span;
 use crate::syntax::ast::{Expr, Name};
+use std::cell::RefCell;
 use std::sync::Arc;
 
 /// How deep definitions may use definitions.
@@ -37,14 +38,16 @@ pub struct Def {
 /// The state of one rule's expansion.
 pub(super) struct Expansion<'d> {
     defs: &'d [Def],
+    /// Which definitions some rule calls, for the ones none does.
+    used: &'d RefCell<Vec<bool>>,
     /// The definitions being expanded, outermost first.
     active: Vec<usize>,
     expansions: usize,
 }
 
 impl<'d> Expansion<'d> {
-    pub fn new(defs: &'d [Def]) -> Self {
-        Expansion { defs, active: Vec::new(), expansions: 0 }
+    pub fn new(defs: &'d [Def], used: &'d RefCell<Vec<bool>>) -> Self {
+        Expansion { defs, used, active: Vec::new(), expansions: 0 }
     }
 
     /// `expr` with every call of a definition expanded; `None` when a call
@@ -101,6 +104,9 @@ impl<'d> Expansion<'d> {
     ) -> Option<Expr> {
         let defs: &'d [Def] = self.defs;
         let def = &defs[index];
+        if let Some(used) = self.used.borrow_mut().get_mut(index) {
+            *used = true;
+        }
         if def.params.len() != args.len() {
             diagnostics.push(
                 Diagnostic::error(
@@ -175,4 +181,12 @@ fn substitute(body: &Expr, params: &[Name], args: &[Expr]) -> Expr {
             span: *span,
         },
     }
+}
+
+/// A definition no rule calls: its expression is never compiled, so a
+/// mistake in it would go unseen.
+pub fn unused(def: &Def) -> Diagnostic {
+    Diagnostic::warning(&codes::UNUSED_DEFINITION, format!("no rule uses `{}`", def.name.text))
+        .primary(def.name.span, "defined here, never called")
+        .help("a definition is checked where a rule calls it; call it, or remove it")
 }
