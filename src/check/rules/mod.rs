@@ -1,6 +1,7 @@
 //! Rule expressions as a typed language: compiled once, when the ruleset
-//! loads ([`compile`]), then evaluated over the cards of each card, block or
-//! deck ([`eval`]).
+//! loads ([`compile`]), for the [`Scope`] the rule is declared in, with the
+//! calls of the ruleset's definitions expanded first ([`defs`]); then
+//! evaluated over each card, block or deck ([`eval`]).
 //!
 //! A rule is read by the syntax stage into an untyped [`Expr`](crate::syntax::ast::Expr).
 //! Compiling it resolves every function to a [`Call`] and every name to the
