@@ -107,6 +107,27 @@ fn rows() -> Vec<Row> {
             cards: "",
             expected: ("E0422", "market.rules", 24, "cost"),
         },
+        Row {
+            what: "effect lines are counted by role, wherever they are",
+            tags: "",
+            extra: "  body effects\n  field ally { body effects }\n  require \"one gain at most\" effects(role == gain) <= 1\n",
+            cards: "game market\nship \"Trader\" {\n  gain trade 1\n  ally { gain trade 2 }\n}\n",
+            expected: ("E0314", "market.cards", 2, "ship \"Trader\""),
+        },
+        Row {
+            what: "repeated rows are counted",
+            tags: "",
+            extra: "  field ability { takes text; many }\n  require \"two abilities at most\" rows(ability) <= 2\n",
+            cards: "game market\nship \"Busy\" {\n  ability \"a\"\n  ability \"b\"\n  ability \"c\"\n}\n",
+            expected: ("E0314", "market.cards", 2, "ship \"Busy\""),
+        },
+        Row {
+            what: "a rule of a kind cannot count included decks",
+            tags: "",
+            extra: "  require \"alone\" decks() == 0\n",
+            cards: "",
+            expected: ("E0426", "market.rules", 24, "decks"),
+        },
     ]
 }
 
