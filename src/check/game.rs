@@ -5,9 +5,9 @@
 //! any order and across files.
 
 use super::codes;
-use super::expr::{Evaluation, Pool, PoolEntry};
 use super::model::{Kind, Ruleset, Schema, Type};
 use super::names::{article, string_at, suggest};
+use super::rules::{Evaluation, Pool, PoolEntry};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{self, Body, Card, Field, Spanned, Value};
 use crate::source::{Files, Span};
@@ -345,8 +345,9 @@ impl<'a> GameChecker<'a> {
         }];
         let pool = Pool { entries: vec![PoolEntry { card: 0, count: 1, span: at }], ..Pool::default() };
         for rule in &schema.rules {
+            let Some(compiled) = &rule.compiled else { continue };
             let mut evaluation = Evaluation::new(self.ruleset, &subject);
-            if evaluation.holds(&rule.expr, &pool) {
+            if evaluation.holds(compiled, &pool) {
                 continue;
             }
             let code = match rule.severity {
