@@ -157,6 +157,7 @@ impl<'a> GameChecker<'a> {
             symbol: deck_symbol(node, &kind.schema),
             tags,
         };
+        let reported = self.diagnostics.len();
         let body = match &node.block {
             Some(block) => self.body(&kind.schema, &block.nodes, node.head_span(), &context, &owner),
             None => {
@@ -164,7 +165,12 @@ impl<'a> GameChecker<'a> {
                 Body::default()
             }
         };
-        self.apply_rules(&kind.schema, &context, &body, None, node.head_span());
+        // A card with an error has lost the lines that hold it: its rules
+        // would judge what is left, and say it breaks them when it may not.
+        let whole = !self.diagnostics[reported..].iter().any(|d| d.severity == crate::diagnostics::Severity::Error);
+        if whole {
+            self.apply_rules(&kind.schema, &context, &body, None, node.head_span());
+        }
         let lint_levels = std::mem::take(&mut self.lint_levels);
         Some(Card {
             name: name.to_string(),
