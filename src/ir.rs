@@ -325,6 +325,10 @@ pub struct Deck {
     /// Values the deck type derives, such as a strategy rating.
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub computed: std::collections::BTreeMap<String, i64>,
+    /// The values of the deck type's parameters for this deck: set by the
+    /// deck, or the ruleset's defaults.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub params: std::collections::BTreeMap<String, i64>,
     #[serde(skip)]
     pub lint_levels: Vec<LintLevel>,
     #[serde(skip)]

@@ -78,11 +78,12 @@ fn check(files: &[(&str, String)]) -> Checked {
     }
 }
 
-/// A ruleset of one kind of card and one deck type holding `rule`.
+/// A ruleset of one kind of card and one deck type holding `rule`; a pile
+/// may include piles, so that `every` means something in its rules.
 fn ruleset(rule: &str) -> (&'static str, String) {
     let text = format!(
         "ruleset chains {{\n  title \"Chains\"\n}}\n\nkind token \"Token\" {{\n  field worth int\n}}\n\n\
-         deck-type pile \"Pile\" {{\n  require \"the long rule\" {rule}\n}}\n"
+         deck-type pile \"Pile\" {{\n  includes pile\n  require \"the long rule\" {rule}\n}}\n"
     );
     ("chains.rules", text)
 }
@@ -118,24 +119,26 @@ fn a_sum_of_100000_ones_is_100000() {
 
 #[test]
 fn terms_joined_by_and_hold_when_all_do() {
-    holds(&joined("count()", " and "));
+    holds(&joined("count() == 100000", " and "));
     // The last term decides; the summary names each count once.
-    is_broken(&format!("{} and count() == 0", joined("count()", " and ")), "here count() is 100000");
+    is_broken(&format!("{} and count() == 0", joined("count() == 100000", " and ")), "here count() is 100000");
 }
 
 #[test]
 fn terms_joined_by_or_hold_when_one_does() {
-    holds(&format!("{} or count()", joined("0", " or ")));
-    is_broken(&format!("{} or count() == 0", joined("0", " or ")), "here count() is 100000");
+    holds(&format!("{} or count() == 100000", joined("count() == 0", " or ")));
+    is_broken(&format!("{} or count() == 0", joined("count() == 0", " or ")), "here count() is 100000");
 }
 
 #[test]
 fn a_chain_of_100000_comparisons_of_mixed_sums_folds_from_the_left() {
-    // Every term is 1 (`*` and `/` before `+` and `-`): 1 == 1 == … is 1.
-    let terms = joined("2 * 3 - 10 / 2", " == ");
-    holds(&format!("count() / 100000 == {terms}"));
-    // (2 == 1) is 0, and 0 == 1 is 0 again, all the way along.
-    is_broken(&format!("count() / 50000 == {terms}"), "here count() is 100000");
+    // Every sum is 1 (`*` and `/` before `+` and `-`), and each comparison's
+    // truth is compared with the next one's: true == true == … holds.
+    let terms = joined("(2 * 3 - 10 / 2 == 1)", " == ");
+    holds(&format!("count() / 100000 == 2 * 3 - 10 / 2 == {terms}"));
+    // (2 == 1) does not hold, and neither does false == true, all the way
+    // along.
+    is_broken(&format!("count() / 50000 == 2 * 3 - 10 / 2 == {terms}"), "here count() is 100000");
 }
 
 /// The rule is refused with one diagnostic, too deep, whose label says
@@ -153,7 +156,7 @@ fn nested(open: &str, inner: &str, close: &str, depth: usize) -> String {
 
 #[test]
 fn brackets_nest_32_deep_and_no_deeper() {
-    check(&[ruleset(&nested("(", "1", ")", 32))]).gave(0, &[]);
+    check(&[ruleset(&nested("(", "1 == 1", ")", 32))]).gave(0, &[]);
     // A call is a level too: 31 brackets around `count()` are 32 levels.
     holds(&format!("{} == 100000", nested("(", "count()", ")", 31)));
     too_deep(&format!("{} == 1", nested("(", "count()", ")", 32)), "this call is too deep");
@@ -164,15 +167,19 @@ fn brackets_nest_32_deep_and_no_deeper() {
 #[test]
 fn calls_nest_32_deep_and_no_deeper() {
     holds(&nested("every(", "count() == 100000", ")", 31));
-    check(&[ruleset(&nested("every(", "1", ")", 32))]).gave(0, &[]);
+    check(&[ruleset(&nested("every(", "1 == 1", ")", 32))]).gave(0, &[]);
     too_deep(&nested("every(", "1", ")", 33), "this call is too deep");
     too_deep(&nested("every(", "1", ")", 200_000), "this call is too deep");
 }
 
 #[test]
 fn not_nests_32_deep_and_no_deeper() {
-    is_broken(&nested("not ", "count() == 100000", "", 31), "here count() is 100000");
-    check(&[ruleset(&nested("not ", "1", "", 32))]).gave(0, &[]);
+    // 30 `not`s, a bracket and a call are 32 levels.
+    is_broken(&nested("not ", "(count() == 0)", "", 30), "here count() is 100000");
+    // 32 `not`s read; the rule is then refused for its type alone (`1` is
+    // a number, not a truth), there being no level left for a comparison's
+    // brackets or a call.
+    check(&[ruleset(&nested("not ", "1", "", 32))]).gave(1, &["E0422"]);
     too_deep(&nested("not ", "1", "", 33), "this `not` is too deep");
     too_deep(&nested("not ", "1", "", 500_000), "this `not` is too deep");
     // Brackets, calls and `not` count together: 11 times three is 33.

@@ -215,3 +215,14 @@ fn strategy_ratings_are_the_sum_of_tonnage_values() {
         }
     }
 }
+
+/// A fleet's agreed points are the ones it sets, else its roster's band top.
+#[test]
+fn each_fleet_has_its_agreed_points() {
+    let outcome = check_folder(FOLDER);
+    let game = game(&outcome);
+    for (fleet_name, agreed) in [("Lantern Patrol", 999), ("Red Tide", 1500), ("Avalon Battle Group", 3000)] {
+        let fleet = deck(game, fleet_name);
+        assert_eq!(fleet.params.get("agreed-points"), Some(&agreed), "{fleet_name}");
+    }
+}

@@ -365,4 +365,85 @@ are written, so a line written below it still resolves first:
 
 Move the line above the `then` block, or into it (or into a second `then`
 block after the first, to resolve after it).";
+
+UNKNOWN_RULE_FUNCTION "E0420" "unknown-rule-function" "\
+A rule calls a function the rule language does not have.  The functions
+are `count`, `distinct`, `groups`, `max-copies`, `max-groups`, `all`, `any`,
+`sum`, `sum-rows`, `subset`, `values`, `out-of-range`, `decks`, `every`,
+`value`, `numbers`, `effects`, `rows`, `each-row`, `args`, `each-arg` and
+`some`
+(docs/rulesets.md, \"Rule expressions\"):
+
+    require \"20 Offense Cards\" cuont(offense) == 20   # wrong
+    require \"20 Offense Cards\" count(offense) == 20   # right";
+
+RULE_ARITY "E0421" "rule-arity" "\
+A rule function is given too few or too many arguments.  `sum` takes a field
+and then filters, `value` a field and a position, `every` one rule:
+
+    require \"the smaller move first\" value(move) <= value(move, 2)      # wrong
+    require \"the smaller move first\" value(move, 1) <= value(move, 2)   # right";
+
+RULE_TYPE "E0422" "rule-type" "\
+A part of a rule has the wrong type.  A rule has numbers (`3`,
+`count(offense)`), truths (`count() == 27`, `all(...)`, `any(...)`), and, as
+arguments, filters (`offense`, `cost >= 2`), fields, deck types and
+positions.  A rule as a whole is a truth (a `compute` line's is a number);
+`and`, `or` and `not` join truths; `+ - * /` and `< <= > >=` take numbers;
+`==` and `!=` compare two numbers or two truths.
+
+    require \"ships have a cost\" cost                    # wrong: a filter
+    require \"ships have a cost\" all(cost)               # right
+    require \"no extras\" count(extra)                    # wrong: a number
+    require \"no extras\" count(extra) == 0               # right";
+
+UNKNOWN_RULE_NAME "E0423" "unknown-rule-name" "\
+A rule names a kind, tag, keyword, field or deck type its ruleset does not
+declare.  A filter is a kind, tag or keyword, or a field (the cards that
+have it); `sum` and `values` take a field; `decks` takes deck types.
+
+    require \"scouts cost nothing\" all(not (cost and scuot))   # wrong
+    require \"scouts cost nothing\" all(not (cost and scout))   # right";
+
+IMPOSSIBLE_RULE_VALUE "E0424" "impossible-rule-value" "\
+A field test compares a field with a name the field can never hold: the
+ruleset declares every value of the field (an enum, symbols, arcs ...), and
+this is none of them, so the test would never hold and the rule would
+silently never fire.
+
+    enum faction { unaligned; blob; star }
+    require \"no unaligned ships\" all(faction != unalinged)   # wrong
+    require \"no unaligned ships\" all(faction != unaligned)   # right";
+
+RECURSIVE_DEFINITION "E0425" "recursive-definition" "\
+A rule calls a definition (`def`) that uses itself, directly or through
+other definitions, or definitions that use each other more than 8 deep, or
+so many that the rule would expand to more than 10,000 calls.  A
+definition is expanded where it is called, so it cannot repeat itself:
+
+    def many(n) count() >= n and many(n)        # wrong: uses itself
+    def many(n) count() >= n                    # right";
+
+RULE_SCOPE "E0426" "rule-scope" "\
+A rule uses a function that means nothing where the rule is declared.  A
+rule of a kind, shape or field is about one card; a deck type's rule is
+about the cards of a deck, and may look into the decks it includes; a
+play limit is about the cards one player plays in a turn.  `value` and
+`numbers` read one card, so they belong in a kind's rules; `decks`,
+`every` and `some` look into included decks, so they belong in a deck
+type that `includes` others:
+
+    deck-type line \"Line\" {
+      require \"small moves\" value(move, 1) <= 2     # wrong: one card's value
+      require \"small moves\" sum(move) <= 6          # right
+    }";
+
+UNUSED_DEFINITION "W0427" "unused-definition" "\
+A ruleset declares a definition (`def`) that no rule calls.  A definition
+is checked where a rule calls it, with the arguments it is given, so a
+mistake in one that nothing calls would go unseen.  Call it from a rule,
+or remove it:
+
+    def at-most(n) count() <= n
+    require \"a band has at most 3 units\" at-most(3)";
 }

@@ -5,10 +5,10 @@
 //! define the decks it includes inline.
 
 use super::codes;
-use super::expr::{self, Included, Pool};
 use super::game::GameChecker;
-use super::model::DeckType;
+use super::model::{DeckParam, DeckType};
 use super::names::{article, ident_at, string_at, suggest, Suggester};
+use super::rules::{self, Included, Pool};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{Card, Deck, DeckEntry, Value};
 use crate::source::Span;
@@ -27,6 +27,9 @@ pub(super) struct DeckSource<'n> {
     pub symbol: Option<(String, Span)>,
     pub cards: Vec<(String, i64, Span)>,
     pub includes: Vec<(String, Span)>,
+    /// The value each parameter of the deck type is set to, if it is, and
+    /// where.
+    pub params: Vec<Option<(i64, Span)>>,
     /// Whether a line of the deck could not be read; its rules are then not
     /// counted, since the counts would be wrong.
     pub broken: bool,
@@ -77,6 +80,7 @@ impl GameChecker<'_> {
             symbol: None,
             cards: Vec::new(),
             includes: Vec::new(),
+            params: vec![None; deck_type.params.len()],
             broken: false,
             lint_levels: Vec::new(),
         };
@@ -102,24 +106,35 @@ impl GameChecker<'_> {
                 } else {
                     self.missing_name(line);
                 }
+            } else if let Some(i) = deck_type.params.iter().position(|p| p.name == word) {
+                self.param_line(line, &deck_type.params[i], &mut deck.params[i]);
             } else {
-                let mut fields: Vec<&str> = deck_type.entry.iter().map(String::as_str).collect();
-                fields.extend(deck_type.match_field.as_deref());
-                fields.extend(deck_type.includes.iter().filter_map(|t| ruleset.deck_type(t)).map(|t| t.word.as_str()));
-                self.report(
-                    Diagnostic::error(
-                        &codes::UNKNOWN_FIELD,
-                        format!("{} {} has no line `{word}`", article(&deck_type.display), deck_type.display),
-                    )
-                    .primary(line.name.span, "unknown line")
-                    .note(format!("expected one of: {}", fields.join(", ")))
-                    .suggest(suggest(word, fields.iter().copied())),
-                );
+                self.unknown_deck_line(line, deck_type);
             }
         }
+        self.missing_params(&deck, deck_type);
         deck.broken |= self.diagnostics.len() > problems_before;
         out.push(deck);
         Some(name.to_string())
+    }
+
+    /// A line of a deck that is none of the lines its type has.
+    fn unknown_deck_line(&mut self, line: &Node, deck_type: &DeckType) {
+        let word = line.name.text.as_str();
+        let mut fields: Vec<&str> = deck_type.entry.iter().map(String::as_str).collect();
+        fields.extend(deck_type.match_field.as_deref());
+        fields.extend(deck_type.params.iter().map(|p| p.name.as_str()));
+        let ruleset = self.ruleset;
+        fields.extend(deck_type.includes.iter().filter_map(|t| ruleset.deck_type(t)).map(|t| t.word.as_str()));
+        self.report(
+            Diagnostic::error(
+                &codes::UNKNOWN_FIELD,
+                format!("{} {} has no line `{word}`", article(&deck_type.display), deck_type.display),
+            )
+            .primary(line.name.span, "unknown line")
+            .note(format!("expected one of: {}", fields.join(", ")))
+            .suggest(suggest(word, fields.iter().copied())),
+        );
     }
 
     fn missing_name(&mut self, line: &Node) {
@@ -207,6 +222,7 @@ impl GameChecker<'_> {
         for deck in sources {
             let Some(deck_type) = self.ruleset.deck_type_of(&deck.deck_type) else { continue };
             let problems_before = self.diagnostics.len();
+            let params = param_values(deck, deck_type);
             let mut pool = Pool { own: deck.symbol.as_ref().map(|(s, _)| s.clone()), ..Pool::default() };
             let lost = self.fill(deck, &index, cards, &mut pool, &mut vec![deck.name.as_str()], true);
             let clean = self.diagnostics.len() == problems_before
@@ -217,12 +233,13 @@ impl GameChecker<'_> {
             // item lost to a syntax error, would only repeat that mistake as
             // rule failures.
             if clean {
-                self.rules(deck, deck_type, cards, &pool);
+                self.rules(deck, deck_type, cards, &pool, &params);
             }
             let mut computed = std::collections::BTreeMap::new();
             for value in &deck_type.computed {
-                let mut evaluation = expr::Evaluation::new(self.ruleset, cards);
-                computed.insert(value.message.clone(), evaluation.eval(&value.expr, &pool));
+                let Some(rule) = &value.compiled else { continue };
+                let mut evaluation = rules::Evaluation::new(self.ruleset, cards).with_params(&params);
+                computed.insert(value.message.clone(), evaluation.value(rule, &pool));
             }
             let mut entries: Vec<DeckEntry> = Vec::new();
             let mut position: HashMap<usize, usize> = HashMap::new();
@@ -242,6 +259,7 @@ impl GameChecker<'_> {
                 includes: deck.includes.iter().map(|(n, _)| n.clone()).collect(),
                 cards: entries,
                 computed,
+                params: deck_type.params.iter().map(|p| p.name.clone()).zip(params).collect(),
                 span: deck.node.head_span(),
                 lint_levels: deck.lint_levels.clone(),
             });
@@ -386,15 +404,16 @@ impl GameChecker<'_> {
                     );
                 }
             }
-            pool.entries.push(expr::PoolEntry { card: i, count: *count, span: *span });
+            pool.entries.push(rules::PoolEntry { card: i, count: *count, span: *span });
         }
         lost
     }
 
-    fn rules(&mut self, deck: &DeckSource<'_>, deck_type: &DeckType, cards: &[Card], pool: &Pool) {
+    fn rules(&mut self, deck: &DeckSource<'_>, deck_type: &DeckType, cards: &[Card], pool: &Pool, params: &[i64]) {
         for rule in &deck_type.rules {
-            let mut evaluation = expr::Evaluation::new(self.ruleset, cards);
-            if evaluation.holds(&rule.expr, pool) {
+            let Some(compiled) = &rule.compiled else { continue };
+            let mut evaluation = rules::Evaluation::new(self.ruleset, cards).with_params(params);
+            if evaluation.holds(compiled, pool) {
                 continue;
             }
             let code = match rule.severity {
@@ -414,6 +433,83 @@ impl GameChecker<'_> {
             diagnostic = diagnostic.note(format!("the rule is `{}`", rule.text));
             self.report(diagnostic);
         }
+    }
+}
+
+impl GameChecker<'_> {
+    /// `agreed-points 1500`: a deck sets a parameter of its type, once, to
+    /// a whole number within the parameter's bounds.
+    fn param_line(&mut self, line: &Node, param: &DeckParam, slot: &mut Option<(i64, Span)>) {
+        if let Some((_, first)) = slot {
+            self.report(
+                Diagnostic::error(&codes::DUPLICATE_FIELD, format!("`{}` is set twice", param.name))
+                    .primary(line.name.span, "set again here")
+                    .secondary(*first, "first set here"),
+            );
+            return;
+        }
+        let value = match line.values.as_slice() {
+            [value] => value,
+            _ => {
+                self.report(
+                    Diagnostic::error(&codes::WRONG_VALUE_COUNT, format!("`{}` takes one number", param.name))
+                        .primary(line.head_span(), "expected one whole number")
+                        .help(format!("write `{} 1000`", param.name)),
+                );
+                return;
+            }
+        };
+        match value.kind {
+            ValueKind::Int(n) if within(n, param.bounds) => *slot = Some((n, line.name.span)),
+            ValueKind::Int(n) => self.report(
+                Diagnostic::error(&codes::OUT_OF_BOUNDS, format!("`{}` cannot be {n}", param.name))
+                    .primary(value.span, format!("expected {}", bounds_text(param.bounds)))
+                    .secondary(param.span, "the parameter, declared here"),
+            ),
+            // Already reported by the parser.
+            ValueKind::Invalid => {}
+            _ => self.report(
+                Diagnostic::error(&codes::WRONG_TYPE, format!("`{}` is a whole number", param.name))
+                    .primary(value.span, "expected a whole number such as `1000`")
+                    .secondary(param.span, "the parameter, declared here"),
+            ),
+        }
+    }
+
+    /// Every parameter without a default must be set by the deck.
+    fn missing_params(&mut self, deck: &DeckSource<'_>, deck_type: &DeckType) {
+        for (param, set) in deck_type.params.iter().zip(&deck.params) {
+            if set.is_none() && param.default.is_none() {
+                self.report(
+                    Diagnostic::error(
+                        &codes::MISSING_FIELD,
+                        format!("{} `{}` does not set `{}`", deck.node.name.text, deck.name, param.name),
+                    )
+                    .primary(deck.node.head_span(), format!("expected a `{}` line", param.name))
+                    .secondary(param.span, "the parameter has no default")
+                    .help(format!("add `{} N` inside the {}", param.name, deck.node.name.text)),
+                );
+            }
+        }
+    }
+}
+
+/// The value of each parameter for a deck: as set, else the default.  A
+/// parameter without either is reported and the deck's rules not counted.
+fn param_values(deck: &DeckSource<'_>, deck_type: &DeckType) -> Vec<i64> {
+    let set = deck.params.iter().map(|set| set.map(|(n, _)| n));
+    deck_type.params.iter().zip(set).map(|(param, set)| set.or(param.default).unwrap_or(0)).collect()
+}
+
+fn within(n: i64, bounds: Option<(i64, Option<i64>)>) -> bool {
+    bounds.is_none_or(|(low, high)| n >= low && high.is_none_or(|h| n <= h))
+}
+
+fn bounds_text(bounds: Option<(i64, Option<i64>)>) -> String {
+    match bounds {
+        Some((low, Some(high))) => format!("a number from {low} to {high}"),
+        Some((low, None)) => format!("a number of at least {low}"),
+        None => "a whole number".to_string(),
     }
 }
 

@@ -5,9 +5,9 @@
 //! any order and across files.
 
 use super::codes;
-use super::expr::{Evaluation, Pool, PoolEntry};
 use super::model::{Kind, Ruleset, Schema, Type};
 use super::names::{article, string_at, suggest};
+use super::rules::{Evaluation, Pool, PoolEntry};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{self, Body, Card, Field, Spanned, Value};
 use crate::source::{Files, Span};
@@ -157,6 +157,7 @@ impl<'a> GameChecker<'a> {
             symbol: deck_symbol(node, &kind.schema),
             tags,
         };
+        let reported = self.diagnostics.len();
         let body = match &node.block {
             Some(block) => self.body(&kind.schema, &block.nodes, node.head_span(), &context, &owner),
             None => {
@@ -164,7 +165,12 @@ impl<'a> GameChecker<'a> {
                 Body::default()
             }
         };
-        self.apply_rules(&kind.schema, &context, &body, None, node.head_span());
+        // A card with an error has lost the lines that hold it: its rules
+        // would judge what is left, and say it breaks them when it may not.
+        let whole = !self.diagnostics[reported..].iter().any(|d| d.severity == crate::diagnostics::Severity::Error);
+        if whole {
+            self.apply_rules(&kind.schema, &context, &body, None, node.head_span());
+        }
         let lint_levels = std::mem::take(&mut self.lint_levels);
         Some(Card {
             name: name.to_string(),
@@ -345,8 +351,9 @@ impl<'a> GameChecker<'a> {
         }];
         let pool = Pool { entries: vec![PoolEntry { card: 0, count: 1, span: at }], ..Pool::default() };
         for rule in &schema.rules {
+            let Some(compiled) = &rule.compiled else { continue };
             let mut evaluation = Evaluation::new(self.ruleset, &subject);
-            if evaluation.holds(&rule.expr, &pool) {
+            if evaluation.holds(compiled, &pool) {
                 continue;
             }
             let code = match rule.severity {

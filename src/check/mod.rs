@@ -3,17 +3,17 @@
 //!
 //! Rulesets are loaded first ([`ruleset`]); then each game's cards are checked
 //! ([`game`], [`effects`], [`value`], [`text`]) and its decks counted against the
-//! construction rules ([`deck`], [`expr`]).  All problems of the phase are
+//! construction rules ([`deck`], compiled and evaluated by [`rules`]).  All problems of the phase are
 //! collected; nothing stops at the first.
 
 pub mod builtin;
 pub mod codes;
 mod deck;
 mod effects;
-mod expr;
 mod game;
 pub mod model;
 pub(crate) mod names;
+mod rules;
 mod ruleset;
 pub mod setup;
 pub mod special;

@@ -64,6 +64,10 @@ pub struct Ruleset {
     /// each means in this game; none declared: every form.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub amount_forms: Vec<AmountForm>,
+    /// Named expressions rules call (`def at-most(n) count() <= n`), for
+    /// engines reading a rule's text.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub definitions: Vec<Definition>,
 }
 
 /// A form of effect amount a ruleset allows: a plain number, a number with
@@ -101,6 +105,15 @@ pub struct StateDef {
     pub params: Vec<Param>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
+}
+
+/// A definition as written: its name, its parameters and its expression.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Definition {
+    pub name: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub params: Vec<String>,
+    pub text: String,
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
@@ -560,6 +573,25 @@ pub struct DeckType {
     pub word: String,
     /// The words of lines that list a card (`card`, or `group` and `admiral` …).
     pub entry: Vec<String>,
+    /// Values each deck of the type may set, which its rules use by name
+    /// (`param agreed-points int 1000..1999 1999`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub params: Vec<DeckParam>,
+}
+
+/// A parameter of a deck type: a whole number a deck may set on a line of
+/// its own (`agreed-points 1500`), within its bounds, and its default.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct DeckParam {
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bounds: Option<(i64, Option<i64>)>,
+    /// The value of a deck that does not set it; without one, every deck
+    /// must.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default: Option<i64>,
+    #[serde(skip)]
+    pub span: Span,
 }
 
 /// A construction rule: a message and an expression that must hold.
@@ -571,6 +603,11 @@ pub struct Constraint {
     pub text: String,
     #[serde(skip)]
     pub expr: Arc<Expr>,
+    /// The typed rule, compiled once the whole ruleset is read; a rule that
+    /// does not compile is reported and dropped, so every rule a checker
+    /// sees has it.
+    #[serde(skip)]
+    pub compiled: Option<Arc<super::rules::Compiled>>,
     #[serde(skip)]
     pub span: Span,
 }
@@ -589,6 +626,20 @@ impl Ruleset {
         schemas.extend(self.shapes.iter_mut().map(|(_, s)| s));
         while let Some(schema) = schemas.pop() {
             schema.rules.retain(keep);
+            schemas.extend(schema.fields.iter_mut().map(|f| &mut f.schema));
+        }
+    }
+
+    /// Calls `f` on every rule, wherever it is declared.
+    pub fn each_rule_mut(&mut self, mut f: impl FnMut(&mut Constraint)) {
+        for deck in &mut self.deck_types {
+            deck.rules.iter_mut().chain(deck.computed.iter_mut()).for_each(&mut f);
+        }
+        self.play_limits.iter_mut().for_each(&mut f);
+        let mut schemas: Vec<&mut Schema> = self.kinds.iter_mut().map(|k| &mut k.schema).collect();
+        schemas.extend(self.shapes.iter_mut().map(|(_, s)| s));
+        while let Some(schema) = schemas.pop() {
+            schema.rules.iter_mut().for_each(&mut f);
             schemas.extend(schema.fields.iter_mut().map(|f| &mut f.schema));
         }
     }

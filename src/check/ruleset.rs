@@ -10,7 +10,8 @@ use super::model::*;
 use super::names::{ident_at, string_at, suggest};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::source::{FileId, Files, Span};
-use crate::syntax::ast::{Node, SourceTree, ValueKind};
+use crate::syntax::ast::{Name, Node, SourceTree, ValueKind};
+use std::sync::Arc;
 
 #[path = "effect_decls.rs"]
 mod effect_decls;
@@ -35,6 +36,7 @@ pub fn load(
         name_refs: Vec::new(),
         timing: Default::default(),
         special_refs: Vec::new(),
+        defs: Vec::new(),
     };
     let id = match super::names::id_at(header, 0) {
         Some(id) => id.to_string(),
@@ -72,6 +74,7 @@ pub fn load(
         conditions: Vec::new(),
         quantities: Vec::new(),
         amount_forms: Vec::new(),
+        definitions: Vec::new(),
     };
     for node in children(header) {
         match node.name.text.as_str() {
@@ -125,6 +128,7 @@ const DECLARATIONS: &[&str] = &[
     "condition",
     "quantity",
     "amount",
+    "def",
 ];
 
 struct Loader<'a> {
@@ -140,6 +144,8 @@ struct Loader<'a> {
     name_refs: Vec<NameRef>,
     /// Names used by the timing declarations, checked once all are declared.
     timing: super::timing::Pending,
+    /// The definitions (`def`) rules may call, the base's first.
+    defs: Vec<super::rules::Def>,
 }
 
 /// A kind or role a declaration names: what names it, and where.
@@ -393,6 +399,7 @@ impl Loader<'_> {
                     computed: Vec::new(),
                     word: "deck".to_string(),
                     entry: vec!["card".to_string()],
+                    params: Vec::new(),
                 };
                 for child in children(node) {
                     match child.name.text.as_str() {
@@ -411,9 +418,24 @@ impl Loader<'_> {
                                 deck.computed.push(rule);
                             }
                         }
+                        "param" => {
+                            if let Some(param) = self.deck_param(child, &deck.params) {
+                                deck.params.push(param);
+                            }
+                        }
                         _ => self.unknown(
                             child,
-                            &["match", "includes", "set-aside", "word", "entry", "require", "recommend", "compute"],
+                            &[
+                                "match",
+                                "includes",
+                                "set-aside",
+                                "word",
+                                "entry",
+                                "require",
+                                "recommend",
+                                "compute",
+                                "param",
+                            ],
                         ),
                     }
                 }
@@ -441,6 +463,7 @@ impl Loader<'_> {
             "condition" => ruleset.conditions.extend(self.state_declaration(node)),
             "quantity" => ruleset.quantities.extend(self.state_declaration(node)),
             "amount" => ruleset.amount_forms.extend(self.amount_form(node)),
+            "def" => self.definition(node),
             _ => self.unknown(node, DECLARATIONS),
         }
     }
@@ -661,7 +684,128 @@ impl Loader<'_> {
         let severity = if node.name.text == "recommend" { Severity::Warning } else { Severity::Error };
         // As written, with spacing normalised (the expression is on one line).
         let text = crate::syntax::ast::single_spaced(self.files.text(expr.span()));
-        Some(Constraint { message, severity, text, expr, span: node.span })
+        Some(Constraint { message, severity, text, expr, compiled: None, span: node.span })
+    }
+
+    /// `def NAME(PARAM, …) EXPRESSION`: a definition of an extension
+    /// replaces the base's of the same name.
+    fn definition(&mut self, node: &Node) {
+        let usage = "a definition is `def NAME(PARAM, …) EXPRESSION`, such as `def at-most(n) count() <= n`";
+        let (head, Some(body)) = (node.values.first(), node.expr.clone()) else {
+            self.bad(node.head_span(), usage);
+            return;
+        };
+        let (name, params) = match head.map(|v| &v.kind) {
+            Some(ValueKind::Ident(id)) => (Name { text: id.clone(), span: node.values[0].span }, Vec::new()),
+            Some(ValueKind::Call { name, args }) => {
+                let params: Option<Vec<Name>> = args
+                    .iter()
+                    .map(|a| match &a.kind {
+                        ValueKind::Ident(id) => Some(Name { text: id.clone(), span: a.span }),
+                        _ => None,
+                    })
+                    .collect();
+                let Some(params) = params else {
+                    self.bad(node.values[0].span, "a definition's parameters are names: `def at-most(n)`");
+                    return;
+                };
+                (name.clone(), params)
+            }
+            _ => {
+                self.bad(node.head_span(), usage);
+                return;
+            }
+        };
+        if let Some(at) =
+            params.iter().enumerate().find_map(|(i, p)| params[..i].iter().any(|q| q.text == p.text).then_some(p.span))
+        {
+            self.bad(at, "a definition names each parameter once");
+            return;
+        }
+        if let Some(at) = self.defs.iter().position(|d| d.name.text == name.text) {
+            if self.defs[at].span.file == node.span.file {
+                self.diagnostics.push(
+                    Diagnostic::error(&codes::DUPLICATE_DECLARATION, format!("`def {}` is declared twice", name.text))
+                        .primary(name.span, "declared again here")
+                        .secondary(self.defs[at].name.span, "first declared here"),
+                );
+                return;
+            }
+            self.defs.remove(at);
+        }
+        self.defs.push(super::rules::Def { name, params, body, span: node.span });
+    }
+
+    /// The definitions, less those whose name means something else in a
+    /// rule (each reported): calling them would be ambiguous.
+    fn usable_defs(&mut self, ruleset: &Ruleset) -> Vec<super::rules::Def> {
+        let names = super::rules::Names::new(ruleset, &[]);
+        let mut defs = std::mem::take(&mut self.defs);
+        defs.retain(|def| {
+            let taken = names.taken(&def.name.text);
+            if taken {
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        &codes::BAD_RULESET,
+                        format!("`{}` already means something in a rule", def.name.text),
+                    )
+                    .primary(def.name.span, "a function, or a name of the ruleset")
+                    .help("give the definition a name of its own"),
+                );
+            }
+            !taken
+        });
+        defs
+    }
+
+    /// `param NAME int [LOW..HIGH] [DEFAULT]` in a deck type.
+    fn deck_param(&mut self, node: &Node, declared: &[DeckParam]) -> Option<DeckParam> {
+        let usage = "a deck type's parameter is `param NAME int [LOW..HIGH] [DEFAULT]`, such as \
+                     `param agreed-points int 500..999 999`";
+        let (Some(name), Some("int")) = (ident_at(node, 0), ident_at(node, 1)) else {
+            self.bad(node.head_span(), usage);
+            return None;
+        };
+        let mut param = DeckParam { name: name.to_string(), bounds: None, default: None, span: node.values[0].span };
+        for value in &node.values[2..] {
+            match (&value.kind, param.bounds, param.default) {
+                (ValueKind::Range { low, high }, None, None) => param.bounds = Some((*low, *high)),
+                (ValueKind::Int(n), _, None) => param.default = Some(*n),
+                _ => {
+                    self.bad(value.span, usage);
+                    return None;
+                }
+            }
+        }
+        if let (Some(n), Some((low, high))) = (param.default, param.bounds) {
+            if n < low || high.is_some_and(|h| n > h) {
+                self.bad(node.values[node.values.len() - 1].span, "the default is outside the parameter's bounds");
+                return None;
+            }
+        }
+        if declared.iter().any(|p| p.name == param.name) {
+            self.diagnostics.push(
+                Diagnostic::error(&codes::DUPLICATE_DECLARATION, format!("parameter `{name}` is declared twice"))
+                    .primary(param.span, "declared again here"),
+            );
+            return None;
+        }
+        Some(param)
+    }
+
+    /// A parameter is set by a deck line of its name, so it may not share
+    /// the word of another line of the deck.
+    fn deck_words_clash(&mut self, deck: &DeckType, deck_words: &[&str]) {
+        for param in &deck.params {
+            let word = &param.name;
+            let taken = deck.entry.contains(word)
+                || deck.match_field.as_ref() == Some(word)
+                || deck_words.contains(&word.as_str())
+                || ["allow", "warn", "deny"].contains(&word.as_str());
+            if taken {
+                self.bad(param.span, format!("`{word}` already starts another line of a deck of this type"));
+            }
+        }
     }
 
     /// Checks every cross-reference once all declarations are read.
@@ -710,40 +854,64 @@ impl Loader<'_> {
         }
         super::setup::check(ruleset, self.diagnostics);
         self.keyword_effects_resolve(ruleset);
-        self.validate_rules(ruleset);
+        let deck_words: Vec<&str> = ruleset.deck_types.iter().map(|d| d.word.as_str()).collect();
+        for deck in &ruleset.deck_types {
+            self.deck_words_clash(deck, &deck_words);
+        }
+        self.compile_rules(ruleset);
     }
 
-    /// Checks every rule's expression; a rule with a mistake is reported and
-    /// left out, so that no card or deck is then said to break it.
-    fn validate_rules(&mut self, ruleset: &mut Ruleset) {
-        let validator = super::expr::Validator::new(ruleset);
-        let mut broken: Vec<Span> = Vec::new();
-        let mut validate = |rule: &Constraint, diagnostics: &mut Vec<Diagnostic>| {
-            let before = diagnostics.len();
-            validator.validate(&rule.expr, diagnostics);
-            if diagnostics.len() > before {
-                broken.push(rule.span);
+    /// Compiles every rule's expression; a rule with a mistake is reported
+    /// and left out, so that no card or deck is then said to break it.
+    fn compile_rules(&mut self, ruleset: &mut Ruleset) {
+        let defs = self.usable_defs(ruleset);
+        ruleset.definitions = defs
+            .iter()
+            .map(|d| Definition {
+                name: d.name.text.clone(),
+                params: d.params.iter().map(|p| p.text.clone()).collect(),
+                text: crate::syntax::ast::single_spaced(self.files.text(d.body.span())),
+            })
+            .collect();
+        let compiled = {
+            use super::rules::{Compiler, Names, Scope, Ty};
+            let names = Names::new(ruleset, &defs);
+            let mut compiled: Vec<(Span, Option<Arc<super::rules::Compiled>>)> = Vec::new();
+            let mut compile = |compiler: &Compiler, rule: &Constraint, want: Ty, diagnostics: &mut Vec<Diagnostic>| {
+                compiled.push((rule.span, compiler.compile(&rule.expr, want, diagnostics).map(Arc::new)));
+            };
+            for (i, deck) in ruleset.deck_types.iter().enumerate() {
+                let compiler = Compiler::new(&names, Scope::Deck { includes: !deck.includes.is_empty() }, Some(i));
+                for rule in &deck.rules {
+                    compile(&compiler, rule, Ty::Truth, self.diagnostics);
+                }
+                for rule in &deck.computed {
+                    compile(&compiler, rule, Ty::Number, self.diagnostics);
+                }
             }
+            let compiler = Compiler::new(&names, Scope::Card, None);
+            let mut schemas: Vec<&Schema> = ruleset.kinds.iter().map(|k| &k.schema).collect();
+            schemas.extend(ruleset.shapes.iter().map(|(_, s)| s));
+            while let Some(schema) = schemas.pop() {
+                for rule in &schema.rules {
+                    compile(&compiler, rule, Ty::Truth, self.diagnostics);
+                }
+                schemas.extend(schema.fields.iter().map(|f| &f.schema));
+            }
+            let compiler = Compiler::new(&names, Scope::Play, None);
+            for rule in &ruleset.play_limits {
+                compile(&compiler, rule, Ty::Truth, self.diagnostics);
+            }
+            self.diagnostics.extend(names.unused().map(super::rules::defs::unused));
+            compiled
         };
-        for deck in &ruleset.deck_types {
-            for rule in deck.rules.iter().chain(&deck.computed) {
-                validate(rule, self.diagnostics);
-            }
-        }
-        let mut schemas: Vec<&Schema> = ruleset.kinds.iter().map(|k| &k.schema).collect();
-        schemas.extend(ruleset.shapes.iter().map(|(_, s)| s));
-        while let Some(schema) = schemas.pop() {
-            for rule in &schema.rules {
-                validate(rule, self.diagnostics);
-            }
-            schemas.extend(schema.fields.iter().map(|f| &f.schema));
-        }
-        for rule in &ruleset.play_limits {
-            validate(rule, self.diagnostics);
-        }
+        let broken: Vec<Span> = compiled.iter().filter(|(_, c)| c.is_none()).map(|(span, _)| *span).collect();
         if !broken.is_empty() {
             ruleset.drop_rules(&broken);
         }
+        let compiled: std::collections::HashMap<Span, Arc<super::rules::Compiled>> =
+            compiled.into_iter().filter_map(|(span, c)| Some((span, c?))).collect();
+        ruleset.each_rule_mut(|rule| rule.compiled = compiled.get(&rule.span).cloned());
     }
 
     /// The names a line lists, each noted to be checked as a kind or role

@@ -214,6 +214,8 @@ impl ValueKind {
 pub enum Expr {
     Int(i64, Span),
     Name(Name),
+    /// `"Scout"`: a quoted name, with `\"` and `\\` resolved.
+    Str(String, Span),
     Call {
         name: Name,
         args: Vec<Expr>,
@@ -239,7 +241,7 @@ pub const MAX_EXPR_DEPTH: usize = 32;
 impl Expr {
     pub fn span(&self) -> Span {
         match self {
-            Expr::Int(_, span) | Expr::Not(_, span) | Expr::Group(_, span) => *span,
+            Expr::Int(_, span) | Expr::Str(_, span) | Expr::Not(_, span) | Expr::Group(_, span) => *span,
             Expr::Name(name) => name.span,
             Expr::Call { span, .. } | Expr::Chain { span, .. } => *span,
         }
@@ -263,8 +265,25 @@ pub fn single_spaced(text: &str) -> String {
     let bytes = text.as_bytes();
     let mut out = String::with_capacity(text.len());
     let mut word_start = None;
+    // Spaces inside a quoted name (`name == "Big  Ship"`) are its own.
+    let mut quoted = false;
+    let mut escaped = false;
     for i in 0..=bytes.len() {
-        let space = bytes.get(i).is_none_or(|b| *b == b' ' || *b == b'\t');
+        let byte = bytes.get(i).copied();
+        if quoted || byte == Some(b'"') {
+            match byte {
+                Some(b'\\') if quoted => escaped = !escaped,
+                Some(b'"') if !escaped => quoted = !quoted,
+                _ => escaped = false,
+            }
+            if byte != Some(b'\\') {
+                escaped = false;
+            }
+        }
+        let space = match byte {
+            None => true,
+            Some(b) => !quoted && (b == b' ' || b == b'\t'),
+        };
         match (space, word_start) {
             (true, Some(start)) => {
                 if !out.is_empty() {
@@ -287,6 +306,7 @@ impl std::fmt::Display for Expr {
         match self {
             Expr::Int(n, _) => write!(f, "{n}"),
             Expr::Name(name) => f.write_str(&name.text),
+            Expr::Str(text, _) => write!(f, "\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\"")),
             Expr::Call { name, args, .. } => {
                 write!(f, "{}(", name.text)?;
                 for (i, arg) in args.iter().enumerate() {

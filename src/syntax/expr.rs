@@ -53,6 +53,8 @@ pub(super) fn read(place: &Place<'_>, diagnostics: &mut Vec<Diagnostic>) -> Opti
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Token<'t> {
     Int(&'t str),
+    /// `"Scout"`, its text between the quotes as written.
+    Str(&'t str),
     /// A name, or the words `not`, `and` and `or`, which mean an operator
     /// only where an operator can stand.
     Word(&'t str),
@@ -109,6 +111,11 @@ impl<'t> Lexer<'t> {
                 let end = run(start + 1, |b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
                 (Token::Word(&self.text[start..end]), end)
             }
+            b'"' => match quoted(&bytes[start + 1..]) {
+                Some(length) => (Token::Str(&self.text[start + 1..start + 1 + length]), start + length + 2),
+                // No closing quote: reported as found.
+                None => (Token::Stray, start),
+            },
             b'(' => (Token::Open, start + 1),
             b')' => (Token::Close, start + 1),
             b',' => (Token::Comma, start + 1),
@@ -120,6 +127,30 @@ impl<'t> Lexer<'t> {
         self.pos = end;
         (token, start)
     }
+}
+
+/// The length of a quoted name's text, up to its closing quote, with `\"`
+/// and `\\` inside; `None` when the quote is not closed.
+fn quoted(bytes: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    loop {
+        match bytes.get(at)? {
+            b'"' => return Some(at),
+            b'\\' if matches!(bytes.get(at + 1), Some(b'"' | b'\\')) => at += 2,
+            b'\\' | b'\n' | b'\r' => return None,
+            _ => at += 1,
+        }
+    }
+}
+
+/// A quoted name's text with `\"` and `\\` resolved.
+fn unescape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        out.push(if c == '\\' { chars.next().unwrap_or(c) } else { c });
+    }
+    out
 }
 
 /// The operator written with symbols at the start of `bytes`, and its length.
@@ -275,6 +306,10 @@ impl Reader<'_, '_, '_> {
                 });
                 self.operand_read(Expr::Int(n, span));
             }
+            Token::Str(text) => {
+                let span = self.span(start, end);
+                self.operand_read(Expr::Str(unescape(text), span));
+            }
             Token::Word(word) => {
                 let name = Name { text: word.to_string(), span: self.span(start, end) };
                 if self.lexer.take_open() {
@@ -380,15 +415,7 @@ impl Reader<'_, '_, '_> {
         } else {
             found_at(text, start)
         };
-        let diagnostic = expected(self.span(start, start + length), what, &found);
-        // `count("Scout")`: a card's name is no filter.
-        if text[start..].starts_with('"') {
-            return diagnostic.help(
-                "a rule counts cards by kind, tag, keyword or field (`count(scout)`, `count(cost >= 2)`), \
-                 not by a quoted name; tag the cards a rule is about",
-            );
-        }
-        diagnostic
+        expected(self.span(start, start + length), what, &found)
     }
 }
 
@@ -430,7 +457,7 @@ mod tests {
     /// operators, `(…)` where brackets were written.
     fn grouping(expr: &Expr, text: &str) -> String {
         match expr {
-            Expr::Int(_, span) => text[span.range()].to_string(),
+            Expr::Int(_, span) | Expr::Str(_, span) => text[span.range()].to_string(),
             Expr::Name(name) => name.text.clone(),
             Expr::Call { name, args, .. } => {
                 let args: Vec<String> = args.iter().map(|a| grouping(a, text)).collect();
@@ -508,7 +535,7 @@ mod tests {
         // failures reproduce.
         let units = [
             "1", "23", "a", "b-c", "not", "and", "or", "(", ")", ",", " ", "==", "!=", "<=", ">=", "<", ">", "+", "-",
-            "*", "/", "=", "!", "count(", "f (", "\t",
+            "*", "/", "=", "!", "count(", "f (", "\t", "\"a b\"", "\"", "\\",
         ];
         let mut state = 11u64;
         let mut next = || {

@@ -1,0 +1,584 @@
+//! Evaluating a compiled rule over a pool of cards: a deck's entries, or the
+//! one card (or block) a card rule is about.
+//!
+//! Truth is 1 or 0; sums and products stop at the largest number rather
+//! than overflowing, since card values and copy counts are the user's and
+//! may be absurd.  The recursion is as deep as the rule nests, which the
+//! reader bounds.
+
+use super::{Arith, Call, CallNode, Compiled, EffectFilter, Filter, Node, Op, Wanted};
+use crate::check::model::{EnumDef, Ruleset, Type};
+use crate::ir::{Body, Card, DeckTypeId, Effect, Field, Spanned, Value};
+use crate::source::Span;
+use std::collections::BTreeMap;
+
+#[derive(Clone, Copy, Debug)]
+pub(in crate::check) struct PoolEntry {
+    pub card: usize,
+    pub count: i64,
+    pub span: Span,
+}
+
+/// The cards a rule counts: the deck's entries with copy counts (those of
+/// included decks merged in), and each included deck's own pool.
+#[derive(Debug, Default)]
+pub(in crate::check) struct Pool {
+    pub entries: Vec<PoolEntry>,
+    pub included: Vec<Included>,
+    /// The deck's own value of its match field (its symbol), for `deck`.
+    pub own: Option<String>,
+}
+
+#[derive(Debug)]
+pub(in crate::check) struct Included {
+    pub deck_type: DeckTypeId,
+    pub span: Span,
+    pub pool: Pool,
+}
+
+pub(in crate::check) struct Evaluation<'a> {
+    ruleset: &'a Ruleset,
+    cards: &'a [Card],
+    /// The values of the deck type's parameters for the deck the rule is
+    /// about, in the order the deck type declares them.
+    params: &'a [i64],
+    /// The keyword argument `each-arg` is at, for `arg`.
+    arg: Option<&'a Value>,
+    /// Each function call, as written, and what it counted, for the
+    /// diagnostic.
+    pub counted: Vec<(&'a str, i64)>,
+    /// Lines of the deck responsible for a failure, when a function knows.
+    pub culprits: Vec<Span>,
+}
+
+/// How many counts a summary names; a rule of thousands of calls is summed
+/// up by the first ones.
+const SUMMARY_PARTS: usize = 8;
+
+impl<'a> Evaluation<'a> {
+    pub fn new(ruleset: &'a Ruleset, cards: &'a [Card]) -> Self {
+        Evaluation { ruleset, cards, params: &[], arg: None, counted: Vec::new(), culprits: Vec::new() }
+    }
+
+    /// The evaluation of a deck's rules, with the values of its parameters.
+    pub fn with_params(self, params: &'a [i64]) -> Self {
+        Evaluation { params, ..self }
+    }
+
+    pub fn holds(&mut self, rule: &'a Compiled, pool: &Pool) -> bool {
+        self.eval(&rule.root, pool) != 0
+    }
+
+    /// The value of a compiled rule (a `compute` line's number).
+    pub fn value(&mut self, rule: &'a Compiled, pool: &Pool) -> i64 {
+        self.eval(&rule.root, pool)
+    }
+
+    /// "here count() is 26"-style summary of what was counted, each count
+    /// once.
+    pub fn summary(&self) -> String {
+        let mut seen = std::collections::HashSet::new();
+        let mut parts: Vec<String> = Vec::new();
+        let mut more = 0usize;
+        for (call, n) in &self.counted {
+            let part = format!("{call} is {n}");
+            if !seen.insert(part.clone()) {
+                continue;
+            }
+            if parts.len() < SUMMARY_PARTS {
+                parts.push(part);
+            } else {
+                more += 1;
+            }
+        }
+        if more > 0 {
+            parts.push(format!("and {more} more"));
+        }
+        if parts.is_empty() {
+            "here".to_string()
+        } else {
+            format!("here {}", parts.join(", "))
+        }
+    }
+
+    fn eval(&mut self, node: &'a Node, pool: &Pool) -> i64 {
+        match &node.op {
+            Op::Int(n) => *n,
+            // A rule naming a parameter is compiled only in its deck type,
+            // and a deck's rules are evaluated only once every parameter
+            // has a value (set, or its default), so the value is there.
+            Op::Param(i, name) => {
+                let value = self.params.get(*i).copied().unwrap_or(0);
+                self.counted.push((name, value));
+                value
+            }
+            Op::Arg => self.arg.and_then(number).unwrap_or(0),
+            Op::Not(inner) => i64::from(self.eval(inner, pool) == 0),
+            // Short-circuit, so that only the deciding side is reported.
+            Op::And(operands) => i64::from(operands.iter().all(|o| self.eval(o, pool) != 0)),
+            Op::Or(operands) => i64::from(operands.iter().any(|o| self.eval(o, pool) != 0)),
+            Op::Arithmetic(first, rest) => {
+                let mut value = self.eval(first, pool);
+                for (op, operand) in rest {
+                    let operand = self.eval(operand, pool);
+                    value = match op {
+                        Arith::Add => value.saturating_add(operand),
+                        Arith::Sub => value.saturating_sub(operand),
+                        Arith::Mul => value.saturating_mul(operand),
+                        Arith::Div => value.checked_div(operand).unwrap_or(0),
+                    };
+                }
+                value
+            }
+            Op::Compare(first, rest) => {
+                let mut value = self.eval(first, pool);
+                for (cmp, operand) in rest {
+                    value = i64::from(cmp.holds(value, self.eval(operand, pool)));
+                }
+                value
+            }
+            Op::Call(call) => {
+                let value = self.call(call, pool);
+                if !matches!(call.call, Call::Every(..)) {
+                    self.counted.push((&call.shown, value));
+                }
+                value
+            }
+        }
+    }
+
+    fn call(&mut self, call: &'a CallNode, pool: &Pool) -> i64 {
+        match &call.call {
+            Call::Count(filters) => total(self.matching(filters, pool).map(|e| e.count)),
+            Call::Groups(filters) => self.matching(filters, pool).count() as i64,
+            Call::Distinct(filters) => self.per_name(filters, pool).len() as i64,
+            Call::MaxCopies(filters) => self.most(filters, pool, |(copies, _)| *copies),
+            Call::MaxGroups(filters) => self.most(filters, pool, |(_, spans)| spans.len() as i64),
+            Call::All(filters) => i64::from(self.matching(filters, pool).count() == pool.entries.len()),
+            Call::Any(filters) => i64::from(self.matching(filters, pool).next().is_some()),
+            Call::Sum(field, filters) => total(
+                self.matching(filters, pool)
+                    .map(|e| self.field_number(&Subject::card(&self.cards[e.card]), field).saturating_mul(e.count)),
+            ),
+            Call::SumRows(field, wanted) => total(
+                pool.entries.iter().map(|e| self.row_sum(&self.cards[e.card], field, wanted).saturating_mul(e.count)),
+            ),
+            Call::Subset { needs, has, filters } => self.subset(needs, has, filters, pool),
+            Call::Values(field, filters) => {
+                let mut values: Vec<&str> =
+                    self.matching(filters, pool).flat_map(|e| names_in(&self.cards[e.card], field)).collect();
+                values.sort_unstable();
+                values.dedup();
+                values.len() as i64
+            }
+            Call::OutOfRange(field, filters) => {
+                let failing: Vec<Span> = self
+                    .matching(filters, pool)
+                    .filter(|e| {
+                        self.cards[e.card].field(field).and_then(|f| f.first_value()).is_some_and(|v| match v {
+                            Value::Range { low, high } => e.count < *low || high.is_some_and(|h| e.count > h),
+                            _ => false,
+                        })
+                    })
+                    .map(|e| e.span)
+                    .collect();
+                let n = failing.len() as i64;
+                self.culprits = failing;
+                n
+            }
+            Call::Decks(types) => of_types(pool, types).count() as i64,
+            Call::Value(field, position) => {
+                let Some(entry) = pool.entries.first() else { return 0 };
+                let values = self.cards[entry.card].field(field).map(|f| f.values.as_slice()).unwrap_or_default();
+                values.iter().flat_map(|v| numbers(&v.value)).nth(position - 1).unwrap_or(0)
+            }
+            Call::Every(types, inner) => self.every(types, inner, pool),
+            Call::Some(types, inner) => self.some(types, inner, pool),
+            Call::Numbers(field) => {
+                let Some(entry) = pool.entries.first() else { return 0 };
+                let values = self.cards[entry.card].field(field).map(|f| f.values.as_slice()).unwrap_or_default();
+                values.iter().map(|v| numbers(&v.value).count() as i64).sum()
+            }
+            Call::Effects(filters) => total(pool.entries.iter().map(|e| {
+                let mut n = 0i64;
+                each_effect(&self.cards[e.card].body, &mut |effect| {
+                    n += i64::from(filters.is_empty() || filters.iter().any(|f| self.effect_matches(effect, f)));
+                });
+                n.saturating_mul(e.count)
+            })),
+            Call::Rows(field, filters) => total(pool.entries.iter().map(|e| {
+                let rows = self.cards[e.card].body.fields.iter().filter(|f| *f.name == **field);
+                let n = rows.filter(|row| self.row_matches(row, filters, pool)).count() as i64;
+                n.saturating_mul(e.count)
+            })),
+            Call::EachRow(field, filters) => self.each_row(field, filters, pool),
+            Call::Args(keyword) => {
+                let id = self.ruleset.keywords[*keyword].id.as_str();
+                total(
+                    pool.entries
+                        .iter()
+                        .map(|e| (args_of(&self.cards[e.card], id).count() as i64).saturating_mul(e.count)),
+                )
+            }
+            Call::EachArg(keyword, inner) => self.each_arg(*keyword, inner, pool),
+        }
+    }
+
+    fn row_matches(&self, row: &Field, filters: &[Filter], pool: &Pool) -> bool {
+        let row = Subject::row(row);
+        filters.is_empty() || filters.iter().any(|f| self.matches(&row, f, pool))
+    }
+
+    /// Whether every line of `field` on every card matches; the cards with
+    /// a line that does not are the culprits.
+    fn each_row(&mut self, field: &str, filters: &[Filter], pool: &Pool) -> i64 {
+        let failing: Vec<Span> = pool
+            .entries
+            .iter()
+            .filter(|e| {
+                let mut rows = self.cards[e.card].body.fields.iter().filter(|f| f.name == field);
+                rows.any(|row| !self.row_matches(row, filters, pool))
+            })
+            .map(|e| e.span)
+            .collect();
+        let holds = failing.is_empty();
+        self.culprits = failing;
+        i64::from(holds)
+    }
+
+    /// Whether `inner` holds with `arg` at each argument of the keyword on
+    /// each card.
+    fn each_arg(&mut self, keyword: usize, inner: &'a Node, pool: &Pool) -> i64 {
+        let cards: &'a [Card] = self.cards;
+        let id = self.ruleset.keywords[keyword].id.as_str();
+        let outer = self.arg;
+        let mut failing = Vec::new();
+        for entry in &pool.entries {
+            for arg in args_of(&cards[entry.card], id) {
+                self.arg = Some(arg);
+                // Only the counts of an argument that fails are reported.
+                let counted = self.counted.len();
+                if self.eval(inner, pool) == 0 {
+                    failing.push(entry.span);
+                    break;
+                }
+                self.counted.truncate(counted);
+            }
+        }
+        self.arg = outer;
+        let holds = failing.is_empty();
+        self.culprits = failing;
+        i64::from(holds)
+    }
+
+    fn effect_matches(&self, effect: &Effect, filter: &EffectFilter) -> bool {
+        let arg_name = || match self.arg {
+            Some(Value::Name(name)) => Some(name.as_str()),
+            _ => None,
+        };
+        match filter {
+            EffectFilter::Named { role, symbol } => {
+                role.is_some_and(|r| effect.role == self.ruleset.roles[r].id)
+                    || symbol.is_some_and(|s| effect.symbol == self.ruleset.symbols[s].id)
+            }
+            EffectFilter::RoleIsArg => arg_name() == Some(effect.role.as_str()),
+            EffectFilter::SymbolIsArg => arg_name() == Some(effect.symbol.as_str()),
+            EffectFilter::Amount(cmp, n) => cmp.holds(effect.amount, *n),
+            EffectFilter::Not(inner) => !self.effect_matches(effect, inner),
+            EffectFilter::And(all) => all.iter().all(|f| self.effect_matches(effect, f)),
+            EffectFilter::Or(any) => any.iter().any(|f| self.effect_matches(effect, f)),
+        }
+    }
+
+    /// Whether `inner` holds for each included deck; the decks where it
+    /// does not are the culprits.
+    fn every(&mut self, types: &[usize], inner: &'a Node, pool: &Pool) -> i64 {
+        let mut failing = Vec::new();
+        for deck in of_types(pool, types) {
+            let mut nested = Evaluation::new(self.ruleset, self.cards).with_params(self.params);
+            if nested.eval(inner, &deck.pool) == 0 {
+                failing.push(deck.span);
+                self.counted.extend(nested.counted);
+            }
+        }
+        let holds = failing.is_empty();
+        self.culprits = failing;
+        i64::from(holds)
+    }
+
+    /// Whether `inner` holds for some included deck.
+    fn some(&mut self, types: &[usize], inner: &'a Node, pool: &Pool) -> i64 {
+        let mut tried = Vec::new();
+        for deck in of_types(pool, types) {
+            let mut nested = Evaluation::new(self.ruleset, self.cards).with_params(self.params);
+            if nested.eval(inner, &deck.pool) != 0 {
+                return 1;
+            }
+            tried.extend(nested.counted);
+        }
+        // None holds: what each deck counted says why.
+        self.counted.extend(tried);
+        0
+    }
+
+    /// The largest `size` of one card's entries among the matching cards;
+    /// the lines of the cards of that size are the culprits.
+    fn most(&mut self, filters: &'a [Filter], pool: &Pool, size: fn(&(i64, Vec<Span>)) -> i64) -> i64 {
+        let per_name = self.per_name(filters, pool);
+        let max = per_name.values().map(size).max().unwrap_or(0);
+        self.culprits =
+            per_name.into_values().filter(|v| size(v) == max && max > 0).flat_map(|(_, spans)| spans).collect();
+        max
+    }
+
+    fn matching<'p>(&'p self, filters: &'p [Filter], pool: &'p Pool) -> impl Iterator<Item = &'p PoolEntry> + 'p {
+        pool.entries.iter().filter(move |e| {
+            let card = Subject::card(&self.cards[e.card]);
+            filters.is_empty() || filters.iter().any(|f| self.matches(&card, f, pool))
+        })
+    }
+
+    fn matches(&self, subject: &Subject<'_>, filter: &Filter, pool: &Pool) -> bool {
+        match filter {
+            Filter::Vocabulary { kind, tag, keyword } => {
+                kind.is_some_and(|k| subject.kind == Some(k))
+                    || tag.is_some_and(|t| subject.tags.iter().any(|have| *have == self.ruleset.tags[t].id))
+                    || keyword.is_some_and(|k| subject.keywords().any(|have| have == self.ruleset.keywords[k].id))
+            }
+            Filter::HasField(field) => subject.has(field),
+            Filter::Name { name, equal } => (subject.name == Some(&**name)) == *equal,
+            Filter::Not(inner) => !self.matches(subject, inner, pool),
+            Filter::And(all) => all.iter().all(|f| self.matches(subject, f, pool)),
+            Filter::Or(any) => any.iter().any(|f| self.matches(subject, f, pool)),
+            Filter::Holds { field, value, equal } => self.field_has(subject, field, value, pool) == *equal,
+            // A special value (`-`, `*`) is no number: no comparison holds.
+            Filter::Compare { field, cmp, bound } => {
+                self.has_number(subject, field) && cmp.holds(self.field_number(subject, field), *bound)
+            }
+        }
+    }
+
+    /// `field == value`: whether the field holds the value.
+    fn field_has(&self, subject: &Subject<'_>, field: &str, value: &Wanted, pool: &Pool) -> bool {
+        let want_name = match value {
+            Wanted::DeckOwn => pool.own.as_deref(),
+            Wanted::Name(name) => Some(&**name),
+            Wanted::Int(_) => None,
+        };
+        subject.values(field).any(|v| match (want_name, value, v) {
+            (Some(want), _, Value::Name(have)) => want == have,
+            (Some(want), _, Value::Keyword { id, .. }) => want == id,
+            (Some(want), _, Value::Set(items)) => items.iter().any(|i| i == want),
+            (_, Wanted::Int(want), Value::Int(have)) => want == have,
+            _ => false,
+        })
+    }
+
+    fn per_name(&self, filters: &[Filter], pool: &Pool) -> BTreeMap<&'a str, (i64, Vec<Span>)> {
+        let cards: &'a [Card] = self.cards;
+        let mut per_name: BTreeMap<&'a str, (i64, Vec<Span>)> = BTreeMap::new();
+        for entry in self.matching(filters, pool) {
+            let slot = per_name.entry(cards[entry.card].name.as_str()).or_default();
+            slot.0 = slot.0.saturating_add(entry.count);
+            slot.1.push(entry.span);
+        }
+        per_name
+    }
+
+    /// A field as a number: integers as written; enum values by their weight.
+    fn field_number(&self, subject: &Subject<'_>, field: &str) -> i64 {
+        let weights = subject.kind.and_then(|kind| self.enum_of(kind, field));
+        subject
+            .values(field)
+            .map(|v| match v {
+                Value::Int(n) | Value::Signed(n) => *n,
+                Value::Name(name) => weights.and_then(|e| e.weight(name)).unwrap_or(0),
+                _ => 0,
+            })
+            .fold(0, i64::saturating_add)
+    }
+
+    /// Whether the field holds a number (or a weighted enum value), not only
+    /// a special value such as `-` or `*`.
+    fn has_number(&self, subject: &Subject<'_>, field: &str) -> bool {
+        let weights = subject.kind.and_then(|kind| self.enum_of(kind, field));
+        subject.values(field).any(|v| match v {
+            Value::Int(_) | Value::Signed(_) => true,
+            Value::Name(name) => weights.is_some_and(|e| e.weight(name).is_some()),
+            _ => false,
+        })
+    }
+
+    /// The enum a kind's field takes, for the weights of its values.
+    fn enum_of(&self, kind: usize, field: &str) -> Option<&'a EnumDef> {
+        let ruleset: &'a Ruleset = self.ruleset;
+        let def = ruleset.kinds.get(kind)?.schema.field(field)?;
+        match &def.schema.takes.first()?.ty {
+            Type::Enum(id) => ruleset.enums.iter().find(|e| &e.id == id),
+            _ => None,
+        }
+    }
+
+    /// The numbers on the rows of a table field that mention any wanted name.
+    fn row_sum(&self, card: &Card, field: &str, wanted: &[Box<str>]) -> i64 {
+        let wanted = |name: &str| wanted.iter().any(|w| **w == *name);
+        let mentions = |v: &Value| match v {
+            Value::Name(n) => wanted(n),
+            Value::Set(items) => items.iter().any(|i| wanted(i)),
+            _ => false,
+        };
+        card.body
+            .fields
+            .iter()
+            .filter(|f| f.name == field && f.each_value().any(mentions))
+            .flat_map(|f| f.each_value())
+            .map(|v| if let Value::Int(n) = v { *n } else { 0 })
+            .fold(0, i64::saturating_add)
+    }
+
+    /// Whether every card's `needs` values (with multiplicity) are each found
+    /// in the `has` field of at least as many cards matching the filters.
+    fn subset(&mut self, needs: &str, has: &str, filters: &[Filter], pool: &Pool) -> i64 {
+        let mut providers: BTreeMap<&str, i64> = BTreeMap::new();
+        for entry in self.matching(filters, pool) {
+            let mut values: Vec<&str> = names_in(&self.cards[entry.card], has).collect();
+            values.sort_unstable();
+            values.dedup();
+            for value in values {
+                *providers.entry(value).or_default() += 1;
+            }
+        }
+        let mut failing = Vec::new();
+        for entry in &pool.entries {
+            let mut wanted: BTreeMap<&str, i64> = BTreeMap::new();
+            for value in names_in(&self.cards[entry.card], needs) {
+                *wanted.entry(value).or_default() += 1;
+            }
+            if wanted.iter().any(|(v, n)| providers.get(v).copied().unwrap_or(0) < *n) {
+                failing.push(entry.span);
+            }
+        }
+        let holds = failing.is_empty();
+        self.culprits = failing;
+        i64::from(holds)
+    }
+}
+
+/// The names a field holds on a card, a set's one by one.
+fn names_in<'c>(card: &'c Card, field: &'c str) -> impl Iterator<Item = &'c str> + 'c {
+    card.body.fields.iter().filter(move |f| f.name == field).flat_map(|f| f.each_value()).flat_map(|v| {
+        let (one, many): (Option<&str>, &[String]) = match v {
+            Value::Name(n) => (Some(n.as_str()), &[]),
+            Value::Set(items) => (None, items.as_slice()),
+            _ => (None, &[]),
+        };
+        one.into_iter().chain(many.iter().map(String::as_str))
+    })
+}
+
+/// A value as one number: `arg` of a keyword taking numbers.
+fn number(value: &Value) -> Option<i64> {
+    numbers(value).next()
+}
+
+/// The numbers of a value, for `value(FIELD, N)` and `numbers(FIELD)`: a
+/// save with a passive save (`4+/5+`) and a closed range (`0-12`) hold two.
+fn numbers(value: &Value) -> impl Iterator<Item = i64> {
+    let (first, second) = match value {
+        Value::Int(n) | Value::Signed(n) => (Some(*n), None),
+        Value::Initiative(crate::ir::Initiative::Step(tenths)) => (Some(*tenths), None),
+        Value::Save { save, passive } => (Some(*save), *passive),
+        Value::Range { low, high } => (Some(*low), *high),
+        _ => (None, None),
+    };
+    first.into_iter().chain(second)
+}
+
+/// Every effect line of a body: its own, and those of its fields' blocks
+/// and its conditions.  The recursion is as deep as blocks nest, which the
+/// parser bounds.
+fn each_effect<'b>(body: &'b Body, visit: &mut impl FnMut(&'b Effect)) {
+    body.effects.iter().for_each(&mut *visit);
+    for field in &body.fields {
+        if let Some(inner) = &field.body {
+            each_effect(inner, visit);
+        }
+    }
+    for conditional in &body.conditions {
+        each_effect(&conditional.body, visit);
+    }
+}
+
+/// The arguments of every use of a keyword on a card.
+fn args_of<'c>(card: &'c Card, keyword: &'c str) -> impl Iterator<Item = &'c Value> + 'c {
+    card.body.fields.iter().flat_map(|f| f.each_value()).flat_map(move |v| {
+        let args: &[Spanned<Value>] = match v {
+            Value::Keyword { id, args } if id == keyword => args,
+            _ => &[],
+        };
+        args.iter().map(|a| &a.value)
+    })
+}
+
+/// The included decks of the given types (all, when none is given).
+fn of_types<'p>(pool: &'p Pool, types: &'p [usize]) -> impl Iterator<Item = &'p Included> + 'p {
+    pool.included.iter().filter(move |d| types.is_empty() || types.contains(&d.deck_type.index()))
+}
+
+/// A sum that stops at the largest number rather than overflowing.
+fn total(numbers: impl Iterator<Item = i64>) -> i64 {
+    numbers.fold(0, i64::saturating_add)
+}
+
+/// What a filter is tried on: a card, or one line of a repeated field
+/// (`rows`, `each-row`), whose fields are those of its block and whose own
+/// values are `this`.
+struct Subject<'c> {
+    /// A card's name, or a row's first quoted value.
+    name: Option<&'c str>,
+    kind: Option<usize>,
+    tags: &'c [String],
+    fields: &'c [Field],
+    own: &'c [Spanned<Value>],
+}
+
+impl<'c> Subject<'c> {
+    fn card(card: &'c Card) -> Self {
+        Subject {
+            name: Some(&card.name),
+            kind: Some(card.kind.index()),
+            tags: &card.tags,
+            fields: &card.body.fields,
+            own: &[],
+        }
+    }
+
+    fn row(row: &'c Field) -> Self {
+        let fields = row.body.as_ref().map(|b| b.fields.as_slice()).unwrap_or_default();
+        let name = row.values.iter().find_map(|v| match &v.value {
+            Value::String(name) => Some(name.as_str()),
+            _ => None,
+        });
+        Subject { name, kind: None, tags: &[], fields, own: &row.values }
+    }
+
+    /// The values of a field; `this` is a row's own values.
+    fn values<'s>(&'s self, field: &'s str) -> impl Iterator<Item = &'c Value> + 's {
+        let own = if field == "this" { self.own } else { &[] };
+        let fields: &'c [Field] = self.fields;
+        own.iter().map(|v| &v.value).chain(fields.iter().filter(move |f| f.name == field).flat_map(|f| f.each_value()))
+    }
+
+    fn has(&self, field: &str) -> bool {
+        (field == "this" && !self.own.is_empty()) || self.fields.iter().any(|f| f.name == field)
+    }
+
+    fn keywords(&self) -> impl Iterator<Item = &'c str> + '_ {
+        let fields: &'c [Field] = self.fields;
+        let own: &'c [Spanned<Value>] = self.own;
+        own.iter().map(|v| &v.value).chain(fields.iter().flat_map(|f| f.each_value())).filter_map(|v| match v {
+            Value::Keyword { id, .. } => Some(id.as_str()),
+            _ => None,
+        })
+    }
+}

@@ -1,0 +1,305 @@
+//! Rule expressions as a typed language: compiled once, when the ruleset
+//! loads ([`compile`]), for the [`Scope`] the rule is declared in, with the
+//! calls of the ruleset's definitions expanded first ([`defs`]); then
+//! evaluated over each card, block or deck ([`eval`]).
+//!
+//! A rule is read by the syntax stage into an untyped [`Expr`](crate::syntax::ast::Expr).
+//! Compiling it resolves every function to a [`Call`] and every name to the
+//! declaration it means (a kind, tag or keyword by its index in the ruleset,
+//! a field, a deck type, a value a field can hold), and gives every node a
+//! [`Ty`].  Any mistake is a diagnostic with its own code at the exact name
+//! or argument, and the rule is left out, so that no card or deck is ever
+//! said to break a rule that does not mean anything.  Evaluation then walks
+//! the typed tree with exhaustive matches: nothing is looked up by name
+//! and nothing defaults.
+//!
+//! The tree is only as deep as brackets, calls and `not` nest in the source,
+//! which the reader bounds (`E0014`, [`MAX_EXPR_DEPTH`](crate::syntax::ast::MAX_EXPR_DEPTH)
+//! levels); runs of one operator are one node, walked in a loop.
+
+pub(super) mod compile;
+pub(super) mod defs;
+pub(super) mod eval;
+
+pub(super) use compile::{Compiler, Names};
+pub(super) use defs::Def;
+pub(super) use eval::{Evaluation, Included, Pool, PoolEntry};
+
+use crate::source::Span;
+
+/// The type of a rule's node, or of a function's argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ty {
+    /// A whole number: `3`, `count(offense)`, `sum(points) * 100`.
+    Number,
+    /// Whether something holds: `count() == 27`, `any(extra)`.
+    Truth,
+    /// Which cards count: `offense`, `cost >= 2`, `symbol != deck`.
+    Filter,
+    /// A field of the cards: `points`, `tonnage`.
+    Field,
+    /// A deck type of the ruleset: `offense`, `line`.
+    DeckType,
+    /// A value a field's rows mention: `fighters`.
+    Name,
+    /// A position from 1: `value(move, 2)`.
+    Position,
+    /// Which effect lines count: `cost`, `symbol == damage`, `amount >= 3`.
+    EffectFilter,
+    /// A keyword of the ruleset: `unstoppable`.
+    Keyword,
+}
+
+impl Ty {
+    /// The type in a message: "expected a number, found a filter".
+    pub fn describe(self) -> &'static str {
+        match self {
+            Ty::Number => "a number",
+            Ty::Truth => "a truth (a comparison, `all(...)`, `any(...)`)",
+            Ty::Filter => "a filter",
+            Ty::Field => "a field",
+            Ty::DeckType => "a deck type",
+            Ty::Name => "a value name",
+            Ty::Position => "a position from 1",
+            Ty::EffectFilter => "an effect filter",
+            Ty::Keyword => "a keyword",
+        }
+    }
+}
+
+/// Where a rule is declared, which decides what it sees: one card (a
+/// kind's, shape's or field's rule), the cards of a deck (a deck type's
+/// rules and computed values, which may look into the decks it includes),
+/// or the cards one player plays in a turn (a play limit).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    Card,
+    Deck { includes: bool },
+    Play,
+}
+
+/// A compiled rule: its typed tree.
+#[derive(Debug)]
+pub struct Compiled {
+    pub root: Node,
+}
+
+/// A node of a compiled rule, with its type and where it is written.
+#[derive(Debug)]
+pub struct Node {
+    pub op: Op,
+    pub ty: Ty,
+    pub span: Span,
+}
+
+#[derive(Debug)]
+pub enum Op {
+    Int(i64),
+    /// A parameter of the deck's type (`agreed-points`), by its index, and
+    /// its name for the summary of a failure.
+    Param(usize, Box<str>),
+    /// `arg`: the keyword argument `each-arg` is at, as a number.
+    Arg,
+    Not(Box<Node>),
+    /// `a and b and …`, stopping at the first that does not hold.
+    And(Vec<Node>),
+    /// `a or b or …`, stopping at the first that holds.
+    Or(Vec<Node>),
+    /// `a + b - c …` (or `*`, `/`), from the left; sums stop at the largest
+    /// number rather than overflowing.
+    Arithmetic(Box<Node>, Vec<(Arith, Node)>),
+    /// `a == b != c …`, from the left: each comparison's truth is the left
+    /// side of the next.
+    Compare(Box<Node>, Vec<(Cmp, Node)>),
+    Call(Box<CallNode>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arith {
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl Cmp {
+    pub fn holds(self, l: i64, r: i64) -> bool {
+        match self {
+            Cmp::Eq => l == r,
+            Cmp::Ne => l != r,
+            Cmp::Lt => l < r,
+            Cmp::Le => l <= r,
+            Cmp::Gt => l > r,
+            Cmp::Ge => l >= r,
+        }
+    }
+}
+
+/// A function call, and the call as written for the summary of a failure
+/// ("here count(offense) is 19").
+#[derive(Debug)]
+pub struct CallNode {
+    pub call: Call,
+    pub shown: Box<str>,
+}
+
+/// Every rule function with its typed arguments.
+#[derive(Debug)]
+pub enum Call {
+    /// Copies of the matching cards.
+    Count(Filters),
+    /// Different matching cards.
+    Distinct(Filters),
+    /// Lines of the deck listing a matching card.
+    Groups(Filters),
+    /// Most copies of one matching card.
+    MaxCopies(Filters),
+    /// Most lines listing one matching card.
+    MaxGroups(Filters),
+    /// Whether every card matches.
+    All(Filters),
+    /// Whether some card matches.
+    Any(Filters),
+    /// A field's numbers over the matching cards, times their copies.
+    Sum(FieldRef, Filters),
+    /// The numbers of a table field's rows that mention any of the names.
+    SumRows(FieldRef, Vec<Box<str>>),
+    /// Whether every card's `needs` values are found in the `has` field of
+    /// as many matching cards.
+    Subset { needs: FieldRef, has: FieldRef, filters: Filters },
+    /// Different names a field holds over the matching cards.
+    Values(FieldRef, Filters),
+    /// Matching cards whose copies fall outside their range field.
+    OutOfRange(FieldRef, Filters),
+    /// Included decks of the given types (any, when none is given).
+    Decks(Vec<usize>),
+    /// Whether the rule holds for each included deck of the types (of any
+    /// type, when none is given).
+    Every(Vec<usize>, Node),
+    /// Whether the rule holds for some included deck of the types.
+    Some(Vec<usize>, Node),
+    /// The N-th number of a field, on the one card a card rule is about;
+    /// a paired value (`4+/5+`, `0-12`) is two numbers.
+    Value(FieldRef, usize),
+    /// How many numbers a field holds on that card.
+    Numbers(FieldRef),
+    /// Effect lines of the cards (in any block or condition), times copies.
+    Effects(Vec<EffectFilter>),
+    /// Lines of a repeated field whose row matches, times copies.
+    Rows(FieldRef, Filters),
+    /// Whether every line of a repeated field matches.
+    EachRow(FieldRef, Filters),
+    /// Arguments of a keyword on the cards, by the keyword's index.
+    Args(usize),
+    /// Whether the rule holds for each argument of the keyword (`arg`).
+    EachArg(usize, Node),
+}
+
+/// The names of the functions, for compiling and for suggestions.
+pub const FUNCTIONS: &[&str] = &[
+    "count",
+    "distinct",
+    "groups",
+    "max-copies",
+    "max-groups",
+    "all",
+    "any",
+    "sum",
+    "sum-rows",
+    "subset",
+    "values",
+    "out-of-range",
+    "decks",
+    "every",
+    "value",
+    "numbers",
+    "effects",
+    "rows",
+    "each-row",
+    "args",
+    "each-arg",
+    "some",
+];
+
+/// The filter arguments of a call: a card matches when any matches; no
+/// filter matches every card.
+pub type Filters = Vec<Filter>;
+
+/// A field of the cards, by name (fields are declared per kind and shape,
+/// so one name may be several declarations).
+pub type FieldRef = Box<str>;
+
+/// Which cards a filter matches.
+#[derive(Debug)]
+pub enum Filter {
+    /// A name of the ruleset's vocabulary: the cards of that kind, with that
+    /// tag, or carrying that keyword (a name may be several of these).
+    Vocabulary {
+        kind: Option<usize>,
+        tag: Option<usize>,
+        keyword: Option<usize>,
+    },
+    /// The cards that have the field.
+    HasField(FieldRef),
+    /// `name == "Scout"` (or `!=` when `equal` is false): a card of that
+    /// name, or a row whose first quoted value it is.
+    Name {
+        name: Box<str>,
+        equal: bool,
+    },
+    Not(Box<Filter>),
+    And(Vec<Filter>),
+    Or(Vec<Filter>),
+    /// `field == value` (or `!=` when `equal` is false).
+    Holds {
+        field: FieldRef,
+        value: Wanted,
+        equal: bool,
+    },
+    /// `field >= 2`: a card that has the field, by its number.
+    Compare {
+        field: FieldRef,
+        cmp: Cmp,
+        bound: i64,
+    },
+}
+
+/// Which effect lines count.
+#[derive(Debug)]
+pub enum EffectFilter {
+    /// A name of a role or a symbol (a name may be both), by index.
+    Named {
+        role: Option<usize>,
+        symbol: Option<usize>,
+    },
+    /// `role == arg`, `symbol == arg`: the keyword argument `each-arg` is at.
+    RoleIsArg,
+    SymbolIsArg,
+    /// `amount >= 3`.
+    Amount(Cmp, i64),
+    Not(Box<EffectFilter>),
+    And(Vec<EffectFilter>),
+    Or(Vec<EffectFilter>),
+}
+
+/// The value a field test wants.
+#[derive(Debug)]
+pub enum Wanted {
+    /// `deck`: the deck's own symbol.
+    DeckOwn,
+    Name(Box<str>),
+    Int(i64),
+}
+
+#[cfg(test)]
+mod tests;
