@@ -26,14 +26,14 @@ boost "Power One" {
   at 3.0 { increase damage 1 }
 }
 terrain "Fast Wreck" {
-  place 2
+  place 2; hexes 1
   hp 4
   speed 3
   moves-at 3.0
   chevron forward
 }
 terrain "Slow Wreck" {
-  place 2
+  place 2; hexes 1
   hp 4
   speed 1
   moves-at 3.0
@@ -257,14 +257,14 @@ fn first_edition_mixed_hand_of_the_bundled_decks() {
 
 const FIRST_EDITION_CARDS: &str = r#"
 terrain "Wreck" {
-  place 2
+  place 2; hexes 1
   hp 4
   speed 1
   moves-at 3.0
   chevron forward
 }
 terrain "Fast Wreck" {
-  place 2
+  place 2; hexes 1
   hp 4
   speed 3
   moves-at 3.0
