@@ -255,4 +255,15 @@ fn the_timeline_resolves_ties_as_the_ruleset_says() {
     let text = String::from_utf8_lossy(&same.stdout).to_string();
     assert_eq!(same.status.code(), Some(0), "{}", stderr(&same));
     assert!(text.contains('='), "ties resolve at the same time:\n{text}");
+    // The game's own constructs, as the card writes them.
+    let plays = ["1:Night Crier", "2:Silk Awning", "1:Glassblower's Stall", "2:Lamplighters' Hall"];
+    let args: Vec<&str> = std::iter::once("timeline").chain(plays.iter().flat_map(|p| ["--play", p])).collect();
+    let shown = cardsmith(&args, dir.path());
+    let text = String::from_utf8_lossy(&shown.stdout).to_string();
+    for line in
+        ["then: spend card 1", "when guild-ally weavers: gain renown 1", "choose one: gain coin 3", "or: gain card 1"]
+    {
+        assert!(text.contains(line), "`{line}` missing:\n{text}");
+    }
+    assert!(text.contains("gain renown 1 per lanterns"), "{text}");
 }
