@@ -146,7 +146,7 @@ pub struct Effect {
     /// When the amount depends on the game: `amount` for each unit of
     /// this quantity.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub per: Option<PerQuantity>,
+    pub per: Option<Box<PerQuantity>>,
     #[serde(skip)]
     pub span: Span,
 }
