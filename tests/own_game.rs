@@ -90,6 +90,16 @@ const BREAKS: &[(&str, &[Edit], &[(&str, &str)])] = &[
         &[("warning[W0315]", "a ware costing 6 or more gains renown")],
     ),
     (
+        "a ware with two choices",
+        &[("market.cards", "      option { gain card 1; gain renown 1 }\n    }\n", "      option { gain card 1; gain renown 1 }\n    }\n    choose { gain coin 3; gain renown 1 }\n")],
+        &[("warning[W0315]", "a ware offers one choice at most")],
+    ),
+    (
+        "a ware that spends in a then step too",
+        &[("market.cards", "    spend coin 2\n    gain card that-many", "    spend coin 2\n    gain card that-many\n    then { spend oil 1 }")],
+        &[("error[E0314]", "a ware spends at most one thing")],
+    ),
+    (
         "a starter lantern",
         &[(
             "market.cards",
