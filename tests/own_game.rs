@@ -61,11 +61,13 @@ fn the_example_checks_and_lints_clean() {
 
 /// `(file, from, to)`: one edit to a copy of the example.
 type Edit = (&'static str, &'static str, &'static str);
+/// `(severity[code], a part of the message)`: one diagnostic expected.
+type Expected = (&'static str, &'static str);
 
 /// One edit per rule of the ruleset (and per parameter check), each giving
 /// exactly the diagnostics of the rules it breaks: what it breaks, the
 /// edits, and each diagnostic's `severity[code]` and a part of its message.
-const BREAKS: &[(&str, &[Edit], &[(&str, &str)])] = &[
+const BREAKS: &[(&str, &[Edit], &[Expected])] = &[
     (
         "a starter with a cost",
         &[("market.cards", "ware \"Copper Lamp\" starter {\n  cost 0", "ware \"Copper Lamp\" starter {\n  cost 1")],
