@@ -119,7 +119,7 @@ pub struct Field {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub values: Vec<Spanned<Value>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub body: Option<Body>,
+    pub body: Option<Box<Body>>,
     /// The field's line in the source.
     #[serde(skip)]
     pub span: Span,

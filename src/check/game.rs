@@ -239,7 +239,7 @@ impl<'a> GameChecker<'a> {
                     body.fields.push(Field {
                         name: name.to_string(),
                         values,
-                        body: Some(inner),
+                        body: Some(Box::new(inner)),
                         span: node.head_span(),
                     });
                     continue;
@@ -276,7 +276,12 @@ impl<'a> GameChecker<'a> {
                 (None, false) => None,
             };
             let inner = inner.map(|inner| self.apply_rules(inner_schema, card, inner, Some(&values), node.head_span()));
-            body.fields.push(Field { name: name.to_string(), values, body: inner, span: node.head_span() });
+            body.fields.push(Field {
+                name: name.to_string(),
+                values,
+                body: inner.map(Box::new),
+                span: node.head_span(),
+            });
         }
         for field in &schema.fields {
             if field.required && !seen.contains_key(field.name.as_str()) {

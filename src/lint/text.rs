@@ -188,7 +188,7 @@ fn structured_amounts(body: &Body, ruleset: &Ruleset) -> Vec<(i64, String)> {
                     }
                 }
             }
-            stack.extend(field.body.as_ref());
+            stack.extend(field.body.as_deref());
         }
     }
     amounts
@@ -223,7 +223,7 @@ fn keyword_amounts(body: &Body, ruleset: &Ruleset) -> Vec<(i64, String)> {
                     amounts.extend(same.map(|base| (base + n, bonus.symbol.clone())));
                 }
             }
-            stack.extend(field.body.as_ref());
+            stack.extend(field.body.as_deref());
         }
         stack.extend(nested(current));
     }

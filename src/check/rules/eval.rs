@@ -509,7 +509,7 @@ fn each_effect<'b>(body: &'b Body, visit: &mut impl FnMut(&'b Effect)) {
 /// blocks nest, which the parser bounds.
 fn each_body<'b>(body: &'b Body, visit: &mut impl FnMut(&'b Body)) {
     visit(body);
-    let fields = body.fields.iter().filter_map(|f| f.body.as_ref());
+    let fields = body.fields.iter().filter_map(|f| f.body.as_deref());
     let conditions = body.conditions.iter().map(|c| &c.body);
     let options = body.choices.iter().flat_map(|c| &c.options);
     for inner in fields.chain(conditions).chain(options).chain(&body.then) {
