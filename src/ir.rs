@@ -119,7 +119,7 @@ pub struct Field {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub values: Vec<Spanned<Value>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub body: Option<Body>,
+    pub body: Option<Box<Body>>,
     /// The field's line in the source.
     #[serde(skip)]
     pub span: Span,
@@ -146,7 +146,7 @@ pub struct Effect {
     /// When the amount depends on the game: `amount` for each unit of
     /// this quantity.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub per: Option<PerQuantity>,
+    pub per: Option<Box<PerQuantity>>,
     #[serde(skip)]
     pub span: Span,
 }

@@ -61,11 +61,13 @@ fn the_example_checks_and_lints_clean() {
 
 /// `(file, from, to)`: one edit to a copy of the example.
 type Edit = (&'static str, &'static str, &'static str);
+/// `(severity[code], a part of the message)`: one diagnostic expected.
+type Expected = (&'static str, &'static str);
 
 /// One edit per rule of the ruleset (and per parameter check), each giving
 /// exactly the diagnostics of the rules it breaks: what it breaks, the
 /// edits, and each diagnostic's `severity[code]` and a part of its message.
-const BREAKS: &[(&str, &[Edit], &[(&str, &str)])] = &[
+const BREAKS: &[(&str, &[Edit], &[Expected])] = &[
     (
         "a starter with a cost",
         &[("market.cards", "ware \"Copper Lamp\" starter {\n  cost 0", "ware \"Copper Lamp\" starter {\n  cost 1")],
@@ -88,6 +90,16 @@ const BREAKS: &[(&str, &[Edit], &[(&str, &str)])] = &[
             "gain coin 1 per lanterns }\n  text \"Gain 1 {coin}",
         )],
         &[("warning[W0315]", "a ware costing 6 or more gains renown")],
+    ),
+    (
+        "a ware with two choices",
+        &[("market.cards", "      option { gain card 1; gain renown 1 }\n    }\n", "      option { gain card 1; gain renown 1 }\n    }\n    choose { gain coin 3; gain renown 1 }\n")],
+        &[("warning[W0315]", "a ware offers one choice at most")],
+    ),
+    (
+        "a ware that spends in a then step too",
+        &[("market.cards", "    spend coin 2\n    gain card that-many", "    spend coin 2\n    gain card that-many\n    then { spend oil 1 }")],
+        &[("error[E0314]", "a ware spends at most one thing")],
     ),
     (
         "a starter lantern",
@@ -255,4 +267,15 @@ fn the_timeline_resolves_ties_as_the_ruleset_says() {
     let text = String::from_utf8_lossy(&same.stdout).to_string();
     assert_eq!(same.status.code(), Some(0), "{}", stderr(&same));
     assert!(text.contains('='), "ties resolve at the same time:\n{text}");
+    // The game's own constructs, as the card writes them.
+    let plays = ["1:Night Crier", "2:Silk Awning", "1:Glassblower's Stall", "2:Lamplighters' Hall"];
+    let args: Vec<&str> = std::iter::once("timeline").chain(plays.iter().flat_map(|p| ["--play", p])).collect();
+    let shown = cardsmith(&args, dir.path());
+    let text = String::from_utf8_lossy(&shown.stdout).to_string();
+    for line in
+        ["then: spend card 1", "when guild-ally weavers: gain renown 1", "choose one: gain coin 3", "or: gain card 1"]
+    {
+        assert!(text.contains(line), "`{line}` missing:\n{text}");
+    }
+    assert!(text.contains("gain renown 1 per lanterns"), "{text}");
 }

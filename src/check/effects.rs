@@ -126,7 +126,7 @@ impl GameChecker<'_> {
                     .primary(block.span, "remove this block"),
             );
         }
-        Some(Effect { role, symbol, amount, plus, per, span: node.head_span() })
+        Some(Effect { role, symbol, amount, plus, per: per.map(Box::new), span: node.head_span() })
     }
 
     /// Whether the card's kind allows the role of an effect line; reports

@@ -168,9 +168,7 @@ impl<'a> GameChecker<'a> {
         // A card with an error has lost the lines that hold it: its rules
         // would judge what is left, and say it breaks them when it may not.
         let whole = !self.diagnostics[reported..].iter().any(|d| d.severity == crate::diagnostics::Severity::Error);
-        if whole {
-            self.apply_rules(&kind.schema, &context, &body, None, node.head_span());
-        }
+        let body = if whole { self.apply_rules(&kind.schema, &context, body, None, node.head_span()) } else { body };
         let lint_levels = std::mem::take(&mut self.lint_levels);
         Some(Card {
             name: name.to_string(),
@@ -237,11 +235,11 @@ impl<'a> GameChecker<'a> {
                     let values = self.values(takes, &head, card);
                     let owner = format!("`{name}`");
                     let inner = self.body(&field.schema, &inline, node.head_span(), card, &owner);
-                    self.apply_rules(inner_schema, card, &inner, Some(&values), node.head_span());
+                    let inner = self.apply_rules(inner_schema, card, inner, Some(&values), node.head_span());
                     body.fields.push(Field {
                         name: name.to_string(),
                         values,
-                        body: Some(inner),
+                        body: Some(Box::new(inner)),
                         span: node.head_span(),
                     });
                     continue;
@@ -277,10 +275,13 @@ impl<'a> GameChecker<'a> {
                 }
                 (None, false) => None,
             };
-            if let Some(inner) = &inner {
-                self.apply_rules(inner_schema, card, inner, Some(&values), node.head_span());
-            }
-            body.fields.push(Field { name: name.to_string(), values, body: inner, span: node.head_span() });
+            let inner = inner.map(|inner| self.apply_rules(inner_schema, card, inner, Some(&values), node.head_span()));
+            body.fields.push(Field {
+                name: name.to_string(),
+                values,
+                body: inner.map(Box::new),
+                span: node.head_span(),
+            });
         }
         for field in &schema.fields {
             if field.required && !seen.contains_key(field.name.as_str()) {
@@ -329,14 +330,14 @@ impl<'a> GameChecker<'a> {
         &mut self,
         schema: &Schema,
         card: &CardContext,
-        body: &Body,
+        mut body: Body,
         own: Option<&[Spanned<Value>]>,
         at: Span,
-    ) {
+    ) -> Body {
         if schema.rules.is_empty() {
-            return;
+            return body;
         }
-        let mut body = body.clone();
+        // The body is lent to the one-card pool, not copied, and handed back.
         if let Some(values) = own {
             body.fields.push(Field { name: "this".to_string(), values: values.to_vec(), body: None, span: at });
         }
@@ -367,6 +368,11 @@ impl<'a> GameChecker<'a> {
                     .note(format!("the rule is `{}`", rule.text)),
             );
         }
+        let [Card { mut body, .. }] = subject;
+        if own.is_some() {
+            body.fields.pop();
+        }
+        body
     }
 
     fn unknown_field(&mut self, node: &Node, schema: &Schema, owner_name: &str) {

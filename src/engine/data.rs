@@ -276,6 +276,34 @@ pub struct Body {
     pub effects: Vec<Effect>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<Conditional>,
+    /// `choose { … }` blocks: alternatives, one of which applies.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub choices: Vec<Choice>,
+    /// `then { … }` steps, resolved after the rest of the block, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub then: Vec<Body>,
+}
+
+/// A `choose` block: its options, each a body, in the order written.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+pub struct Choice {
+    pub options: Vec<Body>,
+}
+
+/// The value a card gives one parameter of a declared condition or
+/// quantity.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+pub struct Argument {
+    pub param: String,
+    pub value: Value,
+}
+
+/// `1 per bases`: the quantity of the game state an amount counts.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+pub struct Per {
+    pub quantity: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<Argument>,
 }
 
 /// `impact damage 8+`.
@@ -286,6 +314,9 @@ pub struct Effect {
     pub amount: i64,
     /// `none`, `after` (`8+`) or `before` (`+2`).
     pub plus: String,
+    /// The amount is for each unit of a quantity of the game state.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per: Option<Per>,
 }
 
 /// Effects that apply only when the condition holds.
@@ -306,6 +337,13 @@ pub enum Condition {
         to: Option<String>,
         #[serde(default)]
         open: bool,
+    },
+    /// A condition the ruleset declares, with the card's values for its
+    /// parameters: `when target-has burn`.
+    Declared {
+        id: String,
+        #[serde(default)]
+        args: Vec<Argument>,
     },
     /// A condition this engine does not know.
     #[serde(other)]

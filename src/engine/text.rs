@@ -102,19 +102,33 @@ fn body_lines(body: &Body) -> Vec<String> {
     }
     // A block without effect lines says what it does with its fields (an
     // ability's cost and text): one line each, nested blocks left out.
-    if body.effects.is_empty() && body.conditions.is_empty() {
+    if body.effects.is_empty() && body.conditions.is_empty() && body.choices.is_empty() && body.then.is_empty() {
         for field in body.fields.iter().filter(|f| !f.values.is_empty()) {
             let values: Vec<String> = field.values.iter().map(value).collect();
             lines.push(format!("{} {}", field.name, values.join(" ")));
         }
     }
     for conditional in &body.conditions {
-        for (i, line) in body_lines(&conditional.body).into_iter().enumerate() {
-            let prefix = if i == 0 { format!("when {}: ", condition(&conditional.condition)) } else { "  ".into() };
-            lines.push(format!("{prefix}{line}"));
+        nested(&mut lines, &format!("when {}", condition(&conditional.condition)), &conditional.body);
+    }
+    for choice in &body.choices {
+        for (i, option) in choice.options.iter().enumerate() {
+            nested(&mut lines, if i == 0 { "choose one" } else { "or" }, option);
         }
     }
+    for step in &body.then {
+        nested(&mut lines, "then", step);
+    }
     lines
+}
+
+/// A nested body's lines, the first after `head:`, the rest indented.  The
+/// recursion is as deep as blocks nest, which the parser bounds.
+fn nested(lines: &mut Vec<String>, head: &str, body: &Body) {
+    for (i, line) in body_lines(body).into_iter().enumerate() {
+        let prefix = if i == 0 { format!("{head}: ") } else { "  ".into() };
+        lines.push(format!("{prefix}{line}"));
+    }
 }
 
 fn effects(effects: &[Effect]) -> String {
@@ -126,7 +140,10 @@ fn effects(effects: &[Effect]) -> String {
                 "before" => format!("+{}", e.amount),
                 _ => e.amount.to_string(),
             };
-            format!("{} {} {amount}", e.role, e.symbol)
+            match &e.per {
+                Some(per) => format!("{} {} {amount} per {}", e.role, e.symbol, with_args(&per.quantity, &per.args)),
+                None => format!("{} {} {amount}", e.role, e.symbol),
+            }
         })
         .collect();
     shown.join(", ")
@@ -137,8 +154,14 @@ fn condition(condition: &Condition) -> String {
         Condition::Range { from, to: Some(to), .. } => format!("range {from}..{to}"),
         Condition::Range { from, open: true, .. } => format!("range {from}.."),
         Condition::Range { from, .. } => format!("range {from}"),
+        Condition::Declared { id, args } => with_args(id, args),
         Condition::Other => "a condition".to_string(),
     }
+}
+
+/// A declared condition or quantity as a card writes it: `target-has burn`.
+fn with_args(id: &str, args: &[super::data::Argument]) -> String {
+    std::iter::once(id.to_string()).chain(args.iter().map(|a| value(&a.value))).collect::<Vec<_>>().join(" ")
 }
 
 /// A value as it is written on the card.

@@ -188,7 +188,7 @@ fn structured_amounts(body: &Body, ruleset: &Ruleset) -> Vec<(i64, String)> {
                     }
                 }
             }
-            stack.extend(field.body.as_ref());
+            stack.extend(field.body.as_deref());
         }
     }
     amounts
@@ -223,7 +223,7 @@ fn keyword_amounts(body: &Body, ruleset: &Ruleset) -> Vec<(i64, String)> {
                     amounts.extend(same.map(|base| (base + n, bonus.symbol.clone())));
                 }
             }
-            stack.extend(field.body.as_ref());
+            stack.extend(field.body.as_deref());
         }
         stack.extend(nested(current));
     }
@@ -316,7 +316,12 @@ fn structure<'a>(context: &Context<'a>, card: &'a Card, texts: &[&Field], found:
         if !named {
             let diagnostic = Diagnostic::warning(
                 lint.code,
-                format!("`{}` has a {} effect its text never mentions", card.name, effect.symbol),
+                format!(
+                    "`{}` has {} {} effect its text never mentions",
+                    card.name,
+                    crate::check::names::article(&effect.symbol),
+                    effect.symbol
+                ),
             )
             .primary(effect.span, "not in the card's text")
             .help(format!("mention it in the text, e.g. `{} {{{}}}`", effect.amount, effect.symbol));

@@ -61,16 +61,19 @@ pub fn with_icons<R>(icons: Arc<Icons>, f: impl FnOnce() -> R) -> R {
 }
 
 /// An icon drawn in the square at (`x`, `y`) of side `size`.  An id with no
-/// drawing gets a circle with its initial, so nothing silently disappears.
+/// drawing gets a circle with its first two letters, so nothing silently
+/// disappears and two such icons (`coin`, `card`) are still told apart.
 pub fn draw(id: &str, x: f32, y: f32, size: f32, colour: &str) -> String {
     let shape = CURRENT.with(|c| c.borrow().shapes.get(id).cloned());
     let colour = escape(colour);
     let body = shape.unwrap_or_else(|| {
-        let initial: String = id.chars().next().map(|c| c.to_uppercase().collect()).unwrap_or_default();
+        let mut letters = id.chars().filter(|c| c.is_alphanumeric());
+        let first: String = letters.next().map(|c| c.to_uppercase().collect()).unwrap_or_default();
+        let initials = format!("{first}{}", letters.next().map(|c| c.to_lowercase().collect::<String>()).unwrap_or_default());
         format!(
             "<circle cx=\"50\" cy=\"50\" r=\"46\" fill=\"none\" stroke=\"currentColor\" stroke-width=\"8\"/>\
-             <text x=\"50\" y=\"68\" font-size=\"52\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"currentColor\">{}</text>",
-            escape(&initial)
+             <text x=\"50\" y=\"64\" font-size=\"40\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"currentColor\">{}</text>",
+            escape(&initials)
         )
     });
     format!(
@@ -95,6 +98,8 @@ mod tests {
         let drawn = with_icons(Arc::new(icons), || draw("damage", 1.0, 2.0, 10.0, "#c00"));
         assert!(drawn.contains("<path d=\"M0 0h100\"/>") && drawn.contains("translate(1 2) scale(0.1)"), "{drawn}");
         let unknown = draw("<burn>", 0.0, 0.0, 10.0, "red\"");
-        assert!(unknown.contains("&lt;") && unknown.contains("red&quot;"), "{unknown}");
+        assert!(unknown.contains(">Bu</text>") && unknown.contains("red&quot;"), "{unknown}");
+        let (coin, card) = (draw("coin", 0.0, 0.0, 10.0, "#000"), draw("card", 0.0, 0.0, 10.0, "#000"));
+        assert!(coin.contains(">Co</text>") && card.contains(">Ca</text>"), "{coin} {card}");
     }
 }

@@ -53,10 +53,11 @@ enum Function {
     Args,
     EachArg,
     Some,
+    Choices,
 }
 
 impl Function {
-    const ALL: [Function; 22] = [
+    const ALL: [Function; 23] = [
         Function::Count,
         Function::Distinct,
         Function::Groups,
@@ -79,6 +80,7 @@ impl Function {
         Function::Args,
         Function::EachArg,
         Function::Some,
+        Function::Choices,
     ];
 
     fn named(name: &str) -> Option<Function> {
@@ -127,6 +129,7 @@ impl Function {
                 example: "value(move, 1)",
             },
             Function::Numbers => field_then(None, Ty::Number, "numbers(armour)"),
+            Function::Choices => Signature { fixed: &[], rest: None, result: Ty::Number, example: "choices() <= 1" },
             Function::Effects => Signature {
                 fixed: &[],
                 rest: Some(Ty::EffectFilter),
@@ -460,6 +463,7 @@ impl<'n, 'r> Compiler<'n, 'r> {
             }
             Function::Numbers => Call::Numbers(field(0, diagnostics)?),
             Function::Effects => Call::Effects(self.effect_filters(args, diagnostics)?),
+            Function::Choices => Call::Choices,
             Function::Rows => both(field(0, diagnostics), filters(1, diagnostics)).map(|(f, s)| Call::Rows(f, s))?,
             Function::EachRow => {
                 both(field(0, diagnostics), filters(1, diagnostics)).map(|(f, s)| Call::EachRow(f, s))?

@@ -206,6 +206,11 @@ impl<'a> Evaluation<'a> {
                 });
                 n.saturating_mul(e.count)
             })),
+            Call::Choices => total(pool.entries.iter().map(|e| {
+                let mut n = 0i64;
+                each_body(&self.cards[e.card].body, &mut |body| n = n.saturating_add(body.choices.len() as i64));
+                n.saturating_mul(e.count)
+            })),
             Call::Rows(field, filters) => total(pool.entries.iter().map(|e| {
                 let rows = self.cards[e.card].body.fields.iter().filter(|f| *f.name == **field);
                 let n = rows.filter(|row| self.row_matches(row, filters, pool)).count() as i64;
@@ -494,18 +499,21 @@ fn numbers(value: &Value) -> impl Iterator<Item = i64> {
     first.into_iter().chain(second)
 }
 
-/// Every effect line of a body: its own, and those of its fields' blocks
-/// and its conditions.  The recursion is as deep as blocks nest, which the
-/// parser bounds.
+/// Every effect line of a body: its own, and those of every body inside it.
 fn each_effect<'b>(body: &'b Body, visit: &mut impl FnMut(&'b Effect)) {
-    body.effects.iter().for_each(&mut *visit);
-    for field in &body.fields {
-        if let Some(inner) = &field.body {
-            each_effect(inner, visit);
-        }
-    }
-    for conditional in &body.conditions {
-        each_effect(&conditional.body, visit);
+    each_body(body, &mut |body| body.effects.iter().for_each(&mut *visit));
+}
+
+/// A body and every body inside it: its fields' blocks, its conditions, the
+/// options of its choices and its `then` steps.  The recursion is as deep as
+/// blocks nest, which the parser bounds.
+fn each_body<'b>(body: &'b Body, visit: &mut impl FnMut(&'b Body)) {
+    visit(body);
+    let fields = body.fields.iter().filter_map(|f| f.body.as_deref());
+    let conditions = body.conditions.iter().map(|c| &c.body);
+    let options = body.choices.iter().flat_map(|c| &c.options);
+    for inner in fields.chain(conditions).chain(options).chain(&body.then) {
+        each_body(inner, visit);
     }
 }
 

@@ -193,8 +193,11 @@ pub enum Call {
     Value(FieldRef, usize),
     /// How many numbers a field holds on that card.
     Numbers(FieldRef),
-    /// Effect lines of the cards (in any block or condition), times copies.
+    /// Effect lines of the cards (in any block, condition, option or
+    /// step), times copies.
     Effects(Vec<EffectFilter>),
+    /// `choose` blocks of the cards, times copies.
+    Choices,
     /// Lines of a repeated field whose row matches, times copies.
     Rows(FieldRef, Filters),
     /// Whether every line of a repeated field matches.
@@ -229,6 +232,7 @@ pub const FUNCTIONS: &[&str] = &[
     "args",
     "each-arg",
     "some",
+    "choices",
 ];
 
 /// The filter arguments of a call: a card matches when any matches; no
