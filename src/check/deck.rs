@@ -359,8 +359,7 @@ impl GameChecker<'_> {
         pool: &mut Pool,
     ) -> bool {
         let mut lost = false;
-        if deck_type.match_field.is_some() && deck.symbol.is_none() {
-            let field = deck_type.match_field.as_deref().unwrap_or("symbol");
+        if let (Some(field), None) = (deck_type.match_field.as_deref(), &deck.symbol) {
             self.report(
                 Diagnostic::error(
                     &codes::MISSING_DECK_SYMBOL,
