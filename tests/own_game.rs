@@ -260,7 +260,9 @@ fn the_timeline_resolves_ties_as_the_ruleset_says() {
     let dearer = cardsmith(&["timeline", "--play", "1:Tallow Candle", "--play", "2:Oil Merchant"], dir.path());
     let text = String::from_utf8_lossy(&dearer.stdout).to_string();
     assert_eq!(dearer.status.code(), Some(0), "{}", stderr(&dearer));
-    let (oil, tallow) = (text.find("Oil Merchant").expect("played"), text.rfind("Tallow Candle").expect("played"));
+    // The first line names every play; the order is in the lines after it.
+    let order = text.split_once('\n').map_or("", |(_, rest)| rest);
+    let (oil, tallow) = (order.find("Oil Merchant").expect("played"), order.find("Tallow Candle").expect("played"));
     assert!(oil < tallow, "the dearer card resolves first:\n{text}");
     // The same speed and cost: at the same time.
     let same = cardsmith(&["timeline", "--play", "first:Silk Awning", "--play", "second:Silk Awning"], dir.path());
