@@ -59,6 +59,20 @@ fn rows() -> Vec<Row> {
             expected: ("E0424", "market.rules", 24, "unalinged"),
         },
         Row {
+            what: "a field of numbers tested for a name is an error of the ruleset, before any card",
+            tags: "",
+            extra: "  require \"no free ships\" all(cost != free)\n",
+            cards: "",
+            expected: ("E0424", "market.rules", 24, "free"),
+        },
+        Row {
+            what: "`arg` in a field test outside `each-arg` is an error, not a name that never holds",
+            tags: "",
+            extra: "  require \"no free ships\" all(cost != arg)\n",
+            cards: "",
+            expected: ("E0422", "market.rules", 24, "arg"),
+        },
+        Row {
             what: "a rule with a mistake is reported once, not again on every card",
             tags: "",
             extra: "  require \"scouts cost nothing\" all(not (cost and scuot))\n",

@@ -409,11 +409,14 @@ IMPOSSIBLE_RULE_VALUE "E0424" "impossible-rule-value" "\
 A field test compares a field with a name the field can never hold: the
 ruleset declares every value of the field (an enum, symbols, arcs ...), and
 this is none of them, so the test would never hold and the rule would
-silently never fire.
+silently never fire.  A field of numbers holds no names at all: compare it
+with a number.
 
     enum faction { unaligned; blob; star }
     require \"no unaligned ships\" all(faction != unalinged)   # wrong
-    require \"no unaligned ships\" all(faction != unaligned)   # right";
+    require \"no unaligned ships\" all(faction != unaligned)   # right
+    require \"no free ships\" all(cost != free)                # wrong: cost is a number
+    require \"no free ships\" all(cost >= 1)                   # right";
 
 RECURSIVE_DEFINITION "E0425" "recursive-definition" "\
 A rule calls a definition (`def`) that uses itself, directly or through

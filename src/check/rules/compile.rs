@@ -13,6 +13,7 @@ use crate::check::codes;
 use crate::check::model::{DeckParam, Ruleset, Schema, Type};
 use crate::check::names::suggest;
 use crate::diagnostics::Diagnostic;
+use crate::ir::Plus;
 use crate::source::Span;
 use crate::syntax::ast::{BinOp, Expr, Name};
 use std::cell::{Cell, RefCell};
@@ -606,6 +607,13 @@ impl<'n, 'r> Compiler<'n, 'r> {
         match value.unparen() {
             Expr::Int(n, _) => Some(Wanted::Int(*n)),
             Expr::Name(name) if name.text == "deck" => Some(Wanted::DeckOwn),
+            Expr::Name(name) if name.text == ARG => match self.arg_of.get() {
+                Some(_) => Some(Wanted::Arg),
+                None => {
+                    diagnostics.push(arg_outside_each_arg(name));
+                    None
+                }
+            },
             Expr::Name(name) => {
                 let field = match field.unparen() {
                     Expr::Name(field) => field.text.as_str(),
@@ -629,6 +637,17 @@ impl<'n, 'r> Compiler<'n, 'r> {
         let Some(allowed) = self.field_values.get(field) else { return true };
         if allowed.contains(&value.text.as_str()) {
             return true;
+        }
+        if allowed.is_empty() {
+            diagnostics.push(
+                Diagnostic::error(
+                    &codes::IMPOSSIBLE_RULE_VALUE,
+                    format!("`{field}` holds no names, so a test for `{}` never holds", value.text),
+                )
+                .primary(value.span, format!("`{field}` holds numbers or nothing"))
+                .help(format!("compare it with a number: `{field} == 2`, `{field} >= 2`")),
+            );
+            return false;
         }
         diagnostics.push(
             Diagnostic::error(
@@ -792,14 +811,7 @@ impl Compiler<'_, '_> {
                 None
             }
             None => {
-                diagnostics.push(
-                    Diagnostic::error(
-                        &codes::RULE_TYPE,
-                        "`arg` stands for a keyword's argument only inside `each-arg`",
-                    )
-                    .primary(name.span, "outside `each-arg`")
-                    .help("write `each-arg(KEYWORD, RULE)` and use `arg` in the rule"),
-                );
+                diagnostics.push(arg_outside_each_arg(name));
                 None
             }
         }
@@ -849,11 +861,15 @@ impl Compiler<'_, '_> {
             ("symbol", Some(_), Expr::Name(v)) if v.text == ARG && in_each_arg => EffectFilter::SymbolIsArg,
             ("role", Some(_), Expr::Name(v)) => self.role_or_symbol(v, true, false, d)?,
             ("symbol", Some(_), Expr::Name(v)) => self.role_or_symbol(v, false, true, d)?,
+            ("plus", Some(_), Expr::Name(v)) => EffectFilter::Plus(plus_mark(v, d)?),
             _ => {
                 d.push(
-                    Diagnostic::error(&codes::RULE_TYPE, "an effect line is tested by its role, symbol or amount")
-                        .primary(part.span.to(value.span()).unwrap_or(part.span), "not an effect test")
-                        .help("write `role == cost`, `symbol != damage` or `amount >= 3`"),
+                    Diagnostic::error(
+                        &codes::RULE_TYPE,
+                        "an effect line is tested by its role, symbol, amount or plus",
+                    )
+                    .primary(part.span.to(value.span()).unwrap_or(part.span), "not an effect test")
+                    .help("write `role == cost`, `symbol != damage`, `amount >= 3` or `plus == after`"),
                 );
                 return None;
             }
@@ -879,6 +895,23 @@ impl Compiler<'_, '_> {
         d.push(unknown_name(name, what, role_names.chain(symbol_names)));
         None
     }
+}
+
+/// `after` (`8+`), `before` (`+2`) or `none`: where an amount's `+` is.
+fn plus_mark(name: &Name, diagnostics: &mut Vec<Diagnostic>) -> Option<Plus> {
+    const MARKS: [(&str, Plus); 3] = [("none", Plus::None), ("after", Plus::After), ("before", Plus::Before)];
+    if let Some((_, plus)) = MARKS.iter().find(|(word, _)| *word == name.text) {
+        return Some(*plus);
+    }
+    diagnostics.push(
+        Diagnostic::error(
+            &codes::IMPOSSIBLE_RULE_VALUE,
+            format!("`{}` is not where an amount's `+` can be, so this test never holds", name.text),
+        )
+        .primary(name.span, "`plus` is one of: none, after, before")
+        .suggest(suggest(&name.text, MARKS.iter().map(|(word, _)| *word))),
+    );
+    None
 }
 
 fn not_an_effect_filter<T>(arg: &Expr, diagnostics: &mut Vec<Diagnostic>) -> Option<T> {
@@ -982,8 +1015,16 @@ fn not_a_filter<T>(arg: &Expr, diagnostics: &mut Vec<Diagnostic>) -> Option<T> {
     None
 }
 
+/// `arg` where no `each-arg` gives it a meaning.
+fn arg_outside_each_arg(name: &Name) -> Diagnostic {
+    Diagnostic::error(&codes::RULE_TYPE, "`arg` stands for a keyword's argument only inside `each-arg`")
+        .primary(name.span, "outside `each-arg`")
+        .help("write `each-arg(KEYWORD, RULE)` and use `arg` in the rule")
+}
+
 /// The names each field may hold, for the fields whose every declaration
-/// takes only declared names (see [`Names::field_values`]).
+/// takes only declared names or numbers (see [`Names::field_values`]); a
+/// field of numbers, or of no value, holds none.
 fn field_values(ruleset: &Ruleset) -> BTreeMap<&str, Vec<&str>> {
     let mut declared: BTreeMap<&str, Option<Vec<&str>>> = BTreeMap::new();
     let mut schemas: Vec<&Schema> = ruleset.kinds.iter().map(|k| &k.schema).collect();
@@ -993,7 +1034,7 @@ fn field_values(ruleset: &Ruleset) -> BTreeMap<&str, Vec<&str>> {
             schemas.push(&field.schema);
             let shape = field.schema.shape.as_deref().and_then(|s| ruleset.shape(s)).unwrap_or(&field.schema);
             let names = shape.takes.iter().map(|t| declared_names(ruleset, &t.ty)).collect::<Option<Vec<_>>>();
-            let names = names.map(|lists| lists.concat()).filter(|n| !n.is_empty());
+            let names = names.map(|lists| lists.concat());
             let entry = declared.entry(field.name.as_str()).or_insert_with(|| Some(Vec::new()));
             match (entry.as_mut(), names) {
                 (Some(all), Some(names)) => all.extend(names),
@@ -1013,7 +1054,8 @@ fn field_values(ruleset: &Ruleset) -> BTreeMap<&str, Vec<&str>> {
 }
 
 /// Every name a value of this type can be, when the ruleset declares them
-/// all; `None` for numbers, text and names the ruleset does not list.
+/// all (none for a number); `None` for text and names the ruleset does not
+/// list.
 fn declared_names<'r>(ruleset: &'r Ruleset, ty: &Type) -> Option<Vec<&'r str>> {
     let ids = |named: &'r [crate::check::model::Named]| Some(named.iter().map(|n| n.id.as_str()).collect());
     match ty {
@@ -1026,6 +1068,7 @@ fn declared_names<'r>(ruleset: &'r Ruleset, ty: &Type) -> Option<Vec<&'r str>> {
         Type::DeckSymbol => Some(ruleset.deck_symbols.iter().map(|d| d.id.as_str()).collect()),
         Type::Kind => Some(ruleset.kinds.iter().map(|k| k.id.as_str()).collect()),
         Type::Tag => Some(ruleset.tags.iter().map(|t| t.id.as_str()).collect()),
+        Type::Int | Type::Signed | Type::Decimal | Type::Distance => Some(Vec::new()),
         _ => None,
     }
 }

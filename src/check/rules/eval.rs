@@ -289,6 +289,7 @@ impl<'a> Evaluation<'a> {
             EffectFilter::RoleIsArg => arg_name() == Some(effect.role.as_str()),
             EffectFilter::SymbolIsArg => arg_name() == Some(effect.symbol.as_str()),
             EffectFilter::Amount(cmp, n) => cmp.holds(effect.amount, *n),
+            EffectFilter::Plus(plus) => effect.plus == *plus,
             EffectFilter::Not(inner) => !self.effect_matches(effect, inner),
             EffectFilter::And(all) => all.iter().all(|f| self.effect_matches(effect, f)),
             EffectFilter::Or(any) => any.iter().any(|f| self.effect_matches(effect, f)),
@@ -365,16 +366,19 @@ impl<'a> Evaluation<'a> {
 
     /// `field == value`: whether the field holds the value.
     fn field_has(&self, subject: &Subject<'_>, field: &str, value: &Wanted, pool: &Pool) -> bool {
-        let want_name = match value {
-            Wanted::DeckOwn => pool.own.as_deref(),
-            Wanted::Name(name) => Some(&**name),
-            Wanted::Int(_) => None,
+        let (want_name, want_number) = match (value, self.arg) {
+            (Wanted::DeckOwn, _) => (pool.own.as_deref(), None),
+            (Wanted::Name(name), _) => (Some(&**name), None),
+            (Wanted::Int(n), _) => (None, Some(*n)),
+            (Wanted::Arg, Some(Value::Name(name))) => (Some(name.as_str()), None),
+            (Wanted::Arg, Some(arg)) => (None, number(arg)),
+            (Wanted::Arg, None) => (None, None),
         };
-        subject.values(field).any(|v| match (want_name, value, v) {
+        subject.values(field).any(|v| match (want_name, want_number, v) {
             (Some(want), _, Value::Name(have)) => want == have,
             (Some(want), _, Value::Keyword { id, .. }) => want == id,
             (Some(want), _, Value::Set(items)) => items.iter().any(|i| i == want),
-            (_, Wanted::Int(want), Value::Int(have)) => want == have,
+            (_, Some(want), Value::Int(have) | Value::Signed(have)) => want == *have,
             _ => false,
         })
     }

@@ -291,6 +291,8 @@ pub enum EffectFilter {
     SymbolIsArg,
     /// `amount >= 3`.
     Amount(Cmp, i64),
+    /// `plus == after`: where the amount's `+` is written (`8+`, `+2`).
+    Plus(crate::ir::Plus),
     Not(Box<EffectFilter>),
     And(Vec<EffectFilter>),
     Or(Vec<EffectFilter>),
@@ -303,6 +305,8 @@ pub enum Wanted {
     DeckOwn,
     Name(Box<str>),
     Int(i64),
+    /// `arg`: the keyword argument `each-arg` is at, a number or a name.
+    Arg,
 }
 
 #[cfg(test)]

@@ -282,8 +282,14 @@ fn each_type_mistake_is_refused_at_its_place() {
         (
             "play-limit \"r\" effects(colour == red) == 0",
             "E0422",
-            "an effect line is tested by its role, symbol or amount",
+            "an effect line is tested by its role, symbol, amount or plus",
             "colour == red",
+        ),
+        (
+            "play-limit \"r\" effects(plus == behind) == 0",
+            "E0424",
+            "`behind` is not where an amount's `+` can be, so this test never holds",
+            "behind",
         ),
         ("play-limit \"r\" args(nameless) == 0", "E0423", "`nameless` is not a keyword of this ruleset", "nameless"),
         ("play-limit \"r\" arg == 1", "E0422", "`arg` stands for a keyword's argument only inside `each-arg`", "arg"),
