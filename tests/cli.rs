@@ -197,3 +197,37 @@ fn fmt_formats_around_a_syntax_error_and_keeps_the_broken_item() {
     assert!(after.contains(broken), "the broken item is kept as written:\n{after}");
     assert!(after.contains("\noffense \"B\" {\n"), "the clean item is formatted:\n{after}");
 }
+
+/// `cardsmith rules ID` shows a bundled ruleset with the line numbers that
+/// diagnostics pointing into it cite; `--out` writes it as bundled, once.
+#[test]
+fn rules_shows_the_line_a_diagnostic_cites_and_writes_a_copy_once() {
+    let repo = repo();
+    let case = "tests/fidelity/dreadnaught-2e/DN-V33.cards";
+    let check = cardsmith(&["check", case], repo);
+    let shown = stderr(&check);
+    // `┌─ <bundled>/dreadnaught-2e.rules:LINE:COLUMN`, then `LINE │ the rule`.
+    let (_, after) = shown.split_once("<bundled>/dreadnaught-2e.rules:").expect("a label in the bundled ruleset");
+    let line: usize = after.split(':').next().and_then(|n| n.parse().ok()).expect("a line number");
+    let rules = cardsmith(&["rules", "dreadnaught-2e"], repo);
+    assert_eq!(rules.status.code(), Some(0), "{}", stderr(&rules));
+    let listing = String::from_utf8_lossy(&rules.stdout).into_owned();
+    let numbered = listing.lines().find(|l| l.trim_start().starts_with(&format!("{line} │"))).expect("the cited line");
+    assert!(numbered.contains("an Indestructible card's tokens have its HP"), "{numbered}");
+
+    let list = cardsmith(&["rules"], repo);
+    let list = String::from_utf8_lossy(&list.stdout).into_owned();
+    assert!(list.contains("dreadnaught-2e  Dreadnaught (Epic Naval Duel), second edition"), "{list}");
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let copy = dir.path().join("mine.rules");
+    let written = cardsmith(&["rules", "dropfleet-1.3", "--out", "mine.rules"], dir.path());
+    assert_eq!(written.status.code(), Some(0), "{}", stderr(&written));
+    let bundled = std::fs::read_to_string(repo.join("cards/dropfleet-1.3/dropfleet-1.3.rules")).expect("bundled");
+    assert_eq!(std::fs::read_to_string(&copy).expect("the copy"), bundled);
+    std::fs::write(&copy, "// my edits\n").expect("edit the copy");
+    let again = cardsmith(&["rules", "dropfleet-1.3", "--out", "mine.rules"], dir.path());
+    assert_eq!(again.status.code(), Some(2));
+    assert!(stderr(&again).contains("already exists"), "{}", stderr(&again));
+    assert_eq!(std::fs::read_to_string(&copy).expect("the copy"), "// my edits\n", "an existing file is kept");
+}

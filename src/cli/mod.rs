@@ -13,6 +13,7 @@ mod output;
 mod print;
 mod project;
 mod read;
+mod rules;
 mod spreadsheet;
 mod timeline;
 
@@ -32,6 +33,7 @@ Examples:
                                            PDF sheets with duplex backs, PNGs, an HTML preview, TTS decks
   cardsmith timeline --play \"1:Kinetic Strike\" --play \"2:Flak Batteries\"
                                            the order in which a turn's effects resolve
+  cardsmith rules dreadnaught-2e           a bundled ruleset, numbered as its diagnostics cite it
   cardsmith explain E0304                  what a diagnostic code means
   cardsmith new my-ship --game dreadnaught-2e
   cardsmith new my-game --ruleset          a game of your own: a ruleset, cards and a deck to grow";
@@ -126,6 +128,18 @@ enum Command {
     Schema,
     /// Print the order in which the effects of a turn's cards resolve
     Timeline(timeline::Args),
+    /// Print a bundled ruleset with the line numbers its diagnostics cite, or write it to a new file
+    #[command(
+        after_help = "Without ID, lists the bundled rulesets.  A diagnostic pointing at `<bundled>/ID.rules:LINE` points at that line of `cardsmith rules ID`.\n--out writes the ruleset exactly as bundled, a start for a ruleset of your own; an existing file is never replaced."
+    )]
+    Rules {
+        /// The bundled ruleset to print
+        #[arg(value_parser = bundled_games())]
+        id: Option<String>,
+        /// Write it to this new file instead, without line numbers
+        #[arg(short = 'o', long = "out", requires = "id")]
+        out: Option<std::path::PathBuf>,
+    },
     /// Explain a diagnostic code, such as E0304
     Explain {
         /// The code (E0304) or its name (initiative-off-scale); `--list` lists them all
@@ -211,6 +225,7 @@ pub fn main() -> ExitCode {
         }),
         Command::Schema => stdout(&cardsmith::backend::schema::text()).map(|()| ExitCode::SUCCESS),
         Command::Timeline(args) => timeline::run(&args),
+        Command::Rules { id, out } => rules::run(id.as_deref(), out.as_deref()),
         Command::Explain { code, list } => explain::run(code.as_deref(), list),
         Command::New { name, game, ruleset } => new::run(&name, game.as_deref(), ruleset),
     };
