@@ -185,3 +185,40 @@ fn a_fix_that_would_bring_a_new_problem_is_not_applied() {
     assert!(stderr.contains("the fixes were not applied"), "{stderr}");
     assert!(stderr.contains("L0009"), "the new problem is named: {stderr}");
 }
+
+/// Each fix of `lint --fix`, before and after, on a Dreadnaught card's text:
+/// the fixes that make the text read as the game prints it, and the words a
+/// fix must leave alone, numbers followed by words among them.
+#[test]
+fn each_fix_before_and_after() {
+    const ROWS: &[(&str, &str, &str)] = &[
+        (
+            "a short form after its number is the term",
+            "the target suffers 1 burn.",
+            "the target suffers 1 Resource Burn.",
+        ),
+        ("a short form followed by a number is a verb, left alone", "must burn 1 card.", "must burn 1 card."),
+        (
+            "a verb left, a noun fixed, in one text",
+            "burn 2 cards, then suffer 2 burn.",
+            "burn 2 cards, then suffer 2 Resource Burn.",
+        ),
+        ("the full term is already right", "suffers 2 Resource Burn.", "suffers 2 Resource Burn."),
+        ("numbers followed by other words are no term", "Deal 2 damage to 1 ship.", "Deal 2 damage to 1 ship."),
+        ("a keyword in other casing", "This card remains In Play.", "This card Remains in Play."),
+        ("a keyword written as its id", "This card is remains-in-play.", "This card is Remains in Play."),
+        ("a one-word keyword in lower case is prose", "it is unstoppable.", "it is unstoppable."),
+    ];
+    for (what, before, after) in ROWS {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let card = |text: &str| {
+            format!(
+                "game dreadnaught-2e\n\noffense \"Test Gun\" {{\n  symbol kinetic\n  arc standard\n  at 3.0 {{ impact damage 2 }}\n  text \"{text}\"\n}}\n"
+            )
+        };
+        std::fs::write(dir.path().join("gun.cards"), card(before)).expect("write the card");
+        cardsmith(&["lint", "--fix", "gun.cards"], dir.path());
+        let fixed = std::fs::read_to_string(dir.path().join("gun.cards")).expect("read the card");
+        assert_eq!(fixed, card(after), "{what}");
+    }
+}

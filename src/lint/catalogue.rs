@@ -59,8 +59,11 @@ Only certain short forms are reported: the symbol's name is a term of two or
 three capitalised words (not a phrase such as `Destroy target base`), its
 last word belongs to no other name the ruleset declares (another term, a
 kind, a field, a tag, an enum value), and the word does not stand inside
-another term or a card name in the text.  `--fix` writes nothing when the
-fixed text would check with a problem it did not have before.";
+another term or a card name in the text.  A short form followed by a number
+reads as a verb (`must burn 1 card`), where the term, a noun, would not
+(`Resource Burn 1 card`): it is still reported, but `--fix` leaves it.
+`--fix` writes nothing when the fixed text would check with a problem it did
+not have before.";
 
 EFFECT_WITHOUT_INITIATIVE "L0006" "effect-without-initiative" Warn false "\
 The card has effects but no initiative step at which they resolve, although

@@ -461,14 +461,27 @@ fn terminology<'a>(
             }
             let span = source.span(start, end);
             let written = &source.text[start..end];
+            // `burn 1 card` uses the word as a verb: the term, a noun, would
+            // not read (`Resource Burn 1 card`), so it is no certain fix.
+            let as_verb = followed_by_number(&source.text[end..]);
+            let help = if as_verb {
+                format!("where the word names the effect, write `{full}`; followed by a number it reads as a verb, so `--fix` leaves it")
+            } else {
+                "`cardsmith lint --fix` writes the full term".to_string()
+            };
             let diagnostic = Diagnostic::warning(lint.code, format!("`{written}` is called `{full}` in this game"))
                 .primary(span, format!("write `{full}`"))
-                .help("`cardsmith lint --fix` writes the full term");
+                .help(help);
             let (mut finding, levels) = context.finding(lint, diagnostic, Some(card));
-            finding.fix = Some(Fix { span, replacement: full.to_string() });
+            finding.fix = (!as_verb).then(|| Fix { span, replacement: full.to_string() });
             found.push((finding, levels));
         }
     }
+}
+
+/// Whether the text after a word starts, past spaces, with a number.
+fn followed_by_number(after: &str) -> bool {
+    after.trim_start_matches([' ', '\t']).starts_with(|c: char| c.is_ascii_digit())
 }
 
 #[cfg(test)]
