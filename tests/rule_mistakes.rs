@@ -1,7 +1,9 @@
 //! A ruleset's mistakes are reported where they are written, once, and a rule
 //! never silently fails to hold or to fire: one row per mistake, each with
-//! the one diagnostic it must give (code, file, line and the text it points
-//! at).
+//! the exit status of `cardsmith check` and the one diagnostic it must give
+//! (code, file, line and the text it points at).
+
+mod common;
 
 use cardsmith::workspace::Workspace;
 
@@ -40,6 +42,8 @@ struct Row {
     cards: &'static str,
     /// (code, file, line, the text the primary label points at)
     expected: (&'static str, &'static str, usize, &'static str),
+    /// Text the diagnostic must show besides (an echo of the rule), if any.
+    shows: &'static str,
 }
 
 fn rows() -> Vec<Row> {
@@ -49,13 +53,31 @@ fn rows() -> Vec<Row> {
             tags: "",
             extra: "  require \"scouts and vipers cost nothing\" all(not (cost and (scout or viper)))\n",
             cards: "game market\nship \"Scout\" scout {\n  cost 1\n}\n",
+            shows: "",
             expected: ("E0314", "market.cards", 2, "ship \"Scout\" scout"),
+        },
+        Row {
+            what: "a rule's echo keeps its brackets, so it reads as the rule",
+            tags: "",
+            extra: "  require \"a scout has no cost\" all(not (cost and (scout or viper)))\n",
+            cards: "game market\nship \"Scout\" scout {\n  cost 1\n}\n",
+            shows: "the rule is `all(not (cost and (scout or viper)))`",
+            expected: ("E0314", "market.cards", 2, "ship \"Scout\" scout"),
+        },
+        Row {
+            what: "a role a kind names that is not declared is reported at its name",
+            tags: "",
+            extra: "  roles spend\n",
+            cards: "",
+            shows: "",
+            expected: ("E0103", "market.rules", 24, "spend"),
         },
         Row {
             what: "a misspelt enum value in a filter is an error of the ruleset, before any card",
             tags: "",
             extra: "  require \"no unaligned ships\" all(faction != unalinged)\n",
             cards: "",
+            shows: "",
             expected: ("E0424", "market.rules", 24, "unalinged"),
         },
         Row {
@@ -63,6 +85,7 @@ fn rows() -> Vec<Row> {
             tags: "",
             extra: "  require \"no free ships\" all(cost != free)\n",
             cards: "",
+            shows: "",
             expected: ("E0424", "market.rules", 24, "free"),
         },
         Row {
@@ -70,6 +93,7 @@ fn rows() -> Vec<Row> {
             tags: "",
             extra: "  require \"no free ships\" all(cost != arg)\n",
             cards: "",
+            shows: "",
             expected: ("E0422", "market.rules", 24, "arg"),
         },
         Row {
@@ -77,6 +101,7 @@ fn rows() -> Vec<Row> {
             tags: "",
             extra: "  require \"scouts cost nothing\" all(not (cost and scuot))\n",
             cards: "game market\nship \"Scout\" scout {\n  cost 1\n}\nship \"Raider\" {\n  cost 2\n}\n",
+            shows: "",
             expected: ("E0423", "market.rules", 24, "scuot"),
         },
         Row {
@@ -84,6 +109,7 @@ fn rows() -> Vec<Row> {
             tags: "{ only base }",
             extra: "",
             cards: "",
+            shows: "",
             expected: ("E0103", "market.rules", 14, "base"),
         },
         Row {
@@ -91,6 +117,7 @@ fn rows() -> Vec<Row> {
             tags: "",
             extra: "  require \"a ship costs at most 3\" all(not (cost > 3))\n",
             cards: "game market\nship \"Cheap\" {\n  cost 3\n}\nship \"Dear\" {\n  cost 4\n}\n",
+            shows: "",
             expected: ("E0314", "market.cards", 5, "ship \"Dear\""),
         },
         Row {
@@ -98,6 +125,7 @@ fn rows() -> Vec<Row> {
             tags: "",
             extra: "  field ally { effects }\n",
             cards: "game market\nship \"Allied\" {\n  ally {}\n}\n",
+            shows: "",
             expected: ("W0316", "market.cards", 3, "{}"),
         },
         Row {
@@ -105,6 +133,7 @@ fn rows() -> Vec<Row> {
             tags: "",
             extra: "  require \"eight scouts\" count(\"Scout\") == 8\n",
             cards: "",
+            shows: "",
             expected: ("E0422", "market.rules", 24, "\"Scout\""),
         },
         Row {
@@ -112,6 +141,7 @@ fn rows() -> Vec<Row> {
             tags: "",
             extra: "  require \"only the Scout costs nothing\" all(name == \"Scout\" or cost)\n",
             cards: "game market\nship \"Scout\" scout\nship \"Viper\" {\n  text \"Free.\"\n}\n",
+            shows: "",
             expected: ("E0314", "market.cards", 3, "ship \"Viper\""),
         },
         Row {
@@ -119,6 +149,7 @@ fn rows() -> Vec<Row> {
             tags: "",
             extra: "  require \"ships have a cost\" cost\n",
             cards: "",
+            shows: "",
             expected: ("E0422", "market.rules", 24, "cost"),
         },
         Row {
@@ -126,6 +157,7 @@ fn rows() -> Vec<Row> {
             tags: "",
             extra: "  body effects\n  field ally { body effects }\n  require \"one gain at most\" effects(role == gain) <= 1\n",
             cards: "game market\nship \"Trader\" {\n  gain trade 1\n  ally { gain trade 2 }\n}\n",
+            shows: "",
             expected: ("E0314", "market.cards", 2, "ship \"Trader\""),
         },
         Row {
@@ -133,6 +165,7 @@ fn rows() -> Vec<Row> {
             tags: "",
             extra: "  field ability { takes text; many }\n  require \"two abilities at most\" rows(ability) <= 2\n",
             cards: "game market\nship \"Busy\" {\n  ability \"a\"\n  ability \"b\"\n  ability \"c\"\n}\n",
+            shows: "",
             expected: ("E0314", "market.cards", 2, "ship \"Busy\""),
         },
         Row {
@@ -140,6 +173,7 @@ fn rows() -> Vec<Row> {
             tags: "",
             extra: "  require \"alone\" decks() == 0\n",
             cards: "",
+            shows: "",
             expected: ("E0426", "market.rules", 24, "decks"),
         },
     ]
@@ -148,21 +182,29 @@ fn rows() -> Vec<Row> {
 #[test]
 fn each_mistake_gives_its_one_diagnostic() {
     for row in rows() {
+        let dir = tempfile::tempdir().expect("temp dir");
         let ruleset = RULESET.replace("TAGS", row.tags).replace("EXTRA", row.extra);
-        let mut workspace = Workspace::new();
-        workspace.add_text("market.rules", &ruleset);
+        std::fs::write(dir.path().join("market.rules"), &ruleset).expect("write the ruleset");
+        let mut args = vec!["check", "--message-format", "json", "market.rules"];
         if !row.cards.is_empty() {
-            workspace.add_text("market.cards", row.cards);
+            std::fs::write(dir.path().join("market.cards"), row.cards).expect("write the cards");
+            args.push("market.cards");
         }
-        let outcome = workspace.check();
-        let rendered = cardsmith::diagnostics::render::human_string(&outcome.files, &outcome.diagnostics);
-        assert_eq!(outcome.diagnostics.len(), 1, "{}: expected one diagnostic\n{rendered}", row.what);
-        let diagnostic = &outcome.diagnostics[0];
-        let span = diagnostic.primary_span().expect("a primary label");
-        let file = outcome.files.get(span.file);
-        let (line, _) = file.line_column(span.start as usize);
-        let found = (diagnostic.code.id, file.name.as_str(), line, outcome.files.text(span));
-        assert_eq!(found, row.expected, "{}\n{rendered}", row.what);
+        let output = common::cardsmith(&args, dir.path());
+        let json = String::from_utf8_lossy(&output.stdout).into_owned();
+        let found: Vec<serde_json::Value> =
+            json.lines().map(|line| serde_json::from_str(line).expect("one JSON object a line")).collect();
+        assert_eq!(found.len(), 1, "{}: expected one diagnostic\n{json}", row.what);
+        let (code, file, line, _) = row.expected;
+        let status = if code.starts_with('E') { 1 } else { 0 };
+        assert_eq!(output.status.code(), Some(status), "{}\n{json}", row.what);
+        let d = &found[0];
+        let (start, end) = (d["byte_start"].as_u64().expect("start"), d["byte_end"].as_u64().expect("end"));
+        let text = if file == "market.rules" { ruleset.as_str() } else { row.cards };
+        let at = &text[start as usize..end as usize];
+        let found = (d["code"].as_str().unwrap_or(""), d["file"].as_str().unwrap_or(""), d["line"].as_u64(), at);
+        assert_eq!(found, (code, file, Some(line as u64), row.expected.3), "{}\n{json}", row.what);
+        assert!(json.contains(&row.shows.replace('"', "\\\"")), "{}: `{}` not shown\n{json}", row.what, row.shows);
     }
 }
 
