@@ -52,7 +52,11 @@ A setting in `cardsmith.toml` has the right type but a value cardsmith cannot
 use: a lint name that does not exist in `[lints]`, a level other than
 \"allow\", \"warn\" or \"deny\", or a `[print.sizes]` value that is not a
 card size (poker, bridge, tarot, mini, or WxH in millimetres).
-`cardsmith lint --list` lists the lints.";
+`cardsmith lint --list` lists the lints.
+
+    [lints]
+    near-duplicate-names = \"wran\"    # wrong
+    near-duplicate-names = \"warn\"    # right";
 }
 
 /// The settings of a project.  Absent keys are `None`: each command has its

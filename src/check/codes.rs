@@ -18,32 +18,52 @@ this error too.";
 UNKNOWN_GAME "E0102" "unknown-game" "\
 The `game` line names a ruleset that is neither bundled with cardsmith nor
 declared by a `.rules` file among the files being checked.  Check the
-spelling, or add the `.rules` file to the paths you check.";
+spelling, or add the `.rules` file to the paths you check.
+
+    game dreadnaught-3e    # wrong: no ruleset has this id
+    game dreadnaught-2e    # right";
 
 BAD_RULESET "E0103" "bad-ruleset" "\
 A declaration in a ruleset file is malformed: a kind, field, keyword, deck
 type or rule does not have the shape the ruleset language expects.  The
-message says what is missing.  See docs/language.md, section \"Rulesets\".";
+message says what is missing.  See docs/language.md, section \"Rulesets\".
+
+    amount lots    # wrong: an amount form is shown by example
+    amount 3       # right";
 
 DUPLICATE_RULESET "E0104" "duplicate-ruleset" "\
 Two ruleset files declare the same ruleset id.  Each game has one ruleset;
-rename one of them, or check only one of the two.";
+rename one of them, or check only one of the two.
+
+    ruleset sampler { title \"Sampler\" }                     # in sampler.rules
+    ruleset sampler { title \"Sampler, house rules\" }        # in house.rules: wrong
+    ruleset sampler-house { title \"Sampler, house rules\" }  # in house.rules: right";
 
 DUPLICATE_DECLARATION "E0105" "duplicate-declaration" "\
 A ruleset declares the same name twice (two kinds, two keywords, two range
-bands ...).  Names must be unique within their kind of declaration.";
+bands ...).  Names must be unique within their kind of declaration.
+
+    kind token \"Token\" { field power int required }
+    kind token \"Token\" { field cost int }    # wrong: `kind token` again
+    kind relic \"Relic\" { field cost int }    # right";
 
 UNKNOWN_KIND "E0201" "unknown-kind" "\
 A top-level item starts with a name that is not a card kind of the game (nor
 `deck`).  Card kinds are declared by the ruleset with `kind`; for
 Dreadnaught they are `system`, `offense`, `defense`, `terrain`, `event` and
-`boost`.";
+`boost`.
+
+    ofense \"Kinetic Strike\" { ... }     # wrong
+    offense \"Kinetic Strike\" { ... }    # right";
 
 UNKNOWN_FIELD "E0202" "unknown-field" "\
 A line inside a card names a field the card kind does not declare.  Each
 kind lists its fields in the ruleset (`field arc arc`); inside an effect
 block the first word may also be a colour role (`impact`, `cost` ...) or
-`when`.";
+`when`.
+
+    txt \"Deal 3 {damage}.\"     # wrong
+    text \"Deal 3 {damage}.\"    # right";
 
 UNKNOWN_KEYWORD "E0203" "unknown-keyword" "\
 A keyword is not declared by the game, nor by a `deck-keyword` on the System
@@ -53,18 +73,27 @@ Card of the card's deck.  Keywords are declared in the ruleset:
 
 UNKNOWN_TAG "E0204" "unknown-tag" "\
 A word after a card's name is not a tag of the game.  Tags (such as
-`primary`) are declared in the ruleset with `tag`.";
+`primary`) are declared in the ruleset with `tag`.
+
+    offense \"Kinetic Strike\" primry { ... }     # wrong
+    offense \"Kinetic Strike\" primary { ... }    # right";
 
 UNKNOWN_VALUE "E0205" "unknown-value" "\
 A name does not belong to the set of values the field accepts (an
 enumeration such as a hex colour, or a deck symbol).  The message lists the
-accepted values.";
+accepted values.
+
+    symbol kinetc     # wrong: not a deck symbol of the game
+    symbol kinetic    # right";
 
 UNKNOWN_RANGE_BAND "E0206" "unknown-range-band" "\
 A range condition names a band the game does not declare.  Dreadnaught 2e has
 `close` (0-3), `medium` (4-6), `long` (7-10) and `extreme` (11+); `far` is
 the first edition's name.  Write one band, or an open range such as `long..`
-for Long or further.";
+for Long or further.
+
+    when range far.. { impact damage +2 }     # wrong
+    when range long.. { impact damage +2 }    # right";
 
 UNKNOWN_SYMBOL "E0207" "unknown-symbol" "\
 An effect names a symbol the game does not declare.  Dreadnaught has three:
@@ -75,27 +104,43 @@ An effect names a symbol the game does not declare.  Dreadnaught has three:
 UNKNOWN_ARC "E0208" "unknown-arc" "\
 A firing arc is not one of the game's arcs.  Dreadnaught 2e has seven:
 `standard`, `narrow`, `narrow-long`, `forward`, `broadside`, `turret` and
-`rear`.";
+`rear`.
+
+    arc narow     # wrong
+    arc narrow    # right";
 
 UNRESOLVED_CARD_REFERENCE "E0209" "unclosed-card-reference" "\
 Card text opens a card reference with `*` and never closes it.  A card name
 in text is written in italics between two asterisks (`*Spinal Railcannon*`);
 write `\\*` for a literal asterisk.  Whether the name exists is checked by the
-`unresolved-card-reference` lint.";
+`unresolved-card-reference` lint.
+
+    text \"Play it after *Spinal Railcannon.\"     # wrong
+    text \"Play it after *Spinal Railcannon*.\"    # right";
 
 UNKNOWN_ICON "E0210" "unknown-icon" "\
 Card text shows an icon (`{damage}`) the game does not declare.  Icons are
 the effect symbols plus the ruleset's `icon` declarations.  Write `\\{` for a
-literal brace.";
+literal brace.
+
+    text \"Deal 3 {damge}.\"     # wrong
+    text \"Deal 3 {damage}.\"    # right";
 
 DUPLICATE_CARD "E0211" "duplicate-card" "\
 Two cards of the same game have the same name.  Decks refer to cards by
 name, so names must be unique; to have several copies of a card, define it
-once and list it in a deck with a count (`card \"Kinetic Strike\" x3`).";
+once and list it in a deck with a count (`card \"Kinetic Strike\" x3`).
+
+    offense \"Kinetic Strike\" { ... }
+    offense \"Kinetic Strike\" { ... }    # wrong: the same name again
+    card \"Kinetic Strike\" x4            # right: one card, 4 copies in the deck";
 
 UNKNOWN_CARD "E0212" "unknown-card" "\
 A deck lists a card that no file of the same game defines.  Check the
-spelling, and that the file defining the card is among the paths checked.";
+spelling, and that the file defining the card is among the paths checked.
+
+    card \"Kinetic Strik\" x4     # wrong
+    card \"Kinetic Strike\" x4    # right";
 
 UNKNOWN_DECK "E0213" "unknown-deck" "\
 A deck includes another deck by a name no deck of the same game has.  A Draw
@@ -108,12 +153,19 @@ Deck, for example, names the Offense and Defense Decks it is built from:
 
 DUPLICATE_FIELD "E0214" "duplicate-field" "\
 A field that may appear once on a card appears twice.  Remove one of them;
-fields that may repeat (such as `at` steps) are declared with `many`.";
+fields that may repeat (such as `at` steps) are declared with `many`.
+
+    offense \"Kinetic Strike\" { symbol kinetic; arc standard; arc turret; ... }   # wrong
+    offense \"Kinetic Strike\" { symbol kinetic; arc turret; ... }                 # right";
 
 DUPLICATE_DECK "E0215" "duplicate-deck" "\
 Two decks of the same game have the same name.  Other decks include a deck by
 its name, so names must be unique within a game.  Neither deck is counted
-against its construction rules until the names differ.";
+against its construction rules until the names differ.
+
+    deck \"Kinetic\" offense { symbol kinetic; ... }
+    deck \"Kinetic\" defense { symbol armour; ... }    # wrong: `Kinetic` again
+    deck \"Armour\" defense { symbol armour; ... }     # right";
 
 DUPLICATE_KEYWORD "E0216" "duplicate-keyword" "\
 A card lists the same keyword twice.  A keyword is a rule the card has or has
@@ -128,12 +180,18 @@ A keyword that takes arguments is listed once with all of them.";
 WRONG_TYPE "E0301" "wrong-type" "\
 A value has the wrong form for its field: for example a save written `4`
 where `4+` is expected, or text where a number is expected.  The message
-says which form was expected and which was found.";
+says which form was expected and which was found.
+
+    armour 4     # wrong: a Dropfleet ship's armour is a save
+    armour 4+    # right";
 
 MISSING_FIELD "E0302" "missing-field" "\
 A card kind requires a field that the card does not have.  The ruleset marks
 such fields `required`; for Dreadnaught every deck card needs its deck
-`symbol`, and a Terrain Card needs its placement distance and `hp`.";
+`symbol`, and a Terrain Card needs its placement distance and `hp`.
+
+    offense \"Kinetic Strike\" { arc standard; ... }                   # wrong: no `symbol`
+    offense \"Kinetic Strike\" { symbol kinetic; arc standard; ... }   # right";
 
 WRONG_VALUE_COUNT "E0303" "wrong-value-count" "\
 A field has more or fewer values than it takes.  `move` on a System Card,
@@ -144,27 +202,42 @@ for example, takes the smaller move, the larger move and the initiative:
 INITIATIVE_OFF_SCALE "E0304" "initiative-off-scale" "\
 An initiative is not a step of the game's initiative scale.  Dreadnaught 2e
 counts down from `X` through `5.9`, `5.8` ... to `0.0`, one decimal place
-always written: the rulebook's \"initiative 5\" is `5.0`.";
+always written: the rulebook's \"initiative 5\" is `5.0`.
+
+    at 5 { impact damage 3 }      # wrong
+    at 5.0 { impact damage 3 }    # right";
 
 OUT_OF_BOUNDS "E0305" "out-of-bounds" "\
 A number is outside the bounds its field allows (for example an
-`indestructible` keyword with 0 HP, or a negative effect value).";
+`indestructible` keyword with 0 HP, or a negative effect value).
+
+    at 3.5 { impact damage -2 }    # wrong
+    at 3.5 { impact damage 2 }     # right";
 
 ROLE_NOT_ALLOWED "E0306" "role-not-allowed" "\
 An effect uses a colour role that the card kind does not allow.  Each kind
 lists its roles in the ruleset; a Dreadnaught System Card, for example, only
-has green (`increase`) bonuses, and Terrain only `impact` and `reduction`.";
+has green (`increase`) bonuses, and Terrain only `impact` and `reduction`.
+
+    terrain \"Ice Field\" { place 3; hexes 1; hp 4; collision { cost damage 2 } }     # wrong
+    terrain \"Ice Field\" { place 3; hexes 1; hp 4; collision { impact damage 2 } }   # right";
 
 KEYWORD_ARGUMENTS "E0307" "keyword-arguments" "\
 A keyword has the wrong number or type of arguments.  `indestructible` takes
 the HP of its tokens (`indestructible(3)`), `unstoppable` one or more
 symbols (`unstoppable(damage, push)`), and keywords without parameters take
-none.";
+none.
+
+    keywords indestructible       # wrong
+    keywords indestructible(3)    # right";
 
 NOT_ALLOWED_ON_KIND "E0308" "not-allowed-on-kind" "\
 A keyword or tag is restricted by the ruleset to certain card kinds
 (`only terrain`), and this card is of another kind.  `immovable`, for
-example, only applies to Terrain.";
+example, only applies to Terrain.
+
+    offense \"Kinetic Strike\" { ...; keywords immovable }                      # wrong
+    terrain \"Ice Field\" { place 3; hexes 1; hp 4; keywords immovable }        # right";
 
 MISSING_NAME "E0309" "missing-name" "\
 A card or deck has no name.  The name comes right after the kind, in quotes:
@@ -175,11 +248,22 @@ FIELDS_TOGETHER "E0310" "fields-together" "\
 The ruleset says some fields go together: a card that has one must have all.
 Moving terrain, for example, needs its `speed`, the initiative it `moves-at`
 and its `chevron` direction; a missile token needs both `proximity` and `hit`
-effects.";
+effects.
+
+    terrain \"Drifting Hulk\" { place 4; hexes 3; hp 10; speed 2 }      # wrong
+    terrain \"Drifting Hulk\" {                                         # right
+      place 4; hexes 3; hp 10
+      speed 2; moves-at 1.0; chevron forward
+    }";
 
 BLOCK_MISMATCH "E0311" "block-mismatch" "\
 A field that holds a block (`at 3.5 { ... }`) was written without one, or a
-field that holds only values was given a block.";
+field that holds only values was given a block.
+
+    at 3.5                            # wrong
+    at 3.5 { impact damage 3 }        # right
+    arc turret { impact damage 1 }    # wrong
+    arc turret                        # right";
 
 UNKNOWN_CONDITION "E0312" "unknown-condition" "\
 A `when` line inside an effect block names a condition the game does not
@@ -213,31 +297,60 @@ CARD_RULE_BROKEN "E0314" "card-rule-broken" "\
 A card, or one of its blocks, breaks a rule its kind declares in the ruleset
 (`require` inside a `kind`, `shape` or `field`), such as \"red arrows move the
 target ship into blue hexes\" or \"the smaller move is not larger than the
-larger\".  The message names the rule; the second label points at it.";
+larger\".  The message names the rule; the second label points at it.
+
+    move 4 2 3.0    # wrong: the smaller move is larger than the larger
+    move 2 4 3.0    # right";
 
 CARD_RULE_ADVICE "W0315" "card-rule-advice" "\
 A card, or one of its blocks, does not follow a rule its kind declares as a
 recommendation (`recommend` inside a `kind`, `shape` or `field`).  The card is
-still valid.";
+still valid.
+
+    at 2.4 { impact damage 4 }
+    keywords unstoppable(damage, push)    # warned: the card never pushes
+    keywords unstoppable(damage)          # right";
 
 EMPTY_BLOCK "W0316" "empty-block" "\
 A field that holds a block was given an empty one (`ally {}`): it does
 nothing on the card, and is most often an unfinished line.  Write what it
-holds, such as an effect line, or remove it.";
+holds, such as an effect line, or remove it.
+
+    collision {}                     # warned
+    collision { impact damage 2 }    # right";
 
 DECK_RULE_BROKEN "E0401" "deck-rule-broken" "\
 A deck breaks one of the construction rules its deck type declares in the
 ruleset (`require`).  The message names the rule; the note gives the counted
-value.  The second label points at the rule in the ruleset.";
+value.  The second label points at the rule in the ruleset.
+
+    deck \"Kinetic\" offense {
+      symbol kinetic
+      card \"Kinetic Strike\" x3    # wrong: the deck then has 26 cards, not 27
+      card \"Kinetic Strike\" x4    # right
+      ...
+    }";
 
 DECK_RULE_ADVICE "W0402" "deck-rule-advice" "\
 A deck does not follow a construction rule that the ruleset declares as a
 recommendation (`recommend`) rather than a hard rule.  The deck is still
-valid.";
+valid.
+
+    card \"Kinetic Strike\" x5    # warned: more than 4 copies
+    card \"Flak Batteries\" x2
+    card \"Kinetic Strike\" x4    # right: 27 cards still, at most 4 of each
+    card \"Flak Batteries\" x3";
 
 SYMBOL_MISMATCH "E0403" "symbol-mismatch" "\
 A card in a deck carries another deck's symbol.  A preconstructed deck holds
-the cards bearing its symbol (the deck's `symbol` line).";
+the cards bearing its symbol (the deck's `symbol` line).
+
+    deck \"Kinetic\" offense {
+      symbol kinetic
+      card \"Reactive Plating\"    # wrong: an `armour` card
+      card \"Rail Torpedo\"        # right: a `kinetic` card
+      ...
+    }";
 
 UNKNOWN_DECK_TYPE "E0404" "unknown-deck-type" "\
 A deck names a deck type the ruleset does not declare.  Dreadnaught 2e has
@@ -255,11 +368,20 @@ This deck type matches its cards by symbol, so the deck must say its symbol:
 
 WRONG_DECK_INCLUDED "E0406" "wrong-deck-included" "\
 A deck includes another deck of a type it cannot be built from.  A Draw Deck
-includes one Offense Deck and one Defense Deck.";
+includes one Offense Deck and one Defense Deck.
+
+    deck \"Kinetic and Armour\" draw {
+      deck \"Kinetic\"
+      deck \"Kinetic and Armour\"    # wrong: a Draw Deck
+      deck \"Armour\"                # right: a Defense Deck
+    }";
 
 BAD_COPY_COUNT "E0407" "bad-copy-count" "\
 A copy count must be at least 1 (`x1`, `x2` ...).  Leave the card out of the
-deck instead of listing it `x0`.";
+deck instead of listing it `x0`.
+
+    card \"Rail Torpedo\" x0    # wrong
+    card \"Rail Torpedo\" x1    # right";
 
 BAD_TIMING "E0120" "bad-timing" "\
 A timing declaration of the ruleset (`initiative`, `side`, `phase`,

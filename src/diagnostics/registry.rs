@@ -34,6 +34,11 @@ mod tests {
         for code in codes {
             assert!(code.id.len() == 5, "{} is not of the form E0000", code.id);
             assert!(code.explanation.len() > 80, "{} needs a real explanation", code.id);
+            assert!(
+                code.explanation.lines().any(|line| line.starts_with("    ") && !line.trim().is_empty()),
+                "{} needs an example: a line indented by 4 spaces",
+                code.id
+            );
         }
     }
 }

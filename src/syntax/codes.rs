@@ -52,7 +52,10 @@ pub const UNEXPECTED_CLOSE: Code = Code {
     name: "unexpected-close-brace",
     explanation: "\
 A `}` appears where no block is open.  It is usually left over from editing:
-remove it, or add the `{` it was meant to close.",
+remove it, or add the `{` it was meant to close.
+
+    offense \"Kinetic Strike\" { symbol kinetic; arc standard; ... } }   # wrong: one `}` too many
+    offense \"Kinetic Strike\" { symbol kinetic; arc standard; ... }     # right",
 };
 
 pub const TOO_DEEP: Code = Code {
@@ -61,7 +64,10 @@ pub const TOO_DEEP: Code = Code {
     explanation: "\
 Blocks are nested more deeply than cardsmith accepts (32 levels).  No card
 needs that: cards nest a few levels at most (card, initiative step, condition).
-The input is refused before parsing so that it cannot exhaust the stack.",
+The input is refused before parsing so that it cannot exhaust the stack.
+
+    offense \"Deep\" { a { a { a { ... } } } }       # wrong when the blocks go 33 deep
+    offense \"Kinetic Strike\" { at 3.5 { ... } }    # right: a card nests 2 or 3 deep",
 };
 
 pub const NUMBER_TOO_LARGE: Code = Code {
@@ -69,7 +75,10 @@ pub const NUMBER_TOO_LARGE: Code = Code {
     name: "number-too-large",
     explanation: "\
 A number is too large to represent (beyond 64-bit integers).  Card values are
-small; check for a typing mistake such as a run of repeated digits.",
+small; check for a typing mistake such as a run of repeated digits.
+
+    hp 44444444444444444444    # wrong
+    hp 4                       # right",
 };
 
 pub const PARSER_LIMIT: Code = Code {
@@ -78,7 +87,10 @@ pub const PARSER_LIMIT: Code = Code {
     explanation: "\
 The parser gave up on this item after doing more work than any real card
 needs.  This protects `cardsmith` from pathological input (for example a very
-long run of brackets).  Split the item, or look for a run of stray symbols.",
+long run of brackets).  Split the item, or look for a run of stray symbols.
+
+    arc set(set(set( ... x)))    # wrong with the calls 100,000 deep
+    arc standard                 # right",
 };
 
 pub const NOT_UTF8: Code = Code {
@@ -87,7 +99,10 @@ pub const NOT_UTF8: Code = Code {
     explanation: "\
 The file is not valid UTF-8 text.  cardsmith reads UTF-8 only (a leading
 byte-order mark is accepted).  Re-save the file as UTF-8 in your editor; the
-label points at the first byte that is not UTF-8.",
+label points at the first byte that is not UTF-8.
+
+    text \"Caf\\xE9 strike\"    # wrong: the byte E9 is `é` in Latin-1, not UTF-8
+    text \"Café strike\"       # right, saved as UTF-8",
 };
 
 pub const FILE_TOO_LARGE: Code = Code {
@@ -96,7 +111,11 @@ pub const FILE_TOO_LARGE: Code = Code {
     explanation: "\
 The file is larger than cardsmith reads in one piece (8 MiB).  A card file of
 that size is almost certainly not a card file; split a very large card pool
-into several files.",
+into several files.
+
+    cards/pool.cards      8.8 MiB, 110,000 cards    # wrong: refused unread
+    cards/pool-1.cards    4.4 MiB                   # right: two files, each with
+    cards/pool-2.cards    4.4 MiB                   # its own `game` line",
 };
 
 pub const EXPRESSION_TOO_DEEP: Code = Code {

@@ -11,24 +11,36 @@ cut off with an ellipsis, so the printed card would be missing words.
 
 Shorten the text (move reminder text to the rulebook, use icons such as
 `{damage}` instead of words), or, if you design the card layout, give the
-box more room or a smaller minimum size in the template's `text_box` call.";
+box more room or a smaller minimum size in the template's `text_box` call.
+
+    text \"Deal 4 {damage} to a ship in your Broadside arc. Then deal 1 more ...\"   # wrong: 2,300 characters
+    text \"Deal 4 {damage} to a ship in your Broadside arc.\"                        # right";
 
 TEMPLATE_ERROR "E0702" "template-error" "\
 A face template could not be read or rendered.  Templates are tera
 templates (`templates/<ruleset>/<kind>.svg`); the message carries tera's
 own explanation, such as an unknown variable or an unclosed tag.  When the
 template is one of your project's overrides, fix it or delete it to use the
-bundled one.";
+bundled one.
+
+    <text x=\"14\" y=\"24\">{{ card.nmae }}</text>    # wrong: no variable `card.nmae`
+    <text x=\"14\" y=\"24\">{{ card.name }}</text>    # right";
 
 UNKNOWN_DECK "E0703" "no-such-deck" "\
 `cardsmith print --deck NAME` names a deck that none of the checked files
 declares.  Deck names are the quoted names after `deck` (or the word the
-game uses, such as `fleet`); the message lists the decks that exist.";
+game uses, such as `fleet`); the message lists the decks that exist.
+
+    cardsmith print cards/dreadnaught-2e --deck Kinetik    # wrong
+    cardsmith print cards/dreadnaught-2e --deck Kinetic    # right";
 
 BAD_FACE "E0704" "bad-face" "\
 A face produced by a template is not valid SVG, so it cannot be drawn.
 This points at a mistake in a template (an unclosed element, an attribute
-without quotes); card text is always escaped and cannot cause it.";
+without quotes); card text is always escaped and cannot cause it.
+
+    <text x=14 y=\"24\">{{ card.name }}</text>      # wrong: `x=14` without quotes
+    <text x=\"14\" y=\"24\">{{ card.name }}</text>    # right";
 
 TEXT_TOO_SMALL "E0705" "text-too-small" "\
 A card's text fits its box only by shrinking below the minimum type size,
@@ -50,7 +62,11 @@ a footer that rises into the rules text, or a box placed for a taller card,
 is caught here.
 
 Shorten the text, or, if you design the template, place the regions from
-the card's size (`page.w`, `page.h`) so that they keep apart.";
+the card's size (`page.w`, `page.h`) so that they keep apart.
+
+    {{ text_box(paras=[card.name], x=14, y=14, w=152, h=20, size=12, min=6, what=\"name\") }}
+    {{ text_box(paras=card.texts, x=14, y=24, w=152, h=100, size=8, min=6, what=\"text\") }}
+    # warned: the text starts at y=24, inside the name (y=14 to 34); y=40 is right";
 
 IMAGE_UNREADABLE "E0710" "image-unreadable" "\
 A card names an image (in a field of the `image` type, such as `art`) that
@@ -65,19 +81,28 @@ A card names an image outside the project folder: an absolute path, a
 path through `..`, or a link that leads out of the project.  Printing
 reads only files inside the project, so that a card file shared with you
 cannot make `cardsmith print` read (and embed in the PDF) any other file on
-your machine.  Copy the image into the project and name it from there.";
+your machine.  Copy the image into the project and name it from there.
+
+    art \"../art/broadside.png\"    # wrong: outside the project
+    art \"art/broadside.png\"       # right: the file <project>/art/broadside.png";
 
 IMAGE_TOO_LARGE "E0712" "image-too-large" "\
 A card's image is larger than printing takes: more than 16 MiB on disk, or
 more than 8192 pixels a side or 40 million pixels in all.  A card printed
-at 300 dpi needs about 750 × 1050 pixels; scale the image down.";
+at 300 dpi needs about 750 × 1050 pixels; scale the image down.
+
+    art \"art/broadside.png\"    # wrong while the file is 9000 × 10 pixels
+    art \"art/broadside.png\"    # right once the file is scaled down to 750 × 1050";
 
 IMAGE_UNDECODABLE "E0713" "image-undecodable" "\
 A card's image is not a PNG, JPEG or SVG file that can be drawn: the file
 has another format (GIF, WebP, a renamed document), or it is corrupt or
 cut short.  PNG files are decoded whole when printing begins, so a broken
 one is found before anything is written.  Open the image in an editor and
-save it again as PNG, JPEG or SVG.";
+save it again as PNG, JPEG or SVG.
+
+    art \"art/broadside.png\"    # wrong: the file is a GIF renamed `.png`
+    art \"art/broadside.png\"    # right once the file is saved again as PNG";
 
 FONT_UNUSABLE "E0714" "font-unusable" "\
 A font the print should use cannot be: the file named in `[print] fonts`
