@@ -318,8 +318,13 @@ pub struct Deck {
     pub deck_type: DeckTypeId,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub symbol: Option<String>,
-    /// The decks this one is built from.
+    /// The decks this one is built from.  A deck defined inside this one
+    /// has this deck's name as its `within`; look for it there first.
     pub includes: Vec<String>,
+    /// The deck this one is defined inside: its name is that deck's own, so
+    /// two fleets may each hold a battlegroup of one name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub within: Option<String>,
     /// Every card in the deck with its count, included decks expanded.
     pub cards: Vec<DeckEntry>,
     /// Values the deck type derives, such as a strategy rating.

@@ -160,8 +160,11 @@ fields that may repeat (such as `at` steps) are declared with `many`.
 
 DUPLICATE_DECK "E0215" "duplicate-deck" "\
 Two decks of the same game have the same name.  Other decks include a deck by
-its name, so names must be unique within a game.  Neither deck is counted
-against its construction rules until the names differ.
+its name, so names must be unique within a game.  A deck defined inside
+another (a fleet's battlegroup) is named within that deck: two fleets may
+each have a battlegroup \"Vanguard 1\", but one fleet may not have two.
+Neither deck is counted against its construction rules until the names
+differ.
 
     deck \"Kinetic\" offense { symbol kinetic; ... }
     deck \"Kinetic\" defense { symbol armour; ... }    # wrong: `Kinetic` again

@@ -26,7 +26,12 @@ pub(super) struct DeckSource<'n> {
     pub deck_type: crate::ir::DeckTypeId,
     pub symbol: Option<(String, Span)>,
     pub cards: Vec<(String, i64, Span)>,
-    pub includes: Vec<(String, Span)>,
+    /// The decks it includes: by name, and, for a deck defined inside this
+    /// one, that deck's index among the game's decks.
+    pub includes: Vec<(String, Span, Option<usize>)>,
+    /// The deck this one is defined inside, by index: its name is scoped to
+    /// it, so two fleets may each have a battlegroup "Vanguard 1".
+    pub within: Option<usize>,
     /// The value each parameter of the deck type is set to, if it is, and
     /// where.
     pub params: Vec<Option<(i64, Span)>>,
@@ -80,6 +85,7 @@ impl GameChecker<'_> {
             symbol: None,
             cards: Vec::new(),
             includes: Vec::new(),
+            within: None,
             params: vec![None; deck_type.params.len()],
             broken: false,
             lint_levels: Vec::new(),
@@ -99,10 +105,11 @@ impl GameChecker<'_> {
                 if line.block.is_some() || line.values.len() > 1 {
                     // Defined here and included.
                     if let Some(inner) = self.read_deck(line, out) {
-                        deck.includes.push((inner, line.values[0].span));
+                        // `read_deck` pushes the deck last, after those inside it.
+                        deck.includes.push((inner, line.values[0].span, Some(out.len() - 1)));
                     }
                 } else if let Some(target) = string_at(line, 0) {
-                    deck.includes.push((target.to_string(), line.values[0].span));
+                    deck.includes.push((target.to_string(), line.values[0].span, None));
                 } else {
                     self.missing_name(line);
                 }
@@ -114,6 +121,10 @@ impl GameChecker<'_> {
         }
         self.missing_params(&deck, deck_type);
         deck.broken |= self.diagnostics.len() > problems_before;
+        let own = out.len();
+        for inner in deck.includes.iter().filter_map(|(_, _, at)| *at) {
+            out[inner].within = Some(own);
+        }
         out.push(deck);
         Some(name.to_string())
     }
@@ -196,20 +207,8 @@ impl GameChecker<'_> {
     /// Resolves every deck of the game and checks its construction rules.
     pub fn decks(&mut self, sources: &[DeckSource<'_>], cards: &[Card]) -> Vec<Deck> {
         let card_index: HashMap<&str, usize> = cards.iter().enumerate().map(|(i, c)| (c.name.as_str(), i)).collect();
-        let mut deck_index: HashMap<&str, usize> = HashMap::new();
-        let mut duplicated: Vec<&str> = Vec::new();
-        for (i, deck) in sources.iter().enumerate() {
-            if let Some(&first) = deck_index.get(deck.name.as_str()) {
-                duplicated.push(&deck.name);
-                self.report(
-                    Diagnostic::error(&codes::DUPLICATE_DECK, format!("two decks are named `{}`", deck.name))
-                        .primary(deck.node.values[0].span, "second deck with this name")
-                        .secondary(sources[first].node.values[0].span, "first deck with this name"),
-                );
-            } else {
-                deck_index.insert(&deck.name, i);
-            }
-        }
+        let duplicated = self.duplicate_decks(sources);
+        let deck_index = deck_index(sources);
         let index = Index {
             sources,
             cards: &card_index,
@@ -219,16 +218,16 @@ impl GameChecker<'_> {
             all_cards: cards,
         };
         let mut decks = Vec::new();
-        for deck in sources {
+        for (at, deck) in sources.iter().enumerate() {
             let Some(deck_type) = self.ruleset.deck_type_of(&deck.deck_type) else { continue };
             let problems_before = self.diagnostics.len();
             let params = param_values(deck, deck_type);
             let mut pool = Pool { own: deck.symbol.as_ref().map(|(s, _)| s.clone()), ..Pool::default() };
-            let lost = self.fill(deck, &index, cards, &mut pool, &mut vec![deck.name.as_str()], true);
+            let lost = self.fill(deck, &index, cards, &mut pool, &mut vec![at], true);
             let clean = self.diagnostics.len() == problems_before
                 && !lost
                 && !deck.broken
-                && !duplicated.contains(&deck.name.as_str());
+                && !duplicated.contains(&(deck.within, deck.name.as_str()));
             // Counting a deck whose lines did not resolve, or that names an
             // item lost to a syntax error, would only repeat that mistake as
             // rule failures.
@@ -256,7 +255,8 @@ impl GameChecker<'_> {
                 name: deck.name.clone(),
                 deck_type: deck.deck_type.clone(),
                 symbol: deck.symbol.as_ref().map(|(s, _)| s.clone()),
-                includes: deck.includes.iter().map(|(n, _)| n.clone()).collect(),
+                includes: deck.includes.iter().map(|(n, _, _)| n.clone()).collect(),
+                within: deck.within.map(|parent| sources[parent].name.clone()),
                 cards: entries,
                 computed,
                 params: deck_type.params.iter().map(|p| p.name.clone()).zip(params).collect(),
@@ -265,6 +265,36 @@ impl GameChecker<'_> {
             });
         }
         decks
+    }
+
+    /// Reports two decks of one name in the same scope: the game's own
+    /// decks, or the decks defined inside one deck.  Returns the scopes and
+    /// names reported.
+    fn duplicate_decks<'s>(&mut self, sources: &'s [DeckSource<'_>]) -> Vec<(Option<usize>, &'s str)> {
+        let mut first: HashMap<(Option<usize>, &str), usize> = HashMap::new();
+        let mut duplicated = Vec::new();
+        for (i, deck) in sources.iter().enumerate() {
+            let key = (deck.within, deck.name.as_str());
+            let Some(&earlier) = first.get(&key) else {
+                first.insert(key, i);
+                continue;
+            };
+            duplicated.push(key);
+            let message = match deck.within.map(|parent| &sources[parent]) {
+                Some(parent) => format!(
+                    "{} `{}` has two {}s named `{}`",
+                    parent.node.name.text, parent.name, deck.node.name.text, deck.name
+                ),
+                None => format!("two decks are named `{}`", deck.name),
+            };
+            let word = &deck.node.name.text;
+            self.report(
+                Diagnostic::error(&codes::DUPLICATE_DECK, message)
+                    .primary(deck.node.values[0].span, format!("second {word} with this name"))
+                    .secondary(sources[earlier].node.values[0].span, format!("first {word} with this name")),
+            );
+        }
+        duplicated
     }
 
     /// Puts a deck's cards, and those of the decks it includes, in `pool`.
@@ -277,7 +307,7 @@ impl GameChecker<'_> {
         index: &Index<'s, '_>,
         cards: &[Card],
         pool: &mut Pool,
-        stack: &mut Vec<&'s str>,
+        stack: &mut Vec<usize>,
         report: bool,
     ) -> bool {
         let Some(deck_type) = self.ruleset.deck_type_of(&deck.deck_type) else { return false };
@@ -286,8 +316,8 @@ impl GameChecker<'_> {
         if let Some(saved) = saved {
             self.diagnostics = saved;
         }
-        for (name, span) in &deck.includes {
-            let Some(&i) = index.decks.get(name.as_str()) else {
+        for (name, span, inside) in &deck.includes {
+            let Some(i) = inside.or_else(|| index.decks.get(name.as_str()).copied()) else {
                 if self.lost_names.contains(name) {
                     lost = true;
                 } else if report {
@@ -327,7 +357,7 @@ impl GameChecker<'_> {
                 }
                 continue;
             }
-            if stack.contains(&name.as_str()) || stack.len() >= MAX_INCLUDE_DEPTH {
+            if stack.contains(&i) || stack.len() >= MAX_INCLUDE_DEPTH {
                 if report {
                     self.report(
                         Diagnostic::error(&codes::WRONG_DECK_INCLUDED, format!("deck `{name}` includes itself"))
@@ -336,7 +366,7 @@ impl GameChecker<'_> {
                 }
                 continue;
             }
-            stack.push(&included.name);
+            stack.push(i);
             let mut inner = Pool { own: included.symbol.as_ref().map(|(s, _)| s.clone()), ..Pool::default() };
             lost |= self.fill(included, index, cards, &mut inner, stack, false);
             stack.pop();
@@ -513,6 +543,25 @@ fn bounds_text(bounds: Option<(i64, Option<i64>)>) -> String {
 }
 
 /// Name lookups shared while resolving the decks of one game.
+/// The decks a line may include by name alone: the game's own decks, and a
+/// deck defined inside another when no other deck has its name.
+fn deck_index<'s>(sources: &'s [DeckSource<'_>]) -> HashMap<&'s str, usize> {
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    for (i, deck) in sources.iter().enumerate().filter(|(_, d)| d.within.is_none()) {
+        index.entry(deck.name.as_str()).or_insert(i);
+    }
+    let mut inner: HashMap<&str, Option<usize>> = HashMap::new();
+    for (i, deck) in sources.iter().enumerate().filter(|(_, d)| d.within.is_some()) {
+        inner.entry(deck.name.as_str()).and_modify(|seen| *seen = None).or_insert(Some(i));
+    }
+    for (name, only) in inner {
+        if let Some(i) = only {
+            index.entry(name).or_insert(i);
+        }
+    }
+    index
+}
+
 struct Index<'s, 'n> {
     sources: &'s [DeckSource<'n>],
     cards: &'s HashMap<&'s str, usize>,
