@@ -1035,19 +1035,19 @@ fn trim_sizes(pdf: &Pdf) -> Vec<(f64, f64)> {
 
 #[test]
 fn a_kind_of_its_own_size_prints_on_sheets_of_its_own_in_every_format() {
-    // Dropfleet's ruleset gives its 27 ship stat sheets 70 × 120 mm; its 17
-    // other cards take `--card`.
+    // Dropfleet's ruleset gives its 27 ship stat sheets, its scenario and its
+    // 3 Space Stations 70 × 120 mm; its 36 other cards take `--card`.
     let dir = common::bundled_project("dropfleet-1.3");
     let output = cardsmith(&["print", "--card", "poker", "--dpi", "100"], dir.path());
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let out = dir.path().join("print");
-    // A4 holds 2 × 2 ships (140 × 240 mm) and 3 × 3 poker cards: 7 pages of
-    // ships and 2 of the rest, each size in a run of its own.
+    // A4 holds 2 × 2 ships (140 × 240 mm) and 3 × 3 poker cards: 8 pages of
+    // ships and 4 of the rest, each size in a run of its own.
     let sizes = trim_sizes(&Pdf::open(&out.join("dropfleet-1.3.pdf")));
     let (ships, poker) = ((140.0, 240.0), (190.5, 266.7));
-    assert_eq!(sizes.iter().filter(|s| **s == ships).count(), 7, "{sizes:?}");
-    assert_eq!(sizes.iter().filter(|s| **s == poker).count(), 2, "{sizes:?}");
-    assert_eq!(sizes.len(), 9, "{sizes:?}");
+    assert_eq!(sizes.iter().filter(|s| **s == ships).count(), 8, "{sizes:?}");
+    assert_eq!(sizes.iter().filter(|s| **s == poker).count(), 4, "{sizes:?}");
+    assert_eq!(sizes.len(), 12, "{sizes:?}");
     let runs = sizes.windows(2).filter(|pair| pair[0] != pair[1]).count();
     assert_eq!(runs, 1, "the sizes are not mixed on the sheets: {sizes:?}");
     // PNG fronts at their size: 70 mm is 276 pixels at 100 dpi, 63.5 mm 250.
@@ -1057,14 +1057,14 @@ fn a_kind_of_its_own_size_prints_on_sheets_of_its_own_in_every_format() {
         .filter(|name| name.starts_with("png/") && !name.contains("back"))
         .map(|name| decode_png(&out.join(name)).0)
         .collect();
-    assert_eq!((fronts.iter().filter(|w| **w == 276).count(), fronts.iter().filter(|w| **w == 250).count()), (27, 17));
+    assert_eq!((fronts.iter().filter(|w| **w == 276).count(), fronts.iter().filter(|w| **w == 250).count()), (31, 36));
     // The preview shows each card at its size.
     let html = String::from_utf8(files["preview.html"].clone()).expect("UTF-8");
-    assert_eq!(html.matches("--w: 70mm; --h: 120mm").count(), 27);
-    assert_eq!(html.matches("--w: 63.5mm; --h: 88.9mm").count(), 17);
+    assert_eq!(html.matches("--w: 70mm; --h: 120mm").count(), 31);
+    assert_eq!(html.matches("--w: 63.5mm; --h: 88.9mm").count(), 36);
     // Tabletop Simulator takes one face size per deck: a deck per size,
     // whose sheets' faces have that size's shape.
-    for (size, count, aspect) in [("70x120", 27, 120.0 / 70.0), ("63.5x88.9", 17, 88.9 / 63.5)] {
+    for (size, count, aspect) in [("70x120", 31, 120.0 / 70.0), ("63.5x88.9", 36, 88.9 / 63.5)] {
         let name = format!("tts/dropfleet-1.3-{size}.json");
         let object: serde_json::Value = serde_json::from_slice(&files[&name]).expect("JSON");
         check_saved_object(&object, &files, "");

@@ -96,10 +96,11 @@ fn a_projects_sizes_win_over_the_rulesets_and_name_real_kinds() {
     let output = sized("ship = \"poker\"\ncommand = \"tarot\"");
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let html = std::fs::read_to_string(project.path().join("print/preview.html")).expect("the preview");
-    // 27 ships and 5 command cards at the project's sizes; the 12 others
-    // at `--card`.
+    // 27 ships and 5 command cards at the project's sizes; the scenario and
+    // the 3 Space Stations at the ruleset's (70 × 120 mm); the 31 others at
+    // `--card`.
     let count = |size: &str| html.matches(&format!("--w: {size}")).count();
-    assert_eq!((count("63.5mm; --h: 88.9mm"), count("70mm; --h: 120mm"), count("57.15mm; --h: 88.9mm")), (27, 5, 12));
+    assert_eq!((count("63.5mm; --h: 88.9mm"), count("70mm; --h: 120mm"), count("57.15mm; --h: 88.9mm")), (27, 9, 31));
     let output = sized("shipp = \"tarot\"");
     let err = stderr(&output);
     assert_eq!(output.status.code(), Some(2), "{err}");

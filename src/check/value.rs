@@ -151,22 +151,23 @@ impl GameChecker<'_> {
                 return None;
             }
         };
-        let bounded = match &typed {
-            Value::Int(n) | Value::Signed(n) | Value::Save { save: n, .. } => Some(*n),
-            _ => None,
-        };
-        if let (Some((low, high)), Some(n)) = (spec.bounds, bounded.as_ref()) {
-            if *n < low || high.is_some_and(|h| *n > h) {
+        if let (Some((low, high)), Some((least, most))) = (spec.bounds, extremes(&typed)) {
+            if least < low || high.is_some_and(|h| most > h) {
                 let bounds = match high {
+                    Some(h) if h == low => format!("{low}"),
                     Some(h) => format!("from {low} to {h}"),
                     None => format!("at least {low}"),
                 };
+                let found = match &typed {
+                    Value::Dice { count, sides, modifier } if *count > 0 => {
+                        format!("a roll of `{}` can be {least} to {most}", dice_text(*count, *sides, *modifier))
+                    }
+                    Value::Distance(d) => format!("{d}\" is out of bounds"),
+                    _ => format!("{least} is out of bounds"),
+                };
                 self.report(
-                    Diagnostic::error(
-                        &codes::OUT_OF_BOUNDS,
-                        format!("{n} is out of bounds: the value must be {bounds}"),
-                    )
-                    .primary(value.span, format!("must be {bounds}")),
+                    Diagnostic::error(&codes::OUT_OF_BOUNDS, format!("{found}: the value must be {bounds}"))
+                        .primary(value.span, format!("must be {bounds}")),
                 );
                 return None;
             }
@@ -413,6 +414,38 @@ impl GameChecker<'_> {
             }
         }
         Some(Value::Keyword { id: name.to_string(), args: typed })
+    }
+}
+
+/// The least and the most a bounded value can be, against whole-number
+/// bounds: a number itself; a dice roll every total it can give (`D3+1`: 2
+/// to 4); a distance its inches, rounded down and up (`4.5"`: 4 and 5, so
+/// that it is below 5 and above 4).  Other values have no bounds.
+fn extremes(value: &Value) -> Option<(i64, i64)> {
+    match value {
+        Value::Int(n) | Value::Signed(n) | Value::Save { save: n, .. } => Some((*n, *n)),
+        Value::Distance(d) => {
+            let pow = 10i64.checked_pow(u32::from(d.scale))?;
+            let floor = d.units.div_euclid(pow);
+            let ceil = if d.units.rem_euclid(pow) == 0 { floor } else { floor.saturating_add(1) };
+            Some((floor, ceil))
+        }
+        Value::Dice { count, sides, modifier } => {
+            let least = count.saturating_add(*modifier);
+            let most = count.saturating_mul(*sides).saturating_add(*modifier);
+            Some((least.min(most), least.max(most)))
+        }
+        _ => None,
+    }
+}
+
+/// A dice roll as written: `D3`, `2D6+1`.
+fn dice_text(count: i64, sides: i64, modifier: i64) -> String {
+    let count = if count == 1 { String::new() } else { count.to_string() };
+    match modifier {
+        0 => format!("{count}D{sides}"),
+        m if m > 0 => format!("{count}D{sides}+{m}"),
+        m => format!("{count}D{sides}{m}"),
     }
 }
 

@@ -8,7 +8,9 @@
 
 use super::defs::{Def, Expansion};
 use super::Scope;
-use super::{Arith, Call, CallNode, Cmp, Compiled, EffectFilter, Filter, Filters, Node, Op, Ty, Wanted, FUNCTIONS};
+use super::{
+    ArgWanted, Arith, Call, CallNode, Cmp, Compiled, EffectFilter, Filter, Filters, Node, Op, Ty, Wanted, FUNCTIONS,
+};
 use crate::check::codes;
 use crate::check::model::{DeckParam, Ruleset, Schema, Type};
 use crate::check::names::suggest;
@@ -503,6 +505,11 @@ impl<'n, 'r> Compiler<'n, 'r> {
                 [(op @ (BinOp::Eq | BinOp::Ne), value)] if matches!(value.unparen(), Expr::Str(..)) => {
                     self.name_test(first, *op == BinOp::Eq, value, diagnostics)
                 }
+                [(op @ (BinOp::Eq | BinOp::Ne), value)] if self.keyword_not_field(first).is_some() => {
+                    let keyword = self.keyword_not_field(first)?;
+                    let value = self.arg_wanted(value, diagnostics)?;
+                    Some(Filter::KeywordArg { keyword, value, equal: *op == BinOp::Eq })
+                }
                 [(op @ (BinOp::Eq | BinOp::Ne), value)] => {
                     let field = self.field(first, diagnostics);
                     let value = self.wanted(first, value, diagnostics);
@@ -782,6 +789,37 @@ impl Compiler<'_, '_> {
                 found
             }
             other => not_a(other, Ty::Keyword, diagnostics),
+        }
+    }
+
+    /// A keyword's index, when the name is a keyword and no field: a field
+    /// test (`launch == fighters`) is read first.
+    fn keyword_not_field(&self, arg: &Expr) -> Option<usize> {
+        match arg.unparen() {
+            Expr::Name(name) if !self.fields.contains(&name.text.as_str()) => {
+                self.ruleset.keywords.iter().position(|k| k.id == name.text)
+            }
+            _ => None,
+        }
+    }
+
+    /// What `KEYWORD == value` wants: a number, or `arg` inside `each-arg`.
+    fn arg_wanted(&self, value: &Expr, diagnostics: &mut Vec<Diagnostic>) -> Option<ArgWanted> {
+        match value.unparen() {
+            Expr::Int(n, _) => Some(ArgWanted::Int(*n)),
+            Expr::Name(name) if name.text == ARG && self.arg_of.get().is_some() => Some(ArgWanted::Arg),
+            Expr::Name(name) if name.text == ARG => {
+                self.arg_value(name, diagnostics)?;
+                None
+            }
+            other => {
+                diagnostics.push(
+                    Diagnostic::error(&codes::RULE_TYPE, "a keyword is tested by its argument: a number or `arg`")
+                        .primary(other.span(), "expected a number or `arg`")
+                        .help("`rows(weapon, link == 1)` counts the rows carrying `link(1)`"),
+                );
+                None
+            }
         }
     }
 

@@ -6,7 +6,7 @@
 //! may be absurd.  The recursion is as deep as the rule nests, which the
 //! reader bounds.
 
-use super::{Arith, Call, CallNode, Compiled, EffectFilter, Filter, Node, Op, Wanted};
+use super::{ArgWanted, Arith, Call, CallNode, Compiled, EffectFilter, Filter, Node, Op, Wanted};
 use crate::check::model::{EnumDef, Ruleset, Type};
 use crate::ir::{Body, Card, DeckTypeId, Effect, Field, Spanned, Value};
 use crate::source::Span;
@@ -357,6 +357,14 @@ impl<'a> Evaluation<'a> {
             Filter::And(all) => all.iter().all(|f| self.matches(subject, f, pool)),
             Filter::Or(any) => any.iter().any(|f| self.matches(subject, f, pool)),
             Filter::Holds { field, value, equal } => self.field_has(subject, field, value, pool) == *equal,
+            Filter::KeywordArg { keyword, value, equal } => {
+                let id = self.ruleset.keywords[*keyword].id.as_str();
+                let wanted = |have: &Value| match value {
+                    ArgWanted::Int(n) => matches!(have, Value::Int(h) | Value::Signed(h) if h == n),
+                    ArgWanted::Arg => self.arg.is_some_and(|arg| arg == have),
+                };
+                subject.keyword_args(id).any(wanted) == *equal
+            }
             // A special value (`-`, `*`) is no number: no comparison holds.
             Filter::Compare { field, cmp, bound } => {
                 self.has_number(subject, field) && cmp.holds(self.field_number(subject, field), *bound)
@@ -522,10 +530,30 @@ fn each_body<'b>(body: &'b Body, visit: &mut impl FnMut(&'b Body)) {
 }
 
 /// The arguments of every use of a keyword on a card.
-fn args_of<'c>(card: &'c Card, keyword: &'c str) -> impl Iterator<Item = &'c Value> + 'c {
-    card.body.fields.iter().flat_map(|f| f.each_value()).flat_map(move |v| {
-        let args: &[Spanned<Value>] = match v {
-            Value::Keyword { id, args } if id == keyword => args,
+/// The arguments of a keyword on a card: on its lines and on the rows of
+/// its repeated fields (a ship's weapons), in the order written.
+fn args_of<'c>(card: &'c Card, keyword: &str) -> impl Iterator<Item = &'c Value> + 'c {
+    let mut found = Vec::new();
+    collect_args(&card.body.fields, keyword, &mut found);
+    found.into_iter()
+}
+
+/// The recursion is as deep as blocks nest, which the parser bounds.
+fn collect_args<'c>(fields: &'c [Field], keyword: &str, found: &mut Vec<&'c Value>) {
+    for field in fields {
+        found.extend(keyword_args(field.values.as_slice(), keyword));
+        if let Some(body) = &field.body {
+            collect_args(&body.fields, keyword, found);
+        }
+    }
+}
+
+/// The arguments of a keyword among values.
+fn keyword_args<'c>(values: &'c [Spanned<Value>], keyword: &str) -> impl Iterator<Item = &'c Value> + 'c {
+    let keyword = keyword.to_string();
+    values.iter().flat_map(move |v| {
+        let args: &'c [Spanned<Value>] = match &v.value {
+            Value::Keyword { id, args } if *id == keyword => args,
             _ => &[],
         };
         args.iter().map(|a| &a.value)
@@ -583,6 +611,12 @@ impl<'c> Subject<'c> {
 
     fn has(&self, field: &str) -> bool {
         (field == "this" && !self.own.is_empty()) || self.fields.iter().any(|f| f.name == field)
+    }
+
+    /// The arguments of a keyword on the subject's own values and fields.
+    fn keyword_args<'s>(&'s self, keyword: &'s str) -> impl Iterator<Item = &'c Value> + 's {
+        let fields: &'c [Field] = self.fields;
+        keyword_args(self.own, keyword).chain(fields.iter().flat_map(move |f| keyword_args(&f.values, keyword)))
     }
 
     fn keywords(&self) -> impl Iterator<Item = &'c str> + '_ {

@@ -276,6 +276,21 @@ pub enum Filter {
         cmp: Cmp,
         bound: i64,
     },
+    /// `link == 1`, `link == arg` (or `!=` when `equal` is false): a card
+    /// or row carrying the keyword (by index) with that argument.
+    KeywordArg {
+        keyword: usize,
+        value: ArgWanted,
+        equal: bool,
+    },
+}
+
+/// The argument a keyword test wants.
+#[derive(Debug)]
+pub enum ArgWanted {
+    Int(i64),
+    /// `arg`: the keyword argument `each-arg` is at.
+    Arg,
 }
 
 /// Which effect lines count.

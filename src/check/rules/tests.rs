@@ -301,6 +301,18 @@ fn each_type_mistake_is_refused_at_its_place() {
             "arg",
         ),
         (
+            "play-limit \"r\" count(counted == arg) == 1",
+            "E0422",
+            "`arg` stands for a keyword's argument only inside `each-arg`",
+            "arg",
+        ),
+        (
+            "play-limit \"r\" count(counted == small) == 0",
+            "E0422",
+            "a keyword is tested by its argument: a number or `arg`",
+            "small",
+        ),
+        (
             "play-limit \"r\" rows(worth, tokn) == 0",
             "E0423",
             "`tokn` is not a kind, tag, keyword or field of this ruleset",
@@ -344,6 +356,7 @@ fn the_parts_of_a_card_compile() {
         "each-arg(counted, arg >= 1 and arg <= 3)",
         "args(named) <= 2 and numbers(worth) <= 1",
         "rows(keywords) <= 1 and each-row(keywords, named or counted)",
+        "each-arg(counted, rows(keywords, counted == arg) >= 1) and count(counted != 2) <= 1",
     ] {
         let (ruleset, diagnostics, _) = ruleset(&probe(rule));
         assert!(diagnostics.is_empty(), "{rule}: {:?}", diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>());
