@@ -449,13 +449,14 @@ impl GameChecker<'_> {
                 Severity::Error => &codes::DECK_RULE_BROKEN,
                 Severity::Warning => &codes::DECK_RULE_ADVICE,
             };
-            let mut diagnostic = Diagnostic::new(
-                code,
-                rule.severity,
-                format!("{} `{}` breaks a rule: {}", deck.node.name.text, deck.name, rule.message),
-            )
-            .primary(deck.node.values[0].span, evaluation.summary())
-            .secondary(rule.span, "the rule, declared here");
+            let message = format!("{} `{}` breaks a rule: {}", deck.node.name.text, deck.name, rule.message);
+            if !evaluation.members.is_empty() {
+                self.report_members(deck, rule, code, &message, &evaluation.members);
+                continue;
+            }
+            let mut diagnostic = Diagnostic::new(code, rule.severity, message)
+                .primary(deck.node.values[0].span, evaluation.summary())
+                .secondary(rule.span, "the rule, declared here");
             for span in evaluation.culprits.iter().take(3) {
                 diagnostic = diagnostic.secondary(*span, "counted here");
             }
@@ -466,6 +467,30 @@ impl GameChecker<'_> {
 }
 
 impl GameChecker<'_> {
+    /// A rule that must hold in each included deck (`every`), broken by
+    /// some: one report for each, at the line that includes it, with what
+    /// was counted there.
+    fn report_members(
+        &mut self,
+        deck: &DeckSource<'_>,
+        rule: &crate::check::model::Constraint,
+        code: &'static crate::diagnostics::Code,
+        message: &str,
+        members: &[(Span, crate::ir::DeckTypeId, String)],
+    ) {
+        for (span, deck_type, counted) in members {
+            let word = self.ruleset.deck_type_of(deck_type).map_or("deck", |t| t.word.as_str());
+            let label = if counted.is_empty() { format!("this {word}") } else { format!("this {word}: {counted}") };
+            self.report(
+                Diagnostic::new(code, rule.severity, message.to_string())
+                    .primary(*span, label)
+                    .secondary(deck.node.values[0].span, format!("in this {}", deck.node.name.text))
+                    .secondary(rule.span, "the rule, declared here")
+                    .note(format!("the rule is `{}`", rule.text)),
+            );
+        }
+    }
+
     /// `agreed-points 1500`: a deck sets a parameter of its type, once, to
     /// a whole number within the parameter's bounds.
     fn param_line(&mut self, line: &Node, param: &DeckParam, slot: &mut Option<(i64, Span)>) {

@@ -44,11 +44,21 @@ pub(in crate::check) struct Evaluation<'a> {
     params: &'a [i64],
     /// The keyword argument `each-arg` is at, for `arg`.
     arg: Option<&'a Value>,
-    /// Each function call, as written, and what it counted, for the
+    /// Each function call and parameter, and what it counted, for the
     /// diagnostic.
-    pub counted: Vec<(&'a str, i64)>,
+    counted: Vec<(Counted<'a>, i64)>,
     /// Lines of the deck responsible for a failure, when a function knows.
     pub culprits: Vec<Span>,
+    /// The included decks for which an `every` rule does not hold: the line
+    /// including each, its type, and what was counted in it.
+    pub members: Vec<(Span, DeckTypeId, String)>,
+}
+
+/// What a number in a summary is.
+#[derive(Clone, Copy)]
+enum Counted<'a> {
+    Call(&'a CallNode),
+    Param(&'a str),
 }
 
 /// How many counts a summary names; a rule of thousands of calls is summed
@@ -57,7 +67,15 @@ const SUMMARY_PARTS: usize = 8;
 
 impl<'a> Evaluation<'a> {
     pub fn new(ruleset: &'a Ruleset, cards: &'a [Card]) -> Self {
-        Evaluation { ruleset, cards, params: &[], arg: None, counted: Vec::new(), culprits: Vec::new() }
+        Evaluation {
+            ruleset,
+            cards,
+            params: &[],
+            arg: None,
+            counted: Vec::new(),
+            culprits: Vec::new(),
+            members: Vec::new(),
+        }
     }
 
     /// The evaluation of a deck's rules, with the values of its parameters.
@@ -74,14 +92,24 @@ impl<'a> Evaluation<'a> {
         self.eval(&rule.root, pool)
     }
 
-    /// "here count() is 26"-style summary of what was counted, each count
-    /// once.
+    /// What was counted, in words ("here 26 cards, 18 matching
+    /// `offense`"), each count once; truths are left out, since the rule's
+    /// message says what does not hold.
     pub fn summary(&self) -> String {
+        let parts = self.parts();
+        if parts.is_empty() {
+            "here".to_string()
+        } else {
+            format!("here {parts}")
+        }
+    }
+
+    fn parts(&self) -> String {
         let mut seen = std::collections::HashSet::new();
         let mut parts: Vec<String> = Vec::new();
         let mut more = 0usize;
-        for (call, n) in &self.counted {
-            let part = format!("{call} is {n}");
+        for (counted, n) in &self.counted {
+            let Some(part) = in_words(*counted, *n) else { continue };
             if !seen.insert(part.clone()) {
                 continue;
             }
@@ -94,11 +122,7 @@ impl<'a> Evaluation<'a> {
         if more > 0 {
             parts.push(format!("and {more} more"));
         }
-        if parts.is_empty() {
-            "here".to_string()
-        } else {
-            format!("here {}", parts.join(", "))
-        }
+        parts.join(", ")
     }
 
     fn eval(&mut self, node: &'a Node, pool: &Pool) -> i64 {
@@ -109,7 +133,7 @@ impl<'a> Evaluation<'a> {
             // has a value (set, or its default), so the value is there.
             Op::Param(i, name) => {
                 let value = self.params.get(*i).copied().unwrap_or(0);
-                self.counted.push((name, value));
+                self.counted.push((Counted::Param(name), value));
                 value
             }
             Op::Arg => self.arg.and_then(number).unwrap_or(0),
@@ -140,7 +164,7 @@ impl<'a> Evaluation<'a> {
             Op::Call(call) => {
                 let value = self.call(call, pool);
                 if !matches!(call.call, Call::Every(..)) {
-                    self.counted.push((&call.shown, value));
+                    self.counted.push((Counted::Call(call), value));
                 }
                 value
             }
@@ -304,6 +328,7 @@ impl<'a> Evaluation<'a> {
             let mut nested = Evaluation::new(self.ruleset, self.cards).with_params(self.params);
             if nested.eval(inner, &deck.pool) == 0 {
                 failing.push(deck.span);
+                self.members.push((deck.span, deck.deck_type.clone(), nested.parts()));
                 self.counted.extend(nested.counted);
             }
         }
@@ -490,6 +515,41 @@ fn names_in<'c>(card: &'c Card, field: &'c str) -> impl Iterator<Item = &'c str>
             _ => (None, &[]),
         };
         one.into_iter().chain(many.iter().map(String::as_str))
+    })
+}
+
+/// A count in words ("590 points", "3 cards matching `offense`"); `None`
+/// for a truth, which the rule's message already states.
+fn in_words(counted: Counted<'_>, n: i64) -> Option<String> {
+    let call = match counted {
+        Counted::Param(name) => return Some(format!("{name} is {n}")),
+        Counted::Call(call) => call,
+    };
+    // The arguments as written, and those after a leading field.
+    let args = call.shown.split_once('(').map_or("", |(_, rest)| rest.strip_suffix(')').unwrap_or(rest));
+    let after_field = args.split_once(',').map_or("", |(_, rest)| rest.trim());
+    let matching = |filters: &str| if filters.is_empty() { String::new() } else { format!(" matching `{filters}`") };
+    let many = |word: &str| if n == 1 { word.to_string() } else { format!("{word}s") };
+    Some(match &call.call {
+        Call::Count(_) => format!("{n} {}{}", many("card"), matching(args)),
+        Call::Distinct(_) => format!("{n} different {}{}", many("card"), matching(args)),
+        Call::Groups(_) => format!("{n} {}{}", many("deck line"), matching(args)),
+        Call::MaxCopies(_) => format!("at most {n} copies of one card{}", matching(args)),
+        Call::MaxGroups(_) => format!("at most {n} lines naming one card{}", matching(args)),
+        Call::Sum(field, _) => format!("{n} {field}{}", matching(after_field)),
+        Call::SumRows(field, _) => format!("{n} {field} on the rows named {after_field}"),
+        Call::Values(field, _) => format!("{n} different `{field}` {}", many("value")),
+        Call::OutOfRange(..) => format!("{n} {} outside their card's range", many("deck line")),
+        Call::Decks(_) => format!("{n} included {}{}", many("deck"), matching(args)),
+        Call::Value(field, 1) => format!("`{field}` is {n}"),
+        Call::Value(field, position) => format!("number {position} of `{field}` is {n}"),
+        Call::Numbers(field) => format!("`{field}` holds {n} {}", many("number")),
+        Call::Effects(_) => format!("{n} {}{}", many("effect line"), matching(args)),
+        Call::Choices => format!("{n} `choose` {}", many("block")),
+        Call::Rows(field, _) => format!("{n} `{field}` {}{}", many("row"), matching(after_field)),
+        Call::Args(_) => format!("{n} {} of `{args}`", many("argument")),
+        Call::All(_) | Call::Any(_) | Call::Subset { .. } | Call::Every(..) | Call::Some(..) => return None,
+        Call::EachRow(..) | Call::EachArg(..) => return None,
     })
 }
 

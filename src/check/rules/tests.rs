@@ -121,24 +121,25 @@ fn filters_join_and_nest() {
     assert_eq!(number(&format!("count({})", joined("token", " and ", 10_000) + " and worth")), 0);
     let (value, summary) = evaluate("all(not (token and not worth))", true);
     assert_eq!(value, 0);
-    // Brackets are kept: without them the rule would say another thing.
-    assert_eq!(summary, "here all(not (token and not worth)) is 0");
+    // A truth is not counted in the summary: the rule's message says what
+    // does not hold, and its note echoes the rule with its brackets.
+    assert_eq!(summary, "here");
 }
 
 #[test]
 fn and_and_or_stop_at_the_deciding_side() {
-    assert_eq!(evaluate("count(worth) == 1 and count() == 1", true).1, "here count(worth) is 0");
-    assert_eq!(evaluate("count() == 1 or count(worth) == 1", true).1, "here count() is 1");
+    assert_eq!(evaluate("count(worth) == 1 and count() == 1", true).1, "here 0 cards matching `worth`");
+    assert_eq!(evaluate("count() == 1 or count(worth) == 1", true).1, "here 1 card");
 }
 
 #[test]
 fn a_summary_names_the_first_counts() {
     let calls: Vec<String> = (1..=20).map(|i| format!("value(worth, {i})")).collect();
     let summary = card_rule_summary(&format!("{} == 1", calls.join(" + ")));
-    assert!(summary.starts_with("here value(worth, 1) is 0, value(worth, 2) is 0"), "{summary}");
-    assert!(summary.ends_with("value(worth, 8) is 0, and 12 more"), "{summary}");
+    assert!(summary.starts_with("here `worth` is 0, number 2 of `worth` is 0"), "{summary}");
+    assert!(summary.ends_with("number 8 of `worth` is 0, and 12 more"), "{summary}");
     let (_, summary) = evaluate(&joined("count()", " + ", 100_000), false);
-    assert_eq!(summary, "here count() is 1");
+    assert_eq!(summary, "here 1 card");
 }
 
 #[test]
@@ -398,7 +399,7 @@ fn every_and_some_look_into_each_included_deck() {
     let compiled = ruleset.deck_types[0].rules[1].compiled.as_deref().expect("compiled");
     let mut evaluation = Evaluation::new(&ruleset, &cards);
     assert!(!evaluation.holds(compiled, &empty));
-    assert_eq!(evaluation.summary(), "here count() is 0, some(count() == 1) is 0");
+    assert_eq!(evaluation.summary(), "here 0 cards");
 }
 
 #[test]
