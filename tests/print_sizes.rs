@@ -23,30 +23,16 @@ fn layout_warnings(size: &str) -> Vec<String> {
     err.lines().filter(|l| LAYOUT.iter().any(|code| l.starts_with(code))).map(str::to_string).collect()
 }
 
+/// Every named size and landscape poker: the templates scale their frame to
+/// the card and give the text the room it needs, so not one region of any
+/// bundled card is cut off, printed under 6 pt, off the card or over
+/// another (Dropfleet's ships print at their own 70 × 120 mm whatever
+/// `--card` says).
 #[test]
-fn every_bundled_card_fits_on_the_usual_sizes() {
-    for size in ["poker", "bridge", "tarot", "70x120"] {
+fn every_bundled_card_fits_on_every_named_size_and_landscape() {
+    for size in ["poker", "bridge", "tarot", "mini", "70x120", "88.9x63.5"] {
         let warnings = layout_warnings(size);
         assert!(warnings.is_empty(), "--card {size}:\n{}", warnings.join("\n"));
-    }
-}
-
-/// Mini cards (44 × 67 mm) and landscape poker cards have less room than
-/// some bundled cards need at 6 pt: Dropfleet's command cards and the
-/// Dreadnaught cards with the longest rules (Dropfleet's ships print at
-/// their own 70 × 120 mm whatever `--card` says).  Those are reported, one warning
-/// per region, at the card; the budgets only go down, so a template change
-/// that makes a face worse on these sizes fails here.
-#[test]
-fn small_and_landscape_cards_stay_within_their_budget() {
-    for (size, budget) in [("mini", 51), ("88.9x63.5", 1)] {
-        let warnings = layout_warnings(size);
-        assert!(
-            warnings.len() <= budget,
-            "--card {size}: {} layout warnings, more than {budget}:\n{}",
-            warnings.len(),
-            warnings.join("\n")
-        );
     }
 }
 
