@@ -227,6 +227,10 @@ fn check(path: &str, source: &Source) -> Result<Image, Problem> {
         })?;
         ("image/png", ImageKind::PNG(Arc::new(bytes.clone())))
     } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
+        decode_jpeg(bytes).map_err(|e| match e {
+            Refused::TooLarge(why) => problem(&codes::IMAGE_TOO_LARGE, why, "scale the image down"),
+            Refused::Broken(why) => undecodable(why),
+        })?;
         ("image/jpeg", ImageKind::JPEG(Arc::new(bytes.clone())))
     } else if looks_like_svg(bytes) {
         let text = String::from_utf8_lossy(bytes);
@@ -261,6 +265,21 @@ fn decode_png(bytes: &[u8]) -> Result<(), Refused> {
     let mut pixels = vec![0; size];
     reader.next_frame(&mut pixels).map_err(|e| Refused::Broken(format!("the PNG does not decode: {e}")))?;
     Ok(())
+}
+
+/// Decodes a JPEG whole, as `decode_png` does a PNG: its size first, then
+/// every pixel, so a truncated or corrupt file is found here.
+fn decode_jpeg(bytes: &[u8]) -> Result<(), Refused> {
+    let broken = |e: zune_jpeg::errors::DecodeErrors| Refused::Broken(format!("the JPEG does not decode: {e}"));
+    let mut decoder = zune_jpeg::JpegDecoder::new(std::io::Cursor::new(bytes));
+    decoder.decode_headers().map_err(broken)?;
+    let (w, h) = decoder.dimensions().map(|(w, h)| (w as u32, h as u32)).unwrap_or((0, 0));
+    if w > MAX_SIDE || h > MAX_SIDE || u64::from(w) * u64::from(h) > MAX_PIXELS {
+        return Err(Refused::TooLarge(format!(
+            "the image is {w} × {h} pixels; at most {MAX_SIDE} a side and {MAX_PIXELS} in all are drawn"
+        )));
+    }
+    decoder.decode().map(|_| ()).map_err(broken)
 }
 
 fn looks_like_svg(bytes: &[u8]) -> bool {
@@ -311,5 +330,17 @@ mod tests {
         let inlined = images.inline(face);
         assert!(inlined.starts_with("<image href=\"data:image/svg+xml;base64,"), "{inlined}");
         assert!(inlined.ends_with("<image href=\"art:01\"/>"), "only the exact name is replaced: {inlined}");
+    }
+
+    /// A JPEG is decoded whole: one cut short after its header, which a look
+    /// at the header alone would take, is refused.
+    #[test]
+    fn a_jpeg_cut_short_is_refused() {
+        let whole = include_bytes!("../../../tests/art/gradient.jpg").to_vec();
+        let cut = whole[..200].to_vec();
+        let art = Art::load(vec![("whole.jpg".into(), Source::Bytes(whole)), ("cut.jpg".into(), Source::Bytes(cut))]);
+        assert!(art.href("whole.jpg", "art").is_ok());
+        let refused = art.href("cut.jpg", "art").expect_err("cut short");
+        assert_eq!(refused.code.id, "E0713");
     }
 }
