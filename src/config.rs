@@ -36,8 +36,9 @@ does nothing.  The known tables and keys are:
     [build]    out
     [print]    out, format, paper, card, bleed, margin, backs, duplex,
                offset, calibration, dpi, base-url, tts-width, fonts,
-               back-art, deck, min-text, sizes
+               back-art, deck, min-text, sizes, deck-backs
     [print.sizes]  one key per kind: its card size
+    [print.deck-backs]  one key per deck: the picture on its backs
     [lints]    one key per lint name (`cardsmith lint --list`)";
     CONFIG_WRONG_TYPE "E0012" "config-wrong-type" "\
 A setting in `cardsmith.toml` has a value of the wrong type, such as a string
@@ -93,6 +94,9 @@ pub struct PrintSettings {
     pub fonts: Option<Vec<(String, Span)>>,
     /// A picture for the backs, by its path in the project.
     pub back_art: Option<String>,
+    /// `[print.deck-backs]`: a picture for the backs of one deck's cards,
+    /// by the deck's name, each with the span of the deck's key.
+    pub deck_backs: Vec<(String, String, Span)>,
     pub deck: Option<String>,
     /// The smallest type size in points before a warning.
     pub min_text: Option<f64>,
@@ -167,6 +171,7 @@ const TABLES: &[(&str, &[(&str, Kind)])] = &[
             ("deck", Kind::Text),
             ("min-text", Kind::Number),
             ("sizes", Kind::TextTable),
+            ("deck-backs", Kind::TextTable),
         ],
     ),
     ("lints", &[]),
@@ -346,6 +351,9 @@ impl Reader {
             ("print", "deck", Setting::Text(s)) => print.deck = Some(s),
             ("print", "min-text", Setting::Number(n)) => print.min_text = Some(n),
             ("print", "sizes", Setting::Table(entries)) => self.sizes(entries),
+            ("print", "deck-backs", Setting::Table(entries)) => {
+                print.deck_backs = entries.into_iter().map(|(deck, span, path, _)| (deck, path, span)).collect()
+            }
             // TABLES and this match list the same keys; a key typed by
             // `setting` always lands in one arm above.
             _ => {}

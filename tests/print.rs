@@ -1077,3 +1077,32 @@ fn a_kind_of_its_own_size_prints_on_sheets_of_its_own_in_every_format() {
     }
     assert!(!files.keys().any(|name| name == "tts/dropfleet-1.3.json"), "no deck mixes the sizes");
 }
+
+/// `[print.deck-backs]` gives one deck's cards a back picture of their own;
+/// the other cards keep the game's back, and a key naming no deck is refused.
+#[test]
+fn a_deck_may_have_a_back_picture_of_its_own() {
+    let dir = common::bundled_project("dreadnaught-2e");
+    std::fs::create_dir(dir.path().join("art")).expect("art folder");
+    std::fs::copy(repo().join("examples/art-deck/art/nebula.png"), dir.path().join("art/nebula.png")).expect("art");
+    let manifest = "[project]\npaths = [\"cards\"]\n\n[print.deck-backs]\n\"Kinetic\" = \"art/nebula.png\"\n";
+    std::fs::write(dir.path().join("cardsmith.toml"), manifest).expect("manifest");
+    let output = cardsmith(&["print", "--format", "png", "--dpi", "60", "-o", "print"], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let backs: Vec<String> = common::contents(&dir.path().join("print/png/dreadnaught-2e"))
+        .into_keys()
+        .filter(|name| name.starts_with("back-"))
+        .collect();
+    assert_eq!(backs, ["back-1.png", "back-2.png"], "the Kinetic cards' back and everyone else's");
+    let navy_corner = |name: &str| {
+        let (w, _, pixels) = decode_png(&dir.path().join("print/png/dreadnaught-2e").join(name));
+        pixels[((4 * w + 4) * 4) as usize..((4 * w + 4) * 4 + 3) as usize] == [0x1f, 0x2a, 0x36]
+    };
+    assert_eq!([navy_corner("back-1.png"), navy_corner("back-2.png")].iter().filter(|navy| **navy).count(), 1);
+
+    std::fs::write(dir.path().join("cardsmith.toml"), manifest.replace("\"Kinetic\"", "\"Kinetik\""))
+        .expect("manifest");
+    let refused = cardsmith(&["print", "--format", "png", "-o", "print"], dir.path());
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(stderr(&refused).contains("did you mean `Kinetic`?"), "{}", stderr(&refused));
+}

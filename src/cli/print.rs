@@ -91,6 +91,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         return Err(no_cards);
     }
     refuse_unknown_size_kinds(&options, &outcome.project)?;
+    refuse_unknown_back_decks(settings, &outcome.project)?;
     let overrides = match &project.root {
         Some(root) => read_overrides(root, &outcome)?,
         None => Vec::new(),
@@ -100,8 +101,11 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     let (fonts, font_problems) = read_fonts(&folder, &names, project.manifest_source.as_ref(), &mut outcome.files);
     merge(&mut outcome, font_problems);
     let back_art = settings.back_art.clone();
-    let art = print::art::Art::load(read_art(&folder, &outcome, back_art.as_deref()));
-    let assets = print::Assets { art, fonts, back_art };
+    let deck_backs: Vec<(String, String)> =
+        settings.deck_backs.iter().map(|(deck, path, _)| (deck.clone(), path.clone())).collect();
+    let backs: Vec<&str> = back_art.iter().chain(deck_backs.iter().map(|(_, path)| path)).map(String::as_str).collect();
+    let art = print::art::Art::load(read_art(&folder, &outcome, &backs));
+    let assets = print::Assets { art, fonts, back_art, deck_backs };
     let job = match Templates::new(&overrides) {
         Ok(mut templates) => print::prepare_with(&outcome.project, &mut templates, &options, &assets),
         Err(message) => print::Job {
@@ -278,6 +282,23 @@ fn refuse_unknown_size_kinds(options: &Options, project: &cardsmith::ir::Project
     Ok(())
 }
 
+/// A `[print.deck-backs]` key that names no deck of the printed games would
+/// silently do nothing: it is refused, with the decks there are.
+fn refuse_unknown_back_decks(settings: &PrintSettings, project: &cardsmith::ir::Project) -> Result<()> {
+    let decks: Vec<&str> = project.games.iter().flat_map(|g| g.decks.iter().map(|d| d.name.as_str())).collect();
+    for (deck, _, _) in &settings.deck_backs {
+        if !decks.contains(&deck.as_str()) {
+            let suggestion = cardsmith::check::suggest(deck, decks.iter().copied());
+            let hint = suggestion.map_or(String::new(), |s| format!("did you mean `{s}`? "));
+            return Err(miette!(
+                help = format!("{hint}the decks are: {}", decks.join(", ")),
+                "`[print.deck-backs]` gives `{deck}` a picture, but no printed game has a deck `{deck}`"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Backs, duplex, the printer's offset and the calibration sheet.
 fn backs_options(args: &Args, settings: &PrintSettings, options: &mut Options) -> Result<()> {
     let duplex_name = args.duplex.clone().or_else(|| settings.duplex.clone());
@@ -352,11 +373,15 @@ fn parse_formats(names: &[String]) -> Result<Formats> {
     Ok(formats)
 }
 
-/// Reads each image the cards name, and the backs' picture, confined to
+/// Reads each image the cards name, and the backs' pictures, confined to
 /// the project `folder`.
-fn read_art(folder: &Path, outcome: &Outcome, back_art: Option<&str>) -> Vec<(String, print::art::Source)> {
+fn read_art(folder: &Path, outcome: &Outcome, backs: &[&str]) -> Vec<(String, print::art::Source)> {
     let mut names = print::art::wanted(&outcome.project);
-    names.extend(back_art.map(str::to_string).filter(|path| !names.contains(path)));
+    for back in backs {
+        if !names.iter().any(|name| name == back) {
+            names.push(back.to_string());
+        }
+    }
     names.into_iter().map(|name| (name.clone(), read_inside(folder, &name, &read::IMAGE))).collect()
 }
 

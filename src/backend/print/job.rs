@@ -197,6 +197,9 @@ pub struct Assets {
     /// The path of a picture for the backs (`[print] back-art`), read with
     /// the cards' art.
     pub back_art: Option<String>,
+    /// A picture for the backs of one deck's cards, by the deck's name
+    /// (`[print.deck-backs]`), in place of `back_art`.
+    pub deck_backs: Vec<(String, String)>,
 }
 
 /// Draws every card to print as SVG faces, with no images.
@@ -210,13 +213,12 @@ pub fn prepare(project: &Project, templates: &mut Templates, options: &Options) 
 pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Options, assets: &Assets) -> Job {
     let mut job = Job { fonts: assets.fonts.clone(), art: assets.art.images(), ..Job::default() };
     let families: Vec<&str> = assets.fonts.iter().map(|f| f.family.as_str()).collect();
-    let back_art = match assets.back_art.as_deref().map(|path| assets.art.href(path, "back art")) {
-        Some(Err(diagnostic)) => {
+    let (back_art, deck_backs) = match back_pictures(assets) {
+        Ok(pictures) => pictures,
+        Err(diagnostic) => {
             job.diagnostics.push(*diagnostic);
             return job;
         }
-        Some(Ok(href)) => Some(href),
-        None => None,
     };
     let selection = match select(project, options.deck.as_deref()) {
         Ok(selection) => selection,
@@ -248,10 +250,12 @@ pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Opti
         context.insert("art", &art);
         context.insert("page", &page_view(size, options.bleed));
         context.insert("game", &GameView { id: &game.ruleset.id, title: &game.ruleset.title });
-        context.insert("deck", &deck_of(game, card, options.deck.as_deref()));
+        let deck = deck_of(game, card, options.deck.as_deref());
+        let back = deck.as_ref().and_then(|d| deck_backs.get(d.name)).or(back_art.as_ref());
+        context.insert("deck", &deck);
         context.insert("font", super::fonts::FAMILY);
         context.insert("fonts", &families);
-        context.insert("back_art", &back_art);
+        context.insert("back_art", &back);
         let icons = icons.get(&game.ruleset.id).cloned().unwrap_or_default();
         icons::with_icons(icons, || {
             let rich = Rc::new(rich);
@@ -406,6 +410,19 @@ fn deck_copies(games: &[(&Game, Vec<Counted>)]) -> Vec<DeckCopies> {
 
 /// The deck a card's back shows: the one printed with `--deck`, else the
 /// first deck that lists the card directly (not through an included deck).
+/// The backs' picture (`[print] back-art`) and each deck's own, as the
+/// names faces draw them by; a picture that cannot be drawn is the error.
+type BackPictures = (Option<String>, HashMap<String, String>);
+
+fn back_pictures(assets: &Assets) -> Result<BackPictures, Box<Diagnostic>> {
+    let back_art = assets.back_art.as_deref().map(|path| assets.art.href(path, "back art")).transpose()?;
+    let mut deck_backs = HashMap::new();
+    for (deck, path) in &assets.deck_backs {
+        deck_backs.insert(deck.clone(), assets.art.href(path, &format!("back art of `{deck}`"))?);
+    }
+    Ok((back_art, deck_backs))
+}
+
 fn deck_of<'a>(game: &'a Game, card: &Card, printed: Option<&str>) -> Option<DeckView<'a>> {
     let lists = |d: &&crate::ir::Deck| d.cards.iter().any(|e| e.card == card.name);
     let deck = match printed {
