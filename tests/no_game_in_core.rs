@@ -19,6 +19,8 @@ const LANGUAGE_WORDS: &[(&str, &str)] = &[
     ("flag", "the `flag` field type"),
     ("code", "the `code` column of `lint --list`"),
     ("link", "a symbolic link, in the output checks"),
+    ("first", "`missing first` in a tie-break rule"),
+    ("last", "`missing last` in a tie-break rule"),
 ];
 
 #[test]

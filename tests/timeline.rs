@@ -703,3 +703,25 @@ fn only_a_field_of_the_step_enum_names_a_step() {
     let moody = timeline(&doc, &[Play { side: "1".into(), card: "Moody".into() }]).expect_err("no timing");
     assert_eq!(moody, TimelineError::Untimed { card: "Moody".into(), side: "north".into() });
 }
+
+/// A `kind … by FIELD` rule says where a card without the value goes:
+/// after those with it (`missing last`, also when unsaid), or before them
+/// (`missing first`).
+#[test]
+fn a_card_without_the_value_goes_where_the_tie_break_says() {
+    let cards = format!("{INVENTED_CARDS}spell \"Plain\" {{\n  cast main\n}}\n");
+    let resolve = |rule: &str| {
+        let rules = invented_game(&format!("{rule}\n  simultaneous"), "");
+        let doc = engine_document(&[("sparks.rules", &rules), ("sparks.cards", &cards)], "sparks");
+        let plays = [("north", "Spark"), ("south", "Plain"), ("north", "Flare")]
+            .map(|(side, card)| Play { side: side.to_string(), card: card.to_string() });
+        order(&timeline(&doc, &plays).expect("timeline"))
+    };
+    let last = ["Main 1 north Flare", "Main 2 north Spark", "Main 3 south Plain"];
+    assert_eq!(resolve("kind spell by power highest"), last);
+    assert_eq!(resolve("kind spell by power highest missing last"), last);
+    assert_eq!(
+        resolve("kind spell by power highest missing first"),
+        ["Main 1 south Plain", "Main 2 north Flare", "Main 3 north Spark"]
+    );
+}

@@ -194,8 +194,15 @@ pub fn tenths(value: i64) -> String {
 #[serde(tag = "by", rename_all = "kebab-case")]
 pub enum TieBreak {
     /// Cards of these kinds go first (one tier); among them, a higher (or
-    /// lower) value of the field wins.
-    Kind { kinds: Vec<String>, field: Option<String>, highest: bool },
+    /// lower) value of the field wins, and a card without the value goes
+    /// after those with it, or before them when `missing_first`.
+    Kind {
+        kinds: Vec<String>,
+        field: Option<String>,
+        highest: bool,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        missing_first: bool,
+    },
     /// The first side named goes first: a side the ruleset declares, or a
     /// player number.
     Side { order: Vec<String> },

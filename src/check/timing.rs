@@ -310,7 +310,18 @@ fn kind_rule(node: &Node, pending: &mut Pending, diagnostics: &mut Vec<Diagnosti
         pending.fields.push((name.to_string(), span));
     }
     let highest = !node.values.iter().any(|v| v.kind == ValueKind::Ident("lowest".into()));
-    Some(TieBreak::Kind { kinds, field: field.map(|(f, _)| f.to_string()), highest })
+    // `missing first`: a card without the value goes before those with it.
+    let missing = node.values.iter().position(|v| v.kind == ValueKind::Ident("missing".into()));
+    let missing_first = match missing.map(|i| (i, ident_at(node, i + 1))) {
+        None | Some((_, Some("last"))) => false,
+        Some((_, Some("first"))) => true,
+        Some((i, _)) => {
+            let help = "write `missing first` or `missing last`: where a card without the value goes";
+            bad(diagnostics, node.values[i].span, "`missing` is followed by `first` or `last`", help);
+            return None;
+        }
+    };
+    Some(TieBreak::Kind { kinds, field: field.map(|(f, _)| f.to_string()), highest, missing_first })
 }
 
 /// `side north south` or `side 1 2`: declared sides or player numbers.

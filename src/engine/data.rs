@@ -206,6 +206,9 @@ pub enum TieBreak {
         field: Option<String>,
         #[serde(default = "highest")]
         highest: bool,
+        /// A card without the value goes before those with it (else after).
+        #[serde(default)]
+        missing_first: bool,
     },
     /// Sides in this order: side ids or player numbers.
     Side { order: Vec<String> },

@@ -524,20 +524,21 @@ pub(crate) fn tenths(value: impl Into<i128>) -> String {
 /// The play's place in the list: for each rule in order, a number where
 /// smaller goes first.
 fn chain_key(doc: &Document, played: Played, player: u32) -> Vec<i128> {
-    let by_value = |field: &str, highest: bool| match played.number(field) {
+    let by_value = |field: &str, highest: bool, missing_first: bool| match played.number(field) {
         Some(v) if highest => -v,
         Some(v) => v,
-        // A play without the value goes after those with it.
+        // A play without the value goes where the ruleset says.
+        None if missing_first => i128::MIN,
         None => i128::MAX,
     };
     let mut key = Vec::new();
     for rule in &doc.ruleset.tie_break {
         match rule {
-            TieBreak::Kind { kinds, field, highest } => {
+            TieBreak::Kind { kinds, field, highest, missing_first } => {
                 let member = kinds.iter().any(|k| k == played.kind());
                 key.push(if member { 0 } else { 1 });
                 if let Some(field) = field {
-                    key.push(if member { by_value(field, *highest) } else { i128::MAX });
+                    key.push(if member { by_value(field, *highest, *missing_first) } else { i128::MAX });
                 }
             }
             TieBreak::Side { order } => {
@@ -545,7 +546,7 @@ fn chain_key(doc: &Document, played: Played, player: u32) -> Vec<i128> {
                 key.push(players.clone().position(|p| p == Some(player)).unwrap_or(order.len()) as i128);
             }
             TieBreak::Value { field, highest } | TieBreak::Choice { field, highest } => {
-                key.push(by_value(field, *highest))
+                key.push(by_value(field, *highest, false))
             }
             TieBreak::Simultaneous | TieBreak::Roll { .. } | TieBreak::Unknown => {}
         }
@@ -568,7 +569,7 @@ fn criteria(chain: &[TieBreak]) -> Vec<(String, bool)> {
     let mut described = Vec::new();
     for rule in chain {
         match rule {
-            TieBreak::Kind { kinds, field, highest } => {
+            TieBreak::Kind { kinds, field, highest, .. } => {
                 described.push((format!("kind {}", kinds.join(" ")), false));
                 if let Some(field) = field {
                     let order = if *highest { "highest" } else { "lowest" };
