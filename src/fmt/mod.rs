@@ -18,6 +18,8 @@
 //! and keep every comment, or the original is returned untouched with an
 //! error.
 
+pub mod spelling;
+
 use crate::diagnostics::Diagnostic;
 use crate::source::{FileId, Files, SourceFile, Span};
 use crate::syntax::{
