@@ -12,14 +12,18 @@
 
 use super::game::{CardContext, GameChecker};
 use super::model::{KeywordDef, Repeat, Type};
-use crate::syntax::ast::{self, Name, ValueKind};
 use crate::source::Span;
+use crate::syntax::ast::{self, Name, ValueKind};
 use std::borrow::Cow;
 
 impl GameChecker<'_> {
     /// The values of a node with every keyword written as printed read as
     /// its id; borrowed when every keyword is written by its id already.
-    pub(super) fn keywords_as_printed<'v>(&self, values: &'v [ast::Value], card: &CardContext) -> Cow<'v, [ast::Value]> {
+    pub(super) fn keywords_as_printed<'v>(
+        &self,
+        values: &'v [ast::Value],
+        card: &CardContext,
+    ) -> Cow<'v, [ast::Value]> {
         let mut joined: Option<Vec<ast::Value>> = None;
         let mut i = 0;
         while i < values.len() {

@@ -5,14 +5,14 @@
 //! and written one file after another in the sorted order of the paths, so
 //! the output does not depend on the number of cores.
 
+use super::check;
 use super::{atomic, project, read};
 use cardsmith::diagnostics::render;
-use super::check;
 use cardsmith::fmt::{format_keeping_errors, spelling, FormatError};
 use cardsmith::lint::{apply_fixes, Fix};
 use cardsmith::source::{FileId, Files};
-use std::collections::BTreeMap;
 use miette::{miette, Result};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 

@@ -244,8 +244,8 @@ impl<'a> Printer<'a> {
     }
 
     /// `name value value`, values as written but in one spelling: calls and
-/// sets with no space before `(`, sets joined by `/`, no commas between
-/// values, the straight inch mark.
+    /// sets with no space before `(`, sets joined by `/`, no commas between
+    /// values, the straight inch mark.
     fn head(&self, node: &Node) -> String {
         let mut parts = vec![node.name.text.clone()];
         for value in &node.values {
