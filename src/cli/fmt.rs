@@ -115,13 +115,13 @@ fn format_one(path: &Path, check_only: bool, spellings: &[Fix]) -> Result<Format
     let (formatted, problems) = match format_keeping_errors(files, id) {
         Ok(formatted) => formatted,
         Err(FormatError::Syntax(diagnostics)) => {
-            return Ok(Formatted { broken: Some(render::human_string(&files, &diagnostics)), changed: None })
+            return Ok(Formatted { broken: Some(render::human_string(files, &diagnostics)), changed: None })
         }
         Err(FormatError::Unsafe(why)) => {
             return Err(miette!("{name}: not formatted, to keep it safe: {why}; please report this"));
         }
     };
-    let broken = (!problems.is_empty()).then(|| render::human_string(&files, &problems));
+    let broken = (!problems.is_empty()).then(|| render::human_string(files, &problems));
     if formatted == source.text {
         return Ok(Formatted { broken, changed: None });
     }
