@@ -2,8 +2,9 @@
 //! the Dropfleet Commander rulebook checks clean, and `cardsmith fmt` writes
 //! it in the one canonical spelling, which checks clean too and which `fmt`
 //! then leaves alone.  One row per printed spelling, each on a ship of its
-//! own; then the canonical spellings, which `fmt` keeps, and a near miss,
-//! which is still reported with what was meant.
+//! own; the Dreadnought TCG's timing tags as its game reference prints
+//! them (`[Ac]`); then the canonical spellings, which `fmt` keeps, and near
+//! misses, which are still reported with what was meant.
 
 mod common;
 
@@ -165,6 +166,30 @@ fn every_printed_spelling_checks_clean_and_formats_to_the_canonical_one() {
     }
 }
 
+/// A Dreadnought TCG unit whose ability has the timing tag `timing`, as the
+/// game reference prints it (`[Ac]`) or as it is written (`ac`).
+fn unit(timing: &str) -> String {
+    let requirement = if timing.eq_ignore_ascii_case("[trigger]") || timing == "trigger" {
+        "    requirement \"When one of your ember units breaks.\"\n"
+    } else {
+        ""
+    };
+    format!(
+        "game dreadnought-tcg\n\nunit \"Kiln Drake\" {{\n  log-cost 3\n  bp 150\n  size 2\n  speed B\n  condition ember ember\n  \
+         ability {timing} {{\n{requirement}    damage 50\n    text \"[Ac] Deal 50 ability damage to a unit.\"\n  }}\n}}\n"
+    )
+}
+
+#[test]
+fn every_timing_tag_checks_clean_as_printed_and_formats_to_its_name() {
+    for tag in ["Ac", "Re", "Speed", "Fast", "Cast", "Auto", "Trigger"] {
+        let printed = format!("[{tag}]");
+        assert_accepted(&printed, &unit(&printed), &unit(&tag.to_lowercase()));
+    }
+    let canonical = unit("ac");
+    assert_accepted("the timing `ac`", &canonical, &canonical);
+}
+
 #[test]
 fn the_canonical_spellings_still_check_clean_and_fmt_keeps_them() {
     let card = ship(CANONICAL);
@@ -191,6 +216,10 @@ fn a_near_miss_is_still_reported_with_what_was_meant() {
         ),
         ("launch Fighters & Bomberz 6", "unknown `load` value `Bomberz`", "did you mean `bombers`?"),
     ];
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("notation.cards"), unit("[Acc]")).expect("write");
+    let (ok, said) = run(&["check"], dir.path());
+    assert!(!ok && said.contains("unknown `timing` value `Acc`") && said.contains("did you mean `ac`?"), "{said}");
     for (line, message, help) in rows {
         let dir = tempfile::tempdir().expect("temp dir");
         std::fs::write(dir.path().join("notation.cards"), ship(&["special launch", line])).expect("write");

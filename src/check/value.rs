@@ -270,7 +270,8 @@ impl GameChecker<'_> {
         }
     }
 
-    /// A name that must be one of a declared set.
+    /// A name that must be one of a declared set; an enum's value may be
+    /// written in other letter case.
     fn name(&mut self, ty: &Type, name: &str, value: &ast::Value) -> Option<Value> {
         let ruleset = self.ruleset;
         let (candidates, code, what): (Vec<&str>, _, String) = match ty {
@@ -305,6 +306,12 @@ impl GameChecker<'_> {
         };
         if candidates.contains(&name) {
             return Some(Value::Name(name.to_string()));
+        }
+        // An enum's value in other letter case, as printed (`[Ac]` for `ac`).
+        if let Type::Enum(id) = ty {
+            if let Some(same) = only_case_differs(name, ruleset.enum_values(id).unwrap_or_default()) {
+                return Some(Value::Name(same.to_string()));
+            }
         }
         self.report(
             Diagnostic::error(code, format!("unknown {what} `{name}`"))

@@ -7,7 +7,9 @@
 //! Values are printed as written, so no number or string changes, in one
 //! spelling of what a rulebook prints several ways: `Burnthrough (4), Flash`
 //! is printed `Burnthrough(4) Flash`, `F/S (Right)` `F/S(Right)`, `Fighters &
-//! Bombers` `Fighters/Bombers` and `6”` `6"`.  Comments
+//! Bombers` `Fighters/Bombers` and `6”` `6"`; what the names mean (that
+//! `Flash` is the keyword `flash`, `[Ac]` the timing `ac`) only a ruleset
+//! tells, and [`spelling`] writes them so from a checked project.  Comments
 //! stay where they were: on their own line before the node that follows them,
 //! or at the end of the line they ended.
 //!

@@ -6,7 +6,9 @@
 //! ruleset tells what such words name, so the formatter, which reads the
 //! syntax alone, cannot.  [`spellings`] gives, from a checked project, the
 //! edits that write each of them as its id (`close-action-beam`,
-//! `burnthrough(4)`, `alt(1)`, `fighters/bombers`); `cardsmith fmt` applies
+//! `burnthrough(4)`, `alt(1)`, `fighters/bombers`), and an enum's value
+//! written in other case or in brackets as printed (`[Ac]`) as its ruleset's
+//! (`ac`); `cardsmith fmt` applies
 //! them before it formats, once a check of the edited files has said they
 //! mean the same.
 
@@ -51,8 +53,8 @@ fn body(files: &Files, body: &Body, fixes: &mut Vec<Fix>) {
     }
 }
 
-/// A keyword or a set as its ruleset spells it: `burnthrough(4)`,
-/// `F/S(Right)`; `None` for any other value, which is kept as written.
+/// A keyword, a set or a name as its ruleset spells it: `burnthrough(4)`,
+/// `F/S(Right)`, `ac`; `None` for any other value, which is kept as written.
 fn canonical(files: &Files, value: &Spanned<Value>) -> Option<String> {
     match &value.value {
         Value::Keyword { id, args } if args.is_empty() => Some(id.clone()),
@@ -62,6 +64,8 @@ fn canonical(files: &Files, value: &Spanned<Value>) -> Option<String> {
             Some(format!("{id}({})", args.join(", ")))
         }
         Value::Set(items) => Some(items.join("/")),
+        // An enum's value in other letter case or in brackets: `[Ac]`.
+        Value::Name(name) => Some(name.clone()),
         _ => None,
     }
 }

@@ -361,6 +361,8 @@ fn form_value(form: Form, text: &str, number: &mut impl FnMut(&str) -> i64) -> V
             text.split(['/', '&']).map(|item| item.chars().filter(|c| !matches!(c, ' ' | '\t')).collect()).collect(),
         ),
         Form::Star => ValueKind::Star,
+        // `[Ac]` is the name `Ac`, as printed.
+        Form::Bracketed => ValueKind::Ident(text.trim_start_matches('[').trim_end_matches(']').to_string()),
         Form::Ident => ValueKind::Ident(text.to_string()),
         Form::Word => ValueKind::Word(text.to_string()),
     }
