@@ -11,7 +11,7 @@
 //! keyword is left as it is, for the usual diagnostic.
 
 use super::game::{CardContext, GameChecker};
-use super::model::{KeywordDef, Repeat, Type};
+use super::model::{KeywordDef, Repeat, Ruleset, Type};
 use crate::source::Span;
 use crate::syntax::ast::{self, Name, ValueKind};
 use std::borrow::Cow;
@@ -24,55 +24,55 @@ impl GameChecker<'_> {
         values: &'v [ast::Value],
         card: &CardContext,
     ) -> Cow<'v, [ast::Value]> {
-        let mut joined: Option<Vec<ast::Value>> = None;
+        let by_id = |v: &ast::Value| {
+            word_of(v).is_none_or(|name| self.ruleset.keyword(name).is_some() || self.deck_keyword_visible(name, card))
+        };
+        if values.iter().all(by_id) {
+            return Cow::Borrowed(values);
+        }
+        let names = Names::of(self.ruleset);
+        let mut joined: Vec<ast::Value> = Vec::with_capacity(values.len());
         let mut i = 0;
         while i < values.len() {
-            match self.printed_keyword(&values[i..], card) {
+            match (!by_id(&values[i])).then(|| self.printed_keyword(&names, &values[i..])).flatten() {
                 Some((value, used)) => {
-                    joined.get_or_insert_with(|| values[..i].to_vec()).push(value);
+                    joined.push(value);
                     i += used;
                 }
                 None => {
-                    if let Some(joined) = &mut joined {
-                        joined.push(values[i].clone());
-                    }
+                    joined.push(values[i].clone());
                     i += 1;
                 }
             }
         }
-        match joined {
-            Some(joined) => Cow::Owned(joined),
-            None => Cow::Borrowed(values),
-        }
+        Cow::Owned(joined)
     }
 
     /// The keyword that the values at the start of `rest` spell as printed,
-    /// and how many values spell it; `None` when the first value is a
-    /// keyword's id already, or names none.
-    fn printed_keyword(&self, rest: &[ast::Value], card: &CardContext) -> Option<(ast::Value, usize)> {
+    /// and how many values spell it; `None` when they name none.
+    fn printed_keyword(&self, names: &Names<'_>, rest: &[ast::Value]) -> Option<(ast::Value, usize)> {
         let first = rest.first()?;
         let name = word_of(first)?;
-        if self.ruleset.keyword(name).is_some() || self.deck_keyword_visible(name, card) {
-            return None;
-        }
         // Only the last value of a run may have arguments.
-        let longest = self.ruleset.keywords.iter().map(|k| k.display.split_whitespace().count()).max().unwrap_or(1);
-        let plain = rest.iter().take_while(|v| matches!(v.kind, ValueKind::Ident(_) | ValueKind::Word(_))).count();
-        let most = (plain + 1).min(rest.len()).min(longest);
+        let plain = rest
+            .iter()
+            .take(names.longest)
+            .take_while(|v| matches!(v.kind, ValueKind::Ident(_) | ValueKind::Word(_)))
+            .count();
+        let most = (plain + 1).min(rest.len()).min(names.longest);
         for used in (1..=most).rev() {
-            let run = &rest[..used];
-            let last = &run[used - 1];
+            let last = &rest[used - 1];
             let span = first.span.to(last.span)?;
             // The whole run, arguments and all, is the keyword's name:
             // `Close Action (Beam)`.
-            if let Some(def) = self.keyword_named(self.files.text(span)) {
+            if let Some(def) = names.find(self.files.text(span)) {
                 return Some((ast::Value { kind: ValueKind::Ident(def.id.clone()), span }, used));
             }
             // The run up to the last value's `(` is the name, and the
             // arguments are the keyword's: `Burnthrough (4)`.
             if let ValueKind::Call { name: called, args } = &last.kind {
                 let head = Span { end: called.span.end, ..first.span };
-                if let Some(def) = self.keyword_named(self.files.text(head)) {
+                if let Some(def) = names.find(self.files.text(head)) {
                     let name = Name { text: def.id.clone(), span: head };
                     return Some((ast::Value { kind: ValueKind::Call { name, args: args.clone() }, span }, used));
                 }
@@ -84,7 +84,7 @@ impl GameChecker<'_> {
             return None;
         }
         let n: i64 = number.parse().ok()?;
-        let def = self.keyword_named(head)?;
+        let def = names.find(head)?;
         let [param] = def.params.as_slice() else { return None };
         if param.ty.ty != Type::Int || param.ty.repeat != Repeat::One {
             return None;
@@ -94,18 +94,31 @@ impl GameChecker<'_> {
         let arg = ast::Value { kind: ValueKind::Int(n), span: Span { start: split + 1, ..first.span } };
         Some((ast::Value { kind: ValueKind::Call { name, args: vec![arg] }, span: first.span }, 1))
     }
+}
+
+/// Every keyword's id and displayed name in one spelling, made once for a
+/// line that writes a keyword as printed.
+struct Names<'r> {
+    names: Vec<(String, String, &'r KeywordDef)>,
+    /// The most words of a displayed name.
+    longest: usize,
+}
+
+impl<'r> Names<'r> {
+    fn of(ruleset: &'r Ruleset) -> Names<'r> {
+        let names: Vec<(String, String, &KeywordDef)> =
+            ruleset.keywords.iter().map(|k| (k.id.to_ascii_lowercase(), spelling(&k.display), k)).collect();
+        let longest = ruleset.keywords.iter().map(|k| k.display.split_whitespace().count()).max().unwrap_or(1);
+        Names { names, longest: longest.max(1) }
+    }
 
     /// The one keyword whose id or displayed name is `written`, in any
     /// letter case and spacing (`close action`, `Close Action (Beam)`).
-    fn keyword_named(&self, written: &str) -> Option<&KeywordDef> {
+    fn find(&self, written: &str) -> Option<&'r KeywordDef> {
         let written = spelling(written);
-        let mut found = self
-            .ruleset
-            .keywords
-            .iter()
-            .filter(|k| spelling(&k.display) == written || k.id.eq_ignore_ascii_case(&written));
+        let mut found = self.names.iter().filter(|(id, display, _)| *display == written || *id == written);
         match (found.next(), found.next()) {
-            (Some(one), None) => Some(one),
+            (Some((_, _, one)), None) => Some(one),
             _ => None,
         }
     }
