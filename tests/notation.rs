@@ -215,6 +215,11 @@ fn a_near_miss_is_still_reported_with_what_was_meant() {
             "did you mean `S(Right)`?",
         ),
         ("launch Fighters & Bomberz 6", "unknown `load` value `Bomberz`", "did you mean `bombers`?"),
+        (
+            r#"weapon "W" lock 3+ attack 2 damage 1 arc F special Escape Velosity"#,
+            "unknown keyword `Escape Velosity`",
+            "did you mean `escape-velocity`?",
+        ),
     ];
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::write(dir.path().join("notation.cards"), unit("[Acc]")).expect("write");

@@ -12,6 +12,7 @@
 
 use super::game::{CardContext, GameChecker};
 use super::model::{KeywordDef, Repeat, Ruleset, Type};
+use super::names::suggest;
 use crate::source::Span;
 use crate::syntax::ast::{self, Name, ValueKind};
 use std::borrow::Cow;
@@ -76,6 +77,24 @@ impl GameChecker<'_> {
                     let name = Name { text: def.id.clone(), span: head };
                     return Some((ast::Value { kind: ValueKind::Call { name, args: args.clone() }, span }, used));
                 }
+            }
+        }
+        // A run of words that names no keyword but is close to one's printed
+        // name (`Escape Velosity`) is one unknown keyword, reported once
+        // with the keyword meant, unless each word is a keyword of its own.
+        for used in (2..=plain.min(most)).rev() {
+            let run = &rest[..used];
+            if run.iter().all(|v| names.find(self.files.text(v.span)).is_some()) {
+                continue;
+            }
+            let span = first.span.to(run[used - 1].span)?;
+            let written = self.files.text(span);
+            let near = spelling(written);
+            let words = near.split_whitespace().count();
+            let same_length =
+                names.names.iter().map(|(_, d, _)| d.as_str()).filter(|d| d.split_whitespace().count() == words);
+            if suggest(&near, same_length).is_some() {
+                return Some((ast::Value { kind: ValueKind::Ident(written.to_string()), span }, used));
             }
         }
         // `Alt-1`: a keyword whose one parameter is a number, and the number.
