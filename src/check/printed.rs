@@ -98,6 +98,9 @@ impl GameChecker<'_> {
             }
         }
         // `Alt-1`: a keyword whose one parameter is a number, and the number.
+        if matches!(first.kind, ValueKind::Call { .. }) {
+            return None;
+        }
         let (head, number) = name.rsplit_once('-')?;
         if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) || head.is_empty() {
             return None;
