@@ -3,7 +3,9 @@
 //! Files are independent, so they are read, parsed and formatted (and, with
 //! `--check`, diffed) on every core; what each file came to is then reported
 //! and written one file after another in the sorted order of the paths, so
-//! the output does not depend on the number of cores.
+//! the output does not depend on the number of cores.  Before that, the
+//! files are checked once, so that names written as a rulebook prints them
+//! (`Close Action`, `Alt-1`) are written as their ruleset spells them.
 
 use super::check;
 use super::{atomic, project, read};
