@@ -103,8 +103,10 @@ fn items_with_syntax_errors_are_kept_as_written_and_the_rest_is_formatted() {
 fn the_lossless_tree_gives_back_every_byte() {
     let mut texts: Vec<String> = bundled().into_iter().map(|(_, text)| text).collect();
     texts.push("offense \"A\" {\n  arc ) x\r\n  text \"open\n}\n}\n  {{ ;; \"\\\" 6\" // c\noffense".into());
+    // The rulebook's notation: spaces before brackets, commas, `&`, `”`.
+    texts.push("ship \"S\" {\n  scan 6” sig 4.5”,\n  weapon \"W\" arc F/S (Right) special Burnthrough (4), Flash, Alt-1 ,\n  launch Fighters & Bombers 6 & , x &\n  arc F (N) (S) a( b (c)), ”6\n  ability [Ac] [Re [x]] [] {}\n}\n".into());
     // Random text of the language's characters, so that every error path runs.
-    let alphabet: Vec<char> = "ab x\"{}()*,.+-/09\n\r\t;#\\é".chars().collect();
+    let alphabet: Vec<char> = "ab x\"{}()[]*,.+-/09\n\r\t;#\\é&”".chars().collect();
     let mut state = 11u64;
     for _ in 0..300 {
         let text: String = (0..200)

@@ -13,6 +13,7 @@ mod effects;
 mod game;
 pub mod model;
 pub(crate) mod names;
+mod printed;
 mod rules;
 mod ruleset;
 pub mod setup;

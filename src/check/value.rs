@@ -12,7 +12,13 @@ use crate::syntax::ast::{self, Node, ValueKind};
 impl GameChecker<'_> {
     /// Types a node's values against a list of type specs.
     pub(super) fn values(&mut self, specs: &[TypeSpec], node: &Node, card: &CardContext) -> Vec<Spanned<Value>> {
-        let values = &node.values;
+        let printed;
+        let values: &[ast::Value] = if specs.iter().any(|s| s.ty == Type::Keyword) {
+            printed = self.keywords_as_printed(&node.values, card);
+            &printed
+        } else {
+            &node.values
+        };
         let mut typed = Vec::with_capacity(values.len());
         let needed = specs.iter().filter(|s| s.repeat != Repeat::ZeroOrMore).count();
         if values.len() < needed {
@@ -264,7 +270,8 @@ impl GameChecker<'_> {
         }
     }
 
-    /// A name that must be one of a declared set.
+    /// A name that must be one of a declared set; an enum's value may be
+    /// written in other letter case.
     fn name(&mut self, ty: &Type, name: &str, value: &ast::Value) -> Option<Value> {
         let ruleset = self.ruleset;
         let (candidates, code, what): (Vec<&str>, _, String) = match ty {
@@ -300,6 +307,12 @@ impl GameChecker<'_> {
         if candidates.contains(&name) {
             return Some(Value::Name(name.to_string()));
         }
+        // An enum's value in other letter case, as printed (`[Ac]` for `ac`).
+        if let Type::Enum(id) = ty {
+            if let Some(same) = only_case_differs(name, ruleset.enum_values(id).unwrap_or_default()) {
+                return Some(Value::Name(same.to_string()));
+            }
+        }
         self.report(
             Diagnostic::error(code, format!("unknown {what} `{name}`"))
                 .primary(value.span, format!("not {} {what} of `{}`", article(&what), ruleset.id))
@@ -310,11 +323,18 @@ impl GameChecker<'_> {
     }
 
     /// `F/S(R)`, or a single `F` or `F(N)`, each item one of an enum's values.
+    /// An item written in other letter case than the enum's (`Fighters` for
+    /// `fighters`) is that value, when no other value differs from it only
+    /// by case.
     fn set(&mut self, id: &str, value: &ast::Value) -> Option<Value> {
-        let items: Vec<String> = match &value.kind {
+        let mut items: Vec<String> = match &value.kind {
             ValueKind::SlashList(items) => items.clone(),
             ValueKind::Ident(item) => vec![item.clone()],
-            ValueKind::Call { .. } => vec![self.files.text(value.span).to_string()],
+            // `F(N)`, or `F (N)` as printed.
+            ValueKind::Call { name, args } => {
+                let args: Vec<&str> = args.iter().map(|a| self.files.text(a.span)).collect();
+                vec![format!("{}({})", name.text, args.join(","))]
+            }
             _ => {
                 self.wrong_type(&Type::Set(id.to_string()), value);
                 return None;
@@ -322,7 +342,10 @@ impl GameChecker<'_> {
         };
         let allowed = self.ruleset.enum_values(id).unwrap_or_default();
         let mut ok = true;
-        for item in &items {
+        for item in &mut items {
+            if let Some(same) = only_case_differs(item, allowed) {
+                *item = same.to_string();
+            }
             if !allowed.contains(item) {
                 ok = false;
                 self.report(
@@ -414,6 +437,19 @@ impl GameChecker<'_> {
             }
         }
         Some(Value::Keyword { id: name.to_string(), args: typed })
+    }
+}
+
+/// The one value of `allowed` that `item` spells in other letter case, if
+/// `item` is none of them itself.
+fn only_case_differs<'a>(item: &str, allowed: &'a [String]) -> Option<&'a str> {
+    if allowed.iter().any(|a| a == item) {
+        return None;
+    }
+    let mut same = allowed.iter().filter(|a| a.eq_ignore_ascii_case(item));
+    match (same.next(), same.next()) {
+        (Some(one), None) => Some(one),
+        _ => None,
     }
 }
 

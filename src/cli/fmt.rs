@@ -3,13 +3,18 @@
 //! Files are independent, so they are read, parsed and formatted (and, with
 //! `--check`, diffed) on every core; what each file came to is then reported
 //! and written one file after another in the sorted order of the paths, so
-//! the output does not depend on the number of cores.
+//! the output does not depend on the number of cores.  Before that, the
+//! files are checked once, so that names written as a rulebook prints them
+//! (`Close Action`, `Alt-1`) are written as their ruleset spells them.
 
+use super::check;
 use super::{atomic, project, read};
 use cardsmith::diagnostics::render;
-use cardsmith::fmt::{format_keeping_errors, FormatError};
-use cardsmith::source::Files;
+use cardsmith::fmt::{format_keeping_errors, spelling, FormatError};
+use cardsmith::lint::{apply_fixes, Fix};
+use cardsmith::source::{FileId, Files};
 use miette::{miette, Result};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -24,9 +29,13 @@ struct Formatted {
 }
 
 pub fn run(paths: &[PathBuf], check_only: bool) -> Result<ExitCode> {
-    let paths = project::Project::find()?.paths(paths)?;
+    let project = project::Project::find()?;
+    let spellings = spellings(&project, paths);
+    let paths = project.paths(paths)?;
     let files = project::collect(&paths)?;
-    let results = cardsmith::parallel::map(&files, |path| format_one(path, check_only));
+    let results = cardsmith::parallel::map(&files, |path| {
+        format_one(path, check_only, spellings.get(&project::display_name(path)).map_or(&[], Vec::as_slice))
+    });
     let (mut unformatted, mut broken) = (0, 0);
     for (path, result) in files.iter().zip(results) {
         let Formatted { broken: problems, changed } = result?;
@@ -53,10 +62,44 @@ pub fn run(paths: &[PathBuf], check_only: bool) -> Result<ExitCode> {
     Ok(if broken > 0 || (check_only && unformatted > 0) { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
+/// The names each file writes as a rulebook prints them (`Close Action`,
+/// `Alt-1`), to be written as their ruleset spells them, by the file's name:
+/// only the checker can tell what such words name.  The edits are kept only
+/// when the edited files check exactly as the files do; when the files cannot
+/// be read or checked, there are none, and formatting reports why.
+fn spellings(project: &project::Project, paths: &[PathBuf]) -> BTreeMap<String, Vec<Fix>> {
+    let Ok(outcome) = check::check_paths(project, paths) else { return BTreeMap::new() };
+    let mut by_file: BTreeMap<FileId, Vec<Fix>> = BTreeMap::new();
+    for fix in spelling::spellings(&outcome.files, &outcome.project) {
+        by_file.entry(fix.span.file).or_default().push(fix);
+    }
+    if by_file.is_empty() {
+        return BTreeMap::new();
+    }
+    let edited: BTreeMap<String, String> = by_file
+        .iter()
+        .map(|(file, fixes)| {
+            let file = outcome.files.get(*file);
+            (file.name.clone(), apply_fixes(&file.text, fixes))
+        })
+        .collect();
+    let by_name: BTreeMap<String, Vec<Fix>> =
+        by_file.into_iter().map(|(file, fixes)| (outcome.files.get(file).name.clone(), fixes)).collect();
+    let Ok(again) = check::check_paths_with(project, paths, &edited) else { return BTreeMap::new() };
+    let said = |outcome: &cardsmith::workspace::Outcome| -> Vec<(String, String)> {
+        outcome.diagnostics.iter().map(|d| (d.code.id.to_string(), d.message.clone())).collect()
+    };
+    if said(&again) != said(&outcome) {
+        return BTreeMap::new();
+    }
+    by_name
+}
+
 /// Reads, parses and formats one file, in a table of its own so that files
 /// can be done on several threads at once.  Items with syntax errors are
-/// kept as written and the rest formatted around them.
-fn format_one(path: &Path, check_only: bool) -> Result<Formatted> {
+/// kept as written and the rest formatted around them.  `spellings` are
+/// applied first, to a file without syntax errors.
+fn format_one(path: &Path, check_only: bool, spellings: &[Fix]) -> Result<Formatted> {
     let name = project::display_name(path);
     let mut files = Files::new();
     let mut problems = Vec::new();
@@ -64,16 +107,23 @@ fn format_one(path: &Path, check_only: bool) -> Result<Formatted> {
         return Ok(Formatted { broken: Some(render::human_string(&files, &problems)), changed: None });
     };
     let source = files.get(id);
-    let (formatted, problems) = match format_keeping_errors(&files, id) {
+    let mut respelled = Files::new();
+    let (files, id) = if !spellings.is_empty() && parses(&files, id) {
+        let id = respelled.add(name.as_str(), apply_fixes(&source.text, spellings));
+        (&respelled, id)
+    } else {
+        (&files, id)
+    };
+    let (formatted, problems) = match format_keeping_errors(files, id) {
         Ok(formatted) => formatted,
         Err(FormatError::Syntax(diagnostics)) => {
-            return Ok(Formatted { broken: Some(render::human_string(&files, &diagnostics)), changed: None })
+            return Ok(Formatted { broken: Some(render::human_string(files, &diagnostics)), changed: None })
         }
         Err(FormatError::Unsafe(why)) => {
             return Err(miette!("{name}: not formatted, to keep it safe: {why}; please report this"));
         }
     };
-    let broken = (!problems.is_empty()).then(|| render::human_string(&files, &problems));
+    let broken = (!problems.is_empty()).then(|| render::human_string(files, &problems));
     if formatted == source.text {
         return Ok(Formatted { broken, changed: None });
     }
@@ -85,6 +135,13 @@ fn format_one(path: &Path, check_only: bool) -> Result<Formatted> {
         text.insert(0, '\u{feff}');
     }
     Ok(Formatted { broken, changed: Some(text) })
+}
+
+/// Whether a file has no syntax error.
+fn parses(files: &Files, id: FileId) -> bool {
+    let mut problems = Vec::new();
+    cardsmith::syntax::parse(files, id, &mut problems);
+    problems.is_empty()
 }
 
 fn diff(name: &str, old: &str, new: &str) -> String {

@@ -4,7 +4,12 @@
 //! per block, one node per line, single spaces between values, at most one
 //! blank line where the author left any.  A block written on one line stays on
 //! one line (`at 3.5 { impact damage 3 }`) when it holds no comment and fits.
-//! Values are printed as written, so no number or string changes.  Comments
+//! Values are printed as written, so no number or string changes, in one
+//! spelling of what a rulebook prints several ways: `Burnthrough (4), Flash`
+//! is printed `Burnthrough(4) Flash`, `F/S (Right)` `F/S(Right)`, `Fighters &
+//! Bombers` `Fighters/Bombers` and `6”` `6"`; what the names mean (that
+//! `Flash` is the keyword `flash`, `[Ac]` the timing `ac`) only a ruleset
+//! tells, and [`spelling`] writes them so from a checked project.  Comments
 //! stay where they were: on their own line before the node that follows them,
 //! or at the end of the line they ended.
 //!
@@ -14,6 +19,8 @@
 //! Formatting checks its own output: the result must parse to the same tree
 //! and keep every comment, or the original is returned untouched with an
 //! error.
+
+pub mod spelling;
 
 use crate::diagnostics::Diagnostic;
 use crate::source::{FileId, Files, SourceFile, Span};
@@ -238,7 +245,9 @@ impl<'a> Printer<'a> {
         self.out.push('\n');
     }
 
-    /// `name value value`, values as written, calls with canonical spacing.
+    /// `name value value`, values as written but in one spelling: calls and
+    /// sets with no space before `(`, sets joined by `/`, no commas between
+    /// values, the straight inch mark.
     fn head(&self, node: &Node) -> String {
         let mut parts = vec![node.name.text.clone()];
         for value in &node.values {
@@ -256,6 +265,10 @@ impl<'a> Printer<'a> {
                 let args: Vec<String> = args.iter().map(|a| self.value(a)).collect();
                 format!("{}({})", name.text, args.join(", "))
             }
+            // `F/S (Right)`, `Fighters & Bombers`: `/` between the items.
+            ValueKind::SlashList(items) => items.join("/"),
+            // `6”`: the straight inch mark.
+            ValueKind::Distance(_) => self.text(value.span).replace('”', "\""),
             _ => self.text(value.span).to_string(),
         }
     }

@@ -13,13 +13,15 @@
 //! told apart by the grammar.
 
 /// The form of a literal.  [`classify`] returns every form but those a
-/// token cannot hold (`Coord`, `Distance`, `SlashList`), which the grammar
-/// tells apart.
+/// token cannot hold (`Coord`, `Distance`, `SlashList`, `Bracketed`), which
+/// the grammar tells apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Form {
     Coord,
     Distance,
     SlashList,
+    /// `[Ac]`: a name in square brackets, read as the name.
+    Bracketed,
     Dice,
     SavePair,
     Range,

@@ -323,7 +323,8 @@ fn form_value(form: Form, text: &str, number: &mut impl FnMut(&str) -> i64) -> V
         Form::PlusAfter => ValueKind::PlusAfter(number(&text[..text.len() - 1])),
         Form::Copies => ValueKind::Copies(number(&text[1..])),
         Form::Decimal => ValueKind::Decimal(decimal(text, number)),
-        Form::Distance => ValueKind::Distance(decimal(&text[..text.len() - 1], number)),
+        // `6"`, or `6”` as a rulebook prints it.
+        Form::Distance => ValueKind::Distance(decimal(text.trim_end_matches(['"', '”']), number)),
         Form::SavePair => {
             let (a, b) = text.split_once('/').unwrap_or((text, text));
             ValueKind::SavePair(number(a.trim_end_matches('+')), number(b.trim_end_matches('+')))
@@ -354,8 +355,14 @@ fn form_value(form: Form, text: &str, number: &mut impl FnMut(&str) -> i64) -> V
             let to = if to.is_empty() { None } else { Some(to.to_string()) };
             ValueKind::BandRange { from: from.to_string(), to }
         }
-        Form::SlashList => ValueKind::SlashList(text.split('/').map(str::to_string).collect()),
+        // `F/S(R)`; as printed, `F/S (Right)` and `Fighters & Bombers`:
+        // each item without its spaces.
+        Form::SlashList => ValueKind::SlashList(
+            text.split(['/', '&']).map(|item| item.chars().filter(|c| !matches!(c, ' ' | '\t')).collect()).collect(),
+        ),
         Form::Star => ValueKind::Star,
+        // `[Ac]` is the name `Ac`, as printed.
+        Form::Bracketed => ValueKind::Ident(text.trim_start_matches('[').trim_end_matches(']').to_string()),
         Form::Ident => ValueKind::Ident(text.to_string()),
         Form::Word => ValueKind::Word(text.to_string()),
     }

@@ -143,7 +143,7 @@ fn role(rule: Rule) -> Role {
         Rule::unterminated => Kind::Unterminated,
         Rule::missing_close => Kind::MissingBrace,
         Rule::token => return Role::Literal,
-        Rule::coord | Rule::distance | Rule::slash_list | Rule::word => Kind::Literal(form(rule)),
+        Rule::coord | Rule::distance | Rule::slash_list | Rule::bracketed | Rule::word => Kind::Literal(form(rule)),
         _ => return Role::Transparent,
     })
 }
@@ -192,6 +192,7 @@ fn form(rule: Rule) -> Form {
         Rule::coord => Form::Coord,
         Rule::distance => Form::Distance,
         Rule::slash_list => Form::SlashList,
+        Rule::bracketed => Form::Bracketed,
         Rule::dice => Form::Dice,
         Rule::save_pair => Form::SavePair,
         Rule::range => Form::Range,
@@ -213,7 +214,7 @@ fn rename(rule: Rule) -> Option<&'static str> {
         Rule::node | Rule::plain_node | Rule::name | Rule::constraint | Rule::constraint_kw | Rule::strict_node => {
             "a name"
         }
-        Rule::string | Rule::call | Rule::literal | Rule::call_args | Rule::slash_value => "a value",
+        Rule::string | Rule::call | Rule::literal | Rule::call_args | Rule::slash_value | Rule::bracketed => "a value",
         Rule::block | Rule::block_open => "`{`",
         Rule::comma => "`,`",
         Rule::call_close => "`)`",

@@ -1,0 +1,170 @@
+//! Keywords written as a rulebook prints them.
+//!
+//! A card may name a keyword by its id (`close-action`, `burnthrough(4)`)
+//! or by the name its ruleset displays for it, in any letter case, its words
+//! written apart as printed: `Close Action`, `Burnthrough (4)`, `Close
+//! Action (Beam)` for a keyword displayed "Close Action (Beam)".  A keyword
+//! whose one parameter is a number may be written `NAME-N` (`Alt-1` for
+//! `alt(1)`).  Each such run of values is read here as the one value it
+//! names, an identifier or a call with the keyword's id, spanning the words
+//! it was written with, before the values are typed; a word that names no
+//! keyword is left as it is, for the usual diagnostic.
+
+use super::game::{CardContext, GameChecker};
+use super::model::{KeywordDef, Repeat, Ruleset, Type};
+use super::names::suggest;
+use crate::source::Span;
+use crate::syntax::ast::{self, Name, ValueKind};
+use std::borrow::Cow;
+
+impl GameChecker<'_> {
+    /// The values of a node with every keyword written as printed read as
+    /// its id; borrowed when every keyword is written by its id already.
+    pub(super) fn keywords_as_printed<'v>(
+        &self,
+        values: &'v [ast::Value],
+        card: &CardContext,
+    ) -> Cow<'v, [ast::Value]> {
+        let by_id = |v: &ast::Value| {
+            word_of(v).is_none_or(|name| self.ruleset.keyword(name).is_some() || self.deck_keyword_visible(name, card))
+        };
+        if values.iter().all(by_id) {
+            return Cow::Borrowed(values);
+        }
+        let names = Names::of(self.ruleset);
+        let mut joined: Vec<ast::Value> = Vec::with_capacity(values.len());
+        let mut i = 0;
+        while i < values.len() {
+            match (!by_id(&values[i])).then(|| self.printed_keyword(&names, &values[i..])).flatten() {
+                Some((value, used)) => {
+                    joined.push(value);
+                    i += used;
+                }
+                None => {
+                    joined.push(values[i].clone());
+                    i += 1;
+                }
+            }
+        }
+        Cow::Owned(joined)
+    }
+
+    /// The keyword that the values at the start of `rest` spell as printed,
+    /// and how many values spell it; `None` when they name none.
+    fn printed_keyword(&self, names: &Names<'_>, rest: &[ast::Value]) -> Option<(ast::Value, usize)> {
+        let first = rest.first()?;
+        let name = word_of(first)?;
+        // Only the last value of a run may have arguments.
+        let plain = rest
+            .iter()
+            .take(names.longest)
+            .take_while(|v| matches!(v.kind, ValueKind::Ident(_) | ValueKind::Word(_)))
+            .count();
+        let most = (plain + 1).min(rest.len()).min(names.longest);
+        for used in (1..=most).rev() {
+            let last = &rest[used - 1];
+            let span = first.span.to(last.span)?;
+            // The whole run, arguments and all, is the keyword's name:
+            // `Close Action (Beam)`.
+            if let Some(def) = names.find(self.files.text(span)) {
+                return Some((ast::Value { kind: ValueKind::Ident(def.id.clone()), span }, used));
+            }
+            // The run up to the last value's `(` is the name, and the
+            // arguments are the keyword's: `Burnthrough (4)`.
+            if let ValueKind::Call { name: called, args } = &last.kind {
+                let head = Span { end: called.span.end, ..first.span };
+                if let Some(def) = names.find(self.files.text(head)) {
+                    let name = Name { text: def.id.clone(), span: head };
+                    return Some((ast::Value { kind: ValueKind::Call { name, args: args.clone() }, span }, used));
+                }
+            }
+        }
+        // A run of words that names no keyword but is close to one's printed
+        // name (`Escape Velosity`) is one unknown keyword, reported once
+        // with the keyword meant, unless each word is a keyword of its own.
+        for used in (2..=plain.min(most)).rev() {
+            let run = &rest[..used];
+            if run.iter().all(|v| names.find(self.files.text(v.span)).is_some()) {
+                continue;
+            }
+            let span = first.span.to(run[used - 1].span)?;
+            let written = self.files.text(span);
+            let near = spelling(written);
+            let words = near.split_whitespace().count();
+            let same_length =
+                names.names.iter().map(|(_, d, _)| d.as_str()).filter(|d| d.split_whitespace().count() == words);
+            if suggest(&near, same_length).is_some() {
+                return Some((ast::Value { kind: ValueKind::Ident(written.to_string()), span }, used));
+            }
+        }
+        // `Alt-1`: a keyword whose one parameter is a number, and the number.
+        if matches!(first.kind, ValueKind::Call { .. }) {
+            return None;
+        }
+        let (head, number) = name.rsplit_once('-')?;
+        if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) || head.is_empty() {
+            return None;
+        }
+        let n: i64 = number.parse().ok()?;
+        let def = names.find(head)?;
+        let [param] = def.params.as_slice() else { return None };
+        if param.ty.ty != Type::Int || param.ty.repeat != Repeat::One {
+            return None;
+        }
+        let split = first.span.start + head.len() as u32;
+        let name = Name { text: def.id.clone(), span: Span { end: split, ..first.span } };
+        let arg = ast::Value { kind: ValueKind::Int(n), span: Span { start: split + 1, ..first.span } };
+        Some((ast::Value { kind: ValueKind::Call { name, args: vec![arg] }, span: first.span }, 1))
+    }
+}
+
+/// Every keyword's id and displayed name in one spelling, made once for a
+/// line that writes a keyword as printed.
+struct Names<'r> {
+    names: Vec<(String, String, &'r KeywordDef)>,
+    /// The most words of a displayed name.
+    longest: usize,
+}
+
+impl<'r> Names<'r> {
+    fn of(ruleset: &'r Ruleset) -> Names<'r> {
+        let names: Vec<(String, String, &KeywordDef)> =
+            ruleset.keywords.iter().map(|k| (k.id.to_ascii_lowercase(), spelling(&k.display), k)).collect();
+        let longest = ruleset.keywords.iter().map(|k| k.display.split_whitespace().count()).max().unwrap_or(1);
+        Names { names, longest: longest.max(1) }
+    }
+
+    /// The one keyword whose id or displayed name is `written`, in any
+    /// letter case and spacing (`close action`, `Close Action (Beam)`).
+    fn find(&self, written: &str) -> Option<&'r KeywordDef> {
+        let written = spelling(written);
+        let mut found = self.names.iter().filter(|(id, display, _)| *display == written || *id == written);
+        match (found.next(), found.next()) {
+            (Some((_, _, one)), None) => Some(one),
+            _ => None,
+        }
+    }
+}
+
+/// The name a value starts with: a word, or a call's name.
+fn word_of(value: &ast::Value) -> Option<&str> {
+    match &value.kind {
+        ValueKind::Ident(name) | ValueKind::Word(name) => Some(name),
+        ValueKind::Call { name, .. } => Some(&name.text),
+        _ => None,
+    }
+}
+
+/// A name in one spelling: lower case, words single-spaced, no space inside
+/// or before brackets nor before a comma.
+fn spelling(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        let joins = word.starts_with(['(', ')', ',']) || out.ends_with('(') || out.is_empty();
+        if !joins {
+            out.push(' ');
+        }
+        out.extend(word.chars().map(|c| c.to_ascii_lowercase()));
+    }
+    out
+}
