@@ -30,9 +30,15 @@ struct Formatted {
 
 pub fn run(paths: &[PathBuf], check_only: bool) -> Result<ExitCode> {
     let project = project::Project::find()?;
-    let spellings = spellings(&project, paths);
+    let paths_given = paths;
     let paths = project.paths(paths)?;
     let files = project::collect(&paths)?;
+    // Checking the project costs more than formatting it: it is done only
+    // when some file may write a name as a rulebook prints it.
+    let printed = cardsmith::parallel::map(&files, |path| {
+        read::source(path).is_ok_and(|bytes| spelling::may_be_printed(&String::from_utf8_lossy(&bytes)))
+    });
+    let spellings = if printed.into_iter().any(|p| p) { spellings(&project, paths_given) } else { BTreeMap::new() };
     let results = cardsmith::parallel::map(&files, |path| {
         format_one(path, check_only, spellings.get(&project::display_name(path)).map_or(&[], Vec::as_slice))
     });
