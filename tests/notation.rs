@@ -52,6 +52,16 @@ const ROWS: &[Row] = &[
         ],
     },
     Row {
+        what: "`-` in a weapon's Special column (the space station armaments, L1463)",
+        printed: &[r#"weapon "Mass Driver Armament" lock 4+ attack 2 damage 1 arc F/S/R special -"#],
+        canonical: &[r#"weapon "Mass Driver Armament" lock 4+ attack 2 damage 1 arc F/S/R special -"#],
+    },
+    Row {
+        what: "a Launch Capacity row with its `-` Special column, `Torpedoes|1|-` (L1232)",
+        printed: &["special launch", "launch Torpedoes 1 -"],
+        canonical: &["special launch", "launch torpedoes 1 -"],
+    },
+    Row {
         what: "a two-word rule, `Close Action`",
         printed: &[r#"weapon "Barracuda Missile Bay" lock 4+ attack 2 damage 1 arc F/S/R special Close Action"#],
         canonical: &[r#"weapon "Barracuda Missile Bay" lock 4+ attack 2 damage 1 arc F/S/R special close-action"#],
