@@ -269,34 +269,34 @@ fn options(args: &Args, settings: &PrintSettings) -> Result<Options> {
 /// silently do nothing: it is refused, with the kinds there are.
 fn refuse_unknown_size_kinds(options: &Options, project: &cardsmith::ir::Project) -> Result<()> {
     let kinds: Vec<&str> = project.games.iter().flat_map(|g| g.ruleset.kinds.iter().map(|k| k.id.as_str())).collect();
-    for (kind, _) in &options.kind_sizes {
-        if !kinds.contains(&kind.as_str()) {
-            let suggestion = cardsmith::check::suggest(kind, kinds.iter().copied());
-            let hint = suggestion.map_or(String::new(), |s| format!("did you mean `{s}`? "));
-            return Err(miette!(
-                help = format!("{hint}the kinds are: {}", kinds.join(", ")),
-                "`[print.sizes]` gives `{kind}` a size, but no printed game has a kind `{kind}`"
-            ));
-        }
-    }
-    Ok(())
+    let given = options.kind_sizes.iter().map(|(kind, _)| kind.as_str());
+    refuse_unknown_keys("[print.sizes]", "a size", "kind", given, &kinds)
 }
 
 /// A `[print.deck-backs]` key that names no deck of the printed games would
 /// silently do nothing: it is refused, with the decks there are.
 fn refuse_unknown_back_decks(settings: &PrintSettings, project: &cardsmith::ir::Project) -> Result<()> {
     let decks: Vec<&str> = project.games.iter().flat_map(|g| g.decks.iter().map(|d| d.name.as_str())).collect();
-    for (deck, _, _) in &settings.deck_backs {
-        if !decks.contains(&deck.as_str()) {
-            let suggestion = cardsmith::check::suggest(deck, decks.iter().copied());
-            let hint = suggestion.map_or(String::new(), |s| format!("did you mean `{s}`? "));
-            return Err(miette!(
-                help = format!("{hint}the decks are: {}", decks.join(", ")),
-                "`[print.deck-backs]` gives `{deck}` a picture, but no printed game has a deck `{deck}`"
-            ));
-        }
-    }
-    Ok(())
+    let given = settings.deck_backs.iter().map(|(deck, _, _)| deck.as_str());
+    refuse_unknown_keys("[print.deck-backs]", "a picture", "deck", given, &decks)
+}
+
+/// The first key of `table` that is none of `known`, refused with a
+/// did-you-mean and the names there are.
+fn refuse_unknown_keys<'k>(
+    table: &str,
+    gives: &str,
+    what: &str,
+    mut given: impl Iterator<Item = &'k str>,
+    known: &[&str],
+) -> Result<()> {
+    let Some(key) = given.find(|key| !known.contains(key)) else { return Ok(()) };
+    let suggestion = cardsmith::check::suggest(key, known.iter().copied());
+    let hint = suggestion.map_or(String::new(), |s| format!("did you mean `{s}`? "));
+    Err(miette!(
+        help = format!("{hint}the {what}s are: {}", known.join(", ")),
+        "`{table}` gives `{key}` {gives}, but no printed game has a {what} `{key}`"
+    ))
 }
 
 /// Backs, duplex, the printer's offset and the calibration sheet.
