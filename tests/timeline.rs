@@ -147,6 +147,7 @@ fn second_edition_boost_terrain_event_defense_offense() {
     assert_eq!(
         order(&t),
         [
+            "5.0 1 defender Slow Wreck",
             "3.0 1 defender Power Three",
             "3.0 2 attacker Power One",
             "3.0 3 defender Slow Wreck",
@@ -158,6 +159,7 @@ fn second_edition_boost_terrain_event_defense_offense() {
     assert_eq!(
         decided_by(&t),
         [
+            None,
             None,
             Some("kind boost by power highest"),
             Some("kind boost"),
@@ -189,7 +191,15 @@ fn second_edition_equal_power_falls_through_to_the_attacker() {
 #[test]
 fn second_edition_faster_terrain_first_whoever_plays_it() {
     let t = second_edition(&["Slow Wreck"], &["Fast Wreck"]);
-    assert_eq!(order(&t), ["3.0 1 defender Fast Wreck", "3.0 2 attacker Slow Wreck"]);
+    assert_eq!(
+        order(&t),
+        [
+            "5.0 1 defender Fast Wreck",
+            "5.0 2 attacker Slow Wreck",
+            "3.0 1 defender Fast Wreck",
+            "3.0 2 attacker Slow Wreck"
+        ]
+    );
     assert_eq!(decided_by(&t)[1], Some("kind terrain by speed highest"));
     assert_eq!(t.steps[0].resolutions[0].compared, ["speed 3"]);
 }
@@ -310,6 +320,8 @@ fn first_edition_terrain_and_event_share_a_tier_then_defense_then_offense() {
     assert_eq!(
         order(&t),
         [
+            "5.0 1 attacker Wreck",
+            "5.0 2 defender Fast Wreck",
             "3.0 1 attacker Wreck",
             "3.0 2= defender Sudden Storm",
             "3.0 2= defender Fast Wreck",
@@ -319,7 +331,15 @@ fn first_edition_terrain_and_event_share_a_tier_then_defense_then_offense() {
     );
     assert_eq!(
         decided_by(&t),
-        [None, Some("side attacker defender"), None, Some("kind terrain event"), Some("kind defense")]
+        [
+            None,
+            Some("side attacker defender"),
+            None,
+            Some("side attacker defender"),
+            None,
+            Some("kind terrain event"),
+            Some("kind defense")
+        ]
     );
 }
 
@@ -338,6 +358,7 @@ fn a_chain_without_a_side_tier_leaves_the_sides_simultaneous() {
     assert_eq!(
         order(&t),
         [
+            "5.0 1 attacker Wreck",
             "3.0 1= attacker Wreck",
             "3.0 1= defender Sudden Storm",
             "3.0 2= attacker Broadside",
@@ -724,4 +745,28 @@ fn a_card_without_the_value_goes_where_the_tie_break_says() {
         resolve("kind spell by power highest missing first"),
         ["Main 1 south Plain", "Main 2 north Flare", "Main 3 north Spark"]
     );
+}
+
+/// A Terrain Card enters play at initiative 5 (E2 L270), before an Offense
+/// Card at 2.4, and moves later at its own step; a kind's `enters-at` off
+/// the scale is refused when the ruleset loads.
+#[test]
+fn a_terrain_card_enters_play_at_initiative_5() {
+    let repo = common::repo();
+    let hand = ["--play", "1:Spinal Railcannon", "--play", "2:Drifting Hulk"];
+    let output = cardsmith(&[&["timeline", "cards/dreadnaught-2e"], &hand[..]].concat(), repo);
+    assert_eq!(output.status.code(), Some(0), "{}", common::stderr(&output));
+    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    let placed = text.find("Resolve, 5.0\n   1  defender  Drifting Hulk (terrain, speed 2)\n        enters-at 5.0");
+    let (fired, moved) = (text.find("Resolve, 2.4"), text.find("moves-at 1.0"));
+    assert!(placed.is_some() && placed < fired && fired < moved, "{text}");
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let rules =
+        invented_game("higher power", "").replace("kind spell \"Spell\" {", "kind spell \"Spell\" {\n  enters-at 12");
+    std::fs::write(dir.path().join("sparks.rules"), rules).expect("ruleset");
+    let refused = cardsmith(&["check", "sparks.rules"], dir.path());
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(common::stderr(&refused)
+        .contains("error[E0304]: `spell` enters play at a step that is not on the initiative scale"));
 }

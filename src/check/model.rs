@@ -390,6 +390,12 @@ pub struct Kind {
     /// `card-size` line; it wins over the size the print command is given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub card_size: Option<(f32, f32)>,
+    /// The step of the initiative scale, in tenths, at which a card of this
+    /// kind enters play when it is played (`enters-at 5.0`), and where.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub enters_at: Option<i64>,
+    #[serde(skip)]
+    pub enters_at_span: Option<crate::source::Span>,
     pub schema: Schema,
 }
 

@@ -366,6 +366,8 @@ impl Loader<'_> {
                     rare_roles: Vec::new(),
                     text_limit: None,
                     card_size: None,
+                    enters_at: None,
+                    enters_at_span: None,
                     schema: Schema::default(),
                 };
                 for child in children(node) {
@@ -378,10 +380,14 @@ impl Loader<'_> {
                             _ => self.bad(child.head_span(), "`text-limit` takes a number of characters"),
                         },
                         "card-size" => kind.card_size = self.card_size(child),
+                        "enters-at" => {
+                            kind.enters_at = self.enters_at(child);
+                            kind.enters_at_span = child.values.first().map(|v| v.span);
+                        }
                         _ => self.schema_item(
                             child,
                             &mut kind.schema,
-                            Some(&["border", "roles", "rare-roles", "text-limit", "card-size"]),
+                            Some(&["border", "roles", "rare-roles", "text-limit", "card-size", "enters-at"]),
                         ),
                     }
                 }
@@ -470,6 +476,23 @@ impl Loader<'_> {
 
     /// `card-size tarot` or `card-size 70x120`: a size the print command
     /// knows, in millimetres.
+    /// `enters-at 5.0`: a step of the initiative scale, in tenths; whether
+    /// the scale has it is checked once the scale is known.
+    fn enters_at(&mut self, node: &Node) -> Option<i64> {
+        let tenths = match node.values.as_slice() {
+            [value] => match &value.kind {
+                ValueKind::Decimal(d) => d.tenths(),
+                ValueKind::Int(n) => n.checked_mul(10),
+                _ => None,
+            },
+            _ => None,
+        };
+        if tenths.is_none() {
+            self.bad(node.head_span(), "`enters-at` takes one step of the initiative scale, such as `5.0`");
+        }
+        tenths
+    }
+
     fn card_size(&mut self, node: &Node) -> Option<(f32, f32)> {
         let text = match node.values.as_slice() {
             [value] => match &value.kind {

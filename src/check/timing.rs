@@ -389,6 +389,27 @@ pub(super) fn resolve(ruleset: &Ruleset, pending: Pending, diagnostics: &mut Vec
     }
     resolve_phases(ruleset, &pending, diagnostics);
     resolve_steps(ruleset, &pending, diagnostics);
+    check_entries(ruleset, diagnostics);
+}
+
+/// A kind's `enters-at` names a step of the ruleset's initiative scale.
+fn check_entries(ruleset: &Ruleset, diagnostics: &mut Vec<Diagnostic>) {
+    for kind in &ruleset.kinds {
+        let (Some(tenths), Some(span)) = (kind.enters_at, kind.enters_at_span) else { continue };
+        let note = match &ruleset.initiative {
+            Some(scale) if scale.contains(tenths) => continue,
+            Some(scale) => format!("the scale is {}", scale.describe()),
+            None => "this ruleset declares no initiative scale".to_string(),
+        };
+        diagnostics.push(
+            Diagnostic::error(
+                &codes::INITIATIVE_OFF_SCALE,
+                format!("`{}` enters play at a step that is not on the initiative scale", kind.id),
+            )
+            .primary(span, "not a step of this game's initiative")
+            .note(note),
+        );
+    }
 }
 
 /// The scale belongs to exactly one phase when the turn has phases, and no

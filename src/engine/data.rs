@@ -93,6 +93,9 @@ pub struct KindSchema {
     pub id: String,
     #[serde(default)]
     pub schema: Schema,
+    /// The step, in tenths, at which a card of the kind enters play.
+    #[serde(default)]
+    pub enters_at: Option<i64>,
 }
 
 /// The parts of a schema the engine reads: the types a field takes, its
@@ -121,6 +124,12 @@ pub struct TypeSpec {
 }
 
 impl Ruleset {
+    /// The step, in tenths, at which a card of the kind enters play, if the
+    /// ruleset gives one.
+    pub fn enters_at(&self, kind: &str) -> Option<i64> {
+        self.kinds.iter().find(|k| k.id == kind).and_then(|k| k.enters_at)
+    }
+
     /// The fields of a kind, at any depth, whose first value is of the enum
     /// that names steps: the fields by which its cards name a step.
     pub fn step_fields(&self, kind: &str) -> Vec<&str> {

@@ -334,6 +334,9 @@ fn events_of<'d>(doc: &'d Document, phases: &[&Phase], played: Played<'d>) -> Ve
             Played::Card(card) => card,
         };
         if phase.initiative && doc.ruleset.initiative.is_some() {
+            if let Some(tenths) = doc.ruleset.enters_at(&card.kind) {
+                found.push((index, When::At(Initiative::Step(tenths)), None));
+            }
             for field in fields_where(&card.body.fields, &|f| f.values.iter().any(is_initiative)) {
                 for value in &field.values {
                     if let Value::Initiative(at) = value {
@@ -481,8 +484,12 @@ fn steps(doc: &Document, phases: &[&Phase], events: &[Event]) -> Vec<Step> {
                 When::At(at) => Some(initiative_text(at)),
                 _ => None,
             },
-            field: event.field.map(|f| f.name.clone()),
-            values: event.field.map(|f| f.values.clone()).unwrap_or_default(),
+            field: event.field.map(|f| f.name.clone()).or_else(|| entering(event).then(|| ENTERS.to_string())),
+            values: match (event.field, event.when) {
+                (Some(field), _) => field.values.clone(),
+                (None, When::At(at)) if entering(event) => vec![Value::Initiative(at)],
+                _ => Vec::new(),
+            },
             compared: compared(chain, event.played),
             decided_by: decided.map(|(text, _)| text),
             chooses: false,
@@ -490,6 +497,15 @@ fn steps(doc: &Document, phases: &[&Phase], events: &[Event]) -> Vec<Step> {
         });
     }
     steps
+}
+
+/// What a card entering play at its kind's step (`enters-at`) shows as its
+/// field.
+const ENTERS: &str = "enters-at";
+
+/// Whether the event is a card entering play, not a field of it resolving.
+fn entering(event: &Event) -> bool {
+    event.field.is_none() && matches!(event.played, Played::Card(_))
 }
 
 /// The scale step a value falls in: itself on a scale of tenths; the whole
