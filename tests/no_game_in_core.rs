@@ -21,6 +21,7 @@ const LANGUAGE_WORDS: &[(&str, &str)] = &[
     ("link", "a symbolic link, in the output checks"),
     ("first", "`missing first` in a tie-break rule"),
     ("last", "`missing last` in a tie-break rule"),
+    ("if-needed", "the word after a tie-break `side` rule's sides that makes it the ultimate tiebreaker"),
 ];
 
 #[test]

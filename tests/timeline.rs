@@ -171,7 +171,7 @@ fn second_edition_boost_terrain_event_defense_offense() {
 }
 
 #[test]
-fn second_edition_equal_power_falls_through_to_the_attacker() {
+fn second_edition_equal_power_is_at_the_same_time_the_attacker_first_where_needed() {
     // Listed defender first: the order played does not matter, the chain does.
     let t = second_edition(&["Also Power Three"], &["Power Three"]);
     let t_reversed = timeline(
@@ -183,8 +183,8 @@ fn second_edition_equal_power_falls_through_to_the_attacker() {
     )
     .expect("timeline");
     for t in [t, t_reversed] {
-        assert_eq!(order(&t), ["3.0 1 attacker Also Power Three", "3.0 2 defender Power Three"]);
-        assert_eq!(decided_by(&t)[1], Some("side attacker defender"));
+        assert_eq!(order(&t), ["3.0 1= attacker Also Power Three", "3.0 1= defender Power Three"]);
+        assert_eq!(decided_by(&t)[1], Some("side attacker defender, where an effect needs an order"));
     }
 }
 
@@ -206,19 +206,21 @@ fn second_edition_faster_terrain_first_whoever_plays_it() {
 
 #[test]
 fn second_edition_attacker_before_defender_as_the_ultimate_tiebreaker() {
-    // E2 L220: "the Attacker's effect is resolved immediately before the Defender's".
+    // E2 L218-220: still tied, they "resolve at the same time"; "if an effect
+    // needs an ultimate tiebreaker, then the Attacker's effect is resolved
+    // immediately before the Defender's": listed first, and marked tied.
     let t = second_edition(&["Second Cannon"], &["Cannon"]);
-    assert_eq!(order(&t), ["3.0 1 attacker Second Cannon", "3.0 2 defender Cannon"]);
+    assert_eq!(order(&t), ["3.0 1= attacker Second Cannon", "3.0 1= defender Cannon"]);
     let t = second_edition(&["Cannon"], &["Second Cannon"]);
-    assert_eq!(order(&t), ["3.0 1 attacker Cannon", "3.0 2 defender Second Cannon"]);
+    assert_eq!(order(&t), ["3.0 1= attacker Cannon", "3.0 1= defender Second Cannon"]);
 }
 
 #[test]
 fn second_edition_still_tied_is_simultaneous() {
     // Same step, same tier, same side: nothing in the chain separates them.
     let t = second_edition(&["Cannon", "Second Cannon"], &["Cannon"]);
-    assert_eq!(order(&t), ["3.0 1= attacker Cannon", "3.0 1= attacker Second Cannon", "3.0 2 defender Cannon"]);
-    assert_eq!(decided_by(&t), [None, None, Some("side attacker defender")]);
+    assert_eq!(order(&t), ["3.0 1= attacker Cannon", "3.0 1= attacker Second Cannon", "3.0 1= defender Cannon"]);
+    assert_eq!(decided_by(&t), [None, None, Some("side attacker defender, where an effect needs an order")]);
 }
 
 #[test]
@@ -313,29 +315,30 @@ fn first_edition_priority_digit_orders_a_step() {
 
 #[test]
 fn first_edition_terrain_and_event_share_a_tier_then_defense_then_offense() {
-    // E1 L199–205: terrain and event are one tier, with no speed order; the
-    // bundled ruleset then puts the attacker first (its decision on §5.4).
+    // E1 L199–205: terrain and event are one tier, with no speed order; cards
+    // still tied resolve at the same time, the Attacker's listed first (the
+    // bundled ruleset's decision on §5.4).
     // `at 3` is the whole step 3.0.
     let t = first_edition(&["Broadside", "Wreck"], &["Brace", "Sudden Storm", "Fast Wreck"]);
     assert_eq!(
         order(&t),
         [
-            "5.0 1 attacker Wreck",
-            "5.0 2 defender Fast Wreck",
-            "3.0 1 attacker Wreck",
-            "3.0 2= defender Sudden Storm",
-            "3.0 2= defender Fast Wreck",
-            "3.0 3 defender Brace",
-            "3.0 4 attacker Broadside",
+            "5.0 1= attacker Wreck",
+            "5.0 1= defender Fast Wreck",
+            "3.0 1= attacker Wreck",
+            "3.0 1= defender Sudden Storm",
+            "3.0 1= defender Fast Wreck",
+            "3.0 2 defender Brace",
+            "3.0 3 attacker Broadside",
         ]
     );
     assert_eq!(
         decided_by(&t),
         [
             None,
-            Some("side attacker defender"),
+            Some("side attacker defender, where an effect needs an order"),
             None,
-            Some("side attacker defender"),
+            Some("side attacker defender, where an effect needs an order"),
             None,
             Some("kind terrain event"),
             Some("kind defense")

@@ -204,8 +204,13 @@ pub enum TieBreak {
         missing_first: bool,
     },
     /// The first side named goes first: a side the ruleset declares, or a
-    /// player number.
-    Side { order: Vec<String> },
+    /// player number.  With `if_needed`, plays still tied resolve at the
+    /// same time, and this order applies only where an effect needs one.
+    Side {
+        order: Vec<String>,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        if_needed: bool,
+    },
     /// Any card: a higher (or lower) value of the field goes first
     /// (`higher power`).
     Value { field: String, highest: bool },

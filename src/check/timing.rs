@@ -257,7 +257,12 @@ fn tie_break_rule(node: &Node, pending: &mut Pending, diagnostics: &mut Vec<Diag
     };
     match node.name.text.as_str() {
         "kind" => kind_rule(node, pending, diagnostics),
-        "side" => Some(TieBreak::Side { order: side_order(node, pending, diagnostics)? }),
+        "side" => {
+            // `side attacker defender if-needed`: the ultimate tiebreaker.
+            let if_needed = node.values.last().is_some_and(|v| v.kind == ValueKind::Ident(IF_NEEDED.into()));
+            let sides = &node.values[..node.values.len() - usize::from(if_needed)];
+            Some(TieBreak::Side { order: side_order(node, sides, pending, diagnostics)?, if_needed })
+        }
         "higher" | "lower" => {
             let highest = node.name.text == "higher";
             Some(TieBreak::Value { field: field(pending, diagnostics, 0)?, highest })
@@ -289,6 +294,10 @@ fn tie_break_rule(node: &Node, pending: &mut Pending, diagnostics: &mut Vec<Diag
         }
     }
 }
+
+/// The word after a `side` rule's sides that makes it the ultimate
+/// tiebreaker: the plays stay tied unless an effect needs an order.
+const IF_NEEDED: &str = "if-needed";
 
 /// `kind spell by power highest`: kinds up to `by`.
 fn kind_rule(node: &Node, pending: &mut Pending, diagnostics: &mut Vec<Diagnostic>) -> Option<TieBreak> {
@@ -325,9 +334,14 @@ fn kind_rule(node: &Node, pending: &mut Pending, diagnostics: &mut Vec<Diagnosti
 }
 
 /// `side north south` or `side 1 2`: declared sides or player numbers.
-fn side_order(node: &Node, pending: &mut Pending, diagnostics: &mut Vec<Diagnostic>) -> Option<Vec<String>> {
+fn side_order(
+    node: &Node,
+    sides: &[crate::syntax::ast::Value],
+    pending: &mut Pending,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Vec<String>> {
     let mut order = Vec::new();
-    for value in &node.values {
+    for value in sides {
         match &value.kind {
             ValueKind::Ident(name) => {
                 pending.sides.push((name.clone(), value.span));

@@ -219,8 +219,13 @@ pub enum TieBreak {
         #[serde(default)]
         missing_first: bool,
     },
-    /// Sides in this order: side ids or player numbers.
-    Side { order: Vec<String> },
+    /// Sides in this order: side ids or player numbers; with `if_needed`,
+    /// only where an effect needs an order (the plays stay tied).
+    Side {
+        order: Vec<String>,
+        #[serde(default)]
+        if_needed: bool,
+    },
     /// A higher (or lower) value of the field first, whatever the kind.
     Value {
         field: String,

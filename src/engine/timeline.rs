@@ -440,6 +440,7 @@ fn label(doc: &Document, phases: &[&Phase], event: &Event) -> String {
 fn steps(doc: &Document, phases: &[&Phase], events: &[Event]) -> Vec<Step> {
     let chain = &doc.ruleset.tie_break;
     let criteria = criteria(chain);
+    let flags = if_needed(chain);
     let undecided = match chain.last() {
         Some(TieBreak::Roll { text }) => Some(text.clone()),
         _ => None,
@@ -454,11 +455,19 @@ fn steps(doc: &Document, phases: &[&Phase], events: &[Event]) -> Vec<Step> {
             steps.push(Step { phase: phase_name, step: point.clone(), resolutions: Vec::new() });
         }
         let previous = i.checked_sub(1).map(|p| &events[p]).filter(|p| same_point(p));
-        let tied = |other: &Event| other.when == event.when && other.round == event.round && other.key == event.key;
+        // Plays ordered only by an `if-needed` rule stay tied.
+        let same_key = |a: &[i128], b: &[i128]| {
+            a.len() == b.len() && a.iter().zip(b).enumerate().all(|(i, (x, y))| x == y || flags.get(i) == Some(&true))
+        };
+        let tied =
+            |other: &Event| other.when == event.when && other.round == event.round && same_key(&other.key, &event.key);
         let with_previous = previous.is_some_and(&tied);
         let with_next = events.get(i + 1).is_some_and(|n| same_point(n) && tied(n));
         let decided = match previous {
             Some(p) if !with_previous => Some(decided_by(p, event, &criteria)),
+            Some(p) if p.key != event.key => {
+                Some((format!("{}, where an effect needs an order", decided_by(p, event, &criteria).0), false))
+            }
             _ => None,
         };
         let Some(step) = steps.last_mut() else { continue };
@@ -557,7 +566,7 @@ fn chain_key(doc: &Document, played: Played, player: u32) -> Vec<i128> {
                     key.push(if member { by_value(field, *highest, *missing_first) } else { i128::MAX });
                 }
             }
-            TieBreak::Side { order } => {
+            TieBreak::Side { order, .. } => {
                 let players = order.iter().map(|side| side_player(doc, side));
                 key.push(players.clone().position(|p| p == Some(player)).unwrap_or(order.len()) as i128);
             }
@@ -592,7 +601,7 @@ fn criteria(chain: &[TieBreak]) -> Vec<(String, bool)> {
                     described.push((format!("kind {} by {field} {order}", kinds.join(" ")), false));
                 }
             }
-            TieBreak::Side { order } => described.push((format!("side {}", order.join(" ")), false)),
+            TieBreak::Side { order, .. } => described.push((format!("side {}", order.join(" ")), false)),
             TieBreak::Value { field, highest } => described.push((format!("{} {field}", order(*highest)), false)),
             TieBreak::Choice { field, highest } => {
                 described.push((format!("choose {} {field}", order(*highest)), true));
@@ -601,6 +610,21 @@ fn criteria(chain: &[TieBreak]) -> Vec<(String, bool)> {
         }
     }
     described
+}
+
+/// For each element of a list key, whether it only orders plays that stay
+/// tied (`side … if-needed`), in the order of [`criteria`].
+fn if_needed(chain: &[TieBreak]) -> Vec<bool> {
+    let mut flags = Vec::new();
+    for rule in chain {
+        match rule {
+            TieBreak::Kind { field, .. } => flags.extend(std::iter::repeat_n(false, 1 + usize::from(field.is_some()))),
+            TieBreak::Side { if_needed, .. } => flags.push(*if_needed),
+            TieBreak::Value { .. } | TieBreak::Choice { .. } => flags.push(false),
+            TieBreak::Simultaneous | TieBreak::Roll { .. } | TieBreak::Unknown => {}
+        }
+    }
+    flags
 }
 
 fn decided_by(previous: &Event, event: &Event, criteria: &[(String, bool)]) -> (String, bool) {
