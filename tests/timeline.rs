@@ -310,7 +310,7 @@ boost "Spare Capacitor" {
 fn first_edition_priority_digit_orders_a_step() {
     // E1 L195: "an 3.4 card would resolve before an 3.2 card".
     let t = first_edition(&["Heavy Gun"], &["Light Gun"]);
-    assert_eq!(order(&t), ["3.4 1 defender Light Gun", "3.2 1 attacker Heavy Gun"]);
+    assert_eq!(order(&t), ["3 1 defender Light Gun", "3 2 attacker Heavy Gun"]);
 }
 
 #[test]
@@ -323,13 +323,13 @@ fn first_edition_terrain_and_event_share_a_tier_then_defense_then_offense() {
     assert_eq!(
         order(&t),
         [
-            "5.0 1= attacker Wreck",
-            "5.0 1= defender Fast Wreck",
-            "3.0 1= attacker Wreck",
-            "3.0 1= defender Sudden Storm",
-            "3.0 1= defender Fast Wreck",
-            "3.0 2 defender Brace",
-            "3.0 3 attacker Broadside",
+            "5 1= attacker Wreck",
+            "5 1= defender Fast Wreck",
+            "3 1= attacker Wreck",
+            "3 1= defender Sudden Storm",
+            "3 1= defender Fast Wreck",
+            "3 2 defender Brace",
+            "3 3 attacker Broadside",
         ]
     );
     assert_eq!(
@@ -349,7 +349,7 @@ fn first_edition_terrain_and_event_share_a_tier_then_defense_then_offense() {
 #[test]
 fn first_edition_boost_cards_meet_no_tier_and_come_last() {
     let t = first_edition(&["Spare Capacitor"], &["Broadside"]);
-    assert_eq!(order(&t), ["3.0 1 defender Broadside", "3.0 2 attacker Spare Capacitor"]);
+    assert_eq!(order(&t), ["3 1 defender Broadside", "3 2 attacker Spare Capacitor"]);
     assert_eq!(decided_by(&t)[1], Some("kind offense"));
 }
 
@@ -361,11 +361,11 @@ fn a_chain_without_a_side_tier_leaves_the_sides_simultaneous() {
     assert_eq!(
         order(&t),
         [
-            "5.0 1 attacker Wreck",
-            "3.0 1= attacker Wreck",
-            "3.0 1= defender Sudden Storm",
-            "3.0 2= attacker Broadside",
-            "3.0 2= defender Broadside",
+            "5 1 attacker Wreck",
+            "3 1= attacker Wreck",
+            "3 1= defender Sudden Storm",
+            "3 2= attacker Broadside",
+            "3 2= defender Broadside",
         ]
     );
 }
@@ -483,7 +483,7 @@ fn hostile_engine_data_gives_a_timeline_not_a_panic() {
 fn the_command_orders_two_plays_of_every_bundled_game() {
     let repo = common::repo();
     let games = [
-        ("dreadnaught-1e", "Heavy Torpedo", "Capacitor Surge", "Resolve, 5.8", "reduction burn 2, reduction damage 1"),
+        ("dreadnaught-1e", "Heavy Torpedo", "Capacitor Surge", "Resolve, 5", "reduction burn 2, reduction damage 1"),
         ("dreadnaught-2e", "Spinal Railcannon", "Spaced Armour", "Resolve, 3.0", "reduction damage 6+, cost burn 2"),
         ("dreadnought-tcg", "Ashwing Drake", "Tailwind", "Speed Phase, Speed", "text [Speed] Your speed card's grade"),
         (

@@ -163,6 +163,12 @@ pub struct Scale {
 }
 
 impl Scale {
+    /// Whether a value lies within a step of a scale stepping by whole
+    /// numbers: `3.4` is in step `3`, before `3.2` when counting down.
+    pub fn within_step(&self, tenths: i64) -> bool {
+        self.step_tenths > 0 && self.step_tenths % 10 == 0 && self.contains(tenths - tenths.rem_euclid(10))
+    }
+
     pub fn contains(&self, tenths: i64) -> bool {
         let (low, high) = (self.from_tenths.min(self.to_tenths), self.from_tenths.max(self.to_tenths));
         tenths <= high && tenths >= low && self.step_tenths > 0 && (self.from_tenths - tenths) % self.step_tenths == 0
@@ -176,6 +182,15 @@ impl Scale {
     pub fn describe(&self) -> String {
         let x = if self.has_x { "X, " } else { "" };
         let direction = if self.ascending() { "up" } else { "down" };
+        if self.step_tenths > 0 && self.step_tenths % 10 == 0 {
+            let whole = |t: i64| (t / 10).to_string();
+            return format!(
+                "{x}{} {direction} to {} in steps of {}, a tenth within a step (`3.4`) ordering it",
+                whole(self.from_tenths),
+                whole(self.to_tenths),
+                whole(self.step_tenths)
+            );
+        }
         format!(
             "{x}{} {direction} to {} in steps of {}",
             tenths(self.from_tenths),

@@ -260,7 +260,7 @@ impl GameChecker<'_> {
                 }
             }
             ValueKind::Decimal(d) => match d.tenths() {
-                Some(t) if scale.contains(t) => Some(Initiative::Step(t)),
+                Some(t) if scale.contains(t) || scale.within_step(t) => Some(Initiative::Step(t)),
                 _ => off_scale(self, "pick a step on the scale".into()),
             },
             _ => {
