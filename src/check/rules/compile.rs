@@ -196,7 +196,7 @@ impl<'r> Names<'r> {
             || ruleset.kinds.iter().any(|k| k.id == name)
             || ruleset.tags.iter().any(|t| t.id == name)
             || ruleset.keywords.iter().any(|k| k.id == name)
-            || [ARG, "deck", "name"].contains(&name)
+            || [ARG, "deck", "name", MENTIONS].contains(&name)
     }
 }
 
@@ -550,6 +550,17 @@ impl<'n, 'r> Compiler<'n, 'r> {
                 );
                 None
             }
+            Expr::Call { name, args, .. } if name.text == MENTIONS => match args.as_slice() {
+                [field] => self.field(field, diagnostics).map(Filter::Mentions),
+                _ => {
+                    diagnostics.push(
+                        Diagnostic::error(&codes::RULE_ARITY, "`mentions` takes 1 argument: a text field")
+                            .primary(arg.span(), "one text field")
+                            .help("`count(event and not mentions(text))` counts the events naming no card of the deck"),
+                    );
+                    None
+                }
+            },
             Expr::Int(..) | Expr::Call { .. } => not_a_filter(arg, diagnostics),
         }
     }
@@ -1052,6 +1063,9 @@ fn not_a_filter<T>(arg: &Expr, diagnostics: &mut Vec<Diagnostic>) -> Option<T> {
     );
     None
 }
+
+/// The filter that reads the card names a text mentions.
+const MENTIONS: &str = "mentions";
 
 /// `arg` where no `each-arg` gives it a meaning.
 fn arg_outside_each_arg(name: &Name) -> Diagnostic {

@@ -377,6 +377,16 @@ impl<'a> Evaluation<'a> {
                     || keyword.is_some_and(|k| subject.keywords().any(|have| have == self.ruleset.keywords[k].id))
             }
             Filter::HasField(field) => subject.has(field),
+            Filter::Mentions(field) => {
+                let counted = |name: &str| pool.entries.iter().any(|e| self.cards[e.card].name == name);
+                subject.values(field).any(|value| match value {
+                    Value::Text(text) => text.parts.iter().any(|part| match part {
+                        crate::ir::TextPart::CardRef(name) => counted(name),
+                        _ => false,
+                    }),
+                    _ => false,
+                })
+            }
             Filter::Name { name, equal } => (subject.name == Some(&**name)) == *equal,
             Filter::Not(inner) => !self.matches(subject, inner, pool),
             Filter::And(all) => all.iter().all(|f| self.matches(subject, f, pool)),

@@ -276,6 +276,9 @@ pub enum Filter {
         cmp: Cmp,
         bound: i64,
     },
+    /// `mentions(text)`: a card whose text field names (`*Name*`) a card of
+    /// the cards being counted (the deck's).
+    Mentions(FieldRef),
     /// `link == 1`, `link == arg` (or `!=` when `equal` is false): a card
     /// or row carrying the keyword (by index) with that argument.
     KeywordArg {

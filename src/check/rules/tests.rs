@@ -326,6 +326,7 @@ fn each_type_mistake_is_refused_at_its_place() {
             "each-row(worth)",
         ),
         (&probe("numbers(worth, 2) == 1"), "E0421", "`numbers` takes 1 argument, not 2", "2"),
+        ("play-limit \"r\" count(mentions()) == 0", "E0421", "`mentions` takes 1 argument: a text field", "mentions()"),
     ];
     for (line, code, message, at) in cases {
         let (ruleset, diagnostics, files) = ruleset(line);
