@@ -252,3 +252,31 @@ fn a_role_may_have_no_colour() {
     assert_eq!(role["id"], "gain");
     assert!(role.get("colour").is_none(), "{role}");
 }
+
+/// `min` and `max` read the smallest and largest number of a field among
+/// the matching cards of a deck; a card without the field is left out.
+#[test]
+fn min_and_max_read_a_fields_smallest_and_largest_number() {
+    let ruleset = RULESET.replace("TAGS", "").replace("EXTRA", "").to_string()
+        + "deck-type fleet \"Fleet\" {\n  entry ship\n  \
+           require \"the cheapest ship costs at least 2\" min(cost) >= 2\n  \
+           require \"the dearest scout costs at most 3\" max(cost, scout) <= 3\n}\n";
+    let cards = "game market\nship \"Cheap\" { cost 1 }\nship \"Dear\" scout { cost 5 }\nship \"Free\" scout\n\
+                 deck \"Home\" fleet {\n  ship \"Cheap\"\n  ship \"Dear\"\n  ship \"Free\"\n}\n";
+    let mut workspace = Workspace::new();
+    workspace.add_text("market.rules", &ruleset);
+    workspace.add_text("market.cards", cards);
+    let outcome = workspace.check();
+    let rendered = cardsmith::diagnostics::render::human_string(&outcome.files, &outcome.diagnostics);
+    let broken: Vec<&str> = outcome.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        broken,
+        [
+            "deck `Home` breaks a rule: the cheapest ship costs at least 2",
+            "deck `Home` breaks a rule: the dearest scout costs at most 3"
+        ],
+        "{rendered}"
+    );
+    assert!(rendered.contains("here the least `cost` is 1"), "{rendered}");
+    assert!(rendered.contains("here the most `cost` among cards matching `scout` is 5"), "{rendered}");
+}

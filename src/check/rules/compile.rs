@@ -57,10 +57,12 @@ enum Function {
     EachArg,
     Some,
     Choices,
+    Min,
+    Max,
 }
 
 impl Function {
-    const ALL: [Function; 23] = [
+    const ALL: [Function; 25] = [
         Function::Count,
         Function::Distinct,
         Function::Groups,
@@ -84,6 +86,8 @@ impl Function {
         Function::EachArg,
         Function::Some,
         Function::Choices,
+        Function::Min,
+        Function::Max,
     ];
 
     fn named(name: &str) -> Option<Function> {
@@ -103,6 +107,8 @@ impl Function {
             Function::All => filters(Ty::Truth, "all(cost >= 1)"),
             Function::Any => filters(Ty::Truth, "any(extra)"),
             Function::Sum => field_then(Some(Ty::Filter), Ty::Number, "sum(points, ship)"),
+            Function::Min => field_then(Some(Ty::Filter), Ty::Number, "min(points, ship)"),
+            Function::Max => field_then(Some(Ty::Filter), Ty::Number, "max(points, ship)"),
             Function::SumRows => field_then(Some(Ty::Name), Ty::Number, "sum-rows(launch, fighters, bombers)"),
             Function::Values => field_then(Some(Ty::Filter), Ty::Number, "values(symbol, offense)"),
             Function::OutOfRange => field_then(Some(Ty::Filter), Ty::Number, "out-of-range(group)"),
@@ -443,6 +449,8 @@ impl<'n, 'r> Compiler<'n, 'r> {
             Function::All => Call::All(filters(0, diagnostics)?),
             Function::Any => Call::Any(filters(0, diagnostics)?),
             Function::Sum => both(field(0, diagnostics), filters(1, diagnostics)).map(|(f, s)| Call::Sum(f, s))?,
+            Function::Min => both(field(0, diagnostics), filters(1, diagnostics)).map(|(f, s)| Call::Min(f, s))?,
+            Function::Max => both(field(0, diagnostics), filters(1, diagnostics)).map(|(f, s)| Call::Max(f, s))?,
             Function::Values => {
                 both(field(0, diagnostics), filters(1, diagnostics)).map(|(f, s)| Call::Values(f, s))?
             }

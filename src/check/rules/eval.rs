@@ -184,6 +184,8 @@ impl<'a> Evaluation<'a> {
                 self.matching(filters, pool)
                     .map(|e| self.field_number(&Subject::card(&self.cards[e.card]), field).saturating_mul(e.count)),
             ),
+            Call::Min(field, filters) => self.extreme(field, filters, pool, Iterator::min),
+            Call::Max(field, filters) => self.extreme(field, filters, pool, Iterator::max),
             Call::SumRows(field, wanted) => total(
                 pool.entries.iter().map(|e| self.row_sum(&self.cards[e.card], field, wanted).saturating_mul(e.count)),
             ),
@@ -318,6 +320,24 @@ impl<'a> Evaluation<'a> {
             EffectFilter::And(all) => all.iter().all(|f| self.effect_matches(effect, f)),
             EffectFilter::Or(any) => any.iter().any(|f| self.effect_matches(effect, f)),
         }
+    }
+
+    /// The smallest or largest number of a field among the matching cards
+    /// that have one (`pick`), or 0 when none has.
+    fn extreme(
+        &self,
+        field: &str,
+        filters: &'a [Filter],
+        pool: &Pool,
+        pick: fn(std::vec::IntoIter<i64>) -> Option<i64>,
+    ) -> i64 {
+        let numbers: Vec<i64> = self
+            .matching(filters, pool)
+            .map(|e| Subject::card(&self.cards[e.card]))
+            .filter(|card| self.has_number(card, field))
+            .map(|card| self.field_number(&card, field))
+            .collect();
+        pick(numbers.into_iter()).unwrap_or(0)
     }
 
     /// Whether `inner` holds for each included deck; the decks where it
@@ -539,6 +559,8 @@ fn in_words(counted: Counted<'_>, n: i64) -> Option<String> {
     let args = call.shown.split_once('(').map_or("", |(_, rest)| rest.strip_suffix(')').unwrap_or(rest));
     let after_field = args.split_once(',').map_or("", |(_, rest)| rest.trim());
     let matching = |filters: &str| if filters.is_empty() { String::new() } else { format!(" matching `{filters}`") };
+    let among =
+        |filters: &str| if filters.is_empty() { String::new() } else { format!(" among cards matching `{filters}`") };
     let many = |word: &str| if n == 1 { word.to_string() } else { format!("{word}s") };
     Some(match &call.call {
         Call::Count(_) => format!("{n} {}{}", many("card"), matching(args)),
@@ -547,6 +569,8 @@ fn in_words(counted: Counted<'_>, n: i64) -> Option<String> {
         Call::MaxCopies(_) => format!("at most {n} copies of one card{}", matching(args)),
         Call::MaxGroups(_) => format!("at most {n} lines naming one card{}", matching(args)),
         Call::Sum(field, _) => format!("{n} {field}{}", matching(after_field)),
+        Call::Min(field, _) => format!("the least `{field}`{} is {n}", among(after_field)),
+        Call::Max(field, _) => format!("the most `{field}`{} is {n}", among(after_field)),
         Call::SumRows(field, _) => format!("{n} {field} on the rows named {after_field}"),
         Call::Values(field, _) => format!("{n} different `{field}` {}", many("value")),
         Call::OutOfRange(..) => format!("{n} {} outside their card's range", many("deck line")),

@@ -172,11 +172,19 @@ pub enum Call {
     Any(Filters),
     /// A field's numbers over the matching cards, times their copies.
     Sum(FieldRef, Filters),
+    /// The smallest (largest) number of a field among the matching cards
+    /// that have one; 0 when none has.
+    Min(FieldRef, Filters),
+    Max(FieldRef, Filters),
     /// The numbers of a table field's rows that mention any of the names.
     SumRows(FieldRef, Vec<Box<str>>),
     /// Whether every card's `needs` values are found in the `has` field of
     /// as many matching cards.
-    Subset { needs: FieldRef, has: FieldRef, filters: Filters },
+    Subset {
+        needs: FieldRef,
+        has: FieldRef,
+        filters: Filters,
+    },
     /// Different names a field holds over the matching cards.
     Values(FieldRef, Filters),
     /// Matching cards whose copies fall outside their range field.
@@ -233,6 +241,8 @@ pub const FUNCTIONS: &[&str] = &[
     "each-arg",
     "some",
     "choices",
+    "min",
+    "max",
 ];
 
 /// The filter arguments of a call: a card matches when any matches; no
