@@ -107,7 +107,14 @@ fn broken_items(cst: &Cst, text: &str, diagnostics: &[Diagnostic]) -> Vec<std::o
             continue;
         }
         let start = text[..range.start].rfind(['\n', '\r']).map_or(0, |i| i + 1);
-        let end = text[range.end..].find('\n').map_or(text.len(), |i| range.end + i + 1);
+        // An item that ends where a line starts (one refused for nesting too
+        // deeply runs to the next item's line) takes none of that line.
+        let at_line_start = text[..range.end].ends_with(['\n', '\r']);
+        let end = match text[range.end..].find('\n') {
+            _ if at_line_start => range.end,
+            Some(i) => range.end + i + 1,
+            None => text.len(),
+        };
         match ranges.last_mut() {
             Some(last) if last.end >= start => last.end = end.max(last.end),
             _ => ranges.push(start..end),
