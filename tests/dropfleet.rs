@@ -71,6 +71,33 @@ fn dropfleet_content_checks_clean() {
     }
 }
 
+/// Items are checked in chunks spread over the cores; a battlegroup defined
+/// inside a fleet must still be found as that fleet's, wherever its chunk
+/// falls.  Two hundred copies of the sample fleets (six hundred fleets, more
+/// than one chunk can hold) check as clean as one.
+#[test]
+fn battlegroups_stay_with_their_fleet_across_chunks() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(FOLDER);
+    let mut workspace = cardsmith::workspace::Workspace::new();
+    for entry in std::fs::read_dir(&dir).expect("folder") {
+        let path = entry.expect("entry").path();
+        let name = format!("{FOLDER}/{}", path.file_name().and_then(|n| n.to_str()).unwrap_or("?"));
+        workspace.add_bytes(&name, std::fs::read(&path).expect("readable"));
+    }
+    let fleets = std::fs::read_to_string(dir.join("fleets.cards")).expect("fleets");
+    for copy in 0..200 {
+        let renamed =
+            ["Lantern Patrol", "Red Tide", "Avalon Battle Group"].iter().fold(fleets.clone(), |text, fleet| {
+                text.replace(&format!("fleet \"{fleet}\""), &format!("fleet \"{fleet} {copy}\""))
+            });
+        workspace.add_text(&format!("copies/{copy}.cards"), &renamed);
+    }
+    let outcome = workspace.check();
+    let rendered = cardsmith::diagnostics::render::human_string(&outcome.files, &outcome.diagnostics);
+    assert!(outcome.diagnostics.is_empty(), "{rendered}");
+    assert_eq!(game(&outcome).decks.iter().filter(|d| d.deck_type == "battle").count(), 201);
+}
+
 #[test]
 fn lysander_is_the_rulebook_stat_line() {
     let outcome = check_folder(FOLDER);

@@ -238,7 +238,16 @@ fn check_game(files: &Files, ruleset: &Ruleset, trees: &[&SourceTree]) -> (GameC
     for (cards, decks, diagnostics) in checked {
         checker.diagnostics.extend(diagnostics);
         checked_cards.extend(cards);
-        deck_sources.extend(decks);
+        // A chunk numbers its decks from 0: a deck defined inside another
+        // is found by that number, so it moves with the chunk's place.
+        let offset = deck_sources.len();
+        deck_sources.extend(decks.into_iter().map(|mut deck| {
+            deck.within = deck.within.map(|i| i + offset);
+            for (_, _, inside) in &mut deck.includes {
+                *inside = inside.map(|i| i + offset);
+            }
+            deck
+        }));
     }
     let mut first_of: HashMap<&str, Span> = HashMap::with_capacity(checked_cards.len());
     let mut twice = vec![false; checked_cards.len()];
