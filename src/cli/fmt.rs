@@ -35,15 +35,24 @@ pub fn run(paths: &[PathBuf], check_only: bool) -> Result<ExitCode> {
     let files = project::collect(&paths)?;
     // Checking the project costs more than formatting it: it is done only
     // when some file may write a name as a rulebook prints it.
-    let printed = cardsmith::parallel::map(&files, |path| {
-        read::source(path).is_ok_and(|bytes| spelling::may_be_printed(&String::from_utf8_lossy(&bytes)))
-    });
-    let spellings = if printed.into_iter().any(|p| p) { spellings(&project, paths_given) } else { BTreeMap::new() };
-    let results = cardsmith::parallel::map(&files, |path| {
-        format_one(path, check_only, spellings.get(&project::display_name(path)).map_or(&[], Vec::as_slice))
+    let sources = cardsmith::parallel::map(&files, |path| read::source(path));
+    let printed = sources
+        .iter()
+        .any(|bytes| bytes.as_ref().is_ok_and(|bytes| spelling::may_be_printed(&String::from_utf8_lossy(bytes))));
+    let spellings = if printed { spellings(&project, paths_given) } else { BTreeMap::new() };
+    let read: Vec<(&PathBuf, Result<Vec<u8>>)> = files.iter().zip(sources).collect();
+    let results = cardsmith::parallel::map(&read, |(path, bytes)| match bytes {
+        Ok(bytes) => {
+            format_one(path, bytes, check_only, spellings.get(&project::display_name(path)).map_or(&[], Vec::as_slice))
+        }
+        Err(_) => Ok(Formatted { broken: None, changed: None }),
     });
     let (mut unformatted, mut broken) = (0, 0);
-    for (path, result) in files.iter().zip(results) {
+    let mut read = read;
+    for ((path, bytes), result) in read.iter_mut().zip(results) {
+        if let Err(error) = std::mem::replace(bytes, Ok(Vec::new())) {
+            return Err(error);
+        }
         let Formatted { broken: problems, changed } = result?;
         if let Some(rendered) = problems {
             eprint!("{rendered}");
@@ -64,7 +73,7 @@ pub fn run(paths: &[PathBuf], check_only: bool) -> Result<ExitCode> {
         "{verb} {unformatted} of {total} file{}; {broken} with syntax errors, whose broken items are kept as written",
         if total == 1 { "" } else { "s" }
     );
-    super::leave_for_exit(files);
+    super::leave_for_exit(read);
     Ok(if broken > 0 || (check_only && unformatted > 0) { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
@@ -101,15 +110,15 @@ fn spellings(project: &project::Project, paths: &[PathBuf]) -> BTreeMap<String, 
     by_name
 }
 
-/// Reads, parses and formats one file, in a table of its own so that files
+/// Parses and formats one file read, in a table of its own so that files
 /// can be done on several threads at once.  Items with syntax errors are
 /// kept as written and the rest formatted around them.  `spellings` are
 /// applied first, to a file without syntax errors.
-fn format_one(path: &Path, check_only: bool, spellings: &[Fix]) -> Result<Formatted> {
+fn format_one(path: &Path, bytes: &[u8], check_only: bool, spellings: &[Fix]) -> Result<Formatted> {
     let name = project::display_name(path);
     let mut files = Files::new();
     let mut problems = Vec::new();
-    let Some(id) = cardsmith::syntax::load(&mut files, &name, read::source(path)?, &mut problems) else {
+    let Some(id) = cardsmith::syntax::load(&mut files, &name, bytes.to_vec(), &mut problems) else {
         return Ok(Formatted { broken: Some(render::human_string(&files, &problems)), changed: None });
     };
     let source = files.get(id);
