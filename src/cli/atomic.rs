@@ -39,6 +39,18 @@ pub fn replace_folder(out: &Path, files: &[OutputFile]) -> Result<()> {
 /// Like [`replace_folder`], for files of any bytes whose names may hold
 /// folders (`png/card.png`); a name that would leave the folder is refused.
 pub fn replace_folder_bytes(out: &Path, files: &[(&str, &[u8])]) -> Result<()> {
+    let names: Vec<&str> = files.iter().map(|(name, _)| *name).collect();
+    replace_folder_streamed(out, &names, |i, handle| handle.write_all(files[i].1).into_diagnostic())
+}
+
+/// Like [`replace_folder_bytes`], with each file's bytes written by
+/// `write(index, file)` straight to the file, so that large output is never
+/// held whole in memory.
+pub fn replace_folder_streamed(
+    out: &Path,
+    names: &[&str],
+    write: impl Fn(usize, &mut dyn Write) -> Result<()>,
+) -> Result<()> {
     let (parent, name) = split(out)?;
     // Held until the new folder is in place, so that two runs into one
     // folder take turns instead of interleaving.
@@ -49,7 +61,7 @@ pub fn replace_folder_bytes(out: &Path, files: &[(&str, &[u8])]) -> Result<()> {
         remove_leftovers(&parent, &name);
     }
     let temp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
-    let written = write_all(&temp, files).and_then(|()| {
+    let written = write_all(&temp, names, &write).and_then(|()| {
         pause_for_tests();
         move_into_place(&temp, out, &parent, &name)
     });
@@ -141,30 +153,38 @@ fn remove_leftovers(parent: &Path, name: &str) {
     }
 }
 
-fn write_all(temp: &Path, files: &[(&str, &[u8])]) -> Result<()> {
+fn write_all(temp: &Path, names: &[&str], write: &dyn Fn(usize, &mut dyn Write) -> Result<()>) -> Result<()> {
     std::fs::create_dir(temp).into_diagnostic().wrap_err_with(|| format!("cannot create {}", temp.display()))?;
-    let marker = (MARKER, MARKER_TEXT.as_bytes());
-    for (name, contents) in files.iter().chain([&marker]) {
-        let relative = Path::new(name);
-        if !relative.components().all(|c| matches!(c, std::path::Component::Normal(_))) {
-            return Err(miette!("refusing to write `{name}` outside the output folder"));
-        }
-        let path = temp.join(relative);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)
-                .into_diagnostic()
-                .wrap_err_with(|| format!("cannot create {}", parent.display()))?;
-        }
-        let mut handle = std::fs::File::create(&path)
-            .into_diagnostic()
-            .wrap_err_with(|| format!("cannot create {}", path.display()))?;
-        handle
-            .write_all(contents)
-            .and_then(|()| handle.sync_all())
-            .into_diagnostic()
-            .wrap_err_with(|| format!("cannot write {}", path.display()))?;
+    for (i, name) in names.iter().enumerate() {
+        let path = file_in(temp, name)?;
+        write_file(&path, |handle| write(i, handle))?;
     }
-    Ok(())
+    write_file(&temp.join(MARKER), |handle| handle.write_all(MARKER_TEXT.as_bytes()).into_diagnostic())
+}
+
+/// The path of a file named by a relative path inside `folder`, with the
+/// folders that lead to it made.
+fn file_in(folder: &Path, name: &str) -> Result<PathBuf> {
+    let relative = Path::new(name);
+    if !relative.components().all(|c| matches!(c, std::path::Component::Normal(_))) {
+        return Err(miette!("refusing to write `{name}` outside the output folder"));
+    }
+    let path = folder.join(relative);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)
+            .into_diagnostic()
+            .wrap_err_with(|| format!("cannot create {}", parent.display()))?;
+    }
+    Ok(path)
+}
+
+/// Creates a file, has `write` fill it, and flushes it to disk.
+fn write_file(path: &Path, write: impl FnOnce(&mut dyn Write) -> Result<()>) -> Result<()> {
+    let mut handle =
+        std::fs::File::create(path).into_diagnostic().wrap_err_with(|| format!("cannot create {}", path.display()))?;
+    write(&mut handle)
+        .and_then(|()| handle.sync_all().into_diagnostic())
+        .wrap_err_with(|| format!("cannot write {}", path.display()))
 }
 
 /// Holds a run before its swap for the tests of what happens meanwhile: for

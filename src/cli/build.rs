@@ -29,12 +29,16 @@ pub fn run(paths: &[PathBuf], out: Option<&Path>, format: MessageFormat) -> Resu
         return Ok(ExitCode::from(1));
     }
     output::require_cards(&outcome, &inputs)?;
-    let files = json::build(&outcome.files, &outcome.project)
-        .map_err(|e| miette!(help = "ruleset ids name the files of a build", "{e}"))?;
-    atomic::replace_folder(&out, &files)?;
-    let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
+    let files =
+        json::plan(&outcome.project).map_err(|e| miette!(help = "ruleset ids name the files of a build", "{e}"))?;
+    let names: Vec<String> = files.iter().map(json::EngineFile::name).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    atomic::replace_folder_streamed(&out, &names, |i, handle| {
+        files[i].write(&outcome.files, handle).map_err(|e| miette!("{e}"))
+    })?;
     eprintln!("wrote {} to {}", names.join(", "), out.display());
-    super::leave_for_exit((outcome, files));
+    drop(files);
+    super::leave_for_exit(outcome);
     Ok(ExitCode::SUCCESS)
 }
 

@@ -50,9 +50,8 @@ pub fn run(paths: &[PathBuf], check_only: bool) -> Result<ExitCode> {
     let (mut unformatted, mut broken) = (0, 0);
     let mut read = read;
     for ((path, bytes), result) in read.iter_mut().zip(results) {
-        if let Err(error) = std::mem::replace(bytes, Ok(Vec::new())) {
-            return Err(error);
-        }
+        // A file that could not be read stops the run here, in order.
+        std::mem::replace(bytes, Ok(Vec::new()))?;
         let Formatted { broken: problems, changed } = result?;
         if let Some(rendered) = problems {
             eprint!("{rendered}");
