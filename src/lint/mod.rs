@@ -66,6 +66,7 @@ pub fn run(files: &Files, project: &Project, config: &Config, errors: &[Span]) -
         // The lints of one card read only that card: spread over the cores,
         // beside the lints about names, which read them all.
         let clean: Vec<&Card> = context.clean_cards().collect();
+        let vocabulary = text::Vocabulary::of(&context);
         let (per_card, about_names) = std::thread::scope(|scope| {
             let about_names = scope.spawn(|| {
                 let mut found = Vec::new();
@@ -74,7 +75,7 @@ pub fn run(files: &Files, project: &Project, config: &Config, errors: &[Span]) -
             });
             let per_card = crate::parallel::map(&crate::parallel::chunks(&clean), |cards| {
                 let (mut text, mut rules) = (Vec::new(), Vec::new());
-                text::run(&context, cards, &mut text);
+                text::run(&context, &vocabulary, cards, &mut text);
                 rules::run(&context, cards, &mut rules);
                 (text, rules)
             });

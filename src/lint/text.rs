@@ -9,8 +9,12 @@ use crate::ir::{Body, Card, Effect, Field, Spanned, Value};
 use crate::source::Span;
 
 /// Runs the text lints on `cards` (cards without errors).
-pub(super) fn run<'a>(context: &Context<'a>, cards: &[&'a Card], found: &mut Vec<Found<'a>>) {
-    let vocabulary = Vocabulary::of(context);
+pub(super) fn run<'a>(
+    context: &Context<'a>,
+    vocabulary: &Vocabulary<'_>,
+    cards: &[&'a Card],
+    found: &mut Vec<Found<'a>>,
+) {
     for &card in cards {
         let texts = text_fields(&card.body);
         if texts.is_empty() {
@@ -20,8 +24,8 @@ pub(super) fn run<'a>(context: &Context<'a>, cards: &[&'a Card], found: &mut Vec
         let quoted = texts.iter().flat_map(|f| &f.values).filter(|v| matches!(v.value, Value::Text(_)));
         for value in quoted {
             let Some(source) = QuotedText::of(context, value.span) else { continue };
-            keyword_spelling(context, card, &source, found);
-            terminology(context, &vocabulary, card, &source, found);
+            keyword_spelling(context, vocabulary, card, &source, found);
+            terminology(context, vocabulary, card, &source, found);
         }
     }
 }
@@ -87,6 +91,12 @@ impl<'a> QuotedText<'a> {
         Some(QuotedText { text, start: span.start + open as u32 + 1, file: span.file, lower, markup: markup(text) })
     }
 
+    /// The words of the text in lower case (runs of letters, digits and
+    /// `-`), as [`Self::find_words`] bounds them.
+    fn words(&self) -> impl Iterator<Item = &str> {
+        self.lower.as_deref().unwrap_or("").split(|c: char| !is_word_char(c)).filter(|w| !w.is_empty())
+    }
+
     fn span(&self, start: usize, end: usize) -> Span {
         Span::new(self.file, self.start as usize + start, self.start as usize + end)
     }
@@ -99,7 +109,7 @@ impl<'a> QuotedText<'a> {
         let Some(lower) = self.lower.as_deref().filter(|_| !wanted.is_empty()) else {
             return Vec::new();
         };
-        let is_word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '-');
+        let is_word = |c: Option<char>| c.is_some_and(is_word_char);
         matches(lower, &wanted)
             .filter(|(start, end)| {
                 !is_word(self.text[..*start].chars().next_back())
@@ -108,6 +118,18 @@ impl<'a> QuotedText<'a> {
             })
             .collect()
     }
+}
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '-'
+}
+
+/// The first word of a phrase in lower case: a whole-word occurrence of the
+/// phrase starts with a word of the text equal to it.  `None` when the
+/// phrase does not start with a word.
+fn first_word(phrase: &str) -> Option<String> {
+    let end = phrase.find(|c: char| !is_word_char(c)).unwrap_or(phrase.len());
+    (end > 0).then(|| phrase[..end].to_lowercase())
 }
 
 /// The non-overlapping occurrences of `needle` in `haystack`, leftmost first,
@@ -330,9 +352,17 @@ fn structure<'a>(context: &Context<'a>, card: &'a Card, texts: &[&Field], found:
     }
 }
 
-fn keyword_spelling<'a>(context: &Context<'a>, card: &'a Card, source: &QuotedText<'_>, found: &mut Vec<Found<'a>>) {
+fn keyword_spelling<'a>(
+    context: &Context<'a>,
+    vocabulary: &Vocabulary<'_>,
+    card: &'a Card,
+    source: &QuotedText<'_>,
+    found: &mut Vec<Found<'a>>,
+) {
     let Some(lint) = lint(KEYWORD_SPELLING.name) else { return };
-    for keyword in &context.game.ruleset.keywords {
+    let keywords = &context.game.ruleset.keywords;
+    for index in vocabulary.keywords_in(source) {
+        let keyword = &keywords[index];
         let display = keyword.display.as_str();
         let multi_word = display.contains(' ');
         let id = keyword.id.contains('-').then_some(keyword.id.as_str());
@@ -365,9 +395,45 @@ struct ShortForm<'a> {
     within: Vec<&'a str>,
 }
 
-/// The short forms of the game's terms that are certain.
-struct Vocabulary<'a> {
+/// The short forms of the game's terms that are certain, and the
+/// keywords by their first word: made once per game.
+pub(super) struct Vocabulary<'a> {
     short_forms: Vec<ShortForm<'a>>,
+    /// The keywords (by index) a spelling of which starts with a word, by
+    /// that word in lower case: a text can only hold those whose word it has.
+    keywords_by_first_word: std::collections::HashMap<String, Vec<usize>>,
+    /// The keywords a spelling of which starts with no word: always looked for.
+    keywords_always: Vec<usize>,
+}
+
+impl Vocabulary<'_> {
+    /// The indices, in order, of the keywords a text may spell.
+    fn keywords_in(&self, source: &QuotedText<'_>) -> Vec<usize> {
+        let mut found = self.keywords_always.clone();
+        for word in source.words() {
+            found.extend(self.keywords_by_first_word.get(word).into_iter().flatten());
+        }
+        found.sort_unstable();
+        found.dedup();
+        found
+    }
+}
+
+/// The keywords of a ruleset by the first word of their spellings (see
+/// [`Vocabulary::keywords_by_first_word`]).
+fn keywords_by_first_word(ruleset: &Ruleset) -> (std::collections::HashMap<String, Vec<usize>>, Vec<usize>) {
+    let mut by_word: std::collections::HashMap<String, Vec<usize>> = std::collections::HashMap::new();
+    let mut always = Vec::new();
+    for (index, keyword) in ruleset.keywords.iter().enumerate() {
+        let id = keyword.id.contains('-').then_some(keyword.id.as_str());
+        for spelling in std::iter::once(keyword.display.as_str()).chain(id) {
+            match first_word(spelling) {
+                Some(word) => by_word.entry(word).or_default().push(index),
+                None => always.push(index),
+            }
+        }
+    }
+    (by_word, always)
 }
 
 impl<'a> Vocabulary<'a> {
@@ -376,7 +442,7 @@ impl<'a> Vocabulary<'a> {
     /// (`Destroy target base`), and the short form is certain: no other name
     /// the ruleset declares (a term, a kind, a field, a tag…) ends with it or
     /// holds it as a word.
-    fn of(context: &Context<'a>) -> Vocabulary<'a> {
+    pub(super) fn of(context: &Context<'a>) -> Vocabulary<'a> {
         let ruleset = &context.game.ruleset;
         let terms = ruleset_terms(ruleset);
         let mut uses: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
@@ -402,8 +468,9 @@ impl<'a> Vocabulary<'a> {
                 })
             })
             .collect();
+        let (keywords_by_first_word, keywords_always) = keywords_by_first_word(ruleset);
         if short_forms.is_empty() {
-            return Vocabulary { short_forms };
+            return Vocabulary { short_forms, keywords_by_first_word, keywords_always };
         }
         let names = terms.into_iter().filter(|t| t.contains(' ')).chain(context.card_names());
         for name in names {
@@ -413,7 +480,7 @@ impl<'a> Vocabulary<'a> {
                 }
             }
         }
-        Vocabulary { short_forms }
+        Vocabulary { short_forms, keywords_by_first_word, keywords_always }
     }
 }
 
