@@ -62,9 +62,10 @@ pub const TOO_DEEP: Code = Code {
     id: "E0005",
     name: "nesting-too-deep",
     explanation: "\
-Blocks are nested more deeply than cardsmith accepts (32 levels).  No card
-needs that: cards nest a few levels at most (card, initiative step, condition).
-The input is refused before parsing so that it cannot exhaust the stack.
+Blocks are nested more deeply than cardsmith accepts (32 levels), or brackets
+and calls inside one item more deeply than 64 levels.  No card needs that:
+cards nest a few levels at most (card, initiative step, condition).  The item
+is refused before parsing so that it cannot exhaust the stack.
 
     offense \"Deep\" { a { a { a { ... } } } }       # wrong when the blocks go 33 deep
     offense \"Kinetic Strike\" { at 3.5 { ... } }    # right: a card nests 2 or 3 deep",
@@ -86,10 +87,11 @@ pub const PARSER_LIMIT: Code = Code {
     name: "parser-limit",
     explanation: "\
 The parser gave up on this item after doing more work than any real card
-needs.  This protects `cardsmith` from pathological input (for example a very
-long run of brackets).  Split the item, or look for a run of stray symbols.
+needs.  This protects `cardsmith` from pathological input (for example a
+value of thousands of alternatives that each nearly read).  Split the item,
+or look for a run of stray symbols.
 
-    arc set(set(set( ... x)))    # wrong with the calls 100,000 deep
+    arc set(set(set( ... x)))    # wrong when the parser gives up on it
     arc standard                 # right",
 };
 

@@ -1,12 +1,15 @@
-//! The depth guard: finds blocks nested too deeply before the grammar sees
-//! them.
+//! The depth guard: finds blocks and brackets nested too deeply before the
+//! grammar sees them.
 //!
-//! The grammar reads a block inside a block by recursion, so a run of a
-//! million `{` would exhaust the stack.  This one linear pass over the bytes
-//! counts brace depth (skipping strings and comments as the grammar does) and
-//! gives the regions to refuse: from the start of the top-level item that goes
-//! deeper than [`MAX_DEPTH`] to the next line that starts in the first column
-//! with a letter, which is where the grammar would begin a new item.  It
+//! The grammar reads a block inside a block, and a call or bracket inside
+//! another, by recursion, so a run of a million `{` or `(` would exhaust the
+//! stack.  This one linear pass over the bytes counts brace depth and bracket
+//! depth (skipping strings and comments as the grammar does) and gives the
+//! regions to refuse: from the start of the top-level item that goes deeper
+//! than [`MAX_DEPTH`] blocks or [`MAX_BRACKET_DEPTH`] brackets to the next
+//! line that starts in the first column with a letter, which is where the
+//! grammar would begin a new item.  The parser relies on this bound: it
+//! does not probe the stack itself.  It
 //! reports nothing itself and tells nothing else apart: everything else is
 //! the grammar's.
 
@@ -15,48 +18,112 @@ use std::ops::Range;
 /// Blocks may nest this deep; deeper input is refused before parsing.
 pub const MAX_DEPTH: usize = 32;
 
+/// Brackets (`(`, `[`) may nest this deep inside an item; deeper input is
+/// refused before parsing.  Twice the depth an expression may reach
+/// (`E0014`), so that a call 33 deep is still read and told apart.
+pub const MAX_BRACKET_DEPTH: usize = 64;
+
 /// A region of a file refused for nesting too deeply.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refused {
     /// From the start of the item's first line to the next top-level line.
     pub range: Range<usize>,
-    /// The first `{` deeper than the limit.
+    /// The first `{`, `(` or `[` deeper than its limit.
     pub brace: usize,
 }
 
-/// The regions of `text` whose blocks nest deeper than [`MAX_DEPTH`].
+/// The regions of `text` whose blocks nest deeper than [`MAX_DEPTH`] or
+/// whose brackets nest deeper than [`MAX_BRACKET_DEPTH`].
 pub fn too_deep(text: &str) -> Vec<Refused> {
     let bytes = text.as_bytes();
     let mut refused = Vec::new();
-    let (mut depth, mut item_start, mut i) = (0usize, 0usize, 0usize);
+    let (mut depth, mut brackets, mut item_start, mut i) = (0usize, 0usize, 0usize, 0usize);
+    let mut node_start = true;
     while i < bytes.len() {
         let line_start = i == 0 || matches!(bytes[i - 1], b'\n' | b'\r');
         if line_start && (depth == 0 || bytes[i].is_ascii_alphabetic()) {
             // An item starts here, or a letter in the first column closes the
             // blocks still open, as the grammar's `missing_close` does.
-            depth = 0;
-            item_start = i;
+            (depth, brackets, item_start) = (0, 0, i);
         }
-        match bytes[i] {
-            b'/' if bytes.get(i + 1) == Some(&b'/') => i = line_end(bytes, i),
-            b'"' if i == 0 || !bytes[i - 1].is_ascii_digit() => i = string_end(bytes, i),
-            b'{' if depth == MAX_DEPTH => {
-                let end = next_top_level_line(bytes, i);
-                refused.push(Refused { range: item_start..end, brace: i });
-                (depth, item_start, i) = (0, end, end);
+        let starts_node =
+            std::mem::replace(&mut node_start, matches!(bytes[i], b'\n' | b'\r' | b'{' | b';')) || line_start;
+        if matches!(bytes[i], b' ' | b'\t') {
+            node_start |= starts_node;
+        } else if let Some(end) = rule_expression_end(bytes, i).filter(|_| starts_node) {
+            // A rule's expression is read whole by one token, then in Rust
+            // with a depth limit of its own: its brackets do not count here.
+            i = end;
+            continue;
+        }
+        let too_deep = match bytes[i] {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                i = line_end(bytes, i);
+                continue;
             }
-            b'{' => {
-                depth += 1;
-                i += 1;
+            b'"' if i == 0 || !bytes[i - 1].is_ascii_digit() => {
+                i = string_end(bytes, i);
+                continue;
             }
-            b'}' => {
-                depth = depth.saturating_sub(1);
-                i += 1;
-            }
-            _ => i += 1,
+            b'{' => deeper(&mut depth, MAX_DEPTH),
+            b'(' | b'[' => deeper(&mut brackets, MAX_BRACKET_DEPTH),
+            b'}' => shallower(&mut depth),
+            b')' | b']' => shallower(&mut brackets),
+            _ => false,
+        };
+        if too_deep {
+            let end = next_top_level_line(bytes, i);
+            refused.push(Refused { range: item_start..end, brace: i });
+            (depth, brackets, item_start, i) = (0, 0, end, end);
+        } else {
+            i += 1;
         }
     }
     refused
+}
+
+/// When a rule with a message starts at `i` (`constraint_kw ~ string ~
+/// expr` in the grammar), where its expression ends: the grammar reads the
+/// expression as the rest of the line, up to a comment, `;` or `}`, in one
+/// token.  A definition (`def`) is not skipped: its head is read as a call.
+fn rule_expression_end(bytes: &[u8], i: usize) -> Option<usize> {
+    let rest = &bytes[i..];
+    let word = ["require", "recommend", "play-limit", "compute"].into_iter().find(|word| {
+        rest.starts_with(word.as_bytes())
+            && !rest.get(word.len()).is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_'))
+    })?;
+    let mut at = i + word.len();
+    while matches!(bytes.get(at), Some(b' ' | b'\t')) {
+        at += 1;
+    }
+    if bytes.get(at) != Some(&b'"') {
+        return None;
+    }
+    let after = string_end(bytes, at);
+    if after <= at + 1 || bytes[after - 1] != b'"' {
+        return None;
+    }
+    let line = &bytes[after..];
+    let end = line
+        .iter()
+        .enumerate()
+        .position(|(k, c)| matches!(c, b'\n' | b'\r' | b';' | b'}') || line[k..].starts_with(b"//"))
+        .map_or(bytes.len(), |k| after + k);
+    Some(end)
+}
+
+/// Goes one level deeper, or tells that the limit is reached.
+fn deeper(depth: &mut usize, limit: usize) -> bool {
+    if *depth == limit {
+        return true;
+    }
+    *depth += 1;
+    false
+}
+
+fn shallower(depth: &mut usize) -> bool {
+    *depth = depth.saturating_sub(1);
+    false
 }
 
 fn line_end(bytes: &[u8], mut i: usize) -> usize {
@@ -109,6 +176,27 @@ mod tests {
         let text = format!("a 1\nb {}\n  c\nd 2\n", "{".repeat(100_000));
         let refused = too_deep(&text);
         assert_eq!(refused, vec![Refused { range: 4..text.len() - 4, brace: 6 + MAX_DEPTH }]);
+    }
+
+    #[test]
+    fn brackets_to_their_limit_are_accepted_and_deeper_refused() {
+        let at_limit = format!("a x{}{}\n", "([".repeat(MAX_BRACKET_DEPTH / 2), "])".repeat(MAX_BRACKET_DEPTH / 2));
+        assert_eq!(too_deep(&at_limit), vec![]);
+        let text = format!("a 1\nb {}\nc 2\n", "f(".repeat(100_000));
+        let refused = too_deep(&text);
+        assert_eq!(refused, vec![Refused { range: 4..text.len() - 4, brace: 6 + 2 * MAX_BRACKET_DEPTH + 1 }]);
+    }
+
+    #[test]
+    fn brackets_of_a_rule_expression_do_not_count() {
+        let deep = format!("{}1{}", "(".repeat(1000), ")".repeat(1000));
+        let text = format!("kind k {{\n  require \"x;\" {deep} // ((((\n}}\nk a {{ x 1; compute \"y\" {deep} }}\n");
+        assert_eq!(too_deep(&text), vec![]);
+        // The grammar ends an expression at a `;`, even one inside quotes.
+        let after = format!("kind k {{\n  require \"x\" a == \"b; c {deep}\"\n}}\n");
+        assert_eq!(too_deep(&after).len(), 1);
+        let value = format!("k b {{\n  x {deep}\n}}\n");
+        assert_eq!(too_deep(&value).len(), 1);
     }
 
     #[test]

@@ -275,11 +275,15 @@ impl Lowerer<'_> {
 
     fn too_deep(&mut self, element: Element<'_>) {
         let Some(brace) = element.children().find(|c| c.kind() == Kind::DeepBrace) else { return };
-        let max = super::guard::MAX_DEPTH;
+        let written = &self.text[brace.range()];
+        let (what, max) = match written {
+            "{" => ("blocks", super::guard::MAX_DEPTH),
+            _ => ("brackets", super::guard::MAX_BRACKET_DEPTH),
+        };
         self.diagnostics.push(
-            Diagnostic::error(&codes::TOO_DEEP, format!("blocks nested more than {max} deep"))
-                .primary(self.span(brace.range()), "this `{` is too deep")
-                .help("no game needs this much nesting; check for a run of stray `{`"),
+            Diagnostic::error(&codes::TOO_DEEP, format!("{what} nested more than {max} deep"))
+                .primary(self.span(brace.range()), format!("this `{written}` is too deep"))
+                .help(format!("no game needs this much nesting; check for a run of stray `{written}`")),
         );
     }
 
