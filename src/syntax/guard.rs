@@ -38,25 +38,35 @@ pub fn too_deep(text: &str) -> Vec<Refused> {
     let bytes = text.as_bytes();
     let mut refused = Vec::new();
     let (mut depth, mut brackets, mut item_start, mut i) = (0usize, 0usize, 0usize, 0usize);
+    // At the start of a line, or after `{` or `;`: where a node may start.
     let mut node_start = true;
     while i < bytes.len() {
-        let line_start = i == 0 || matches!(bytes[i - 1], b'\n' | b'\r');
-        if line_start && (depth == 0 || bytes[i].is_ascii_alphabetic()) {
-            // An item starts here, or a letter in the first column closes the
-            // blocks still open, as the grammar's `missing_close` does.
-            (depth, brackets, item_start) = (0, 0, i);
-        }
-        let starts_node =
-            std::mem::replace(&mut node_start, matches!(bytes[i], b'\n' | b'\r' | b'{' | b';')) || line_start;
-        if matches!(bytes[i], b' ' | b'\t') {
-            node_start |= starts_node;
-        } else if let Some(end) = rule_expression_end(bytes, i).filter(|_| starts_node) {
-            // A rule's expression is read whole by one token, then in Rust
-            // with a depth limit of its own: its brackets do not count here.
-            i = end;
-            continue;
+        if std::mem::take(&mut node_start) {
+            let line_start = i == 0 || matches!(bytes[i - 1], b'\n' | b'\r');
+            if line_start && (depth == 0 || bytes[i].is_ascii_alphabetic()) {
+                // An item starts here, or a letter in the first column closes
+                // the blocks still open, as the grammar's `missing_close` does.
+                (depth, brackets, item_start) = (0, 0, i);
+            }
+            while matches!(bytes.get(i), Some(b' ' | b'\t')) {
+                i += 1;
+            }
+            if let Some(end) = rule_expression_end(bytes, i) {
+                // A rule's expression is read whole by one token, then in
+                // Rust with a depth limit of its own: its brackets do not
+                // count here.
+                i = end;
+                continue;
+            }
+            if i == bytes.len() {
+                break;
+            }
         }
         let too_deep = match bytes[i] {
+            b'\n' | b'\r' | b';' => {
+                node_start = true;
+                false
+            }
             b'/' if bytes.get(i + 1) == Some(&b'/') => {
                 i = line_end(bytes, i);
                 continue;
@@ -65,7 +75,10 @@ pub fn too_deep(text: &str) -> Vec<Refused> {
                 i = string_end(bytes, i);
                 continue;
             }
-            b'{' => deeper(&mut depth, MAX_DEPTH),
+            b'{' => {
+                node_start = true;
+                deeper(&mut depth, MAX_DEPTH)
+            }
             b'(' | b'[' => deeper(&mut brackets, MAX_BRACKET_DEPTH),
             b'}' => shallower(&mut depth),
             b')' | b']' => shallower(&mut brackets),
@@ -74,7 +87,7 @@ pub fn too_deep(text: &str) -> Vec<Refused> {
         if too_deep {
             let end = next_top_level_line(bytes, i);
             refused.push(Refused { range: item_start..end, brace: i });
-            (depth, brackets, item_start, i) = (0, 0, end, end);
+            (depth, brackets, item_start, i, node_start) = (0, 0, end, end, true);
         } else {
             i += 1;
         }
@@ -88,6 +101,9 @@ pub fn too_deep(text: &str) -> Vec<Refused> {
 /// token.  A definition (`def`) is not skipped: its head is read as a call.
 fn rule_expression_end(bytes: &[u8], i: usize) -> Option<usize> {
     let rest = &bytes[i..];
+    if !matches!(rest.first(), Some(b'r' | b'p' | b'c')) {
+        return None;
+    }
     let word = ["require", "recommend", "play-limit", "compute"].into_iter().find(|word| {
         rest.starts_with(word.as_bytes())
             && !rest.get(word.len()).is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_'))
