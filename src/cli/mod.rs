@@ -16,6 +16,7 @@ mod read;
 mod rules;
 mod spreadsheet;
 mod timeline;
+mod watch;
 
 use cardsmith::diagnostics::render::MessageFormat;
 use clap::{Parser, Subcommand};
@@ -26,6 +27,7 @@ Examples:
   cardsmith check                          check the project around the current folder
   cardsmith check cards/dreadnaught-2e     check one folder (and any files in it)
   cardsmith check --message-format short   one line per problem
+  cardsmith watch                          check, then check again on every save, printing what changed
   cardsmith lint --fix                     apply the certain fixes (casing, terminology)
   cardsmith fmt --check                    show what the formatter would change
   cardsmith build -o out                   write the engine data (JSON + schema) to out/
@@ -51,13 +53,12 @@ enum Command {
     #[command(
         after_help = "Exit status: 0 when clean (warnings allowed), 1 when the input has errors, 2 on usage or I/O problems."
     )]
-    Check {
-        /// Files or folders to check (default: the project found from the current folder)
-        paths: Vec<std::path::PathBuf>,
-        /// How to print diagnostics
-        #[arg(long, value_enum, default_value = "human")]
-        message_format: DiagnosticFormat,
-    },
+    Check(Checked),
+    /// Check, then watch the project's folders and check again on every save, printing only what changed
+    #[command(
+        after_help = "Prints the check as `check` does, then, after each save of a card, ruleset or cardsmith.toml, the diagnostics that are new, a `fixed:` line for each one gone, and the summary. Output folders, hidden folders and editors' temporary files are not watched. Its formats are human and short (JSON is `check`'s). Ctrl-C stops it (exit status 0); it exits 2 when the project cannot be read at the start."
+    )]
+    Watch(Checked),
     /// Check, with the card-text lints, and optionally apply their certain fixes
     Lint {
         /// Files or folders to lint (default: the project found from the current folder)
@@ -187,6 +188,16 @@ impl From<DiagnosticFormat> for MessageFormat {
     }
 }
 
+/// What a command that only checks is told.
+#[derive(clap::Args)]
+struct Checked {
+    /// Files or folders to check (default: the project found from the current folder)
+    paths: Vec<std::path::PathBuf>,
+    /// How to print diagnostics
+    #[arg(long, value_enum, default_value = "human")]
+    message_format: DiagnosticFormat,
+}
+
 /// What a command that checks and then writes a folder is told.
 #[derive(clap::Args)]
 struct Output {
@@ -206,7 +217,8 @@ const USAGE_OR_IO: u8 = 2;
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Check { paths, message_format } => check::run(&paths, message_format.into()),
+        Command::Check(Checked { paths, message_format }) => check::run(&paths, message_format.into()),
+        Command::Watch(Checked { paths, message_format }) => watch::run(&paths, message_format.into()),
         Command::Lint { paths, fix, list, message_format } => lint::run(&paths, fix, list, message_format.into()),
         Command::Fmt { paths, check } => fmt::run(&paths, check),
         Command::Build(Output { paths, out, message_format }) => {

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// The output folder when neither `-o` nor the manifest names one.
-const DEFAULT_OUT: &str = "print";
+pub(super) const DEFAULT_OUT: &str = "print";
 
 /// The folder of a project's own templates, beside `cardsmith.toml`.
 const TEMPLATES: &str = "templates";

@@ -1,0 +1,159 @@
+//! `cardsmith watch`, as a person uses it: the real binary on a project in a
+//! temporary folder, its standard output read line by line in a thread,
+//! while the test saves card files beside it.  Every wait has a deadline and
+//! ends as soon as the line it waits for arrives: no sleep decides a result.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// The first check of a debug build, with the watcher started.
+const START: Duration = Duration::from_secs(60);
+/// A save, seen and checked: the watcher waits for 100 ms of quiet, and a
+/// check of one small file takes milliseconds; the rest is slack for a busy
+/// machine.
+const SAVE: Duration = Duration::from_secs(5);
+
+/// The running `cardsmith watch`, killed when dropped (also when a test
+/// fails), with its standard output as lines and their arrival times.
+struct Watch {
+    child: Child,
+    lines: Receiver<(String, Instant)>,
+    seen: Vec<String>,
+}
+
+impl Watch {
+    fn start(dir: &Path) -> Watch {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_cardsmith"))
+            .arg("watch")
+            .current_dir(dir)
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("cardsmith watch starts");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (sender, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send((line, Instant::now())).is_err() {
+                    break;
+                }
+            }
+        });
+        Watch { child, lines, seen: Vec::new() }
+    }
+
+    /// Waits for a line holding `text`, for at most `limit`; returns when it
+    /// arrived.
+    #[track_caller]
+    fn wait_for(&mut self, text: &str, limit: Duration) -> Instant {
+        let deadline = Instant::now() + limit;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok((line, at)) => {
+                    self.seen.push(line.clone());
+                    if line.contains(text) {
+                        return at;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("no line with {text:?} within {limit:?}; the output so far:\n{}", self.seen.join("\n"))
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("watch ended before a line with {text:?}; its output:\n{}", self.seen.join("\n"))
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A new project that checks clean: its folder and its card file.
+fn project(dir: &Path) -> (PathBuf, PathBuf) {
+    let output = common::cardsmith(&["new", "proj", "--game", "dreadnaught-2e"], dir);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let cards = dir.join("proj/cards/proj.cards");
+    assert!(std::fs::read_to_string(&cards).expect("the new card file").contains("\n  symbol "));
+    (dir.join("proj"), cards)
+}
+
+#[test]
+fn a_saved_error_is_reported_within_seconds_and_its_fix_too() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (root, cards) = project(dir.path());
+    let good = std::fs::read_to_string(&cards).expect("card file");
+    let mut watch = Watch::start(&root);
+    watch.wait_for("checked 1 file:", START);
+    watch.wait_for("watching cards/", START);
+
+    let bad = good.replacen("\n  symbol ", "\n  symbl ", 1);
+    let saved = Instant::now();
+    std::fs::write(&cards, &bad).expect("save");
+    let seen = watch.wait_for("has no field `symbl`", SAVE);
+    watch.wait_for("new, 0 fixed)", SAVE);
+    eprintln!("a new error was printed {:?} after the save", seen.duration_since(saved));
+    let last = watch.seen.last().expect("the summary").clone();
+    assert!(last.contains("errors") && !last.contains(" 0 errors"), "{last}");
+
+    let saved = Instant::now();
+    std::fs::write(&cards, &good).expect("save");
+    let fixed = watch.wait_for("fixed: E0202 cards/proj.cards:7", SAVE);
+    watch.wait_for("0 errors, 0 warnings (0 new, ", SAVE);
+    eprintln!("the fix was printed {:?} after the save", fixed.duration_since(saved));
+    let reprinted = watch.seen.iter().filter(|line| line.starts_with("error[E0202]")).count();
+    assert_eq!(reprinted, 1, "an error is printed once, when it is new:\n{}", watch.seen.join("\n"));
+    let half_saved = watch.seen.iter().any(|line| line.starts_with("error[E0101]"));
+    assert!(!half_saved, "a file is checked once its save is done, not emptied:\n{}", watch.seen.join("\n"));
+}
+
+#[test]
+fn an_unchanged_error_is_not_printed_again_when_another_line_moves_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (root, cards) = project(dir.path());
+    let bad = std::fs::read_to_string(&cards).expect("card file").replacen("\n  symbol ", "\n  symbl ", 1);
+    std::fs::write(&cards, &bad).expect("save");
+    let mut watch = Watch::start(&root);
+    watch.wait_for("has no field `symbl`", START);
+    watch.wait_for("watching cards/", START);
+
+    // Two lines above it: the error moves, and is neither new nor fixed.
+    std::fs::write(&cards, format!("// one\n// two\n{bad}")).expect("save");
+    watch.wait_for("(0 new, 0 fixed)", SAVE);
+    let printed = watch.seen.iter().filter(|line| line.starts_with("error[E0202]")).count();
+    assert_eq!(printed, 1, "{}", watch.seen.join("\n"));
+    assert!(!watch.seen.iter().any(|line| line.starts_with("fixed:")), "{}", watch.seen.join("\n"));
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_it_with_success() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (root, _) = project(dir.path());
+    let mut watch = Watch::start(&root);
+    watch.wait_for("watching cards/", START);
+    let interrupted = Command::new("kill").args(["-INT", &watch.child.id().to_string()]).status().expect("kill runs");
+    assert!(interrupted.success());
+    let deadline = Instant::now() + SAVE;
+    let status = loop {
+        if let Some(status) = watch.child.try_wait().expect("the child's status") {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "watch still runs {SAVE:?} after Ctrl-C");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(0), "Ctrl-C ends watch with success");
+}
