@@ -5,7 +5,8 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
@@ -28,8 +29,13 @@ struct Watch {
 
 impl Watch {
     fn start(dir: &Path) -> Watch {
+        Watch::start_with(dir, &[])
+    }
+
+    fn start_with(dir: &Path, args: &[&str]) -> Watch {
         let mut child = Command::new(env!("CARGO_BIN_EXE_cardsmith"))
             .arg("watch")
+            .args(args)
             .current_dir(dir)
             .env("NO_COLOR", "1")
             .stdin(Stdio::null())
@@ -156,4 +162,63 @@ fn ctrl_c_stops_it_with_success() {
         std::thread::sleep(Duration::from_millis(20));
     };
     assert_eq!(status.code(), Some(0), "Ctrl-C ends watch with success");
+}
+
+/// One GET request to the preview server; the answer's head and body.
+fn get(address: &str, path: &str) -> (String, String) {
+    let mut stream = TcpStream::connect(address).expect("the preview server answers");
+    stream.set_read_timeout(Some(SAVE)).expect("timeout");
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: {address}\r\n\r\n").expect("request");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("an answer in time");
+    let (head, body) = answer.split_once("\r\n\r\n").expect("a head and a body");
+    (head.to_string(), body.to_string())
+}
+
+#[test]
+fn serve_shows_the_preview_and_tells_an_open_page_to_reload_on_save() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (root, cards) = project(dir.path());
+    let good = std::fs::read_to_string(&cards).expect("card file");
+    let mut watch = Watch::start_with(&root, &["--serve", "--port", "0"]);
+    watch.wait_for("serving the preview at http://", START);
+    let line = watch.seen.last().expect("the line").clone();
+    let address = line.split("http://").nth(1).and_then(|rest| rest.strip_suffix('/')).expect("an address").to_string();
+    watch.wait_for("watching cards/", START);
+
+    let (head, page) = get(&address, "/");
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert_eq!(page.matches("<figure class=\"card\"").count(), 2, "one figure per card");
+    assert!(page.contains("new EventSource(\"/events\")"), "the page reloads itself");
+    assert!(get(&address, "/nothing").0.starts_with("HTTP/1.1 404"));
+
+    // An open page's event stream, read line by line in a thread.
+    let mut stream = TcpStream::connect(&address).expect("events");
+    write!(stream, "GET /events HTTP/1.1\r\nHost: {address}\r\n\r\n").expect("request");
+    let (sender, events) = channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stream).lines().map_while(Result::ok) {
+            if sender.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let connected = Instant::now() + SAVE;
+    while events.recv_timeout(SAVE).expect("the stream opens") != ": connected" {
+        assert!(Instant::now() < connected, "no `: connected` comment");
+    }
+
+    let renamed = good.replacen("Battery Control", "Battery Command", 1);
+    std::fs::write(&cards, &renamed).expect("save");
+    let deadline = Instant::now() + SAVE;
+    while events.recv_timeout(SAVE).expect("a reload in time") != "data: reload" {
+        assert!(Instant::now() < deadline, "no reload event");
+    }
+    let (_, page) = get(&address, "/");
+    assert!(page.contains("Proj Battery Command"), "the page shows the saved card");
+
+    std::fs::write(&cards, good.replacen("\n  symbol ", "\n  symbl ", 1)).expect("save");
+    watch.wait_for("preview: shows the 2 errors to fix", SAVE);
+    let (_, page) = get(&address, "/");
+    assert!(page.contains("has no field `symbl`"), "the page says what to fix:\n{page}");
 }

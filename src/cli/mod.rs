@@ -14,6 +14,7 @@ mod print;
 mod project;
 mod read;
 mod rules;
+mod serve;
 mod spreadsheet;
 mod timeline;
 mod watch;
@@ -28,6 +29,7 @@ Examples:
   cardsmith check cards/dreadnaught-2e     check one folder (and any files in it)
   cardsmith check --message-format short   one line per problem
   cardsmith watch                          check, then check again on every save, printing what changed
+  cardsmith watch --serve --port 8000      also serve the HTML preview, reloaded on every save
   cardsmith lint --fix                     apply the certain fixes (casing, terminology)
   cardsmith fmt --check                    show what the formatter would change
   cardsmith build -o out                   write the engine data (JSON + schema) to out/
@@ -56,9 +58,9 @@ enum Command {
     Check(Checked),
     /// Check, then watch the project's folders and check again on every save, printing only what changed
     #[command(
-        after_help = "Prints the check as `check` does, then, after each save of a card, ruleset or cardsmith.toml, the diagnostics that are new, a `fixed:` line for each one gone, and the summary. Output folders, hidden folders and editors' temporary files are not watched. Its formats are human and short (JSON is `check`'s). Ctrl-C stops it (exit status 0); it exits 2 when the project cannot be read at the start."
+        after_help = "Prints the check as `check` does, then, after each save of a card, ruleset or cardsmith.toml, the diagnostics that are new, a `fixed:` line for each one gone, and the summary. Output folders, hidden folders and editors' temporary files are not watched. Its formats are human and short (JSON is `check`'s). --serve also serves the HTML preview of `print --format html` at http://127.0.0.1:PORT/, made again after every save; an open page reloads itself. Ctrl-C stops it (exit status 0); it exits 2 when the project cannot be read at the start."
     )]
-    Watch(Checked),
+    Watch(watch::Args),
     /// Check, with the card-text lints, and optionally apply their certain fixes
     Lint {
         /// Files or folders to lint (default: the project found from the current folder)
@@ -168,9 +170,10 @@ fn bundled_games() -> clap::builder::PossibleValuesParser {
 }
 
 /// `--message-format`: the library's [`MessageFormat`] as a command-line value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum DiagnosticFormat {
     /// Source snippets with labels, like rustc.
+    #[default]
     Human,
     /// One line per diagnostic: `file:line:column: severity[code]: message`.
     Short,
@@ -218,7 +221,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Check(Checked { paths, message_format }) => check::run(&paths, message_format.into()),
-        Command::Watch(Checked { paths, message_format }) => watch::run(&paths, message_format.into()),
+        Command::Watch(args) => watch::run(&args),
         Command::Lint { paths, fix, list, message_format } => lint::run(&paths, fix, list, message_format.into()),
         Command::Fmt { paths, check } => fmt::run(&paths, check),
         Command::Build(Output { paths, out, message_format }) => {

@@ -14,7 +14,7 @@
 //! are not watched either; a folder created later is added when it appears.
 //! Everything is printed to standard output: it is what the command is for.
 
-use super::{check, project};
+use super::{check, project, serve};
 use cardsmith::diagnostics::render::{escape_controls, MessageFormat};
 use cardsmith::diagnostics::Diagnostic;
 use cardsmith::workspace::Outcome;
@@ -39,7 +39,21 @@ const MOST_FOLDERS: usize = 4096;
 /// The most bytes of a diagnostic's text that tell it apart from another.
 const MOST_KEY_TEXT: usize = 256;
 
-pub fn run(paths: &[PathBuf], format: MessageFormat) -> Result<ExitCode> {
+/// `cardsmith watch`'s arguments: `check`'s, and the preview server's.
+#[derive(clap::Args)]
+pub(super) struct Args {
+    #[command(flatten)]
+    pub(super) checked: super::Checked,
+    /// Also serve the HTML preview on 127.0.0.1, rebuilt on every save; an open page reloads itself
+    #[arg(long)]
+    pub(super) serve: bool,
+    /// The port of --serve (0: any free port)
+    #[arg(long, default_value_t = 8000, requires = "serve")]
+    pub(super) port: u16,
+}
+
+pub(super) fn run(args: &Args) -> Result<ExitCode> {
+    let (paths, format) = (&args.checked.paths, MessageFormat::from(args.checked.message_format));
     if format == MessageFormat::Json {
         return Err(miette!(
             help = "use `cardsmith check --message-format json` for tools, or the language server `cardsmith lsp`",
@@ -53,24 +67,64 @@ pub fn run(paths: &[PathBuf], format: MessageFormat) -> Result<ExitCode> {
     let (sender, events) = channel();
     let mut debouncer = watched.start(sender.clone())?;
     let outcome = check::check_paths(&project, paths)?;
-    let report = check::rendered(&outcome, &outcome.diagnostics, format, terminal) + &check::summary(&outcome);
+    let mut text = check::rendered(&outcome, &outcome.diagnostics, format, terminal) + &check::summary(&outcome) + "\n";
     let mut known = Known::of(&outcome);
     drop(outcome);
+    let server = if args.serve { Some(serve::Server::start(args.port)?) } else { None };
+    if let Some(server) = &server {
+        text.push_str(&refresh_preview(server, paths));
+        text.push_str(&format!("serving the preview at http://{}/\n", server.address));
+    }
     ctrlc::set_handler(move || {
         let _ = sender.send(Event::Stop);
     })
     .into_diagnostic()
     .wrap_err("cannot catch Ctrl-C")?;
-    let mut running = print(&format!("{report}\n{}\n", watched.describe()));
+    let mut running = print(&format!("{text}{}\n", watched.describe()));
     while running {
         let Some(changed) = next_change(&events) else { break };
         if watched.changed(debouncer.watcher(), &changed) {
-            running = print(&recheck(paths, &mut known, format, terminal));
+            let mut text = recheck(paths, &mut known, format, terminal);
+            if let Some(server) = &server {
+                text.push_str(&refresh_preview(server, paths));
+            }
+            running = print(&text);
         }
     }
     drop(debouncer);
     eprintln!("stopped watching");
     Ok(ExitCode::SUCCESS)
+}
+
+/// Prints the preview again, as `print --format html` would, and serves it;
+/// when the print cannot be made, serves a page saying why.  Returns a line
+/// to show when the preview has problems of its own.
+fn refresh_preview(server: &serve::Server, paths: &[PathBuf]) -> String {
+    let preview = project::Project::find().and_then(|project| super::print::preview(&project, paths));
+    let (page, line) = match preview {
+        Ok(super::print::Preview::Page(page)) => (page, String::new()),
+        Ok(super::print::Preview::Errors(outcome)) => {
+            let problems = check::rendered(&outcome, &outcome.diagnostics, MessageFormat::Short, false);
+            let n = outcome.stats.errors;
+            let line = format!("preview: shows the {n} error{} to fix\n", if n == 1 { "" } else { "s" });
+            (problem_page(&problems), line)
+        }
+        Err(report) => {
+            let problem = super::describe(&report);
+            (problem_page(&problem), format!("preview: {problem}\n"))
+        }
+    };
+    server.publish(&page);
+    line
+}
+
+/// A page that shows why there is no preview, and reloads as a preview does.
+fn problem_page(problems: &str) -> Vec<u8> {
+    let escaped = problems.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>cardsmith preview: problems</title></head>\n<body>\n<h1>No preview: fix these first</h1>\n<pre>{escaped}</pre>\n</body>\n</html>\n"
+    )
+    .into_bytes()
 }
 
 /// What the watcher and Ctrl-C tell the loop.
