@@ -80,7 +80,11 @@ fn with_reload_script(page: &[u8]) -> Vec<u8> {
 
 fn accept(listener: &TcpListener, shared: &Arc<Shared>) {
     for stream in listener.incoming() {
-        let Ok(stream) = stream else { continue };
+        let Ok(stream) = stream else {
+            // Out of file descriptors, say: wait rather than spin.
+            std::thread::sleep(Duration::from_millis(50));
+            continue;
+        };
         if shared.connections.fetch_add(1, Ordering::SeqCst) >= MOST_CONNECTIONS {
             shared.connections.fetch_sub(1, Ordering::SeqCst);
             continue;
