@@ -222,3 +222,90 @@ fn serve_shows_the_preview_and_tells_an_open_page_to_reload_on_save() {
     let (_, page) = get(&address, "/");
     assert!(page.contains("has no field `symbl`"), "the page says what to fix:\n{page}");
 }
+
+/// Headless Chromium with its DevTools endpoint, killed when dropped.
+struct Browser(Child);
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Asks `ask` every 50 ms until it answers, for at most `limit`.
+#[track_caller]
+fn poll<T>(limit: Duration, what: &str, mut ask: impl FnMut() -> Option<T>) -> T {
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(answer) = ask() {
+            return answer;
+        }
+        assert!(Instant::now() < deadline, "{what}: not within {limit:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The titles of the pages the browser has open, from its DevTools list.
+fn page_titles(devtools: &str) -> Option<Vec<String>> {
+    let mut stream = TcpStream::connect(devtools).ok()?;
+    stream.set_read_timeout(Some(SAVE)).ok()?;
+    write!(stream, "GET /json/list HTTP/1.1\r\nHost: {devtools}\r\nConnection: close\r\n\r\n").ok()?;
+    // The browser keeps the connection open: the body is as long as it says.
+    let mut reader = BufReader::new(stream);
+    let mut length = None;
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line).ok()?;
+        let line = line.trim_end().to_ascii_lowercase();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(value) = line.strip_prefix("content-length:") {
+            length = value.trim().parse::<u64>().ok();
+        }
+    }
+    let mut body = String::new();
+    reader.take(length?).read_to_string(&mut body).ok()?;
+    let list: serde_json::Value = serde_json::from_str(&body).ok()?;
+    let titles = list.as_array()?.iter().filter_map(|page| page["title"].as_str()).map(str::to_string);
+    Some(titles.collect())
+}
+
+#[test]
+#[ignore = "needs chromium: apt-get install chromium"]
+fn an_open_page_in_chromium_reloads_on_save() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (root, cards) = project(dir.path());
+    let good = std::fs::read_to_string(&cards).expect("card file");
+    let mut watch = Watch::start_with(&root, &["--serve", "--port", "0"]);
+    watch.wait_for("serving the preview at http://", START);
+    let url = watch.seen.last().and_then(|line| line.split(" at ").nth(1)).expect("the address").to_string();
+    watch.wait_for("watching cards/", START);
+
+    let profile = dir.path().join("profile");
+    let flags = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"];
+    let started = Command::new("chromium")
+        .args(flags)
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg("--remote-debugging-port=0")
+        .arg(&url)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn();
+    let _browser = Browser(started.expect("`chromium` runs; this test needs it: apt-get install chromium"));
+    let devtools = poll(START, "the DevTools port", || {
+        let text = std::fs::read_to_string(profile.join("DevToolsActivePort")).ok()?;
+        Some(format!("127.0.0.1:{}", text.lines().next()?.trim()))
+    });
+    poll(START, "the preview open in the browser", || {
+        page_titles(&devtools)?.iter().any(|t| t.ends_with("cardsmith preview")).then_some(())
+    });
+
+    // An error makes the served page the list of problems: the open page
+    // shows it only by reloading itself.
+    std::fs::write(&cards, good.replacen("\n  symbol ", "\n  symbl ", 1)).expect("save");
+    poll(SAVE * 2, "the page reloaded with the problems", || {
+        page_titles(&devtools)?.iter().any(|t| t == "cardsmith preview: problems").then_some(())
+    });
+}
