@@ -13,6 +13,10 @@
 //! hidden folders, `target` and the output folders, which are never read,
 //! are not watched either; a folder created later is added when it appears.
 //! Everything is printed to standard output: it is what the command is for.
+//!
+//! With `--serve`, the HTML preview is printed again in memory after each
+//! check ([`super::print::preview`]) and served by [`serve`], whose open
+//! pages reload themselves.
 
 use super::{check, project, serve};
 use cardsmith::diagnostics::render::{escape_controls, MessageFormat};
