@@ -164,6 +164,18 @@ fn ctrl_c_stops_it_with_success() {
     assert_eq!(status.code(), Some(0), "Ctrl-C ends watch with success");
 }
 
+/// `watch --serve` on a new project, started: it, the card file, and the
+/// server's address.
+fn serving(dir: &Path) -> (Watch, PathBuf, String) {
+    let (root, cards) = project(dir);
+    let mut watch = Watch::start_with(&root, &["--serve", "--port", "0"]);
+    watch.wait_for("serving the preview at http://", START);
+    let line = watch.seen.last().expect("the line").clone();
+    let address = line.split("http://").nth(1).and_then(|rest| rest.strip_suffix('/')).expect("an address").to_string();
+    watch.wait_for("watching cards/", START);
+    (watch, cards, address)
+}
+
 /// One GET request to the preview server; the answer's head and body.
 fn get(address: &str, path: &str) -> (String, String) {
     let mut stream = TcpStream::connect(address).expect("the preview server answers");
@@ -178,13 +190,8 @@ fn get(address: &str, path: &str) -> (String, String) {
 #[test]
 fn serve_shows_the_preview_and_tells_an_open_page_to_reload_on_save() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let (root, cards) = project(dir.path());
+    let (mut watch, cards, address) = serving(dir.path());
     let good = std::fs::read_to_string(&cards).expect("card file");
-    let mut watch = Watch::start_with(&root, &["--serve", "--port", "0"]);
-    watch.wait_for("serving the preview at http://", START);
-    let line = watch.seen.last().expect("the line").clone();
-    let address = line.split("http://").nth(1).and_then(|rest| rest.strip_suffix('/')).expect("an address").to_string();
-    watch.wait_for("watching cards/", START);
 
     let (head, page) = get(&address, "/");
     assert!(head.starts_with("HTTP/1.1 200"), "{head}");
@@ -276,12 +283,9 @@ fn page_titles(devtools: &str) -> Option<Vec<String>> {
 #[ignore = "needs chromium: apt-get install chromium"]
 fn an_open_page_in_chromium_reloads_on_save() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let (root, cards) = project(dir.path());
+    let (_watch, cards, address) = serving(dir.path());
     let good = std::fs::read_to_string(&cards).expect("card file");
-    let mut watch = Watch::start_with(&root, &["--serve", "--port", "0"]);
-    watch.wait_for("serving the preview at http://", START);
-    let url = watch.seen.last().and_then(|line| line.split(" at ").nth(1)).expect("the address").to_string();
-    watch.wait_for("watching cards/", START);
+    let url = format!("http://{address}/");
 
     let profile = dir.path().join("profile");
     let flags = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"];
