@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// The output folder when neither `-o` nor the manifest names one.
-const DEFAULT_OUT: &str = "out";
+pub(super) const DEFAULT_OUT: &str = "out";
 
 pub fn run(paths: &[PathBuf], out: Option<&Path>, format: MessageFormat) -> Result<ExitCode> {
     let project = Project::find()?;

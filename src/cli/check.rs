@@ -2,6 +2,7 @@
 
 use super::project;
 use cardsmith::diagnostics::render::{self, MessageFormat};
+use cardsmith::diagnostics::Diagnostic;
 use cardsmith::workspace::Outcome;
 use miette::{IntoDiagnostic, Result};
 use std::io::{IsTerminal, Write};
@@ -45,8 +46,7 @@ pub fn check_paths_with(
 /// per file in the formats people read (JSON, for tools, has them all), and
 /// the summary line.  JSON goes to standard output, the rest to standard error.
 pub fn print(outcome: &Outcome, format: MessageFormat) -> Result<()> {
-    let options = render::Options { colour: colour_on_stderr(format), ..render::Options::plain(format) };
-    let text = render::render(&outcome.files, &outcome.diagnostics, &options);
+    let text = rendered(outcome, &outcome.diagnostics, format, std::io::stderr().is_terminal());
     if format == MessageFormat::Json {
         super::stdout(&text)?;
     } else {
@@ -56,12 +56,19 @@ pub fn print(outcome: &Outcome, format: MessageFormat) -> Result<()> {
     Ok(())
 }
 
-/// Colour for the rich format when standard error is a terminal, unless the
+/// Some of an outcome's diagnostics as `format` shows them, in colour when
+/// they go to a terminal (see [`colour`]).
+pub fn rendered(outcome: &Outcome, diagnostics: &[Diagnostic], format: MessageFormat, terminal: bool) -> String {
+    let options = render::Options { colour: colour(format, terminal), ..render::Options::plain(format) };
+    render::render(&outcome.files, diagnostics, &options)
+}
+
+/// Colour for the rich format when the output is a terminal, unless the
 /// environment asks for none (`NO_COLOR`, `TERM=dumb`).
-fn colour_on_stderr(format: MessageFormat) -> bool {
+fn colour(format: MessageFormat, terminal: bool) -> bool {
     let asked_for_none = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
         || std::env::var_os("TERM").is_some_and(|t| t == "dumb");
-    format == MessageFormat::Human && std::io::stderr().is_terminal() && !asked_for_none
+    format == MessageFormat::Human && terminal && !asked_for_none
 }
 
 pub fn summary(outcome: &Outcome) -> String {

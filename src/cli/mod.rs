@@ -14,8 +14,10 @@ mod print;
 mod project;
 mod read;
 mod rules;
+mod serve;
 mod spreadsheet;
 mod timeline;
+mod watch;
 
 use cardsmith::diagnostics::render::MessageFormat;
 use clap::{Parser, Subcommand};
@@ -26,6 +28,8 @@ Examples:
   cardsmith check                          check the project around the current folder
   cardsmith check cards/dreadnaught-2e     check one folder (and any files in it)
   cardsmith check --message-format short   one line per problem
+  cardsmith watch                          check, then check again on every save, printing what changed
+  cardsmith watch --serve --port 8000      also serve the HTML preview, reloaded on every save
   cardsmith lint --fix                     apply the certain fixes (casing, terminology)
   cardsmith fmt --check                    show what the formatter would change
   cardsmith build -o out                   write the engine data (JSON + schema) to out/
@@ -51,13 +55,12 @@ enum Command {
     #[command(
         after_help = "Exit status: 0 when clean (warnings allowed), 1 when the input has errors, 2 on usage or I/O problems."
     )]
-    Check {
-        /// Files or folders to check (default: the project found from the current folder)
-        paths: Vec<std::path::PathBuf>,
-        /// How to print diagnostics
-        #[arg(long, value_enum, default_value = "human")]
-        message_format: DiagnosticFormat,
-    },
+    Check(Checked),
+    /// Check, then watch the project's folders and check again on every save, printing only what changed
+    #[command(
+        after_help = "Prints the check as `check` does, then, after each save of a card, ruleset or cardsmith.toml, the diagnostics that are new, a `fixed:` line for each one gone, and the summary. Output folders, hidden folders and editors' temporary files are not watched. Its formats are human and short (JSON is `check`'s). --serve also serves the HTML preview of `print --format html` at http://127.0.0.1:PORT/, made again after every save; an open page reloads itself. Ctrl-C stops it (exit status 0); it exits 2 when the project cannot be read at the start."
+    )]
+    Watch(watch::Args),
     /// Check, with the card-text lints, and optionally apply their certain fixes
     Lint {
         /// Files or folders to lint (default: the project found from the current folder)
@@ -167,9 +170,10 @@ fn bundled_games() -> clap::builder::PossibleValuesParser {
 }
 
 /// `--message-format`: the library's [`MessageFormat`] as a command-line value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum DiagnosticFormat {
     /// Source snippets with labels, like rustc.
+    #[default]
     Human,
     /// One line per diagnostic: `file:line:column: severity[code]: message`.
     Short,
@@ -185,6 +189,16 @@ impl From<DiagnosticFormat> for MessageFormat {
             DiagnosticFormat::Json => MessageFormat::Json,
         }
     }
+}
+
+/// What a command that only checks is told.
+#[derive(clap::Args)]
+struct Checked {
+    /// Files or folders to check (default: the project found from the current folder)
+    paths: Vec<std::path::PathBuf>,
+    /// How to print diagnostics
+    #[arg(long, value_enum, default_value = "human")]
+    message_format: DiagnosticFormat,
 }
 
 /// What a command that checks and then writes a folder is told.
@@ -206,7 +220,8 @@ const USAGE_OR_IO: u8 = 2;
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Check { paths, message_format } => check::run(&paths, message_format.into()),
+        Command::Check(Checked { paths, message_format }) => check::run(&paths, message_format.into()),
+        Command::Watch(args) => watch::run(&args),
         Command::Lint { paths, fix, list, message_format } => lint::run(&paths, fix, list, message_format.into()),
         Command::Fmt { paths, check } => fmt::run(&paths, check),
         Command::Build(Output { paths, out, message_format }) => {

@@ -15,12 +15,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// The output folder when neither `-o` nor the manifest names one.
-const DEFAULT_OUT: &str = "print";
+pub(super) const DEFAULT_OUT: &str = "print";
 
 /// The folder of a project's own templates, beside `cardsmith.toml`.
 const TEMPLATES: &str = "templates";
 
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Default)]
 pub struct Args {
     /// Files or folders to print (default: the project found from the current folder)
     pub paths: Vec<PathBuf>,
@@ -90,39 +90,12 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         check::print(&outcome, args.message_format.into())?;
         return Err(no_cards);
     }
-    refuse_unknown_size_kinds(&options, &outcome.project)?;
-    refuse_unknown_back_decks(settings, &outcome.project)?;
-    let overrides = match &project.root {
-        Some(root) => read_overrides(root, &outcome)?,
-        None => Vec::new(),
-    };
-    let folder = project.root.clone().unwrap_or_else(|| project.cwd.clone());
-    let names = font_names(project.root.as_deref(), &outcome, settings);
-    let (fonts, font_problems) = read_fonts(&folder, &names, project.manifest_source.as_ref(), &mut outcome.files);
-    merge(&mut outcome, font_problems);
-    let back_art = settings.back_art.clone();
-    let deck_backs: Vec<(String, String)> =
-        settings.deck_backs.iter().map(|(deck, path, _)| (deck.clone(), path.clone())).collect();
-    let backs: Vec<&str> = back_art.iter().chain(deck_backs.iter().map(|(_, path)| path)).map(String::as_str).collect();
-    let art = print::art::Art::load(read_art(&folder, &outcome, &backs));
-    let assets = print::Assets { art, fonts, back_art, deck_backs };
-    let job = match Templates::new(&overrides) {
-        Ok(mut templates) => print::prepare_with(&outcome.project, &mut templates, &options, &assets),
-        Err(message) => print::Job {
-            diagnostics: vec![
-                Diagnostic::error(&print::codes::TEMPLATE_ERROR, "a template does not parse").note(message)
-            ],
-            ..print::Job::default()
-        },
-    };
-    let print::Job { faces, copies, title, decks, fonts, art, diagnostics } = job;
-    merge(&mut outcome, diagnostics);
+    let job = prepare(&project, &mut outcome, &options)?;
     check::print(&outcome, args.message_format.into())?;
     if outcome.stats.errors > 0 {
         eprintln!("nothing written: fix the errors first");
         return Ok(ExitCode::from(1));
     }
-    let job = print::Job { faces, copies, title, decks, fonts, art, diagnostics: Vec::new() };
     let progress = progress_bar(print::steps(&job, &options) as u64);
     let rendered = print::render(&job, &options, &|| progress.inc(1));
     progress.finish_and_clear();
@@ -143,6 +116,71 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     atomic::replace_folder_bytes(&out, &files)?;
     eprintln!("{}", summary(&job, &blobs, &out));
     Ok(ExitCode::SUCCESS)
+}
+
+/// Prepares the faces of a checked project: reads its template overrides,
+/// fonts and art, and lays out every card.  The problems found on the way
+/// are added to the outcome; the job returned holds none.
+fn prepare(project: &Project, outcome: &mut Outcome, options: &Options) -> Result<print::Job> {
+    let settings = &project.manifest.print;
+    refuse_unknown_size_kinds(options, &outcome.project)?;
+    refuse_unknown_back_decks(settings, &outcome.project)?;
+    let overrides = match &project.root {
+        Some(root) => read_overrides(root, outcome)?,
+        None => Vec::new(),
+    };
+    let folder = project.root.clone().unwrap_or_else(|| project.cwd.clone());
+    let names = font_names(project.root.as_deref(), outcome, settings);
+    let (fonts, font_problems) = read_fonts(&folder, &names, project.manifest_source.as_ref(), &mut outcome.files);
+    merge(outcome, font_problems);
+    let back_art = settings.back_art.clone();
+    let deck_backs: Vec<(String, String)> =
+        settings.deck_backs.iter().map(|(deck, path, _)| (deck.clone(), path.clone())).collect();
+    let backs: Vec<&str> = back_art.iter().chain(deck_backs.iter().map(|(_, path)| path)).map(String::as_str).collect();
+    let art = print::art::Art::load(read_art(&folder, outcome, &backs));
+    let assets = print::Assets { art, fonts, back_art, deck_backs };
+    let mut job = match Templates::new(&overrides) {
+        Ok(mut templates) => print::prepare_with(&outcome.project, &mut templates, options, &assets),
+        Err(message) => print::Job {
+            diagnostics: vec![
+                Diagnostic::error(&print::codes::TEMPLATE_ERROR, "a template does not parse").note(message)
+            ],
+            ..print::Job::default()
+        },
+    };
+    merge(outcome, std::mem::take(&mut job.diagnostics));
+    Ok(job)
+}
+
+/// The HTML preview as `print --format html` writes it, in memory, with
+/// the other settings of `[print]`.
+pub(super) enum Preview {
+    Page(Vec<u8>),
+    /// The check or the print found errors: the outcome holds them.
+    Errors(Box<Outcome>),
+}
+
+/// Reads, checks and prints the project's HTML preview without writing it.
+pub(super) fn preview(project: &Project, paths: &[PathBuf]) -> Result<Preview> {
+    let args = Args { format: vec!["html".into()], ..Args::default() };
+    let options = options(&args, &project.manifest.print)?;
+    let inputs = build::inputs(project, paths)?;
+    let mut outcome = build::load(project, &inputs)?;
+    if outcome.stats.errors == 0 {
+        output::require_cards(&outcome, &inputs)?;
+        let job = prepare(project, &mut outcome, &options)?;
+        if outcome.stats.errors == 0 {
+            match print::render(&job, &options, &|| ()) {
+                Ok(blobs) => {
+                    let page = blobs.into_iter().find(|blob| blob.name.ends_with(".html"));
+                    return page.map(|blob| Preview::Page(blob.bytes)).ok_or_else(|| miette!("no preview was made"));
+                }
+                Err(print::RenderError::Faces(diagnostics)) => merge(&mut outcome, diagnostics),
+                Err(print::RenderError::Output(message)) => return Err(miette!("{message}")),
+            }
+        }
+    }
+    Ok(Preview::Errors(Box::new(outcome)))
 }
 
 /// `-o`, else `[print] out`, else `print` in the project (or the current

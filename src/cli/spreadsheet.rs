@@ -16,7 +16,7 @@ use std::process::ExitCode;
 const MOST_SHOWN: usize = 200;
 
 /// The output folder of `export` when `-o` does not name one.
-const DEFAULT_OUT: &str = "csv";
+pub(super) const DEFAULT_OUT: &str = "csv";
 
 pub fn export(paths: &[PathBuf], out: Option<&Path>, format: MessageFormat) -> Result<ExitCode> {
     let project = Project::find()?;
