@@ -94,7 +94,7 @@ pub fn run(files: &Files, project: &Project, config: &Config, errors: &[Span]) -
         rules::recommendations(&context, &mut findings);
     }
     for (finding, levels) in findings {
-        let level = level_of(finding.lint, config, levels);
+        let (level, set_by) = level_of(finding.lint, config, levels);
         let severity = match level {
             Level::Allow => continue,
             Level::Warn => Severity::Warning,
@@ -102,7 +102,7 @@ pub fn run(files: &Files, project: &Project, config: &Config, errors: &[Span]) -
         };
         let mut diagnostic = finding.diagnostic;
         diagnostic.severity = severity;
-        diagnostic = diagnostic.note(format!("`{}` is {} by default", finding.lint.name, past(finding.lint.default)));
+        diagnostic = diagnostic.note(format!("`{}` is {} {set_by}", finding.lint.name, past(level)));
         if let Some(fix) = finding.fix {
             outcome.fixes.push(fix);
         }
@@ -120,11 +120,22 @@ fn past(level: Level) -> &'static str {
     }
 }
 
-fn level_of(lint: &Lint, config: &Config, source: &[LintLevel]) -> Level {
-    let mut level = config.levels.get(lint.name).copied().unwrap_or(lint.default);
+/// A lint's level for one finding, and what set it: the lint's default,
+/// the project's `[lints]`, or an `allow`, `warn` or `deny` line of the card
+/// or deck.
+fn level_of(lint: &Lint, config: &Config, source: &[LintLevel]) -> (Level, &'static str) {
+    let mut level = match config.levels.get(lint.name) {
+        Some(level) => (*level, "by `[lints]` in cardsmith.toml"),
+        None => (lint.default, "by default"),
+    };
     for attribute in source {
         if attribute.lint == lint.name {
-            level = attribute.level;
+            let line = match attribute.level {
+                Level::Allow => "by an `allow` line of this card or deck",
+                Level::Warn => "by a `warn` line of this card or deck",
+                Level::Deny => "by a `deny` line of this card or deck",
+            };
+            level = (attribute.level, line);
         }
     }
     level
