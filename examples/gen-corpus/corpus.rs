@@ -30,6 +30,10 @@ pub struct Template {
     names: HashSet<String>,
     card_names: HashSet<String>,
     pub cards_per_copy: usize,
+    /// Decks of one copy, those defined inside another included: deck names
+    /// are scoped (two fleets may both hold a battlegroup "Vanguard"), so
+    /// their number is not that of the names.
+    pub decks_per_copy: usize,
 }
 
 /// A generated project.
@@ -65,7 +69,14 @@ impl Template {
                 (stem, text)
             })
             .collect();
-        Ok(Template { game: game.to_string(), files, names, card_names, cards_per_copy: checked.cards.len() })
+        Ok(Template {
+            game: game.to_string(),
+            files,
+            names,
+            card_names,
+            cards_per_copy: checked.cards.len(),
+            decks_per_copy: checked.decks.len(),
+        })
     }
 
     /// A project of at least `cards` cards (whole copies of the template),
@@ -90,8 +101,7 @@ impl Template {
                 files.push(GeneratedFile { path: format!("cards/{:03}/{part:05}-{stem}.cards", part / 16), text: out });
             }
         }
-        let decks_per_copy = self.names.len() - self.card_names.len();
-        Project { files, cards: copies * self.cards_per_copy, decks: copies * decks_per_copy }
+        Project { files, cards: copies * self.cards_per_copy, decks: copies * self.decks_per_copy }
     }
 
     /// One copy of a sample file without its `game` line, every name
