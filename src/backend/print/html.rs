@@ -181,7 +181,8 @@ const name = field('field'), value = field('value'), problems = field('problems'
 const parse = text => { try { return JSON.parse(text || '[]'); } catch (e) { return []; } };\n\
 const cards = Array.from(document.querySelectorAll('figure.card')).map(card => {\n\
   const faces = card.querySelector('.faces');\n\
-  const words = (card.dataset.name + ' ' + (faces ? faces.textContent : '')).replace(/\\s+/g, ' ').toLowerCase();\n\
+  const texts = faces ? Array.from(faces.querySelectorAll('text'), t => t.textContent) : [];\n\
+  const words = [card.dataset.name].concat(texts).join(' ').replace(/\\s+/g, ' ').toLowerCase();\n\
   return { card, words, decks: parse(card.dataset.decks), fields: parse(card.dataset.fields),\n\
     errors: Number(card.dataset.errors) || 0, warnings: Number(card.dataset.warnings) || 0 };\n\
 });\n\
