@@ -269,3 +269,47 @@ fn a_cards_warnings_show_on_it_and_the_toggle_keeps_those_cards_in_headless_chro
         })
     );
 }
+
+/// The screenshot of the preview in `docs/images/preview.png`: the bundled
+/// Dreadnaught cards, one of them with its text edited so that a lint warns
+/// about it.  Chromium draws text a little differently from one version to
+/// the next, so the image is not compared; it is made again with
+///
+/// ```sh
+/// CARDSMITH_BLESS=1 cargo test --test print_browser -- --ignored screenshot
+/// ```
+#[test]
+#[ignore = "needs chromium: apt-get install chromium"]
+fn the_screenshot_in_the_docs_is_of_the_preview() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    let game = project.join("cards/dreadnaught-2e");
+    std::fs::create_dir_all(&game).unwrap();
+    for entry in std::fs::read_dir(repo().join("cards/dreadnaught-2e")).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, game.join(path.file_name().unwrap())).unwrap();
+    }
+    std::fs::write(project.join("cardsmith.toml"), "[project]\nname = \"preview\"\npaths = [\"cards\"]\n").unwrap();
+    let armour = std::fs::read_to_string(game.join("armour.cards")).unwrap();
+    let edited = armour.replace("by 4. Pay 1 {burn} as you shed the burnt layer.", "by 4, shedding the burnt layer.");
+    assert_ne!(armour, edited, "the text edited is in the bundled cards");
+    std::fs::write(game.join("armour.cards"), edited).unwrap();
+    let output = cardsmith(&["print", "--format", "html"], &project);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stderr(&output).contains("0 errors, 1 warning"), "{}", stderr(&output));
+
+    let shot = dir.path().join("preview.png");
+    let page = format!("file://{}", project.join("print/preview.html").display());
+    let screenshot = format!("--screenshot={}", shot.display());
+    let taken =
+        chromium(&["--hide-scrollbars", "--window-size=1400,1000", &screenshot, &page], &dir.path().join("profile"));
+    let pixmap = resvg::tiny_skia::Pixmap::load_png(&shot)
+        .unwrap_or_else(|e| panic!("no screenshot ({e}): {}", String::from_utf8_lossy(&taken.stderr)));
+    assert_eq!((pixmap.width(), pixmap.height()), (1400, 1000));
+    let docs = repo().join("docs/images/preview.png");
+    if std::env::var_os("CARDSMITH_BLESS").is_some() {
+        std::fs::copy(&shot, &docs).unwrap();
+    }
+    let kept = resvg::tiny_skia::Pixmap::load_png(&docs).expect("docs/images/preview.png");
+    assert_eq!((kept.width(), kept.height()), (1400, 1000), "the docs' screenshot is of the same window");
+}
