@@ -301,4 +301,39 @@ mod tests {
         assert!(!html.contains("<?xml"));
         assert_eq!(html.matches("@font-face").count(), 3);
     }
+
+    #[test]
+    fn problems_show_on_their_card_with_a_mark_and_escaped() {
+        let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\"><text>x</text></svg>";
+        let problem =
+            |error: bool, message: &str| Problem { error, code: "E1<".into(), message: message.into(), line: 7 };
+        let problems = [problem(true, "bad <b>"), problem(false, "meh"), problem(false, "meh & more")];
+        let fields = [("cost".to_string(), "x".repeat(200))];
+        let entries = [Entry {
+            name: "A",
+            game: "g",
+            kind: "k",
+            decks: &[],
+            fields: &fields,
+            problems: &problems,
+            front: svg,
+            back: None,
+            size_mm: (63.5, 88.9),
+        }];
+        let html = page("t", &entries, &[]);
+        assert!(html.contains("<figure class=\"card error\""), "the worst of them marks the card");
+        assert!(html.contains("data-errors=\"1\" data-warnings=\"2\""));
+        assert!(
+            html.contains("title=\"1 error\"><span class=\"mark\" aria-hidden=\"true\">\u{d7}</span>1 error</span>")
+        );
+        assert!(
+            html.contains("title=\"2 warnings\"><span class=\"mark\" aria-hidden=\"true\">!</span>2 warnings</span>")
+        );
+        assert!(html.contains("<strong>error E1&lt;</strong> line 7: bad &lt;b&gt;</li>"), "{html}");
+        assert!(html.contains("<strong>warning E1&lt;</strong> line 7: meh &amp; more</li>"));
+        // A long value is cut for the field filter.
+        let cut = format!("[[&quot;cost&quot;,&quot;{}&quot;]]", "x".repeat(MOST_FIELD_CHARS));
+        assert!(html.contains(&format!("data-fields=\"{cut}\"")));
+        assert_eq!(super::cut("é".repeat(100).as_str()).chars().count(), MOST_FIELD_CHARS);
+    }
 }
