@@ -532,6 +532,64 @@ fn text_that_cannot_fit_gets_a_diagnostic_at_the_text() {
 }
 
 #[test]
+fn the_preview_shows_each_cards_problems_and_what_the_filters_read() {
+    let dir = tempfile::tempdir().unwrap();
+    project(
+        dir.path(),
+        "game dreadnaught-2e\n\nevent \"Quiet <b>\" {\n  at 3.0 { impact damage 1 }\n  text \"Draw a card.\"\n}\n\n\
+         event \"Loud\" {\n  at 2.5 { impact damage 2 }\n  text \"Deal 2 {damage}.\"\n}\n",
+    );
+    let output = cardsmith(&["print", "--format", "html"], dir.path());
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(0), "a lint warning does not stop the print: {err}");
+    assert!(err.contains("warning[L0001]"), "{err}");
+    let html = std::fs::read_to_string(dir.path().join("print/preview.html")).unwrap();
+    let figures: Vec<&str> = html.split("<figure ").skip(1).map(|f| &f[..f.find("</figure>").unwrap()]).collect();
+    let [quiet, loud] = figures.as_slice() else { panic!("two cards: {html}") };
+
+    // The card with the lint carries it: a class, counts, a badge and the
+    // list, each with a mark beside the colour; the name stays escaped.
+    assert!(quiet.starts_with("class=\"card warning\""), "{quiet}");
+    assert!(quiet.contains("data-errors=\"0\" data-warnings=\"1\""), "{quiet}");
+    assert!(quiet.contains("<figcaption>Quiet &lt;b&gt; <span class=\"badge warning\""), "{quiet}");
+    assert!(quiet.contains("<span class=\"mark\" aria-hidden=\"true\">!</span>1 warning</span>"), "{quiet}");
+    assert!(
+        quiet.contains(
+            "<strong>warning L0001</strong> line 4: `Quiet &lt;b&gt;` has a damage effect its text never mentions"
+        ),
+        "{quiet}"
+    );
+    // The other card has none, and shows none.
+    assert!(loud.starts_with("class=\"card\""), "{loud}");
+    assert!(loud.contains("data-errors=\"0\" data-warnings=\"0\""), "{loud}");
+    assert!(!loud.contains("class=\"problems\"") && !loud.contains("badge"), "{loud}");
+
+    // What the filters read: the game, kind, decks and fields as printed.
+    assert!(loud.contains("data-game=\"dreadnaught-2e\" data-name=\"Loud\" data-kind=\"event\" data-decks=\"[]\""));
+    assert!(
+        loud.contains(
+            "data-fields=\"[[&quot;at&quot;,&quot;2.5&quot;],[&quot;text&quot;,&quot;Deal 2 {damage}.&quot;]]\""
+        ),
+        "{loud}"
+    );
+    // The toolbar: search, a menu each, the field value, the toggle, the count.
+    for control in [
+        "<input type=\"search\" id=\"search\"",
+        "<select id=\"game\"",
+        "<select id=\"deck\"",
+        "<select id=\"kind\"",
+        "<select id=\"field\"",
+        "<option value=\"text\">text</option>",
+        "<input type=\"search\" id=\"value\"",
+        "<input type=\"checkbox\" id=\"problems\">",
+        "<span id=\"shown\"",
+        "' with warnings'",
+    ] {
+        assert!(html.contains(control), "{control}");
+    }
+}
+
+#[test]
 fn card_text_is_escaped_everywhere() {
     let dir = tempfile::tempdir().unwrap();
     project(

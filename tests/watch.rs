@@ -195,7 +195,7 @@ fn serve_shows_the_preview_and_tells_an_open_page_to_reload_on_save() {
 
     let (head, page) = get(&address, "/");
     assert!(head.starts_with("HTTP/1.1 200"), "{head}");
-    assert_eq!(page.matches("<figure class=\"card\"").count(), 2, "one figure per card");
+    assert_eq!(page.matches("<figure class=\"card\"").count(), 2, "one figure per card, none with problems");
     assert!(page.contains("new EventSource(\"/events\")"), "the page reloads itself");
     assert!(get(&address, "/nothing").0.starts_with("HTTP/1.1 404"));
 
@@ -223,6 +223,14 @@ fn serve_shows_the_preview_and_tells_an_open_page_to_reload_on_save() {
     }
     let (_, page) = get(&address, "/");
     assert!(page.contains("Proj Battery Command"), "the page shows the saved card");
+
+    // A card with a lint warning is shown with it.
+    let quiet = "\nevent \"Quiet\" {\n  at 3.0 { impact damage 1 }\n  text \"Draw a card.\"\n}\n";
+    std::fs::write(&cards, format!("{renamed}{quiet}")).expect("save");
+    watch.wait_for("warning[L0001]", SAVE);
+    let (_, page) = get(&address, "/");
+    assert_eq!(page.matches("<figure class=\"card warning\"").count(), 1, "the card with the warning:\n{page}");
+    assert!(page.contains("<strong>warning L0001</strong>"), "the warning is on the card");
 
     std::fs::write(&cards, good.replacen("\n  symbol ", "\n  symbl ", 1)).expect("save");
     watch.wait_for("preview: shows the 2 errors to fix", SAVE);

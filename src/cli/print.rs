@@ -149,7 +149,34 @@ fn prepare(project: &Project, outcome: &mut Outcome, options: &Options) -> Resul
         },
     };
     merge(outcome, std::mem::take(&mut job.diagnostics));
+    if options.formats.html {
+        problems_on_cards(&mut job, outcome);
+    }
     Ok(job)
+}
+
+/// Gives each face the diagnostics that point into its card, for the
+/// preview to show on it.
+fn problems_on_cards(job: &mut print::Job, outcome: &Outcome) {
+    for face in &mut job.faces {
+        let extent = face.extent;
+        let inside = |span: Span| {
+            span.file == extent.file && extent.start <= span.start && span.start <= extent.end.max(extent.start)
+        };
+        face.problems = outcome
+            .diagnostics
+            .iter()
+            .filter_map(|diagnostic| {
+                let span = diagnostic.primary_span().filter(|span| inside(*span))?;
+                Some(print::html::Problem {
+                    error: diagnostic.severity == Severity::Error,
+                    code: diagnostic.code.id.to_string(),
+                    message: diagnostic.message.clone(),
+                    line: outcome.files.get(span.file).line_column(span.start as usize).0,
+                })
+            })
+            .collect();
+    }
 }
 
 /// The HTML preview as `print --format html` writes it, in memory, with

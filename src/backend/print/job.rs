@@ -144,6 +144,15 @@ pub struct Face {
     pub front: String,
     pub back: String,
     pub span: Span,
+    /// The whole card in the source: the diagnostics inside it are the
+    /// card's.
+    pub extent: Span,
+    /// Each field with a value, by its name in the source, and its values
+    /// as printed.
+    pub fields: Vec<(String, String)>,
+    /// The diagnostics of the card, for the preview; the command line fills
+    /// them in, as the job does not see the check's.
+    pub problems: Vec<super::html::Problem>,
 }
 
 /// The faces of a job and the order in which copies are printed.
@@ -242,6 +251,7 @@ pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Opti
     let drawn = parallel(&work, |(number, game, card, copies)| {
         let view = viewers.get(&game.ruleset.id).map(|v| v.card(card, *copies, number + 1));
         let Some((view, rich)) = view else { return Err(format!("no game `{}`", game.ruleset.id)) };
+        let fields = printed_fields(&view);
         let (art, art_problems) = assets.art.for_card(game, card);
         let size = options.size_of(game, card);
         let frame = Frame { w: pt(size.w), h: pt(size.h), min_text: options.min_text };
@@ -263,16 +273,18 @@ pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Opti
                 render_sides(templates, &context, rich, game, card, frame)
             })
         })
-        .map(|(faces, overflows)| (faces, overflows, art_problems, size))
+        .map(|(faces, overflows)| (faces, overflows, art_problems, size, fields))
     });
     for ((number, game, card, _), result) in work.iter().zip(drawn) {
         match result {
-            Ok((mut faces, overflows, art_problems, size)) => {
+            Ok((mut faces, overflows, art_problems, size, fields)) => {
                 job.diagnostics.extend(functions::diagnostics(&card.name, card.span, &overflows));
                 job.diagnostics.extend(art_problems);
                 let back = faces.pop().unwrap_or_default();
                 let front = faces.pop().unwrap_or_default();
-                job.faces.push(face(*number, game, card, size, [front, back]));
+                let mut face = face(*number, game, card, size, [front, back]);
+                face.fields = fields;
+                job.faces.push(face);
             }
             Err(message) => job.diagnostics.push(
                 Diagnostic::error(&codes::TEMPLATE_ERROR, format!("cannot draw `{}`", card.name))
@@ -331,7 +343,16 @@ fn face(number: usize, game: &Game, card: &Card, size: Size, [front, back]: [Str
         front,
         back,
         span: card.span,
+        extent: card.extent,
+        fields: Vec::new(),
+        problems: Vec::new(),
     }
+}
+
+/// The fields a card gives a value, each with its values as printed.
+fn printed_fields(view: &super::view::CardView) -> Vec<(String, String)> {
+    let given = view.fields.iter().flat_map(|(name, views)| views.iter().map(move |v| (name, v)));
+    given.filter(|(_, v)| !v.text.is_empty()).map(|(name, v)| (name.clone(), v.text.clone())).collect()
 }
 
 /// A card to draw with the copy count its face shows.

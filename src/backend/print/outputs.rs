@@ -452,6 +452,8 @@ fn preview(job: &Job, parsed: &Parsed) -> Blob {
             game: &face.game,
             kind: &face.kind,
             decks: &face.decks,
+            fields: &face.fields,
+            problems: &face.problems,
             front: &inlined[i].0,
             back: parsed.own_back(i).then_some(&*inlined[i].1),
             size_mm: (face.size.w, face.size.h),
