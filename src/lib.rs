@@ -9,6 +9,7 @@
 
 pub mod backend;
 pub mod bundled;
+pub mod cache;
 pub mod card_size;
 pub mod check;
 pub mod config;

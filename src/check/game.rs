@@ -77,6 +77,14 @@ impl<'a> GameChecker<'a> {
         }
     }
 
+    /// A fingerprint of what checking a card reads besides the card: the
+    /// rulesets (`rules`) and the deck keywords the game's cards declare.
+    pub fn context_fingerprint(&self, rules: u64) -> u64 {
+        let keywords: Vec<(&str, Option<&str>)> =
+            self.deck_keywords.iter().map(|k| (k.id.as_str(), k.symbol.as_deref())).collect();
+        crate::cache::fingerprint(&[(rules, keywords)])
+    }
+
     pub fn report(&mut self, diagnostic: Diagnostic) {
         self.diagnostics.push(diagnostic);
     }

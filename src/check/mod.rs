@@ -22,6 +22,7 @@ mod text;
 mod timing;
 mod value;
 
+use crate::cache::{Cache, Checked, ItemKey, Kept};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Game, Project};
 use crate::source::{FileId, Files, Span};
@@ -52,6 +53,18 @@ pub fn is_ruleset(tree: &SourceTree) -> bool {
 
 /// Checks every parsed file.  `trees` holds ruleset and content files alike.
 pub fn check(files: &Files, trees: &[(FileId, SourceTree)], diagnostics: &mut Vec<Diagnostic>) -> Project {
+    check_cached(files, trees, diagnostics, None)
+}
+
+/// Checks every parsed file, reusing what `cache` kept of a check before
+/// for every card whose text, place and context are unchanged, and keeping
+/// this check's results there for the next.
+pub fn check_cached(
+    files: &Files,
+    trees: &[(FileId, SourceTree)],
+    diagnostics: &mut Vec<Diagnostic>,
+    mut cache: Option<&mut Cache>,
+) -> Project {
     let mut rulesets: Vec<Ruleset> = Vec::new();
     let mut content: Vec<(FileId, &SourceTree)> = Vec::new();
     let ruleset_trees: Vec<(&str, &SourceTree)> = trees.iter().filter_map(|(_, t)| Some((ruleset_id(t)?, t))).collect();
@@ -121,9 +134,15 @@ pub fn check(files: &Files, trees: &[(FileId, SourceTree)], diagnostics: &mut Ve
     games.sort_by_key(|(i, _)| *i);
     let mut used = vec![false; rulesets.len()];
     let mut checked = Vec::new();
+    let rules = cache.is_some().then(|| rules_fingerprint(files, trees)).unwrap_or_default();
     for (i, trees) in games {
         used[i] = true;
-        let (game, problems) = check_game(files, &rulesets[i], &trees);
+        let id = &rulesets[i].id;
+        let kept = cache.as_deref_mut().map(|cache| cache.checked.remove(id).unwrap_or_default());
+        let (game, problems, kept) = check_game(files, &rulesets[i], &trees, kept, rules);
+        if let (Some(cache), Some(kept)) = (cache.as_deref_mut(), kept) {
+            cache.checked.insert(id.clone(), kept);
+        }
         checked.push((i, game));
         diagnostics.extend(problems);
     }
@@ -173,6 +192,13 @@ fn bases_of<'t>(
 
 type GameContent = (Vec<crate::ir::Card>, Vec<crate::ir::Deck>);
 
+/// A fingerprint of every ruleset's text: a card's check reads its game's
+/// ruleset and those it extends.
+pub(crate) fn rules_fingerprint(files: &Files, trees: &[(FileId, SourceTree)]) -> u64 {
+    let texts: Vec<&str> = trees.iter().filter(|(_, t)| is_ruleset(t)).map(|(f, _)| files.get(*f).text.as_str()).collect();
+    crate::cache::fingerprint(&texts)
+}
+
 impl game::GameChecker<'_> {
     /// Checks one top-level item that is not a deck: the card it holds, if
     /// it holds one.
@@ -205,7 +231,13 @@ impl game::GameChecker<'_> {
     }
 }
 
-fn check_game(files: &Files, ruleset: &Ruleset, trees: &[&SourceTree]) -> (GameContent, Vec<Diagnostic>) {
+fn check_game(
+    files: &Files,
+    ruleset: &Ruleset,
+    trees: &[&SourceTree],
+    kept: Option<Kept<Checked>>,
+    rules: u64,
+) -> (GameContent, Vec<Diagnostic>, Option<Kept<Checked>>) {
     let mut checker = game::GameChecker::new(files, ruleset);
     checker.lost_names = trees.iter().flat_map(|t| t.unparsed_names.iter().cloned()).collect();
     let items: Vec<&crate::syntax::ast::Node> = trees.iter().flat_map(|t| t.nodes.iter().skip(1)).collect();
@@ -216,28 +248,35 @@ fn check_game(files: &Files, ruleset: &Ruleset, trees: &[&SourceTree]) -> (GameC
             checker.collect_deck_keywords(node, kind);
         }
     }
+    let kept = kept.map(|kept| kept.for_context(checker.context_fingerprint(rules)));
 
     // Second pass: every item on its own, spread over the cores; then, in
     // source order, the names given twice.
     let checker_ref = &checker;
+    let kept_ref = kept.as_ref();
     let checked = crate::parallel::map(&crate::parallel::chunks(&items), |chunk| {
         let mut worker = checker_ref.fork();
-        let mut cards = Vec::new();
-        let mut decks = Vec::new();
+        let mut share = Share::default();
         for node in chunk.iter() {
             if worker.is_deck_word(&node.name.text) {
-                worker.read_deck(node, &mut decks);
+                worker.read_deck(node, &mut share.decks);
+            } else if let Some(kept) = kept_ref {
+                worker.item_cached(node, kept, &mut share);
             } else if let Some(card) = worker.item(node) {
-                cards.push((card, *node));
+                share.cards.push((card, *node));
             }
         }
-        (cards, decks, worker.diagnostics)
+        share.diagnostics = worker.diagnostics;
+        share
     });
+    let (mut used, mut fresh) = (Vec::new(), Vec::new());
     let mut checked_cards = Vec::with_capacity(items.len());
     let mut deck_sources = Vec::new();
-    for (cards, decks, diagnostics) in checked {
+    for Share { cards, decks, diagnostics, used: reused, fresh: made } in checked {
         checker.diagnostics.extend(diagnostics);
         checked_cards.extend(cards);
+        used.extend(reused);
+        fresh.extend(made);
         // A chunk numbers its decks from 0: a deck defined inside another
         // is found by that number, so it moves with the chunk's place.
         let offset = deck_sources.len();
@@ -272,5 +311,36 @@ fn check_game(files: &Files, ruleset: &Ruleset, trees: &[&SourceTree]) -> (GameC
     let cards: Vec<crate::ir::Card> =
         checked_cards.into_iter().zip(twice).filter(|(_, twice)| !twice).map(|((card, _), _)| card).collect();
     let decks = checker.decks(&deck_sources, &cards);
-    ((cards, decks), checker.diagnostics)
+    ((cards, decks), checker.diagnostics, kept.map(|kept| kept.renewed(used, fresh)))
+}
+
+/// What one share of a game's items came to.
+#[derive(Default)]
+struct Share<'n> {
+    cards: Vec<(crate::ir::Card, &'n crate::syntax::ast::Node)>,
+    decks: Vec<deck::DeckSource<'n>>,
+    diagnostics: Vec<Diagnostic>,
+    /// Items whose kept result was reused.
+    used: Vec<ItemKey>,
+    /// Items checked afresh, with their results, to keep.
+    fresh: Vec<(ItemKey, Checked)>,
+}
+
+impl<'n> game::GameChecker<'_> {
+    /// Checks one item that is not a deck, or reuses what checking the same
+    /// text at the same place gave before.
+    fn item_cached(&mut self, node: &'n crate::syntax::ast::Node, kept: &Kept<Checked>, share: &mut Share<'n>) {
+        let key = ItemKey::of(self.files, node.span);
+        if let Some(before) = kept.get(&key) {
+            self.diagnostics.extend(before.diagnostics.iter().cloned());
+            share.cards.extend(before.card.clone().map(|card| (card, node)));
+            share.used.push(key);
+            return;
+        }
+        let problems_before = self.diagnostics.len();
+        let card = self.item(node);
+        let diagnostics = self.diagnostics[problems_before..].to_vec();
+        share.fresh.push((key, Checked { card: card.clone(), diagnostics }));
+        share.cards.extend(card.map(|card| (card, node)));
+    }
 }

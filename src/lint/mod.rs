@@ -15,6 +15,7 @@ mod text;
 
 pub use catalogue::{Lint, CODES, LINTS};
 
+use crate::cache::{Cache, ItemKey, Kept};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{Card, Game, LintLevel, Project};
 use crate::source::{Files, Span};
@@ -36,6 +37,7 @@ pub struct Fix {
 }
 
 /// What one lint found, before levels decide whether and how it is shown.
+#[derive(Clone)]
 pub(crate) struct Finding {
     pub lint: &'static Lint,
     pub diagnostic: Diagnostic,
@@ -56,6 +58,19 @@ pub struct Outcome {
 /// spans the checker reported) are not linted: their problems are already
 /// reported, and lints would only repeat them.
 pub fn run(files: &Files, project: &Project, config: &Config, errors: &[Span]) -> Outcome {
+    run_cached(files, project, config, errors, None)
+}
+
+/// Like [`run`], reusing what `cache` kept of the lints of each card whose
+/// text, place and context are unchanged, and keeping this run's for the
+/// next.  `rules` is the fingerprint of the rulesets' texts.
+pub fn run_cached(
+    files: &Files,
+    project: &Project,
+    config: &Config,
+    errors: &[Span],
+    mut cache: Option<(&mut Cache, u64)>,
+) -> Outcome {
     let mut outcome = Outcome::default();
     let mut findings: Vec<Found<'_>> = Vec::new();
     let mut errors = errors.to_vec();
@@ -67,6 +82,11 @@ pub fn run(files: &Files, project: &Project, config: &Config, errors: &[Span]) -
         // beside the lints about names, which read them all.
         let clean: Vec<&Card> = context.clean_cards().collect();
         let vocabulary = text::Vocabulary::of(&context);
+        let kept = cache.as_mut().map(|(cache, rules)| {
+            let names: Vec<&str> = game.cards.iter().map(|c| c.name.as_str()).collect();
+            let kept = cache.linted.remove(&game.ruleset.id).unwrap_or_default();
+            kept.for_context(crate::cache::fingerprint(&[(*rules, names)]))
+        });
         let (per_card, about_names) = std::thread::scope(|scope| {
             let about_names = scope.spawn(|| {
                 let mut found = Vec::new();
@@ -74,20 +94,22 @@ pub fn run(files: &Files, project: &Project, config: &Config, errors: &[Span]) -
                 found
             });
             let per_card = crate::parallel::map(&crate::parallel::chunks(&clean), |cards| {
-                let (mut text, mut rules) = (Vec::new(), Vec::new());
-                text::run(&context, &vocabulary, cards, &mut text);
-                rules::run(&context, cards, &mut rules);
-                (text, rules)
+                lint_cards(&context, &vocabulary, cards, kept.as_ref())
             });
             match about_names.join() {
                 Ok(found) => (per_card, found),
                 Err(panic) => std::panic::resume_unwind(panic),
             }
         });
-        let mut rules_found = Vec::new();
-        for (text, rules) in per_card {
-            findings.extend(text);
-            rules_found.extend(rules);
+        let (mut rules_found, mut used, mut fresh) = (Vec::new(), Vec::new(), Vec::new());
+        for share in per_card {
+            findings.extend(share.text);
+            rules_found.extend(share.rules);
+            used.extend(share.used);
+            fresh.extend(share.fresh);
+        }
+        if let (Some((cache, _)), Some(kept)) = (cache.as_mut(), kept) {
+            cache.linted.insert(game.ruleset.id.clone(), kept.renewed(used, fresh));
         }
         findings.extend(about_names);
         findings.extend(rules_found);
@@ -110,6 +132,51 @@ pub fn run(files: &Files, project: &Project, config: &Config, errors: &[Span]) -
     }
     check_level_names(project, &mut outcome.diagnostics);
     outcome
+}
+
+/// The findings of the lints of one card each, for a share of a game's
+/// cards: those about its text and those about its rules.
+#[derive(Default)]
+struct CardFindings<'a> {
+    text: Vec<Found<'a>>,
+    rules: Vec<Found<'a>>,
+    /// Cards whose kept findings were reused.
+    used: Vec<ItemKey>,
+    /// Cards linted afresh, with their findings, to keep.
+    fresh: Vec<(ItemKey, KeptFindings)>,
+}
+
+/// One card's findings: about its text, and about its rules.
+pub(crate) type KeptFindings = (Vec<Finding>, Vec<Finding>);
+
+fn lint_cards<'a>(
+    context: &Context<'a>,
+    vocabulary: &text::Vocabulary<'_>,
+    cards: &[&'a Card],
+    kept: Option<&Kept<KeptFindings>>,
+) -> CardFindings<'a> {
+    let mut out = CardFindings::default();
+    let Some(kept) = kept else {
+        text::run(context, vocabulary, cards, &mut out.text);
+        rules::run(context, cards, &mut out.rules);
+        return out;
+    };
+    for &card in cards {
+        let key = ItemKey::of(context.files, card.extent);
+        let levels = card.lint_levels.as_slice();
+        if let Some((text, rules)) = kept.get(&key) {
+            out.text.extend(text.iter().map(|finding| (finding.clone(), levels)));
+            out.rules.extend(rules.iter().map(|finding| (finding.clone(), levels)));
+            out.used.push(key);
+            continue;
+        }
+        let (text_from, rules_from) = (out.text.len(), out.rules.len());
+        text::run(context, vocabulary, &[card], &mut out.text);
+        rules::run(context, &[card], &mut out.rules);
+        let own = |found: &[Found<'a>]| found.iter().map(|(finding, _)| finding.clone()).collect();
+        out.fresh.push((key, (own(&out.text[text_from..]), own(&out.rules[rules_from..]))));
+    }
+    out
 }
 
 fn past(level: Level) -> &'static str {
