@@ -1,0 +1,113 @@
+//! What an editor asks of a checked workspace: what is at an offset, its
+//! hover text, where it is declared and used, what may be written there,
+//! a file's outline, its highlighting and the fixes on offer.
+//!
+//! It works over the files table, the IR and the syntax trees, in byte
+//! offsets and [`Span`]s, with plain structs for answers.  It does no I/O and
+//! knows nothing of the Language Server Protocol: `cardsmith lsp` (in the
+//! binary) converts positions and speaks the protocol.  Names are resolved the
+//! way the checker resolves them, but from the syntax tree, so that they are
+//! found in files with mistakes too.
+
+mod actions;
+mod complete;
+mod decls;
+mod nav;
+mod outline;
+mod sites;
+
+pub use actions::Action;
+pub use complete::{Completion, CompletionKind};
+pub use decls::{Decl, RulesetDecls};
+pub use nav::Hover;
+pub use outline::{Symbol, SymbolKind, TokenKind};
+pub use sites::Site;
+
+use crate::diagnostics::Diagnostic;
+use crate::ir::{Game, Project};
+use crate::lint::Fix;
+use crate::source::{FileId, Files, Span};
+use crate::syntax::ast::SourceTree;
+use crate::workspace::Outcome;
+
+/// A checked workspace, ready for an editor's questions.
+pub struct Analysis {
+    pub files: Files,
+    pub project: Project,
+    /// Sorted by file and position.
+    pub diagnostics: Vec<Diagnostic>,
+    pub fixes: Vec<Fix>,
+    rulesets: Vec<RulesetDecls>,
+}
+
+impl Analysis {
+    /// Reads the declarations of every ruleset in the workspace.
+    pub fn new(outcome: Outcome) -> Analysis {
+        let Outcome { files, project, fixes, diagnostics, .. } = outcome;
+        let ruleset_files: Vec<FileId> = files.ids().filter(|id| looks_like_ruleset(&files.get(*id).text)).collect();
+        let rulesets = ruleset_files.iter().filter_map(|id| RulesetDecls::read(*id, &parse(&files, *id).1)).collect();
+        Analysis { files, project, diagnostics, fixes, rulesets }
+    }
+
+    /// The diagnostics whose primary label is in `file`.
+    pub fn diagnostics_in(&self, file: FileId) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics.iter().filter(move |d| d.primary_span().is_some_and(|s| s.file == file))
+    }
+
+    /// The file of this name, if loaded.
+    pub fn file_named(&self, name: &str) -> Option<FileId> {
+        self.files.ids().find(|id| self.files.get(*id).name == name)
+    }
+
+    /// The ruleset id a file is read against: the game a content file names,
+    /// the id a ruleset file declares.
+    pub fn game_of_file(&self, file: FileId) -> Option<String> {
+        let (_, tree) = parse(&self.files, file);
+        crate::check::ruleset_id(&tree).or_else(|| crate::check::game_of(&tree)).map(str::to_string)
+    }
+
+    /// The declarations a game's files may use: its ruleset's first, then
+    /// those of the rulesets it extends.
+    pub fn decls_of(&self, game: &str) -> Vec<&RulesetDecls> {
+        let mut chain: Vec<&RulesetDecls> = Vec::new();
+        let mut next = Some(game.to_string());
+        while let Some(id) = next.take() {
+            let Some(found) = self.rulesets.iter().find(|r| r.id == id) else { break };
+            if chain.iter().any(|r| r.id == found.id) {
+                break;
+            }
+            chain.push(found);
+            next = found.extends.clone();
+        }
+        chain
+    }
+
+    /// The checked game of a ruleset id, if any content uses it.
+    pub fn game(&self, id: &str) -> Option<&Game> {
+        self.project.games.iter().find(|g| g.ruleset.id == id)
+    }
+
+    /// Every ruleset's declarations.
+    pub fn rulesets(&self) -> &[RulesetDecls] {
+        &self.rulesets
+    }
+}
+
+/// Parses one file of the table, with its diagnostics left out: they are
+/// in the workspace's.
+pub(crate) fn parse(files: &Files, file: FileId) -> (crate::syntax::cst::Cst, SourceTree) {
+    crate::syntax::parse_lossless(files, file, &mut Vec::new())
+}
+
+/// Whether a file's first item is a `ruleset` line, read without parsing
+/// the file: comments and blank lines may come first.
+fn looks_like_ruleset(text: &str) -> bool {
+    let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with("//"));
+    first.is_some_and(|line| line.split_whitespace().next() == Some("ruleset"))
+}
+
+/// Whether a span covers an offset, its end included (a cursor just after
+/// a word is on it).
+pub(crate) fn covers(span: Span, offset: usize) -> bool {
+    span.start as usize <= offset && offset <= span.end as usize
+}

@@ -1,0 +1,138 @@
+//! The names a file uses, each with its span and what it may mean: a card's
+//! kind, a field, a name the ruleset declares, a card's name, an icon.
+
+use super::{covers, parse, Analysis};
+use crate::source::{FileId, Files, Span};
+use crate::syntax::ast::{Node, SourceTree, Value, ValueKind};
+
+/// What a name in a file refers to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Site {
+    /// The kind at the head of a card.
+    Kind(String),
+    /// A line of a card: one of its kind's fields (or, in an effect block, a
+    /// role the ruleset declares).
+    Field { kind: String, name: String },
+    /// A name written as a value or called: a keyword, symbol, enum value …
+    Name(String),
+    /// A card, by its name: its own head, a deck's `card` line, or a
+    /// `*reference*` in text.
+    Card(String),
+    /// `{icon}` in text.
+    Icon(String),
+}
+
+impl Site {
+    /// The name, whatever it refers to.
+    pub fn text(&self) -> &str {
+        match self {
+            Site::Kind(s) | Site::Name(s) | Site::Card(s) | Site::Icon(s) => s,
+            Site::Field { name, .. } => name,
+        }
+    }
+}
+
+/// Lines of a content file that are not cards.
+const NOT_CARDS: &[&str] = &["game", "deck", "allow", "warn", "deny"];
+
+/// Every site in a parsed file, in source order.
+pub(crate) fn sites(files: &Files, tree: &SourceTree) -> Vec<(Span, Site)> {
+    let content = !crate::check::is_ruleset(tree);
+    let mut walker = Walker { files, content, out: Vec::new() };
+    for node in &tree.nodes {
+        walker.node(node, &[]);
+    }
+    walker.out
+}
+
+struct Walker<'a> {
+    files: &'a Files,
+    content: bool,
+    out: Vec<(Span, Site)>,
+}
+
+impl Walker<'_> {
+    fn node(&mut self, node: &Node, path: &[&Node]) {
+        let name = node.name.text.as_str();
+        let top = path.first().copied().unwrap_or(node);
+        let is_card = self.content && !NOT_CARDS.contains(&top.name.text.as_str());
+        if is_card && path.is_empty() {
+            self.out.push((node.name.span, Site::Kind(name.to_string())));
+        } else if is_card {
+            self.out.push((node.name.span, Site::Field { kind: top.name.text.clone(), name: name.to_string() }));
+        }
+        let in_deck = self.content && top.name.text == "deck" && !path.is_empty() && name == "card";
+        for (i, value) in node.values.iter().enumerate() {
+            let names_card = i == 0 && ((is_card && path.is_empty()) || in_deck);
+            self.value(value, names_card);
+        }
+        if let Some(block) = &node.block {
+            let mut inner = path.to_vec();
+            inner.push(node);
+            for child in &block.nodes {
+                self.node(child, &inner);
+            }
+        }
+    }
+
+    fn value(&mut self, value: &Value, names_card: bool) {
+        match &value.kind {
+            ValueKind::Ident(s) | ValueKind::Word(s) => self.out.push((value.span, Site::Name(s.clone()))),
+            ValueKind::Call { name, args } => {
+                self.out.push((name.span, Site::Name(name.text.clone())));
+                for arg in args {
+                    self.value(arg, false);
+                }
+            }
+            ValueKind::String(s) if names_card => self.out.push((value.span, Site::Card(s.clone()))),
+            ValueKind::String(_) if self.content => self.text(value.span),
+            _ => {}
+        }
+    }
+
+    /// `{icon}` and `*Card*` in a text, read from the source as the checker
+    /// reads them.
+    fn text(&mut self, span: Span) {
+        let source = self.files.text(span);
+        let Some(inner) = source.strip_prefix('"') else { return };
+        let base = span.start as usize + 1;
+        let mut chars = inner.char_indices();
+        while let Some((i, c)) = chars.next() {
+            match c {
+                '\\' => {
+                    chars.next();
+                }
+                '{' | '*' => {
+                    let close = if c == '{' { '}' } else { '*' };
+                    let rest = &inner[i + 1..];
+                    let Some(len) = rest.find(close) else { continue };
+                    let name = &rest[..len];
+                    if name.contains('"') {
+                        continue;
+                    }
+                    let at = Span::new(span.file, base + i, base + i + len + 2);
+                    let site = if c == '{' { Site::Icon(name.to_string()) } else { Site::Card(name.to_string()) };
+                    self.out.push((at, site));
+                    for _ in 0..name.chars().count() + 1 {
+                        chars.next();
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+impl Analysis {
+    /// The site at an offset of a file, with its span.
+    pub fn site_at(&self, file: FileId, offset: usize) -> Option<(Span, Site)> {
+        let (_, tree) = parse(&self.files, file);
+        let found = sites(&self.files, &tree);
+        // The innermost: an icon in a text is found after nothing else
+        // covers it, but a name written just before another's start is on
+        // both: the one that starts at the offset wins.
+        let mut hits = found.into_iter().filter(|(span, _)| covers(*span, offset));
+        let first = hits.next()?;
+        Some(hits.find(|(span, _)| span.start as usize == offset).unwrap_or(first))
+    }
+}
