@@ -5,6 +5,7 @@ use super::convert::{self, Encoding};
 use crate::cli::project;
 use cardsmith::ide::Analysis;
 use cardsmith::source::FileId;
+use cardsmith::workspace::Parsed;
 use lsp_types as lsp;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -27,6 +28,8 @@ pub struct Documents {
     stale: bool,
     /// Bundled rulesets written to the cache folder by this process.
     written: HashSet<PathBuf>,
+    /// Each file's parse in the last check, given back to the next.
+    parses: HashMap<PathBuf, Parsed>,
 }
 
 impl Documents {
@@ -41,6 +44,7 @@ impl Documents {
             published: HashMap::new(),
             stale: true,
             written: HashSet::new(),
+            parses: HashMap::new(),
         }
     }
 
@@ -172,12 +176,16 @@ impl Documents {
         paths.dedup();
         for path in &paths {
             let name = path.to_string_lossy();
-            match self.open.get(*path) {
-                Some(text) => workspace.add_text(&name, text),
-                None => workspace.add_bytes(&name, self.disk.get(*path).cloned().unwrap_or_default()),
+            let parsed = self.parses.remove(*path);
+            let disk = self.disk.get(*path).map(Vec::as_slice).unwrap_or_default();
+            match self.open.get(*path).map(String::as_str).or_else(|| std::str::from_utf8(disk).ok()) {
+                Some(text) => workspace.add_parsed(&name, text, parsed),
+                None => workspace.add_bytes(&name, disk.to_vec()),
             }
         }
-        self.analysis = Analysis::new(workspace.check());
+        let (outcome, parses) = workspace.check_keeping_parses();
+        self.parses = parses.into_iter().map(|p| (PathBuf::from(&outcome.files.get(p.file()).name), p)).collect();
+        self.analysis = Analysis::new(outcome);
         let files = &self.analysis.files;
         let mut paths = Vec::new();
         for id in files.ids() {
