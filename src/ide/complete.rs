@@ -5,7 +5,7 @@
 
 use super::decls::children;
 use super::{parse, Analysis};
-use crate::check::model::{Ruleset, Schema, Type};
+use crate::check::model::{FieldDef, Ruleset, Schema, Type};
 use crate::source::FileId;
 use crate::syntax::ast::Node;
 
@@ -48,11 +48,12 @@ impl Analysis {
         match (typing_name, path.first()) {
             (true, None) => ruleset.kinds.iter().map(|k| item(&k.id, Some(&k.display), CompletionKind::Kind)).collect(),
             (true, Some(_)) if in_deck => Vec::new(),
-            (true, Some(top)) => fields(schema_at(ruleset, top, &path[1..])),
+            (true, Some(top)) => fields(ruleset, schema_at(ruleset, top, &path[1..])),
             (false, _) if path.is_empty() => Vec::new(),
             (false, Some(top)) => {
                 let line = words[0];
-                let field = schema_at(ruleset, top, &path[1..]).and_then(|s| s.fields.iter().find(|f| f.name == line));
+                let field =
+                    schema_at(ruleset, top, &path[1..]).and_then(|s| all_fields(ruleset, s).find(|f| f.name == line));
                 let types: Vec<&Type> =
                     field.map(|f| f.schema.takes.iter().map(|t| &t.ty).collect()).unwrap_or_default();
                 values(ruleset, &types)
@@ -88,12 +89,10 @@ fn item(label: &str, detail: Option<&str>, kind: CompletionKind) -> Completion {
     Completion { label: label.to_string(), detail: detail.map(str::to_string), kind }
 }
 
-/// The fields a schema declares, with their types.
-fn fields(schema: Option<&Schema>) -> Vec<Completion> {
+/// The fields a schema declares, with their types, its shape's included.
+fn fields(ruleset: &Ruleset, schema: Option<&Schema>) -> Vec<Completion> {
     let Some(schema) = schema else { return Vec::new() };
-    schema
-        .fields
-        .iter()
+    all_fields(ruleset, schema)
         .map(|f| {
             let types: Vec<&str> = f.schema.takes.iter().map(|t| t.ty.name()).collect();
             item(&f.name, Some(&types.join(" ")), CompletionKind::Field)
@@ -129,9 +128,15 @@ fn values(ruleset: &Ruleset, types: &[&Type]) -> Vec<Completion> {
 fn schema_at<'r>(ruleset: &'r Ruleset, top: &Node, inner: &[&Node]) -> Option<&'r Schema> {
     let mut schema = &ruleset.kind(&top.name.text)?.schema;
     for node in inner {
-        schema = &schema.fields.iter().find(|f| f.name == node.name.text)?.schema;
+        schema = &all_fields(ruleset, schema).find(|f| f.name == node.name.text)?.schema;
     }
     Some(schema)
+}
+
+/// A schema's fields, then those of the shape its body has.
+fn all_fields<'r>(ruleset: &'r Ruleset, schema: &'r Schema) -> impl Iterator<Item = &'r FieldDef> {
+    let shape = schema.shape.as_deref().and_then(|s| ruleset.shape(s));
+    schema.fields.iter().chain(shape.into_iter().flat_map(|s| s.fields.iter()))
 }
 
 /// The nodes whose blocks hold an offset, outermost first.

@@ -32,13 +32,19 @@ impl Analysis {
     fn decls_for(&self, game: &str, site: &Site) -> Vec<&Decl> {
         let chain = self.decls_of(game);
         let all = || chain.iter().flat_map(|r| r.decls.iter());
+        let field = |d: &Decl, name: &str| d.what == "field" && d.id == name;
         let found: Vec<&Decl> = match site {
             Site::Kind(kind) => all().filter(|d| d.what == "kind" && d.id == *kind).collect(),
+            // The kind's own field, else one of a shape the kind uses.
             Site::Field { kind, name } => {
-                all().filter(|d| d.what == "field" && d.id == *name && d.parent.as_ref() == Some(kind)).collect()
+                let own: Vec<&Decl> = all().filter(|d| field(d, name) && d.parent.as_ref() == Some(kind)).collect();
+                if own.is_empty() {
+                    all().filter(|d| field(d, name)).collect()
+                } else {
+                    own
+                }
             }
-            Site::Card(_) => Vec::new(),
-            Site::Name(_) | Site::Icon(_) => Vec::new(),
+            Site::Card(_) | Site::Name(_) | Site::Icon(_) | Site::Lint(_) => Vec::new(),
         };
         if !found.is_empty() {
             return first_of_each_ruleset(found);
@@ -93,6 +99,16 @@ impl Analysis {
         if let (Some((at, site)), Some(game)) = (&site, self.game_of_file(file)) {
             let text = match site {
                 Site::Card(name) => self.card(&game, name).map(|c| self.card_summary(c)),
+                Site::Lint(name) => crate::lint::lint(name).map(|lint| {
+                    let code = lint.code;
+                    format!(
+                        "lint `{}` ({}), {} by default\n\n{}",
+                        lint.name,
+                        code.id,
+                        lint.default.word(),
+                        code.explanation
+                    )
+                }),
                 _ => self.decls_for(&game, site).first().map(|d| self.decl_summary(d)),
             };
             if let Some(text) = text {
@@ -155,8 +171,8 @@ impl Analysis {
 /// (used as a kind, a field, a value or an icon alike).
 fn same_target(a: &Site, b: &Site) -> bool {
     match (a, b) {
-        (Site::Card(x), Site::Card(y)) => x == y,
-        (Site::Card(_), _) | (_, Site::Card(_)) => false,
+        (Site::Card(x), Site::Card(y)) | (Site::Lint(x), Site::Lint(y)) => x == y,
+        (Site::Card(_) | Site::Lint(_), _) | (_, Site::Card(_) | Site::Lint(_)) => false,
         _ => a.text() == b.text(),
     }
 }

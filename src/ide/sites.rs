@@ -20,13 +20,15 @@ pub enum Site {
     Card(String),
     /// `{icon}` in text.
     Icon(String),
+    /// A lint named on an `allow`, `warn` or `deny` line.
+    Lint(String),
 }
 
 impl Site {
     /// The name, whatever it refers to.
     pub fn text(&self) -> &str {
         match self {
-            Site::Kind(s) | Site::Name(s) | Site::Card(s) | Site::Icon(s) => s,
+            Site::Kind(s) | Site::Name(s) | Site::Card(s) | Site::Icon(s) | Site::Lint(s) => s,
             Site::Field { name, .. } => name,
         }
     }
@@ -62,6 +64,14 @@ impl Walker<'_> {
             self.out.push((node.name.span, Site::Field { kind: top.name.text.clone(), name: name.to_string() }));
         }
         let in_deck = self.content && top.name.text == "deck" && !path.is_empty() && name == "card";
+        if self.content && crate::ir::Level::parse(name).is_some() {
+            for value in &node.values {
+                if let ValueKind::Ident(lint) = &value.kind {
+                    self.out.push((value.span, Site::Lint(lint.clone())));
+                }
+            }
+            return;
+        }
         for (i, value) in node.values.iter().enumerate() {
             let names_card = i == 0 && ((is_card && path.is_empty()) || in_deck);
             self.value(value, names_card);
