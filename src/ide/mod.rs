@@ -111,3 +111,54 @@ fn looks_like_ruleset(text: &str) -> bool {
 pub(crate) fn covers(span: Span, offset: usize) -> bool {
     span.start as usize <= offset && offset <= span.end as usize
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CARDS: &str = "game dreadnaught-2e\n\noffense \"Lance\" {\n  allow near-duplicate-names\n  symbol kinetic\n  keywords unstoppable(damage)\n  grid {\n    \n  }\n}\n";
+
+    fn analysis() -> (Analysis, FileId) {
+        let mut workspace = crate::workspace::Workspace::new();
+        workspace.add_text("a.cards", CARDS);
+        let analysis = Analysis::new(workspace.check());
+        let file = analysis.file_named("a.cards").expect("loaded");
+        (analysis, file)
+    }
+
+    fn at(needle: &str) -> usize {
+        CARDS.find(needle).expect("in the text") + 1
+    }
+
+    #[test]
+    fn names_resolve_into_the_bundled_ruleset() {
+        let (analysis, file) = analysis();
+        let rules =
+            |spans: Vec<Span>| -> Vec<String> { spans.iter().map(|s| analysis.files.text(*s).to_string()).collect() };
+        assert_eq!(rules(analysis.definition(file, at("unstoppable"))), ["unstoppable"]);
+        assert_eq!(rules(analysis.definition(file, at("symbol"))), ["symbol"]);
+        assert_eq!(rules(analysis.definition(file, at("offense"))), ["offense"]);
+        let lint = analysis.hover(file, at("near-duplicate")).expect("a hover");
+        assert!(lint.markdown.starts_with("lint `near-duplicate-names` (L0004)"), "{}", lint.markdown);
+        // In the ruleset, a kind named in a declaration leads to the kind.
+        let ruleset = analysis.definition(file, at("offense"))[0].file;
+        let text = &analysis.files.get(ruleset).text;
+        let only = text.find("  only offense").expect("a keyword only for one kind") + "  only o".len();
+        let kind = analysis.definition(ruleset, only);
+        assert_eq!(analysis.files.text(kind[0]), "offense");
+        assert!(analysis.references(ruleset, only).len() >= 3);
+    }
+
+    #[test]
+    fn completion_knows_the_block_it_is_in() {
+        let (analysis, file) = analysis();
+        let labels =
+            |offset| -> Vec<String> { analysis.completions(file, offset).into_iter().map(|c| c.label).collect() };
+        // Inside `grid { }`, the fields of the grid shape.
+        let grid = labels(CARDS.find("    \n").expect("the empty line") + 4);
+        assert!(grid.contains(&"arrows".to_string()) && !grid.contains(&"symbol".to_string()), "{grid:?}");
+        // At the top level, the kinds.
+        let kinds = labels(CARDS.len());
+        assert!(kinds.contains(&"offense".to_string()), "{kinds:?}");
+    }
+}
