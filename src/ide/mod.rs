@@ -37,16 +37,15 @@ pub struct Analysis {
     /// Sorted by file and position.
     pub diagnostics: Vec<Diagnostic>,
     pub fixes: Vec<Fix>,
-    rulesets: Vec<RulesetDecls>,
+    /// Read on the first question that needs them: a check whose
+    /// diagnostics are all that is wanted does not pay for them.
+    rulesets: std::sync::OnceLock<Vec<RulesetDecls>>,
 }
 
 impl Analysis {
-    /// Reads the declarations of every ruleset in the workspace.
     pub fn new(outcome: Outcome) -> Analysis {
         let Outcome { files, project, fixes, diagnostics, .. } = outcome;
-        let ruleset_files: Vec<FileId> = files.ids().filter(|id| looks_like_ruleset(&files.get(*id).text)).collect();
-        let rulesets = ruleset_files.iter().filter_map(|id| RulesetDecls::read(*id, &parse(&files, *id).1)).collect();
-        Analysis { files, project, diagnostics, fixes, rulesets }
+        Analysis { files, project, diagnostics, fixes, rulesets: std::sync::OnceLock::new() }
     }
 
     /// The diagnostics whose primary label is in `file`.
@@ -72,7 +71,7 @@ impl Analysis {
         let mut chain: Vec<&RulesetDecls> = Vec::new();
         let mut next = Some(game.to_string());
         while let Some(id) = next.take() {
-            let Some(found) = self.rulesets.iter().find(|r| r.id == id) else { break };
+            let Some(found) = self.rulesets().iter().find(|r| r.id == id) else { break };
             if chain.iter().any(|r| r.id == found.id) {
                 break;
             }
@@ -89,7 +88,12 @@ impl Analysis {
 
     /// Every ruleset's declarations.
     pub fn rulesets(&self) -> &[RulesetDecls] {
-        &self.rulesets
+        self.rulesets.get_or_init(|| {
+            let files = &self.files;
+            let ruleset_files: Vec<FileId> =
+                files.ids().filter(|id| looks_like_ruleset(&files.get(*id).text)).collect();
+            ruleset_files.iter().filter_map(|id| RulesetDecls::read(*id, &parse(files, *id).1)).collect()
+        })
     }
 }
 

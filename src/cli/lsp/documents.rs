@@ -185,7 +185,10 @@ impl Documents {
         }
         let (outcome, parses) = workspace.check_keeping_parses();
         self.parses = parses.into_iter().map(|p| (PathBuf::from(&outcome.files.get(p.file()).name), p)).collect();
-        self.analysis = Analysis::new(outcome);
+        let old = std::mem::replace(&mut self.analysis, Analysis::new(outcome));
+        // Freeing ten thousand cards takes a while: not on the way to the
+        // diagnostics.
+        std::thread::spawn(move || drop(old));
         let files = &self.analysis.files;
         let mut paths = Vec::new();
         for id in files.ids() {
