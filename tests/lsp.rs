@@ -38,6 +38,10 @@ deck "Lances" draw {
   card "Spinal Lance" x2
   card "Twin Lance"
 }
+
+deck "More Lances" draw {
+  deck "Lances"
+}
 "#;
 
 struct Client {
@@ -51,13 +55,17 @@ struct Client {
 
 impl Client {
     fn start(dir: &Path) -> Client {
+        Client::start_with(dir, Stdio::inherit())
+    }
+
+    fn start_with(dir: &Path, stderr: Stdio) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_cardsmith"))
             .arg("lsp")
             .current_dir(dir)
             .env("XDG_CACHE_HOME", dir.join("cache"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(stderr)
             .spawn()
             .expect("cardsmith starts");
         let input = child.stdin.take().expect("stdin");
@@ -290,6 +298,9 @@ fn definitions_and_references(client: &mut Client, uri: &str) {
     let card = client.request("textDocument/definition", at(uri, 22, column(CARDS, 22, "Spinal") + 2));
     assert_eq!(card, json!([{ "uri": uri, "range": { "start": position(2, 8), "end": position(2, 22) } }]));
 
+    let deck = client.request("textDocument/definition", at(uri, 27, column(CARDS, 27, "Lances")));
+    assert_eq!(deck[0]["range"]["start"], position(21, 0), "{deck}");
+
     let keyword = client.request("textDocument/definition", at(uri, 8, column(CARDS, 8, "unstoppable")));
     let target = &keyword[0];
     let rules = target["uri"].as_str().expect("a location").to_string();
@@ -328,7 +339,7 @@ fn completion(client: &mut Client, uri: &str) {
 fn outline_and_search(client: &mut Client, uri: &str) {
     let symbols = client.request("textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } }));
     let names: Vec<&str> = symbols.as_array().expect("a list").iter().filter_map(|s| s["name"].as_str()).collect();
-    assert_eq!(names, ["Spinal Lance", "Twin Lance", "Lances"]);
+    assert_eq!(names, ["Spinal Lance", "Twin Lance", "Lances", "More Lances"]);
     assert_eq!(symbols[0]["detail"], "offense");
     assert_eq!(symbols[0]["range"]["start"], position(2, 0));
     assert_eq!(symbols[0]["range"]["end"], position(10, 1));
@@ -384,4 +395,40 @@ fn positions_in_utf8_when_the_client_offers_it() {
     assert_eq!(client.request("shutdown", Value::Null), Value::Null);
     client.notify("exit", Value::Null);
     assert_eq!(client.child.wait().expect("exits").code(), Some(0));
+}
+
+#[test]
+fn hostile_messages_are_answered_and_never_end_the_session() {
+    let (dir, uri) = project();
+    let mut client = Client::start_with(dir.path(), Stdio::piped());
+    let early = client.call("textDocument/hover", at(&uri, 0, 0));
+    assert_eq!(early["error"]["code"], -32002, "not initialized: {early}");
+    initialize(&mut client, dir.path(), json!({}));
+
+    // Buffers that are not files, changes to buffers never opened.
+    open(&mut client, "untitled:Untitled-1", "game dreadnaught-2e\n");
+    client.change(&uri, 7, "nothing opened this");
+    let untitled = client.request("textDocument/hover", at("untitled:Untitled-1", 0, 1));
+    assert_eq!(untitled, Value::Null);
+
+    let wrong_params = client.call("textDocument/definition", json!("a string"));
+    assert_eq!(wrong_params["error"]["code"], -32602);
+    client.send_raw(br#"{"jsonrpc":"2.0","id":41,"method":7}"#);
+    assert_eq!(client.response(&json!(41))["error"]["code"], -32600);
+    client.send_raw(br#"[{"jsonrpc":"2.0","id":42,"method":"shutdown"}]"#);
+    assert_eq!(client.response(&Value::Null)["error"]["code"], -32600);
+    write!(client.input, "X-Nothing: 1\r\n\r\n").expect("write");
+    assert_eq!(client.response(&Value::Null)["error"]["code"], -32700);
+
+    // The server still works, and checked the file from disk all along.
+    let symbols = client.request("textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } }));
+    assert_eq!(symbols[0]["name"], "Spinal Lance");
+
+    // A body larger than the server reads, then the end of the input.
+    write!(client.input, "Content-Length: 99999999999\r\n\r\n{{}}").expect("write");
+    drop(client.input);
+    let output = client.child.wait_with_output().expect("exits");
+    assert_eq!(output.status.code(), Some(1), "no exit notification");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
 }

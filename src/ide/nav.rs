@@ -24,6 +24,7 @@ impl Analysis {
         let Some(game) = self.game_of_file(file) else { return Vec::new() };
         match &site {
             Site::Card(name) => self.card(&game, name).map(|c| vec![self.card_name_span(c)]).unwrap_or_default(),
+            Site::Deck(name) => self.decks(&game, name).map(|d| d.span).collect(),
             _ => self.decls_for(&game, &site).iter().map(|d| d.span).collect(),
         }
     }
@@ -44,7 +45,7 @@ impl Analysis {
                     own
                 }
             }
-            Site::Card(_) | Site::Name(_) | Site::Icon(_) | Site::Lint(_) => Vec::new(),
+            Site::Card(_) | Site::Name(_) | Site::Icon(_) | Site::Lint(_) | Site::Deck(_) => Vec::new(),
         };
         if !found.is_empty() {
             return first_of_each_ruleset(found);
@@ -58,6 +59,11 @@ impl Analysis {
     /// A card of a game by name.
     pub fn card(&self, game: &str, name: &str) -> Option<&Card> {
         self.game(game)?.cards.iter().find(|c| c.name == name)
+    }
+
+    /// A game's decks of a name (decks inside two others may share one).
+    fn decks<'a>(&'a self, game: &str, name: &'a str) -> impl Iterator<Item = &'a crate::ir::Deck> + 'a {
+        self.game(game).into_iter().flat_map(|g| g.decks.iter()).filter(move |d| d.name == name)
     }
 
     /// The name in a card's head (its head when it cannot be found).
@@ -171,8 +177,10 @@ impl Analysis {
 /// (used as a kind, a field, a value or an icon alike).
 fn same_target(a: &Site, b: &Site) -> bool {
     match (a, b) {
-        (Site::Card(x), Site::Card(y)) | (Site::Lint(x), Site::Lint(y)) => x == y,
-        (Site::Card(_) | Site::Lint(_), _) | (_, Site::Card(_) | Site::Lint(_)) => false,
+        (Site::Card(x), Site::Card(y)) | (Site::Lint(x), Site::Lint(y)) | (Site::Deck(x), Site::Deck(y)) => x == y,
+        (Site::Card(_) | Site::Lint(_) | Site::Deck(_), _) | (_, Site::Card(_) | Site::Lint(_) | Site::Deck(_)) => {
+            false
+        }
         _ => a.text() == b.text(),
     }
 }

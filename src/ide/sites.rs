@@ -22,13 +22,15 @@ pub enum Site {
     Icon(String),
     /// A lint named on an `allow`, `warn` or `deny` line.
     Lint(String),
+    /// A deck, by its name: its own head, or a deck's `deck` line.
+    Deck(String),
 }
 
 impl Site {
     /// The name, whatever it refers to.
     pub fn text(&self) -> &str {
         match self {
-            Site::Kind(s) | Site::Name(s) | Site::Card(s) | Site::Icon(s) | Site::Lint(s) => s,
+            Site::Kind(s) | Site::Name(s) | Site::Card(s) | Site::Icon(s) | Site::Lint(s) | Site::Deck(s) => s,
             Site::Field { name, .. } => name,
         }
     }
@@ -63,7 +65,14 @@ impl Walker<'_> {
         } else if is_card {
             self.out.push((node.name.span, Site::Field { kind: top.name.text.clone(), name: name.to_string() }));
         }
-        let in_deck = self.content && top.name.text == "deck" && !path.is_empty() && name == "card";
+        let in_deck = self.content && top.name.text == "deck";
+        // What the item's first string names: a card, a deck, or nothing.
+        let named: Option<fn(String) -> Site> = match (in_deck, path.is_empty(), name) {
+            (true, true, _) | (true, false, "deck") => Some(Site::Deck),
+            (true, false, "card") => Some(Site::Card),
+            (false, true, _) if is_card => Some(Site::Card),
+            _ => None,
+        };
         if self.content && crate::ir::Level::parse(name).is_some() {
             for value in &node.values {
                 if let ValueKind::Ident(lint) = &value.kind {
@@ -73,8 +82,7 @@ impl Walker<'_> {
             return;
         }
         for (i, value) in node.values.iter().enumerate() {
-            let names_card = i == 0 && ((is_card && path.is_empty()) || in_deck);
-            self.value(value, names_card);
+            self.value(value, named.filter(|_| i == 0));
         }
         if let Some(block) = &node.block {
             let mut inner = path.to_vec();
@@ -85,16 +93,20 @@ impl Walker<'_> {
         }
     }
 
-    fn value(&mut self, value: &Value, names_card: bool) {
+    fn value(&mut self, value: &Value, named: Option<fn(String) -> Site>) {
         match &value.kind {
             ValueKind::Ident(s) | ValueKind::Word(s) => self.out.push((value.span, Site::Name(s.clone()))),
             ValueKind::Call { name, args } => {
                 self.out.push((name.span, Site::Name(name.text.clone())));
                 for arg in args {
-                    self.value(arg, false);
+                    self.value(arg, None);
                 }
             }
-            ValueKind::String(s) if names_card => self.out.push((value.span, Site::Card(s.clone()))),
+            ValueKind::String(s) if named.is_some() => {
+                if let Some(site) = named {
+                    self.out.push((value.span, site(s.clone())));
+                }
+            }
             ValueKind::String(_) if self.content => self.text(value.span),
             _ => {}
         }
