@@ -36,6 +36,9 @@ impl Analysis {
         let line_start = text[..offset].rfind(['\n', '\r']).map_or(0, |i| i + 1);
         let prefix = &text[line_start..offset];
         let (_, tree) = parse(&self.files, file);
+        if first_word(prefix) == Some("game") && tree.nodes.first().is_none_or(|n| n.span.end as usize >= offset) {
+            return self.games();
+        }
         let Some(game) = crate::check::game_of(&tree) else { return Vec::new() };
         let Some(ruleset) = self.game(game).map(|g| &g.ruleset) else { return Vec::new() };
         let path = enclosing(&tree.nodes, line_start);
@@ -60,6 +63,15 @@ impl Analysis {
             }
             (false, None) => Vec::new(),
         }
+    }
+
+    /// The games a file may name: the bundled ones and the workspace's.
+    fn games(&self) -> Vec<Completion> {
+        let mut ids: Vec<&str> = crate::check::builtin::ids().collect();
+        ids.extend(self.rulesets().iter().map(|r| r.id.as_str()));
+        ids.sort_unstable();
+        ids.dedup();
+        ids.into_iter().map(|id| item(id, None, CompletionKind::Name)).collect()
     }
 
     /// Inside a string: an icon after an open `{`, a card's name after an

@@ -164,5 +164,19 @@ mod tests {
         // At the top level, the kinds.
         let kinds = labels(CARDS.len());
         assert!(kinds.contains(&"offense".to_string()), "{kinds:?}");
+        // On the first line, the games.
+        let games = labels("game d".len());
+        assert!(games.contains(&"dreadnaught-2e".to_string()), "{games:?}");
+    }
+
+    #[test]
+    fn a_declaration_in_a_ruleset_hovers_as_itself() {
+        let (analysis, file) = analysis();
+        let ruleset = analysis.definition(file, at("offense"))[0].file;
+        let text = &analysis.files.get(ruleset).text;
+        let field = text.find("  field arc arc").expect("the arc field") + "  field a".len();
+        let hover = analysis.hover(ruleset, field).expect("a hover");
+        assert!(hover.markdown.contains("field arc arc"), "{}", hover.markdown);
+        assert_eq!(analysis.files.text(analysis.definition(ruleset, field)[0]), "arc");
     }
 }

@@ -20,12 +20,23 @@ impl Analysis {
     /// Where the name at an offset is declared: a card, or a line of the
     /// ruleset.
     pub fn definition(&self, file: FileId, offset: usize) -> Vec<Span> {
-        let Some((_, site)) = self.site_at(file, offset) else { return Vec::new() };
+        let Some((at, site)) = self.site_at(file, offset) else { return Vec::new() };
         let Some(game) = self.game_of_file(file) else { return Vec::new() };
         match &site {
             Site::Card(name) => self.card(&game, name).map(|c| vec![self.card_name_span(c)]).unwrap_or_default(),
             Site::Deck(name) => self.decks(&game, name).map(|d| d.span).collect(),
-            _ => self.decls_for(&game, &site).iter().map(|d| d.span).collect(),
+            _ => self.decls_at(&game, at, &site).iter().map(|d| d.span).collect(),
+        }
+    }
+
+    /// The declaration whose id is written at `at`, else those `site` may
+    /// mean.
+    fn decls_at(&self, game: &str, at: Span, site: &Site) -> Vec<&Decl> {
+        let chain = self.decls_of(game);
+        let own = chain.iter().flat_map(|r| r.decls.iter()).find(|d| d.span == at);
+        match own {
+            Some(decl) => vec![decl],
+            None => self.decls_for(game, site),
         }
     }
 
@@ -115,7 +126,7 @@ impl Analysis {
                         code.explanation
                     )
                 }),
-                _ => self.decls_for(&game, site).first().map(|d| self.decl_summary(d)),
+                _ => self.decls_at(&game, *at, site).first().map(|d| self.decl_summary(d)),
             };
             if let Some(text) = text {
                 parts.push(text);
