@@ -385,13 +385,32 @@ fn protocol_errors(client: &mut Client, uri: &str) {
 fn positions_in_utf8_when_the_client_offers_it() {
     let (dir, uri) = project();
     let mut client = Client::start(dir.path());
-    let init = initialize(&mut client, dir.path(), json!({ "general": { "positionEncodings": ["utf-8", "utf-16"] } }));
+    let capabilities = json!({
+        "general": { "positionEncodings": ["utf-8", "utf-16"] },
+        "workspace": { "didChangeWatchedFiles": { "dynamicRegistration": true } },
+    });
+    let init = initialize(&mut client, dir.path(), capabilities);
     assert_eq!(init["capabilities"]["positionEncoding"], "utf-8");
     let diagnostics = client.diagnostics(&uri);
     let icon = diagnostics.iter().find(|d| d["code"] == "E0210").expect("the unknown icon is reported");
     let line = CARDS.lines().nth(9).expect("line");
     let start = line.find("{damge}").expect("on the line") as u64;
     assert_eq!(icon["range"]["start"]["character"], start);
+
+    // The server asked to hear of files changed outside the editor; a new
+    // file is checked once the client says so.
+    let asked = client.notifications.iter().find(|m| m["method"] == "client/registerCapability").cloned();
+    let asked = asked.expect("a request to watch the files");
+    assert_eq!(asked["params"]["registrations"][0]["method"], "workspace/didChangeWatchedFiles");
+    client.send_raw(json!({ "jsonrpc": "2.0", "id": asked["id"], "result": null }).to_string().as_bytes());
+    let new_file = dir.path().join("cards").join("new.cards");
+    std::fs::write(&new_file, "game dreadnaught-2e\n\noffense \"Spare\" {\n  symbol kinetic\n  arc nowhere\n}\n")
+        .expect("write");
+    let new_uri = format!("file://{}", new_file.display());
+    let changes = json!({ "changes": [{ "uri": new_uri, "type": 1 }] });
+    client.notify("workspace/didChangeWatchedFiles", changes);
+    let found = client.diagnostics(&new_uri);
+    assert!(found.iter().any(|d| d["range"]["start"]["line"] == 4), "{found:?}");
     assert_eq!(client.request("shutdown", Value::Null), Value::Null);
     client.notify("exit", Value::Null);
     assert_eq!(client.child.wait().expect("exits").code(), Some(0));

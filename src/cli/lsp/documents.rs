@@ -17,6 +17,9 @@ pub struct Documents {
     lints: cardsmith::lint::Config,
     /// The project's files as on disk, by path.
     disk: BTreeMap<PathBuf, Vec<u8>>,
+    /// The folders and files the project reads (its `paths`), where a file
+    /// created later is read too.
+    roots: Vec<PathBuf>,
     /// The client's open buffers, by path: they win over the disk.
     open: BTreeMap<PathBuf, String>,
     pub analysis: Analysis,
@@ -37,6 +40,7 @@ impl Documents {
         Documents {
             lints: cardsmith::lint::Config::default(),
             disk: BTreeMap::new(),
+            roots: Vec::new(),
             open: BTreeMap::new(),
             analysis: Analysis::new(cardsmith::workspace::Workspace::new().check()),
             paths: Vec::new(),
@@ -55,7 +59,8 @@ impl Documents {
         let found = project::Project::find_from(root.to_path_buf());
         let loaded = found.and_then(|p| {
             self.lints = p.manifest.lints.clone();
-            project::collect(&p.paths(&[])?)
+            self.roots = p.paths(&[])?.iter().map(|p| absolute(p)).collect();
+            project::collect(&self.roots)
         });
         match loaded {
             Ok(paths) => {
@@ -125,7 +130,7 @@ impl Documents {
             if change.typ == lsp::FileChangeType::DELETED {
                 self.disk.remove(&path);
                 self.stale = true;
-            } else if matches!(path.extension().and_then(|e| e.to_str()), Some("rules" | "cards")) {
+            } else if self.is_project_file(&path) {
                 self.read(&path);
             }
         }
@@ -213,6 +218,20 @@ impl Documents {
     /// The file a URI names, if checked.
     pub fn file(&self, uri: &lsp::Uri) -> Option<FileId> {
         self.ids.get(&convert::path_of(uri)?).copied()
+    }
+
+    /// Whether the project reads a file at this path: a card or ruleset
+    /// file under its paths, outside hidden folders and `target`, as
+    /// [`project::collect`] finds them.
+    fn is_project_file(&self, path: &Path) -> bool {
+        let Some(root) = self.roots.iter().find(|r| path.starts_with(r)) else { return false };
+        let inside = path.strip_prefix(root).map(|p| p.components().collect::<Vec<_>>()).unwrap_or_default();
+        let hidden = inside.iter().any(|c| {
+            let name = c.as_os_str().to_string_lossy();
+            name.starts_with('.') || name == "target"
+        });
+        let kind = matches!(path.extension().and_then(|e| e.to_str()), Some("rules" | "cards"));
+        (kind && !hidden) || self.disk.contains_key(path)
     }
 
     fn is_bundled(&self, path: &Path) -> bool {

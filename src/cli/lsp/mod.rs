@@ -73,11 +73,20 @@ struct Server {
     shutdown: bool,
     encoding: Encoding,
     docs: Documents,
+    /// Whether the client lets the server ask it to watch the project's
+    /// files, so that changes made outside the editor are checked too.
+    can_watch: bool,
 }
 
 impl Server {
     fn new() -> Server {
-        Server { initialized: false, shutdown: false, encoding: Encoding::Utf16, docs: Documents::new() }
+        Server {
+            initialized: false,
+            shutdown: false,
+            encoding: Encoding::Utf16,
+            docs: Documents::new(),
+            can_watch: false,
+        }
     }
 
     /// Handles one message; the exit status once the client says `exit`.
@@ -93,6 +102,9 @@ impl Server {
             }
             Incoming::Notification(notification) if notification.method == "exit" => {
                 return Some(if self.shutdown { ExitCode::SUCCESS } else { ExitCode::from(1) });
+            }
+            Incoming::Notification(notification) if notification.method == "initialized" && self.can_watch => {
+                send(out, &watch_request());
             }
             Incoming::Notification(notification) if self.initialized => self.notification(notification),
             Incoming::Notification(_) | Incoming::Response => {}
@@ -134,6 +146,8 @@ impl Server {
         if offered.is_some_and(|e| e.contains(&lsp_types::PositionEncodingKind::UTF8)) {
             self.encoding = Encoding::Utf8;
         }
+        let watching = params.capabilities.workspace.as_ref().and_then(|w| w.did_change_watched_files.as_ref());
+        self.can_watch = watching.and_then(|w| w.dynamic_registration).unwrap_or(false);
         #[allow(deprecated)] // `root_path` is what older clients send.
         let root = params
             .workspace_folders
@@ -181,6 +195,21 @@ impl Server {
             send(out, &notification);
         }
     }
+}
+
+/// Asks the client to report changes to card and ruleset files, whoever
+/// makes them (`workspace/didChangeWatchedFiles`).  Its answer is ignored.
+fn watch_request() -> Value {
+    serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": "watch-files",
+        "method": "client/registerCapability",
+        "params": { "registrations": [{
+            "id": "watch-files",
+            "method": "workspace/didChangeWatchedFiles",
+            "registerOptions": { "watchers": [{ "globPattern": "**/*.{cards,rules}" }] },
+        }] },
+    })
 }
 
 /// A message's parameters as the type its method takes.
