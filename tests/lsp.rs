@@ -120,20 +120,21 @@ impl Client {
         response["result"].clone()
     }
 
-    /// The next diagnostics published for a file.
-    fn diagnostics(&mut self, uri: &str) -> Vec<Value> {
+    /// The next message from the server, unasked, that `wanted` accepts.
+    fn next(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
         loop {
-            let found = self
-                .notifications
-                .iter()
-                .position(|n| n["method"] == "textDocument/publishDiagnostics" && n["params"]["uri"] == uri);
-            if let Some(i) = found {
-                let notification = self.notifications.remove(i);
-                return notification["params"]["diagnostics"].as_array().cloned().unwrap_or_default();
+            if let Some(i) = self.notifications.iter().position(&wanted) {
+                return self.notifications.remove(i);
             }
-            let message = self.output.recv_timeout(WAIT).expect("diagnostics in time");
+            let message = self.output.recv_timeout(WAIT).expect("a message in time");
             self.notifications.push(message);
         }
+    }
+
+    /// The next diagnostics published for a file.
+    fn diagnostics(&mut self, uri: &str) -> Vec<Value> {
+        let notification = self.next(|n| n["method"] == "textDocument/publishDiagnostics" && n["params"]["uri"] == uri);
+        notification["params"]["diagnostics"].as_array().cloned().unwrap_or_default()
     }
 
     fn change(&mut self, uri: &str, version: i64, text: &str) {
@@ -399,8 +400,7 @@ fn positions_in_utf8_when_the_client_offers_it() {
 
     // The server asked to hear of files changed outside the editor; a new
     // file is checked once the client says so.
-    let asked = client.notifications.iter().find(|m| m["method"] == "client/registerCapability").cloned();
-    let asked = asked.expect("a request to watch the files");
+    let asked = client.next(|m| m["method"] == "client/registerCapability");
     assert_eq!(asked["params"]["registrations"][0]["method"], "workspace/didChangeWatchedFiles");
     client.send_raw(json!({ "jsonrpc": "2.0", "id": asked["id"], "result": null }).to_string().as_bytes());
     let new_file = dir.path().join("cards").join("new.cards");

@@ -160,13 +160,25 @@ impl Documents {
         }
         let mut changed = Vec::new();
         for (path, diagnostics) in &now {
-            if self.published.get(path) != Some(diagnostics) {
+            // A file with nothing to report is not announced unless open.
+            let before = self.published.get(path);
+            let new = match before {
+                Some(before) => before != diagnostics,
+                None => !diagnostics.is_empty() || self.open.contains_key(path),
+            };
+            if new {
                 changed.push((convert::uri_of(path), diagnostics.clone()));
             }
         }
-        for path in self.published.keys().filter(|p| !now.contains_key(*p)) {
-            changed.push((convert::uri_of(path), Vec::new()));
+        for (path, before) in &self.published {
+            if !now.contains_key(path) && !before.is_empty() {
+                changed.push((convert::uri_of(path), Vec::new()));
+            }
         }
+        // What the client holds: every file announced, now or before.
+        now.retain(|path, diagnostics| {
+            !diagnostics.is_empty() || self.open.contains_key(path) || self.published.contains_key(path)
+        });
         self.published = now;
         changed.sort_by(|a, b| a.0.cmp(&b.0));
         changed
