@@ -426,6 +426,10 @@ fn hostile_messages_are_answered_and_never_end_the_session() {
 
     // Buffers that are not files, changes to buffers never opened.
     open(&mut client, "untitled:Untitled-1", "game dreadnaught-2e\n");
+    let notes = format!("file://{}", dir.path().join("notes.md").display());
+    let params = json!({ "textDocument": { "uri": notes, "languageId": "markdown", "version": 1, "text": "# notes" } });
+    client.notify("textDocument/didOpen", params);
+    assert_eq!(client.request("textDocument/hover", at(&notes, 0, 1)), Value::Null, "not a file it checks");
     client.change(&uri, 7, "nothing opened this");
     let untitled = client.request("textDocument/hover", at("untitled:Untitled-1", 0, 1));
     assert_eq!(untitled, Value::Null);

@@ -87,9 +87,14 @@ impl Documents {
         self.stale = true;
     }
 
+    /// Takes an opened buffer in place of its file.  Only card and ruleset
+    /// files are checked: a client may announce every document it opens.
     pub fn open(&mut self, params: lsp::DidOpenTextDocumentParams) {
-        if let Some(path) = convert::path_of(&params.text_document.uri) {
-            self.open.insert(path, params.text_document.text);
+        let document = params.text_document;
+        let Some(path) = convert::path_of(&document.uri) else { return };
+        let ours = matches!(path.extension().and_then(|e| e.to_str()), Some("rules" | "cards"));
+        if ours || document.language_id == "cardsmith" || self.disk.contains_key(&path) {
+            self.open.insert(path, document.text);
             self.stale = true;
         }
     }
