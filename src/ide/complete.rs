@@ -42,17 +42,24 @@ impl Analysis {
         let Some(game) = crate::check::game_of(&tree) else { return Vec::new() };
         let Some(ruleset) = self.game(game).map(|g| &g.ruleset) else { return Vec::new() };
         let path = enclosing(&tree.nodes, line_start);
-        let in_deck = path.first().is_some_and(|n| n.name.text == "deck");
+        let vocab = self.deck_words(&tree);
+        let in_deck = path.first().is_some_and(|n| vocab.starts_deck(&n.name.text));
         if let Some(inner) = open_string(prefix) {
-            return self.in_text(game, ruleset, inner, in_deck && first_word(prefix) == Some("card"));
+            let line = first_word(prefix).unwrap_or("");
+            if in_deck && vocab.starts_deck(line) {
+                return self.deck_names(game);
+            }
+            return self.in_text(game, ruleset, inner, in_deck && vocab.lists_card(line));
         }
         let words: Vec<&str> = prefix.split_whitespace().collect();
         let typing_name = words.is_empty() || (words.len() == 1 && !prefix.ends_with(char::is_whitespace));
         match (typing_name, path.first()) {
             (true, None) => ruleset.kinds.iter().map(|k| item(&k.id, Some(&k.display), CompletionKind::Kind)).collect(),
-            (true, Some(_)) if in_deck => Vec::new(),
+            (true, Some(_)) if in_deck => {
+                vocab.entries.iter().chain(&vocab.decks).map(|w| item(w, None, CompletionKind::Name)).collect()
+            }
             (true, Some(top)) => fields(ruleset, schema_at(ruleset, top, &path[1..])),
-            (false, _) if path.is_empty() => Vec::new(),
+            (false, None) => head_values(ruleset, &vocab, &words),
             (false, Some(top)) => {
                 let line = words[0];
                 let field =
@@ -61,8 +68,13 @@ impl Analysis {
                     field.map(|f| f.schema.takes.iter().map(|t| &t.ty).collect()).unwrap_or_default();
                 values(ruleset, &types)
             }
-            (false, None) => Vec::new(),
         }
+    }
+
+    /// The decks of a game, by name.
+    fn deck_names(&self, game: &str) -> Vec<Completion> {
+        let decks = self.game(game).map(|g| g.decks.as_slice()).unwrap_or_default();
+        decks.iter().map(|d| item(&d.name, None, CompletionKind::Name)).collect()
     }
 
     /// The games a file may name: the bundled ones and the workspace's.
@@ -110,6 +122,20 @@ fn fields(ruleset: &Ruleset, schema: Option<&Schema>) -> Vec<Completion> {
             item(&f.name, Some(&types.join(" ")), CompletionKind::Field)
         })
         .collect()
+}
+
+/// On an item's head after its name: a card's tags, a deck's type.
+fn head_values(ruleset: &Ruleset, words: &super::sites::DeckWords, line: &[&str]) -> Vec<Completion> {
+    let Some(first) = line.first() else { return Vec::new() };
+    if words.starts_deck(first) {
+        let types = ruleset.deck_types.iter().filter(|t| t.word == *first);
+        return types.map(|t| item(&t.id, Some(&t.display), CompletionKind::Name)).collect();
+    }
+    if ruleset.kind(first).is_none() {
+        return Vec::new();
+    }
+    let tags = ruleset.tags.iter().filter(|t| t.only.is_empty() || t.only.iter().any(|k| k == first));
+    tags.map(|t| item(&t.id, Some(&t.display), CompletionKind::Name)).collect()
 }
 
 /// The names of the types a field takes.

@@ -102,7 +102,11 @@ impl Analysis {
             if !of_game {
                 return Vec::new();
             }
-            sites(&self.files, &tree).into_iter().filter(|(_, s)| same_target(s, &site)).map(|(span, _)| span).collect()
+            sites(&self.files, &tree, &self.deck_words(&tree))
+                .into_iter()
+                .filter(|(_, s)| same_target(s, &site))
+                .map(|(span, _)| span)
+                .collect()
         });
         found.into_iter().flatten().collect()
     }
@@ -116,6 +120,12 @@ impl Analysis {
         if let (Some((at, site)), Some(game)) = (&site, self.game_of_file(file)) {
             let text = match site {
                 Site::Card(name) => self.card(&game, name).map(|c| self.card_summary(c)),
+                Site::Deck(name) => self.decks(&game, name).next().map(|deck| {
+                    let ruleset = self.game(&game).map(|g| &g.ruleset);
+                    let kind = ruleset.and_then(|r| r.deck_type_of(&deck.deck_type)).map(|t| t.display.as_str());
+                    let cards: i64 = deck.cards.iter().map(|c| c.count).sum();
+                    format!("**{}** — {}, {cards} cards", deck.name, kind.unwrap_or(""))
+                }),
                 Site::Lint(name) => crate::lint::lint(name).map(|lint| {
                     let code = lint.code;
                     format!(

@@ -59,11 +59,12 @@ impl Analysis {
         if crate::check::is_ruleset(&tree) {
             return self.declaration_symbols(file);
         }
+        let words = self.deck_words(&tree);
         let mut out = Vec::new();
         for node in &tree.nodes {
             let Some(name_value) = node.values.first() else { continue };
             let crate::syntax::ast::ValueKind::String(name) = &name_value.kind else { continue };
-            let deck = node.name.text == "deck";
+            let deck = words.starts_deck(&node.name.text);
             let detail = match (deck, node.values.get(1)) {
                 (true, Some(ty)) => format!("deck {}", self.files.text(ty.span)),
                 _ => node.name.text.clone(),

@@ -37,12 +37,41 @@ impl Site {
 }
 
 /// Lines of a content file that are not cards.
-const NOT_CARDS: &[&str] = &["game", "deck", "allow", "warn", "deny"];
+const NOT_CARDS: &[&str] = &["game", "allow", "warn", "deny"];
+
+/// The words a game's content uses for its decks, from its ruleset: what
+/// starts a deck (`deck`, or a word a deck type declares) and what lists a
+/// card in one (`card`, or the deck types' entry words).
+#[derive(Clone, Debug)]
+pub(crate) struct DeckWords {
+    pub decks: Vec<String>,
+    pub entries: Vec<String>,
+}
+
+impl DeckWords {
+    pub fn of(game: Option<&crate::ir::Game>) -> DeckWords {
+        let mut decks = vec!["deck".to_string()];
+        let mut entries = vec!["card".to_string()];
+        for deck_type in game.map(|g| g.ruleset.deck_types.as_slice()).unwrap_or_default() {
+            decks.push(deck_type.word.clone());
+            entries.extend(deck_type.entry.iter().cloned());
+        }
+        DeckWords { decks, entries }
+    }
+
+    pub fn starts_deck(&self, word: &str) -> bool {
+        self.decks.iter().any(|d| d == word)
+    }
+
+    pub fn lists_card(&self, word: &str) -> bool {
+        self.entries.iter().any(|e| e == word)
+    }
+}
 
 /// Every site in a parsed file, in source order.
-pub(crate) fn sites(files: &Files, tree: &SourceTree) -> Vec<(Span, Site)> {
+pub(crate) fn sites(files: &Files, tree: &SourceTree, words: &DeckWords) -> Vec<(Span, Site)> {
     let content = !crate::check::is_ruleset(tree);
-    let mut walker = Walker { files, content, out: Vec::new() };
+    let mut walker = Walker { files, content, words, out: Vec::new() };
     for node in &tree.nodes {
         walker.node(node, &[]);
     }
@@ -52,6 +81,7 @@ pub(crate) fn sites(files: &Files, tree: &SourceTree) -> Vec<(Span, Site)> {
 struct Walker<'a> {
     files: &'a Files,
     content: bool,
+    words: &'a DeckWords,
     out: Vec<(Span, Site)>,
 }
 
@@ -59,18 +89,19 @@ impl Walker<'_> {
     fn node(&mut self, node: &Node, path: &[&Node]) {
         let name = node.name.text.as_str();
         let top = path.first().copied().unwrap_or(node);
-        let is_card = self.content && !NOT_CARDS.contains(&top.name.text.as_str());
+        let in_deck = self.content && self.words.starts_deck(&top.name.text);
+        let is_card = self.content && !in_deck && !NOT_CARDS.contains(&top.name.text.as_str());
         if is_card && path.is_empty() {
             self.out.push((node.name.span, Site::Kind(name.to_string())));
         } else if is_card {
             self.out.push((node.name.span, Site::Field { kind: top.name.text.clone(), name: name.to_string() }));
         }
-        let in_deck = self.content && top.name.text == "deck";
         // What the item's first string names: a card, a deck, or nothing.
-        let named: Option<fn(String) -> Site> = match (in_deck, path.is_empty(), name) {
-            (true, true, _) | (true, false, "deck") => Some(Site::Deck),
-            (true, false, "card") => Some(Site::Card),
-            (false, true, _) if is_card => Some(Site::Card),
+        let named: Option<fn(String) -> Site> = match (in_deck, path.is_empty()) {
+            (true, true) => Some(Site::Deck),
+            (true, false) if self.words.starts_deck(name) => Some(Site::Deck),
+            (true, false) if self.words.lists_card(name) => Some(Site::Card),
+            (false, true) if is_card => Some(Site::Card),
             _ => None,
         };
         if self.content && crate::ir::Level::parse(name).is_some() {
@@ -146,10 +177,15 @@ impl Walker<'_> {
 }
 
 impl Analysis {
+    /// The deck words of the game a file is for.
+    pub(crate) fn deck_words(&self, tree: &SourceTree) -> DeckWords {
+        DeckWords::of(crate::check::game_of(tree).and_then(|g| self.game(g)))
+    }
+
     /// The site at an offset of a file, with its span.
     pub fn site_at(&self, file: FileId, offset: usize) -> Option<(Span, Site)> {
         let (_, tree) = parse(&self.files, file);
-        let found = sites(&self.files, &tree);
+        let found = sites(&self.files, &tree, &self.deck_words(&tree));
         // The innermost: an icon in a text is found after nothing else
         // covers it, but a name written just before another's start is on
         // both: the one that starts at the offset wins.
