@@ -46,3 +46,29 @@ fn fleet_words_lead_to_cards_and_decks() {
     assert!(symbols.iter().any(|s| s.name == "Lantern Patrol" && s.kind == SymbolKind::Deck), "{symbols:?}");
     assert!(symbols.iter().all(|s| s.kind == SymbolKind::Deck));
 }
+
+/// Every question at every offset of files with mistakes of every kind,
+/// cut short at every line: answers may be empty, but nothing panics.
+#[test]
+fn every_offset_of_broken_files_is_answered() {
+    let text = "game dreadnaught-2e\n\noffense \"Spinal “Lance”\" primary {\n  symbol kinetic\n  arc narow\n  at 2.4 {\n    impact damage 8+\n    when range long.. { impact damage +2 }\n  }\n  keywords unstoppable(damage, 𝔠)\n  text \"Deal {damage} to *Spinal “Lance”* and {unclosed\n  ) stray\n  grid { arrows green\n}\n\ndeck \"D\" draw {\n  card \"Spinal “Lance”\" x2\n  deck \"D\"\n  card \"\n}\n";
+    let cut_points: Vec<usize> = text.match_indices('\n').map(|(i, _)| i + 1).collect();
+    for end in cut_points {
+        let mut workspace = Workspace::new();
+        workspace.add_text("a.cards", &text[..end]);
+        let analysis = Analysis::new(workspace.check());
+        let file = analysis.file_named("a.cards").expect("loaded");
+        for offset in 0..=end + 2 {
+            let _ = analysis.hover(file, offset);
+            let _ = analysis.definition(file, offset);
+            let _ = analysis.completions(file, offset);
+            let _ = analysis.actions(file, offset, offset + 3);
+            if offset % 5 == 0 {
+                let _ = analysis.references(file, offset);
+            }
+        }
+        let _ = analysis.symbols(file);
+        let _ = analysis.highlights(file);
+        let _ = analysis.workspace_symbols("“");
+    }
+}
