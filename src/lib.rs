@@ -16,6 +16,7 @@ pub mod config;
 pub mod diagnostics;
 pub mod engine;
 pub mod fmt;
+pub mod ide;
 pub mod ir;
 pub mod lint;
 pub mod parallel;

@@ -15,10 +15,31 @@ pub struct Workspace {
     /// Files loaded but not parsed yet.
     unparsed: Vec<FileId>,
     trees: Vec<(FileId, SourceTree)>,
+    /// Each parsed file's syntax diagnostics, also in `diagnostics`: kept
+    /// with its tree by [`Workspace::check_keeping_parses`].
+    parse_diagnostics: Vec<Vec<Diagnostic>>,
     diagnostics: Vec<Diagnostic>,
     /// Files the user gave, as opposed to bundled rulesets added for them.
     user_files: usize,
     lints: crate::lint::Config,
+}
+
+/// One file's syntax tree and syntax diagnostics, kept from a check so that
+/// the next check of the same text, as the same file of the table, need not
+/// parse it again (an editor checks again on every change).
+pub struct Parsed {
+    file: FileId,
+    /// The text as given, byte-order mark included.
+    text: String,
+    tree: SourceTree,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Parsed {
+    /// The file of the table it was parsed as.
+    pub fn file(&self) -> FileId {
+        self.file
+    }
 }
 
 /// The result of checking a workspace.
@@ -64,11 +85,29 @@ impl Workspace {
         self.add_bytes(name, text.as_bytes().to_vec());
     }
 
+    /// Adds a file from text in memory, with its parse from an earlier check
+    /// when that parse is of the same text as the same file of the table;
+    /// otherwise the text is parsed with the others.
+    pub fn add_parsed(&mut self, name: &str, text: &str, parsed: Option<Parsed>) {
+        let next = FileId(self.files.len() as u32);
+        match parsed {
+            Some(parsed) if parsed.file == next && parsed.text == text => {
+                self.user_files += 1;
+                let id = self.files.add(name, parsed.text);
+                self.diagnostics.extend(parsed.diagnostics.iter().cloned());
+                self.trees.push((id, parsed.tree));
+                self.parse_diagnostics.push(parsed.diagnostics);
+            }
+            _ => self.add_text(name, text),
+        }
+    }
+
     /// Parses every file added since the last call, in the order added.
     fn parse_added(&mut self) {
         let ids = std::mem::take(&mut self.unparsed);
         for (id, (tree, diagnostics)) in ids.iter().zip(syntax::parse_many(&self.files, &ids)) {
-            self.diagnostics.extend(diagnostics);
+            self.diagnostics.extend(diagnostics.iter().cloned());
+            self.parse_diagnostics.push(diagnostics);
             self.trees.push((*id, tree));
         }
     }
@@ -100,7 +139,17 @@ impl Workspace {
         }
     }
 
-    pub fn check(mut self) -> Outcome {
+    pub fn check(self) -> Outcome {
+        self.check_inner(false).0
+    }
+
+    /// Checks, and gives back the parse of every file given (bundled
+    /// rulesets aside) for [`Workspace::add_parsed`] in the next check.
+    pub fn check_keeping_parses(self) -> (Outcome, Vec<Parsed>) {
+        self.check_inner(true)
+    }
+
+    fn check_inner(mut self, keep: bool) -> (Outcome, Vec<Parsed>) {
         self.parse_added();
         self.add_bundled_rulesets();
         let mut diagnostics = std::mem::take(&mut self.diagnostics);
@@ -109,10 +158,19 @@ impl Workspace {
             diagnostics.iter().filter(|d| d.is_error()).filter_map(|d| d.primary_span()).collect();
         // Freeing millions of tree nodes takes a while: done beside the lints.
         let trees = std::mem::take(&mut self.trees);
-        let linted = std::thread::scope(|scope| {
-            scope.spawn(move || drop(trees));
-            crate::lint::run(&self.files, &project, &self.lints, &errors)
+        let (linted, trees) = std::thread::scope(|scope| {
+            let kept = scope.spawn(move || {
+                if keep {
+                    trees
+                } else {
+                    drop(trees);
+                    Vec::new()
+                }
+            });
+            let linted = crate::lint::run(&self.files, &project, &self.lints, &errors);
+            (linted, kept.join().unwrap_or_default())
         });
+        let parses = self.parses(trees);
         diagnostics.extend(linted.diagnostics);
         diagnostics::sort(&mut diagnostics);
         let errors = diagnostics.iter().filter(|d| d.is_error()).count();
@@ -123,6 +181,58 @@ impl Workspace {
             errors,
             warnings: diagnostics.len() - errors,
         };
-        Outcome { files: self.files, project, fixes: linted.fixes, diagnostics, stats }
+        (Outcome { files: self.files, project, fixes: linted.fixes, diagnostics, stats }, parses)
+    }
+
+    /// The parses of the given files, to keep.
+    fn parses(&mut self, trees: Vec<(FileId, SourceTree)>) -> Vec<Parsed> {
+        let given = self.files.len().min(self.user_files);
+        let diagnostics = std::mem::take(&mut self.parse_diagnostics);
+        trees
+            .into_iter()
+            .zip(diagnostics)
+            .filter(|((id, _), _)| (id.0 as usize) < given)
+            .map(|((file, tree), diagnostics)| {
+                let source = self.files.get(file);
+                let bom = if source.had_bom { "\u{feff}" } else { "" };
+                Parsed { file, text: format!("{bom}{}", source.text), tree, diagnostics }
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn codes(outcome: &Outcome) -> Vec<(&'static str, u32)> {
+        outcome.diagnostics.iter().map(|d| (d.code.id, d.primary_span().map_or(0, |s| s.start))).collect()
+    }
+
+    #[test]
+    fn a_kept_parse_checks_as_a_fresh_one() {
+        let a = "game dreadnaught-2e\n\noffense \"A\" {\n  symbol kinetic\n  at 2.4 { impact damage 8 }\n  text \"{damge}\"\n}\n";
+        let b = "game dreadnaught-2e\n\noffense \"B\" {\n  symbol kinetic\n  at 2.4 { impact damage 8 }\n  ) oops\n}\n";
+        let mut first = Workspace::new();
+        first.add_text("a.cards", a);
+        first.add_text("b.cards", b);
+        let (fresh, parses) = first.check_keeping_parses();
+        assert_eq!(parses.len(), 2, "the given files, not the bundled ruleset");
+        // Parses given for the wrong files are not taken: each is parsed again.
+        let mut swapped = Workspace::new();
+        let mut parses = parses.into_iter();
+        let (pa, pb) = (parses.next(), parses.next());
+        swapped.add_parsed("a.cards", a, pb);
+        swapped.add_parsed("b.cards", b, pa);
+        let (second, parses) = swapped.check_keeping_parses();
+        assert_eq!(codes(&fresh), codes(&second));
+        // Given for the right files, they are taken.
+        let mut parses = parses.into_iter();
+        let mut again = Workspace::new();
+        again.add_parsed("a.cards", a, parses.next());
+        again.add_parsed("b.cards", b, parses.next());
+        let third = again.check();
+        assert_eq!(codes(&fresh), codes(&third));
+        assert!(codes(&third).iter().any(|(code, _)| *code == "E0001"), "{:?}", codes(&third));
     }
 }

@@ -8,6 +8,7 @@ mod check;
 mod explain;
 mod fmt;
 mod lint;
+mod lsp;
 mod new;
 mod output;
 mod print;
@@ -151,6 +152,11 @@ enum Command {
         #[arg(long)]
         list: bool,
     },
+    /// Run the language server, speaking the Language Server Protocol over standard input and output
+    #[command(
+        after_help = "Editors start it; it checks the project around the folder they open, with unsaved buffers in place of their files, and offers diagnostics, quick fixes, formatting, an outline, hover, go to definition, references, completion and highlighting.  See docs/lsp.md."
+    )]
+    Lsp,
     /// Create a new project that checks clean
     New {
         /// The folder to create
@@ -243,6 +249,7 @@ pub fn main() -> ExitCode {
         Command::Rules { id, out } => rules::run(id.as_deref(), out.as_deref()),
         Command::Explain { code, list } => explain::run(code.as_deref(), list),
         Command::New { name, game, ruleset } => new::run(&name, game.as_deref(), ruleset),
+        Command::Lsp => lsp::run(),
     };
     match result {
         Ok(code) => code,

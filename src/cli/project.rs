@@ -30,7 +30,11 @@ impl Project {
     /// Finds and reads the project around the current folder.  A project file
     /// with problems is reported in full and stops the command.
     pub fn find() -> Result<Project> {
-        let cwd = std::env::current_dir().into_diagnostic()?;
+        Project::find_from(std::env::current_dir().into_diagnostic()?)
+    }
+
+    /// Finds and reads the project around a folder, as if cardsmith ran there.
+    pub fn find_from(cwd: PathBuf) -> Result<Project> {
         let root = find_root(&cwd);
         let (manifest, manifest_source) = match &root {
             Some(root) => {

@@ -1,0 +1,457 @@
+//! `cardsmith lsp`, driven over its standard input and output as an editor
+//! drives it: JSON-RPC messages framed by `Content-Length` headers, on a
+//! small project in a temporary folder.
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::Duration;
+
+const WAIT: Duration = Duration::from_secs(120);
+
+/// The cards, with a mistake: `{damge}` after characters of one, two and
+/// three UTF-16 units and UTF-8 bytes.
+const CARDS: &str = r#"game dreadnaught-2e
+
+offense "Spinal Lance" {
+  symbol kinetic
+  arc narrow
+  at 2.4 {
+    impact damage 8
+  }
+  keywords unstoppable(damage)
+  text "“Deal” 8 𝔠 {damge} to the target."
+}
+
+offense "Twin Lance" {
+  symbol kinetic
+  arc narrow
+  at 2.4 {
+    impact damage 4
+  }
+  text "Deal 4 {damage}; see *Spinal Lance*. remains in play."
+}
+
+deck "Lances" draw {
+  card "Spinal Lance" x2
+  card "Twin Lance"
+}
+
+deck "More Lances" draw {
+  deck "Lances"
+}
+"#;
+
+struct Client {
+    child: Child,
+    input: ChildStdin,
+    output: Receiver<Value>,
+    /// Notifications received while waiting for something else.
+    notifications: Vec<Value>,
+    next_id: i64,
+}
+
+impl Client {
+    fn start(dir: &Path) -> Client {
+        Client::start_with(dir, Stdio::inherit())
+    }
+
+    fn start_with(dir: &Path, stderr: Stdio) -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_cardsmith"))
+            .arg("lsp")
+            .current_dir(dir)
+            .env("XDG_CACHE_HOME", dir.join("cache"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(stderr)
+            .spawn()
+            .expect("cardsmith starts");
+        let input = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (sender, output) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            while let Some(message) = read_message(&mut reader) {
+                if sender.send(message).is_err() {
+                    break;
+                }
+            }
+        });
+        Client { child, input, output, notifications: Vec::new(), next_id: 1 }
+    }
+
+    fn send_raw(&mut self, body: &[u8]) {
+        write!(self.input, "Content-Length: {}\r\n\r\n", body.len()).expect("write");
+        self.input.write_all(body).expect("write");
+        self.input.flush().expect("flush");
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        let body = json!({ "jsonrpc": "2.0", "method": method, "params": params });
+        self.send_raw(body.to_string().as_bytes());
+    }
+
+    /// The whole response to a request.
+    fn call(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        let body = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
+        self.send_raw(body.to_string().as_bytes());
+        self.response(&json!(id))
+    }
+
+    fn response(&mut self, id: &Value) -> Value {
+        loop {
+            let message = self.output.recv_timeout(WAIT).expect("an answer in time");
+            if message.get("method").is_some() {
+                self.notifications.push(message);
+            } else if message["id"] == *id {
+                return message;
+            }
+        }
+    }
+
+    /// The result of a request, which must succeed.
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let response = self.call(method, params);
+        assert!(response.get("error").is_none(), "{method} failed: {response}");
+        response["result"].clone()
+    }
+
+    /// The next message from the server, unasked, that `wanted` accepts.
+    fn next(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
+        loop {
+            if let Some(i) = self.notifications.iter().position(&wanted) {
+                return self.notifications.remove(i);
+            }
+            let message = self.output.recv_timeout(WAIT).expect("a message in time");
+            self.notifications.push(message);
+        }
+    }
+
+    /// The next diagnostics published for a file.
+    fn diagnostics(&mut self, uri: &str) -> Vec<Value> {
+        let notification = self.next(|n| n["method"] == "textDocument/publishDiagnostics" && n["params"]["uri"] == uri);
+        notification["params"]["diagnostics"].as_array().cloned().unwrap_or_default()
+    }
+
+    fn change(&mut self, uri: &str, version: i64, text: &str) {
+        let params = json!({
+            "textDocument": { "uri": uri, "version": version },
+            "contentChanges": [{ "text": text }],
+        });
+        self.notify("textDocument/didChange", params);
+    }
+}
+
+fn read_message(reader: &mut impl BufRead) -> Option<Value> {
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(value) = line.strip_prefix("Content-Length: ") {
+            length = value.parse().ok()?;
+        }
+    }
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).ok()?;
+    serde_json::from_slice(&body).ok()
+}
+
+fn project() -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let manifest = "[project]\nname = \"lances\"\ngame = \"dreadnaught-2e\"\npaths = [\"cards\"]\n";
+    std::fs::write(dir.path().join("cardsmith.toml"), manifest).expect("write");
+    std::fs::create_dir(dir.path().join("cards")).expect("mkdir");
+    let file = dir.path().join("cards").join("lances.cards");
+    std::fs::write(&file, CARDS).expect("write");
+    let uri = format!("file://{}", file.display());
+    (dir, uri)
+}
+
+fn position(line: u32, character: u32) -> Value {
+    json!({ "line": line, "character": character })
+}
+
+fn at(uri: &str, line: u32, character: u32) -> Value {
+    json!({ "textDocument": { "uri": uri }, "position": position(line, character) })
+}
+
+/// The UTF-16 column of the first `needle` on line `line` of `text`.
+fn column(text: &str, line: usize, needle: &str) -> u32 {
+    let line = text.lines().nth(line).expect("line");
+    line[..line.find(needle).expect("needle on line")].encode_utf16().count() as u32
+}
+
+fn codes(diagnostics: &[Value]) -> Vec<String> {
+    diagnostics.iter().map(|d| d["code"].as_str().unwrap_or("").to_string()).collect()
+}
+
+fn initialize(client: &mut Client, dir: &Path, capabilities: Value) -> Value {
+    let root = format!("file://{}", dir.display());
+    let result =
+        client.request("initialize", json!({ "processId": null, "rootUri": root, "capabilities": capabilities }));
+    client.notify("initialized", json!({}));
+    result
+}
+
+fn open(client: &mut Client, uri: &str, text: &str) {
+    let params = json!({ "textDocument": { "uri": uri, "languageId": "cardsmith", "version": 1, "text": text } });
+    client.notify("textDocument/didOpen", params);
+}
+
+#[test]
+fn an_editor_session() {
+    let (dir, uri) = project();
+    let mut client = Client::start(dir.path());
+    let init = initialize(&mut client, dir.path(), json!({}));
+    assert_eq!(init["capabilities"]["positionEncoding"], "utf-16");
+    open(&mut client, &uri, CARDS);
+
+    diagnostics_as_typed(&mut client, &uri);
+    quick_fixes(&mut client, &uri);
+    hover(&mut client, &uri);
+    definitions_and_references(&mut client, &uri);
+    completion(&mut client, &uri);
+    outline_and_search(&mut client, &uri);
+    formatting(&mut client, &uri);
+    protocol_errors(&mut client, &uri);
+
+    assert_eq!(client.request("shutdown", Value::Null), Value::Null);
+    client.notify("exit", Value::Null);
+    let status = client.child.wait().expect("exits");
+    assert_eq!(status.code(), Some(0));
+}
+
+fn diagnostics_as_typed(client: &mut Client, uri: &str) {
+    let diagnostics = client.diagnostics(uri);
+    let icon = diagnostics.iter().find(|d| d["code"] == "E0210").expect("the unknown icon is reported");
+    // `{damge}` on line 10, after `“`, `”` (one unit each) and `𝔠` (two).
+    let start = column(CARDS, 9, "{damge}");
+    assert_eq!(start, 20);
+    assert_eq!(icon["range"], json!({ "start": position(9, start), "end": position(9, start + 7) }));
+    assert_eq!(icon["severity"], 1);
+    assert!(icon["message"].as_str().unwrap_or("").contains("did you mean `damage`?"), "{icon}");
+    let spelling = diagnostics.iter().find(|d| d["code"] == "L0002").expect("the lint is reported");
+    assert_eq!(spelling["severity"], 2);
+
+    // A mistake typed in, then both fixed.
+    let typo = CARDS.replacen("arc narrow", "arc narow", 1);
+    client.change(uri, 2, &typo);
+    let with_typo = client.diagnostics(uri);
+    let arc = with_typo.iter().find(|d| d["range"]["start"]["line"] == 4).expect("the typo is reported");
+    assert!(arc["message"].as_str().unwrap_or("").contains("narow"), "{arc}");
+    assert!(codes(&with_typo).contains(&"E0210".to_string()));
+    client.change(uri, 3, &CARDS.replace("{damge}", "{damage}"));
+    let fixed = client.diagnostics(uri);
+    assert!(!fixed.iter().any(|d| d["severity"] == 1 && d["range"]["start"]["line"].as_u64() < Some(20)), "{fixed:?}");
+    assert!(codes(&fixed).contains(&"L0002".to_string()));
+    // Back to the mistakes the other checks expect.
+    client.change(uri, 4, CARDS);
+    client.diagnostics(uri);
+}
+
+fn quick_fixes(client: &mut Client, uri: &str) {
+    let start = column(CARDS, 9, "{damge}");
+    let range = json!({ "start": position(9, start + 2), "end": position(9, start + 2) });
+    let params = json!({ "textDocument": { "uri": uri }, "range": range, "context": { "diagnostics": [] } });
+    let actions = client.request("textDocument/codeAction", params);
+    let change = actions.as_array().and_then(|a| a.iter().find(|a| a["title"] == "Change to `damage`"));
+    let change = change.unwrap_or_else(|| panic!("a did-you-mean fix: {actions}"));
+    let edit = &change["edit"]["changes"][uri][0];
+    assert_eq!(edit["newText"], "damage");
+    assert_eq!(edit["range"], json!({ "start": position(9, start + 1), "end": position(9, start + 6) }));
+    assert_eq!(change["diagnostics"][0]["code"], "E0210");
+
+    let line = 18;
+    let start = column(CARDS, line, "remains");
+    let range = json!({ "start": position(line as u32, start), "end": position(line as u32, start + 3) });
+    let params = json!({ "textDocument": { "uri": uri }, "range": range, "context": { "diagnostics": [] } });
+    let actions = client.request("textDocument/codeAction", params);
+    let fix = actions.as_array().and_then(|a| a.iter().find(|a| a["kind"] == "quickfix"));
+    let fix = fix.unwrap_or_else(|| panic!("the lint's fix: {actions}"));
+    assert_eq!(fix["edit"]["changes"][uri][0]["newText"], "Remains in Play");
+    assert_eq!(fix["isPreferred"], true);
+}
+
+fn hover(client: &mut Client, uri: &str) {
+    let text = |v: &Value| v["contents"]["value"].as_str().unwrap_or("").to_string();
+    let keyword = client.request("textDocument/hover", at(uri, 8, column(CARDS, 8, "unstoppable") + 3));
+    assert!(text(&keyword).contains("keyword unstoppable \"Unstoppable\""), "{keyword}");
+    assert!(text(&keyword).contains("param"), "the keyword's parameters: {keyword}");
+    let field = client.request("textDocument/hover", at(uri, 4, 3));
+    assert!(text(&field).contains("field arc arc"), "{field}");
+    let card = client.request("textDocument/hover", at(uri, 22, column(CARDS, 22, "Spinal")));
+    assert!(text(&card).contains("**Spinal Lance** — Offense Card"), "{card}");
+    let code = client.request("textDocument/hover", at(uri, 9, column(CARDS, 9, "damge")));
+    assert!(text(&code).contains("**E0210**"), "the diagnostic's explanation: {code}");
+}
+
+fn definitions_and_references(client: &mut Client, uri: &str) {
+    let card = client.request("textDocument/definition", at(uri, 22, column(CARDS, 22, "Spinal") + 2));
+    assert_eq!(card, json!([{ "uri": uri, "range": { "start": position(2, 8), "end": position(2, 22) } }]));
+
+    let deck = client.request("textDocument/definition", at(uri, 27, column(CARDS, 27, "Lances")));
+    assert_eq!(deck[0]["range"]["start"], position(21, 0), "{deck}");
+
+    let keyword = client.request("textDocument/definition", at(uri, 8, column(CARDS, 8, "unstoppable")));
+    let target = &keyword[0];
+    let rules = target["uri"].as_str().expect("a location").to_string();
+    assert!(rules.ends_with("/dreadnaught-2e.rules"), "{keyword}");
+    let path = rules.strip_prefix("file://").expect("a file");
+    let text = std::fs::read_to_string(path).expect("the bundled ruleset is written for the editor");
+    assert!(std::fs::metadata(path).expect("metadata").permissions().readonly());
+    let line = text.lines().nth(target["range"]["start"]["line"].as_u64().unwrap_or(0) as usize).unwrap_or("");
+    assert!(line.starts_with("keyword unstoppable "), "{line}");
+
+    let uses = client.request(
+        "textDocument/references",
+        json!({ "textDocument": { "uri": uri }, "position": position(2, 10), "context": { "includeDeclaration": true } }),
+    );
+    let lines: Vec<u64> =
+        uses.as_array().expect("a list").iter().filter_map(|l| l["range"]["start"]["line"].as_u64()).collect();
+    assert_eq!(lines, [2, 18, 22], "the card, its mention in text, the deck: {uses}");
+}
+
+fn completion(client: &mut Client, uri: &str) {
+    let labels = |v: Value| -> Vec<String> {
+        v.as_array().expect("a list").iter().map(|c| c["label"].as_str().unwrap_or("").to_string()).collect()
+    };
+    let fields = labels(client.request("textDocument/completion", at(uri, 4, 3)));
+    for field in ["arc", "keywords", "text", "symbol"] {
+        assert!(fields.contains(&field.to_string()), "{field} in {fields:?}");
+    }
+    let arcs = labels(client.request("textDocument/completion", at(uri, 4, 6)));
+    assert!(arcs.contains(&"broadside".to_string()) && !arcs.contains(&"arc".to_string()), "{arcs:?}");
+    let icons = labels(client.request("textDocument/completion", at(uri, 9, column(CARDS, 9, "{damge}") + 1)));
+    assert!(icons.contains(&"damage".to_string()), "{icons:?}");
+    let cards = labels(client.request("textDocument/completion", at(uri, 23, column(CARDS, 23, "Twin"))));
+    assert_eq!(cards, ["Spinal Lance", "Twin Lance"]);
+}
+
+fn outline_and_search(client: &mut Client, uri: &str) {
+    let symbols = client.request("textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } }));
+    let names: Vec<&str> = symbols.as_array().expect("a list").iter().filter_map(|s| s["name"].as_str()).collect();
+    assert_eq!(names, ["Spinal Lance", "Twin Lance", "Lances", "More Lances"]);
+    assert_eq!(symbols[0]["detail"], "offense");
+    assert_eq!(symbols[0]["range"]["start"], position(2, 0));
+    assert_eq!(symbols[0]["range"]["end"], position(10, 1));
+
+    let found = client.request("workspace/symbol", json!({ "query": "twin" }));
+    assert_eq!(found[0]["name"], "Twin Lance");
+    assert_eq!(found[0]["location"]["range"]["start"], position(12, 0));
+
+    let tokens = client.request("textDocument/semanticTokens/full", json!({ "textDocument": { "uri": uri } }));
+    let data = tokens["data"].as_array().expect("tokens");
+    // `game`, a keyword of length 4 at the start, then the game's name five
+    // characters on (line, start, length, type, modifiers).
+    assert_eq!(data[..10], [0, 0, 4, 0, 0, 0, 5, 14, 5, 0].map(|n| json!(n)));
+    assert_eq!(data.len() % 5, 0);
+}
+
+fn formatting(client: &mut Client, uri: &str) {
+    let untidy = CARDS.replace("  symbol kinetic\n  arc narrow", "      symbol   kinetic\n arc narrow");
+    client.change(uri, 5, &untidy);
+    let params = json!({ "textDocument": { "uri": uri }, "options": { "tabSize": 2, "insertSpaces": true } });
+    let edits = client.request("textDocument/formatting", params);
+    let edit = &edits[0];
+    assert_eq!(edit["range"]["start"], position(0, 0));
+    let formatted = edit["newText"].as_str().expect("text");
+    assert!(formatted.contains("{\n  symbol kinetic\n  arc narrow\n"), "{formatted}");
+    client.change(uri, 6, CARDS);
+}
+
+fn protocol_errors(client: &mut Client, uri: &str) {
+    let unknown = client.call("textDocument/unheardOf", json!({}));
+    assert_eq!(unknown["error"]["code"], -32601);
+    client.send_raw(b"{ not json");
+    let parse = client.response(&Value::Null);
+    assert_eq!(parse["error"]["code"], -32700);
+    let bad = client.call("textDocument/hover", json!({ "textDocument": 3 }));
+    assert_eq!(bad["error"]["code"], -32602);
+    // A position past the end is clamped, not refused.
+    let past = client.call("textDocument/hover", at(uri, 9999, 9999));
+    assert!(past.get("error").is_none(), "{past}");
+}
+
+#[test]
+fn positions_in_utf8_when_the_client_offers_it() {
+    let (dir, uri) = project();
+    let mut client = Client::start(dir.path());
+    let capabilities = json!({
+        "general": { "positionEncodings": ["utf-8", "utf-16"] },
+        "workspace": { "didChangeWatchedFiles": { "dynamicRegistration": true } },
+    });
+    let init = initialize(&mut client, dir.path(), capabilities);
+    assert_eq!(init["capabilities"]["positionEncoding"], "utf-8");
+    let diagnostics = client.diagnostics(&uri);
+    let icon = diagnostics.iter().find(|d| d["code"] == "E0210").expect("the unknown icon is reported");
+    let line = CARDS.lines().nth(9).expect("line");
+    let start = line.find("{damge}").expect("on the line") as u64;
+    assert_eq!(icon["range"]["start"]["character"], start);
+
+    // The server asked to hear of files changed outside the editor; a new
+    // file is checked once the client says so.
+    let asked = client.next(|m| m["method"] == "client/registerCapability");
+    assert_eq!(asked["params"]["registrations"][0]["method"], "workspace/didChangeWatchedFiles");
+    client.send_raw(json!({ "jsonrpc": "2.0", "id": asked["id"], "result": null }).to_string().as_bytes());
+    let new_file = dir.path().join("cards").join("new.cards");
+    std::fs::write(&new_file, "game dreadnaught-2e\n\noffense \"Spare\" {\n  symbol kinetic\n  arc nowhere\n}\n")
+        .expect("write");
+    let new_uri = format!("file://{}", new_file.display());
+    let changes = json!({ "changes": [{ "uri": new_uri, "type": 1 }] });
+    client.notify("workspace/didChangeWatchedFiles", changes);
+    let found = client.diagnostics(&new_uri);
+    assert!(found.iter().any(|d| d["range"]["start"]["line"] == 4), "{found:?}");
+    assert_eq!(client.request("shutdown", Value::Null), Value::Null);
+    client.notify("exit", Value::Null);
+    assert_eq!(client.child.wait().expect("exits").code(), Some(0));
+}
+
+#[test]
+fn hostile_messages_are_answered_and_never_end_the_session() {
+    let (dir, uri) = project();
+    let mut client = Client::start_with(dir.path(), Stdio::piped());
+    let early = client.call("textDocument/hover", at(&uri, 0, 0));
+    assert_eq!(early["error"]["code"], -32002, "not initialized: {early}");
+    initialize(&mut client, dir.path(), json!({}));
+
+    // Buffers that are not files, changes to buffers never opened.
+    open(&mut client, "untitled:Untitled-1", "game dreadnaught-2e\n");
+    let notes = format!("file://{}", dir.path().join("notes.md").display());
+    let params = json!({ "textDocument": { "uri": notes, "languageId": "markdown", "version": 1, "text": "# notes" } });
+    client.notify("textDocument/didOpen", params);
+    assert_eq!(client.request("textDocument/hover", at(&notes, 0, 1)), Value::Null, "not a file it checks");
+    client.change(&uri, 7, "nothing opened this");
+    let untitled = client.request("textDocument/hover", at("untitled:Untitled-1", 0, 1));
+    assert_eq!(untitled, Value::Null);
+
+    let wrong_params = client.call("textDocument/definition", json!("a string"));
+    assert_eq!(wrong_params["error"]["code"], -32602);
+    client.send_raw(br#"{"jsonrpc":"2.0","id":41,"method":7}"#);
+    assert_eq!(client.response(&json!(41))["error"]["code"], -32600);
+    client.send_raw(br#"[{"jsonrpc":"2.0","id":42,"method":"shutdown"}]"#);
+    assert_eq!(client.response(&Value::Null)["error"]["code"], -32600);
+    write!(client.input, "X-Nothing: 1\r\n\r\n").expect("write");
+    assert_eq!(client.response(&Value::Null)["error"]["code"], -32700);
+
+    // The server still works, and checked the file from disk all along.
+    let symbols = client.request("textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } }));
+    assert_eq!(symbols[0]["name"], "Spinal Lance");
+
+    // A body larger than the server reads, then the end of the input.
+    write!(client.input, "Content-Length: 99999999999\r\n\r\n{{}}").expect("write");
+    drop(client.input);
+    let output = client.child.wait_with_output().expect("exits");
+    assert_eq!(output.status.code(), Some(1), "no exit notification");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
