@@ -3,6 +3,7 @@
 //! the file system.  Files are parsed when the workspace is checked, all
 //! together, spread over the machine's cores ([`syntax::parse_many`]).
 
+use crate::cache::Cache;
 use crate::check;
 use crate::diagnostics::{self, Diagnostic};
 use crate::ir::Project;
@@ -22,6 +23,8 @@ pub struct Workspace {
     /// Files the user gave, as opposed to bundled rulesets added for them.
     user_files: usize,
     lints: crate::lint::Config,
+    /// What a check before kept for this one to reuse.
+    cache: Option<Cache>,
 }
 
 /// One file's syntax tree and syntax diagnostics, kept from a check so that
@@ -143,17 +146,27 @@ impl Workspace {
         self.check_inner(false).0
     }
 
+    /// Gives the check the results a check before kept
+    /// ([`Workspace::check_keeping_parses`]): each card whose text, place
+    /// and context are unchanged is not checked or linted again.
+    pub fn reuse(&mut self, cache: Cache) {
+        self.cache = Some(cache);
+    }
+
     /// Checks, and gives back the parse of every file given (bundled
-    /// rulesets aside) for [`Workspace::add_parsed`] in the next check.
-    pub fn check_keeping_parses(self) -> (Outcome, Vec<Parsed>) {
+    /// rulesets aside) for [`Workspace::add_parsed`] in the next check, and
+    /// what checking and linting each card gave, for [`Workspace::reuse`].
+    pub fn check_keeping_parses(self) -> (Outcome, Vec<Parsed>, Cache) {
         self.check_inner(true)
     }
 
-    fn check_inner(mut self, keep: bool) -> (Outcome, Vec<Parsed>) {
+    fn check_inner(mut self, keep: bool) -> (Outcome, Vec<Parsed>, Cache) {
         self.parse_added();
         self.add_bundled_rulesets();
         let mut diagnostics = std::mem::take(&mut self.diagnostics);
-        let project = check::check(&self.files, &self.trees, &mut diagnostics);
+        let mut cache = keep.then(|| self.cache.take().unwrap_or_default());
+        let rules = cache.is_some().then(|| check::rules_fingerprint(&self.files, &self.trees)).unwrap_or_default();
+        let project = check::check_cached(&self.files, &self.trees, &mut diagnostics, cache.as_mut());
         let errors: Vec<crate::source::Span> =
             diagnostics.iter().filter(|d| d.is_error()).filter_map(|d| d.primary_span()).collect();
         // Freeing millions of tree nodes takes a while: done beside the lints.
@@ -167,7 +180,8 @@ impl Workspace {
                     Vec::new()
                 }
             });
-            let linted = crate::lint::run(&self.files, &project, &self.lints, &errors);
+            let cache = cache.as_mut().map(|cache| (cache, rules));
+            let linted = crate::lint::run_cached(&self.files, &project, &self.lints, &errors, cache);
             (linted, kept.join().unwrap_or_default())
         });
         let parses = self.parses(trees);
@@ -181,7 +195,8 @@ impl Workspace {
             errors,
             warnings: diagnostics.len() - errors,
         };
-        (Outcome { files: self.files, project, fixes: linted.fixes, diagnostics, stats }, parses)
+        let outcome = Outcome { files: self.files, project, fixes: linted.fixes, diagnostics, stats };
+        (outcome, parses, cache.unwrap_or_default())
     }
 
     /// The parses of the given files, to keep.
@@ -216,7 +231,7 @@ mod tests {
         let mut first = Workspace::new();
         first.add_text("a.cards", a);
         first.add_text("b.cards", b);
-        let (fresh, parses) = first.check_keeping_parses();
+        let (fresh, parses, _) = first.check_keeping_parses();
         assert_eq!(parses.len(), 2, "the given files, not the bundled ruleset");
         // Parses given for the wrong files are not taken: each is parsed again.
         let mut swapped = Workspace::new();
@@ -224,7 +239,7 @@ mod tests {
         let (pa, pb) = (parses.next(), parses.next());
         swapped.add_parsed("a.cards", a, pb);
         swapped.add_parsed("b.cards", b, pa);
-        let (second, parses) = swapped.check_keeping_parses();
+        let (second, parses, _) = swapped.check_keeping_parses();
         assert_eq!(codes(&fresh), codes(&second));
         // Given for the right files, they are taken.
         let mut parses = parses.into_iter();
@@ -234,5 +249,55 @@ mod tests {
         let third = again.check();
         assert_eq!(codes(&fresh), codes(&third));
         assert!(codes(&third).iter().any(|(code, _)| *code == "E0001"), "{:?}", codes(&third));
+    }
+
+    /// Every diagnostic, as shown, and every card, as the engine data gives
+    /// it: what a check reusing kept results must give exactly as a fresh one.
+    fn everything(outcome: &Outcome) -> (String, String) {
+        let shown = crate::diagnostics::render::human_string(&outcome.files, &outcome.diagnostics);
+        let cards: Vec<String> =
+            outcome.project.games.iter().flat_map(|g| &g.cards).map(|c| format!("{c:?}")).collect();
+        (shown, cards.join("\n"))
+    }
+
+    /// Checks the files with the results a check of `before` kept, and
+    /// afresh: both must give the same.
+    fn check_after(before: &[(&str, &str)], after: &[(&str, &str)]) -> Outcome {
+        let mut first = Workspace::new();
+        for (name, text) in before {
+            first.add_text(name, text);
+        }
+        let (_, _, cache) = first.check_keeping_parses();
+        let (mut reusing, mut fresh) = (Workspace::new(), Workspace::new());
+        reusing.reuse(cache);
+        for (name, text) in after {
+            reusing.add_text(name, text);
+            fresh.add_text(name, text);
+        }
+        let (reused, _, _) = reusing.check_keeping_parses();
+        let fresh = fresh.check();
+        assert_eq!(everything(&reused), everything(&fresh));
+        reused
+    }
+
+    #[test]
+    fn a_check_reusing_kept_results_gives_what_a_fresh_one_does() {
+        let card = |name: &str, text: &str| {
+            format!("offense \"{name}\" {{\n  symbol kinetic\n  arc narrow\n  at 2.4 {{ impact damage 8 }}\n  text \"{text}\"\n}}\n")
+        };
+        let file = |cards: &[String]| format!("game dreadnaught-2e\n\n{}", cards.join("\n"));
+        let a = file(&[card("A", "Deal 8 {damage}."), card("B", "Deal 8 {damage}.")]);
+        let b = file(&[card("C", "Deal 8 {damage}.")]);
+        // One card's text edited: a lint and an error appear, the rest is kept.
+        let edited = file(&[card("A", "Deal 9 {damge}."), card("B", "Deal 8 {damage}.")]);
+        let outcome = check_after(&[("a.cards", &a), ("b.cards", &b)], &[("a.cards", &edited), ("b.cards", &b)]);
+        assert!(!outcome.diagnostics.is_empty());
+        // A card renamed to another's name: the names given twice are checked
+        // again whatever was kept.
+        let renamed = file(&[card("C", "Deal 8 {damage}."), card("B", "Deal 8 {damage}.")]);
+        let outcome = check_after(&[("a.cards", &a), ("b.cards", &b)], &[("a.cards", &renamed), ("b.cards", &b)]);
+        assert!(outcome.diagnostics.iter().any(|d| d.code.id == "E0204" || d.message.contains("two cards")));
+        // The same files again: everything is reused.
+        check_after(&[("a.cards", &a), ("b.cards", &b)], &[("a.cards", &a), ("b.cards", &b)]);
     }
 }

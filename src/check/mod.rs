@@ -194,8 +194,9 @@ type GameContent = (Vec<crate::ir::Card>, Vec<crate::ir::Deck>);
 
 /// A fingerprint of every ruleset's text: a card's check reads its game's
 /// ruleset and those it extends.
-pub(crate) fn rules_fingerprint(files: &Files, trees: &[(FileId, SourceTree)]) -> u64 {
-    let texts: Vec<&str> = trees.iter().filter(|(_, t)| is_ruleset(t)).map(|(f, _)| files.get(*f).text.as_str()).collect();
+pub fn rules_fingerprint(files: &Files, trees: &[(FileId, SourceTree)]) -> u64 {
+    let texts: Vec<&str> =
+        trees.iter().filter(|(_, t)| is_ruleset(t)).map(|(f, _)| files.get(*f).text.as_str()).collect();
     crate::cache::fingerprint(&texts)
 }
 

@@ -33,6 +33,8 @@ pub struct Documents {
     written: HashSet<PathBuf>,
     /// Each file's parse in the last check, given back to the next.
     parses: HashMap<PathBuf, Parsed>,
+    /// What checking and linting each card gave in the last check.
+    cache: Option<cardsmith::cache::Cache>,
 }
 
 impl Documents {
@@ -49,6 +51,7 @@ impl Documents {
             stale: true,
             written: HashSet::new(),
             parses: HashMap::new(),
+            cache: None,
         }
     }
 
@@ -193,6 +196,9 @@ impl Documents {
     fn check(&mut self) {
         let mut workspace = cardsmith::workspace::Workspace::new();
         workspace.set_lint_config(self.lints.clone());
+        if let Some(cache) = self.cache.take() {
+            workspace.reuse(cache);
+        }
         let mut paths: Vec<&PathBuf> = self.disk.keys().chain(self.open.keys()).collect();
         paths.sort();
         paths.dedup();
@@ -205,7 +211,8 @@ impl Documents {
                 None => workspace.add_bytes(&name, disk.to_vec()),
             }
         }
-        let (outcome, parses) = workspace.check_keeping_parses();
+        let (outcome, parses, cache) = workspace.check_keeping_parses();
+        self.cache = Some(cache);
         self.parses = parses.into_iter().map(|p| (PathBuf::from(&outcome.files.get(p.file()).name), p)).collect();
         let old = std::mem::replace(&mut self.analysis, Analysis::new(outcome));
         // Freeing ten thousand cards takes a while: not on the way to the
