@@ -5,8 +5,8 @@
 //! A card is checked on its own against its game's ruleset and the deck
 //! keywords every card declares; its lints read it, the ruleset and the
 //! names of the game's cards.  So each result is kept under the card's
-//! place and text ([`ItemKey`]), for a *context*: a fingerprint of all it
-//! read besides.  When the context changes, the kept results are dropped;
+//! place ([`ItemKey`]) with its text, for a *context*: a fingerprint of all
+//! it read besides.  When the context changes, the kept results are dropped;
 //! when a card's text or place changes, its key does, and it is checked
 //! again.  Results no check asked for are dropped, so the cache holds one
 //! project's worth at most.
@@ -27,15 +27,25 @@ pub struct Cache {
     pub(crate) linted: HashMap<String, Kept<crate::lint::KeptFindings>>,
 }
 
-/// The results of one game in one context.
+/// The results of one game in one context, each with the text of the item
+/// it was made from.
 pub(crate) struct Kept<T> {
     context: u64,
-    results: HashMap<ItemKey, T>,
+    results: HashMap<Span, Entry<T>>,
+    /// The number of the check that last renewed the results.
+    generation: u32,
+}
+
+struct Entry<T> {
+    text: Box<str>,
+    result: T,
+    /// The last check that used it.
+    generation: u32,
 }
 
 impl<T> Default for Kept<T> {
     fn default() -> Self {
-        Kept { context: 0, results: HashMap::new() }
+        Kept { context: 0, results: HashMap::new(), generation: 0 }
     }
 }
 
@@ -49,20 +59,27 @@ impl<T> Kept<T> {
         self
     }
 
-    pub(crate) fn get(&self, key: &ItemKey) -> Option<&T> {
-        self.results.get(key)
+    /// The result kept for the item at `key`, if its text is unchanged.
+    pub(crate) fn get(&self, files: &Files, key: ItemKey) -> Option<&T> {
+        let entry = self.results.get(&key.0)?;
+        (*entry.text == *files.text(key.0)).then_some(&entry.result)
     }
 
-    /// The results of this check: those reused and those made afresh.
-    pub(crate) fn renewed(mut self, used: Vec<ItemKey>, fresh: Vec<(ItemKey, T)>) -> Kept<T> {
-        let mut results: HashMap<ItemKey, T> = HashMap::with_capacity(used.len() + fresh.len());
+    /// The results of this check: those reused (`used`) and those made
+    /// afresh; the others are dropped.
+    pub(crate) fn renewed(mut self, files: &Files, used: Vec<ItemKey>, fresh: Vec<(ItemKey, T)>) -> Kept<T> {
+        let generation = self.generation.wrapping_add(1);
         for key in used {
-            if let Some(result) = self.results.remove(&key) {
-                results.insert(key, result);
+            if let Some(entry) = self.results.get_mut(&key.0) {
+                entry.generation = generation;
             }
         }
-        results.extend(fresh);
-        Kept { context: self.context, results }
+        self.results.retain(|_, entry| entry.generation == generation);
+        for (key, result) in fresh {
+            self.results.insert(key.0, Entry { text: files.text(key.0).into(), result, generation });
+        }
+        self.generation = generation;
+        self
     }
 }
 
@@ -73,16 +90,14 @@ pub(crate) struct Checked {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// An item by its place in the files table and its text.
+/// An item by its place in the files table; its text is kept with its
+/// result and compared when the result is asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct ItemKey {
-    span: Span,
-    text: u64,
-}
+pub(crate) struct ItemKey(Span);
 
 impl ItemKey {
-    pub(crate) fn of(files: &Files, span: Span) -> ItemKey {
-        ItemKey { span, text: fingerprint(&[files.text(span)]) }
+    pub(crate) fn of(span: Span) -> ItemKey {
+        ItemKey(span)
     }
 }
 

@@ -165,7 +165,7 @@ impl Workspace {
         self.add_bundled_rulesets();
         let mut diagnostics = std::mem::take(&mut self.diagnostics);
         let mut cache = keep.then(|| self.cache.take().unwrap_or_default());
-        let rules = cache.is_some().then(|| check::rules_fingerprint(&self.files, &self.trees)).unwrap_or_default();
+        let rules = if cache.is_some() { check::rules_fingerprint(&self.files, &self.trees) } else { 0 };
         let project = check::check_cached(&self.files, &self.trees, &mut diagnostics, cache.as_mut());
         let errors: Vec<crate::source::Span> =
             diagnostics.iter().filter(|d| d.is_error()).filter_map(|d| d.primary_span()).collect();

@@ -134,7 +134,7 @@ pub fn check_cached(
     games.sort_by_key(|(i, _)| *i);
     let mut used = vec![false; rulesets.len()];
     let mut checked = Vec::new();
-    let rules = cache.is_some().then(|| rules_fingerprint(files, trees)).unwrap_or_default();
+    let rules = if cache.is_some() { rules_fingerprint(files, trees) } else { 0 };
     for (i, trees) in games {
         used[i] = true;
         let id = &rulesets[i].id;
@@ -312,7 +312,7 @@ fn check_game(
     let cards: Vec<crate::ir::Card> =
         checked_cards.into_iter().zip(twice).filter(|(_, twice)| !twice).map(|((card, _), _)| card).collect();
     let decks = checker.decks(&deck_sources, &cards);
-    ((cards, decks), checker.diagnostics, kept.map(|kept| kept.renewed(used, fresh)))
+    ((cards, decks), checker.diagnostics, kept.map(|kept| kept.renewed(files, used, fresh)))
 }
 
 /// What one share of a game's items came to.
@@ -331,8 +331,8 @@ impl<'n> game::GameChecker<'_> {
     /// Checks one item that is not a deck, or reuses what checking the same
     /// text at the same place gave before.
     fn item_cached(&mut self, node: &'n crate::syntax::ast::Node, kept: &Kept<Checked>, share: &mut Share<'n>) {
-        let key = ItemKey::of(self.files, node.span);
-        if let Some(before) = kept.get(&key) {
+        let key = ItemKey::of(node.span);
+        if let Some(before) = kept.get(self.files, key) {
             self.diagnostics.extend(before.diagnostics.iter().cloned());
             share.cards.extend(before.card.clone().map(|card| (card, node)));
             share.used.push(key);

@@ -109,7 +109,7 @@ pub fn run_cached(
             fresh.extend(share.fresh);
         }
         if let (Some((cache, _)), Some(kept)) = (cache.as_mut(), kept) {
-            cache.linted.insert(game.ruleset.id.clone(), kept.renewed(used, fresh));
+            cache.linted.insert(game.ruleset.id.clone(), kept.renewed(files, used, fresh));
         }
         findings.extend(about_names);
         findings.extend(rules_found);
@@ -162,9 +162,9 @@ fn lint_cards<'a>(
         return out;
     };
     for &card in cards {
-        let key = ItemKey::of(context.files, card.extent);
+        let key = ItemKey::of(card.extent);
         let levels = card.lint_levels.as_slice();
-        if let Some((text, rules)) = kept.get(&key) {
+        if let Some((text, rules)) = kept.get(context.files, key) {
             out.text.extend(text.iter().map(|finding| (finding.clone(), levels)));
             out.rules.extend(rules.iter().map(|finding| (finding.clone(), levels)));
             out.used.push(key);
