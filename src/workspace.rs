@@ -299,5 +299,12 @@ mod tests {
         assert!(outcome.diagnostics.iter().any(|d| d.code.id == "E0204" || d.message.contains("two cards")));
         // The same files again: everything is reused.
         check_after(&[("a.cards", &a), ("b.cards", &b)], &[("a.cards", &a), ("b.cards", &b)]);
+        // A file added after the others: the bundled ruleset has another
+        // place in the table, and a kept problem that points into it must
+        // point into it still.
+        let system = "game dreadnaught-2e\n\nsystem \"S\" {\n  symbol basic-weapons\n  hp +2\n  move 4 2 3.0\n  battlefield \"The map is not changed.\"\n  reverse {\n    deploy \"Anywhere.\"\n  }\n}\n";
+        let outcome = check_after(&[("b.cards", system)], &[("b.cards", system), ("c.cards", &a)]);
+        let shown = crate::diagnostics::render::human_string(&outcome.files, &outcome.diagnostics);
+        assert!(shown.contains("the rule, declared here"), "{shown}");
     }
 }

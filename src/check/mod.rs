@@ -192,12 +192,13 @@ fn bases_of<'t>(
 
 type GameContent = (Vec<crate::ir::Card>, Vec<crate::ir::Deck>);
 
-/// A fingerprint of every ruleset's text: a card's check reads its game's
-/// ruleset and those it extends.
+/// A fingerprint of every ruleset's text and place in the files table: a
+/// card's check reads its game's ruleset and those it extends, and its
+/// problems may point into them.
 pub fn rules_fingerprint(files: &Files, trees: &[(FileId, SourceTree)]) -> u64 {
-    let texts: Vec<&str> =
-        trees.iter().filter(|(_, t)| is_ruleset(t)).map(|(f, _)| files.get(*f).text.as_str()).collect();
-    crate::cache::fingerprint(&texts)
+    let rulesets: Vec<(FileId, &str)> =
+        trees.iter().filter(|(_, t)| is_ruleset(t)).map(|(f, _)| (*f, files.get(*f).text.as_str())).collect();
+    crate::cache::fingerprint(&rulesets)
 }
 
 impl game::GameChecker<'_> {

@@ -42,6 +42,33 @@ pub fn check_paths_with(
     Ok(workspace.check())
 }
 
+/// What one check keeps for the next of the same project: each file's
+/// parse, by name, and what checking and linting each card gave.
+#[derive(Default)]
+pub struct Kept {
+    parses: std::collections::HashMap<String, cardsmith::workspace::Parsed>,
+    cache: cardsmith::cache::Cache,
+}
+
+/// Like [`check_paths`], reusing what the check before kept for every file
+/// and card unchanged since, and keeping this check's for the next: how
+/// `watch` checks again after a save.
+pub fn check_paths_reusing(project: &project::Project, paths: &[PathBuf], kept: &mut Kept) -> Result<Outcome> {
+    let mut workspace = project.workspace();
+    workspace.reuse(std::mem::take(&mut kept.cache));
+    for path in project::collect(&project.paths(paths)?)? {
+        let name = project::display_name(&path);
+        match String::from_utf8(super::read::source(&path)?) {
+            Ok(text) => workspace.add_parsed(&name, &text, kept.parses.remove(&name)),
+            Err(not_utf8) => workspace.add_bytes(&name, not_utf8.into_bytes()),
+        }
+    }
+    let (outcome, parses, cache) = workspace.check_keeping_parses();
+    kept.parses = parses.into_iter().map(|p| (outcome.files.get(p.file()).name.clone(), p)).collect();
+    kept.cache = cache;
+    Ok(outcome)
+}
+
 /// Prints the diagnostics, at most [`render::MOST_OF_ONE_CODE`] of one code
 /// per file in the formats people read (JSON, for tools, has them all), and
 /// the summary line.  JSON goes to standard output, the rest to standard error.

@@ -70,7 +70,8 @@ pub(super) fn run(args: &Args) -> Result<ExitCode> {
     let mut watched = Watched::new(&project, paths)?;
     let (sender, events) = channel();
     let mut debouncer = watched.start(sender.clone())?;
-    let outcome = check::check_paths(&project, paths)?;
+    let mut kept = check::Kept::default();
+    let outcome = check::check_paths_reusing(&project, paths, &mut kept)?;
     let mut text = check::rendered(&outcome, &outcome.diagnostics, format, terminal) + &check::summary(&outcome) + "\n";
     let mut known = Known::of(&outcome);
     drop(outcome);
@@ -88,7 +89,7 @@ pub(super) fn run(args: &Args) -> Result<ExitCode> {
     while running {
         let Some(changed) = next_change(&events) else { break };
         if watched.changed(debouncer.watcher(), &changed) {
-            let mut text = recheck(paths, &mut known, format, terminal);
+            let mut text = recheck(paths, &mut known, &mut kept, format, terminal);
             if let Some(server) = &server {
                 text.push_str(&refresh_preview(server, paths));
             }
@@ -159,11 +160,19 @@ fn next_change(events: &Receiver<Event>) -> Option<Vec<PathBuf>> {
 
 /// Checks again and tells what changed since the last check: the new
 /// diagnostics as `check` shows them, a `fixed:` line for each one gone, and
-/// the summary with the count of each.  A project that cannot be read (a
+/// the summary with the count of each.  What is unchanged since the last
+/// check is not parsed, checked or linted again.  A project that cannot be read (a
 /// file removed as it was listed, a broken `cardsmith.toml`) is reported,
 /// and the next save is checked against the last check that ran.
-fn recheck(paths: &[PathBuf], known: &mut Known, format: MessageFormat, terminal: bool) -> String {
-    let outcome = match project::Project::find().and_then(|project| check::check_paths(&project, paths)) {
+fn recheck(
+    paths: &[PathBuf],
+    known: &mut Known,
+    kept: &mut check::Kept,
+    format: MessageFormat,
+    terminal: bool,
+) -> String {
+    let checked = project::Project::find().and_then(|project| check::check_paths_reusing(&project, paths, kept));
+    let outcome = match checked {
         Ok(outcome) => outcome,
         Err(report) => return format!("{}\n", super::describe(&report)),
     };
