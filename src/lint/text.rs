@@ -404,6 +404,10 @@ pub(super) struct Vocabulary<'a> {
     keywords_by_first_word: std::collections::HashMap<String, Vec<usize>>,
     /// The keywords a spelling of which starts with no word: always looked for.
     keywords_always: Vec<usize>,
+    /// The first bytes and lengths of those first words: most words of a
+    /// text are told apart by these before any lookup.
+    first_word_bytes: [bool; 256],
+    first_word_lengths: u64,
 }
 
 impl Vocabulary<'_> {
@@ -411,7 +415,10 @@ impl Vocabulary<'_> {
     fn keywords_in(&self, source: &QuotedText<'_>) -> Vec<usize> {
         let mut found = self.keywords_always.clone();
         for word in source.words() {
-            found.extend(self.keywords_by_first_word.get(word).into_iter().flatten());
+            let length_bit = 1u64 << word.len().min(63);
+            if self.first_word_bytes[word.as_bytes()[0] as usize] && self.first_word_lengths & length_bit != 0 {
+                found.extend(self.keywords_by_first_word.get(word).into_iter().flatten());
+            }
         }
         found.sort_unstable();
         found.dedup();
@@ -451,7 +458,7 @@ impl<'a> Vocabulary<'a> {
                 *uses.entry(word.to_lowercase()).or_default() += 1;
             }
         }
-        let mut short_forms: Vec<ShortForm<'a>> = ruleset
+        let short_forms: Vec<ShortForm<'a>> = ruleset
             .symbols
             .iter()
             .filter_map(|symbol| {
@@ -469,18 +476,32 @@ impl<'a> Vocabulary<'a> {
             })
             .collect();
         let (keywords_by_first_word, keywords_always) = keywords_by_first_word(ruleset);
-        if short_forms.is_empty() {
-            return Vocabulary { short_forms, keywords_by_first_word, keywords_always };
+        let mut first_word_bytes = [false; 256];
+        let mut first_word_lengths = 0u64;
+        for word in keywords_by_first_word.keys() {
+            first_word_bytes[word.as_bytes()[0] as usize] = true;
+            // Words of 63 bytes or more share a bit.
+            first_word_lengths |= 1u64 << word.len().min(63);
+        }
+        let mut vocabulary = Vocabulary {
+            short_forms,
+            keywords_by_first_word,
+            keywords_always,
+            first_word_bytes,
+            first_word_lengths,
+        };
+        if vocabulary.short_forms.is_empty() {
+            return vocabulary;
         }
         let names = terms.into_iter().filter(|t| t.contains(' ')).chain(context.card_names());
         for name in names {
             for word in words_of(name) {
-                if let Some(form) = short_forms.iter_mut().find(|f| f.word.eq_ignore_ascii_case(word)) {
+                if let Some(form) = vocabulary.short_forms.iter_mut().find(|f| f.word.eq_ignore_ascii_case(word)) {
                     form.within.push(name);
                 }
             }
         }
-        Vocabulary { short_forms, keywords_by_first_word, keywords_always }
+        vocabulary
     }
 }
 
