@@ -45,6 +45,8 @@ pub(super) struct GameChecker<'a> {
     /// Names of items that did not parse: references to them raise no
     /// follow-on errors, the syntax error being their one report.
     pub lost_names: std::collections::HashSet<String>,
+    /// The keywords by the names a rulebook prints, shared by the forks.
+    pub(super) printed_names: std::sync::Arc<super::printed::Names<'a>>,
 }
 
 impl<'a> GameChecker<'a> {
@@ -58,6 +60,7 @@ impl<'a> GameChecker<'a> {
             deck_keyword_symbols: HashMap::new(),
             lint_levels: Vec::new(),
             lost_names: Default::default(),
+            printed_names: std::sync::Arc::new(super::printed::Names::of(ruleset)),
         }
     }
 
@@ -74,6 +77,7 @@ impl<'a> GameChecker<'a> {
             lint_levels: Vec::new(),
             // Only decks look names up, and they are checked by the first.
             lost_names: Default::default(),
+            printed_names: self.printed_names.clone(),
         }
     }
 

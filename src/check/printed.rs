@@ -31,11 +31,11 @@ impl GameChecker<'_> {
         if values.iter().all(by_id) {
             return Cow::Borrowed(values);
         }
-        let names = Names::of(self.ruleset);
+        let names = &*self.printed_names;
         let mut joined: Vec<ast::Value> = Vec::with_capacity(values.len());
         let mut i = 0;
         while i < values.len() {
-            match (!by_id(&values[i])).then(|| self.printed_keyword(&names, &values[i..])).flatten() {
+            match (!by_id(&values[i])).then(|| self.printed_keyword(names, &values[i..])).flatten() {
                 Some((value, used)) => {
                     joined.push(value);
                     i += used;
@@ -120,14 +120,16 @@ impl GameChecker<'_> {
 
 /// Every keyword's id and displayed name in one spelling, made once for a
 /// line that writes a keyword as printed.
-struct Names<'r> {
+/// The keywords of a ruleset by the names a rulebook prints: made once
+/// per game.
+pub(super) struct Names<'r> {
     names: Vec<(String, String, &'r KeywordDef)>,
     /// The most words of a displayed name.
     longest: usize,
 }
 
 impl<'r> Names<'r> {
-    fn of(ruleset: &'r Ruleset) -> Names<'r> {
+    pub(super) fn of(ruleset: &'r Ruleset) -> Names<'r> {
         let names: Vec<(String, String, &KeywordDef)> =
             ruleset.keywords.iter().map(|k| (k.id.to_ascii_lowercase(), spelling(&k.display), k)).collect();
         let longest = ruleset.keywords.iter().map(|k| k.display.split_whitespace().count()).max().unwrap_or(1);

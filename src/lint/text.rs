@@ -483,13 +483,8 @@ impl<'a> Vocabulary<'a> {
             // Words of 63 bytes or more share a bit.
             first_word_lengths |= 1u64 << word.len().min(63);
         }
-        let mut vocabulary = Vocabulary {
-            short_forms,
-            keywords_by_first_word,
-            keywords_always,
-            first_word_bytes,
-            first_word_lengths,
-        };
+        let mut vocabulary =
+            Vocabulary { short_forms, keywords_by_first_word, keywords_always, first_word_bytes, first_word_lengths };
         if vocabulary.short_forms.is_empty() {
             return vocabulary;
         }
