@@ -86,7 +86,8 @@ impl<T> Kept<T> {
 /// What checking one item gave: its card, if it is one, and its problems.
 #[derive(Clone)]
 pub(crate) struct Checked {
-    pub card: Option<Card>,
+    /// Shared with the project the check made.
+    pub card: Option<std::sync::Arc<Card>>,
     pub diagnostics: Vec<Diagnostic>,
 }
 

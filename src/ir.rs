@@ -24,7 +24,9 @@ pub struct Project {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Game {
     pub ruleset: Ruleset,
-    pub cards: Vec<Card>,
+    /// Shared, so that a check can keep a card for the next without a copy
+    /// ([`crate::cache`]).
+    pub cards: Vec<std::sync::Arc<Card>>,
     pub decks: Vec<Deck>,
 }
 

@@ -205,7 +205,9 @@ impl GameChecker<'_> {
     }
 
     /// Resolves every deck of the game and checks its construction rules.
-    pub fn decks(&mut self, sources: &[DeckSource<'_>], cards: &[Card]) -> Vec<Deck> {
+    pub fn decks(&mut self, sources: &[DeckSource<'_>], cards: &[std::sync::Arc<Card>]) -> Vec<Deck> {
+        let cards: Vec<&Card> = cards.iter().map(|card| &**card).collect();
+        let cards = cards.as_slice();
         let card_index: HashMap<&str, usize> = cards.iter().enumerate().map(|(i, c)| (c.name.as_str(), i)).collect();
         let duplicated = self.duplicate_decks(sources);
         let deck_index = deck_index(sources);
@@ -305,7 +307,7 @@ impl GameChecker<'_> {
         &mut self,
         deck: &DeckSource<'_>,
         index: &Index<'s, '_>,
-        cards: &[Card],
+        cards: &[&Card],
         pool: &mut Pool,
         stack: &mut Vec<usize>,
         report: bool,
@@ -384,7 +386,7 @@ impl GameChecker<'_> {
         &mut self,
         deck: &DeckSource<'_>,
         deck_type: &DeckType,
-        cards: &[Card],
+        cards: &[&Card],
         index: &Index<'_, '_>,
         pool: &mut Pool,
     ) -> bool {
@@ -438,7 +440,7 @@ impl GameChecker<'_> {
         lost
     }
 
-    fn rules(&mut self, deck: &DeckSource<'_>, deck_type: &DeckType, cards: &[Card], pool: &Pool, params: &[i64]) {
+    fn rules(&mut self, deck: &DeckSource<'_>, deck_type: &DeckType, cards: &[&Card], pool: &Pool, params: &[i64]) {
         for rule in &deck_type.rules {
             let Some(compiled) = &rule.compiled else { continue };
             let mut evaluation = rules::Evaluation::new(self.ruleset, cards).with_params(params);
@@ -591,7 +593,7 @@ struct Index<'s, 'n> {
     sources: &'s [DeckSource<'n>],
     cards: &'s HashMap<&'s str, usize>,
     decks: &'s HashMap<&'s str, usize>,
-    all_cards: &'s [Card],
+    all_cards: &'s [&'s Card],
     /// Suggestions for unknown names, built at the first one.
     card_names: RefCell<Option<Suggester<'s>>>,
     deck_names: RefCell<Option<Suggester<'s>>>,

@@ -363,9 +363,10 @@ impl<'a> GameChecker<'a> {
             lint_levels: Vec::new(),
         }];
         let pool = Pool { entries: vec![PoolEntry { card: 0, count: 1, span: at }], ..Pool::default() };
+        let subjects = [&subject[0]];
         for rule in &schema.rules {
             let Some(compiled) = &rule.compiled else { continue };
-            let mut evaluation = Evaluation::new(self.ruleset, &subject);
+            let mut evaluation = Evaluation::new(self.ruleset, &subjects);
             if evaluation.holds(compiled, &pool) {
                 continue;
             }

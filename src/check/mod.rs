@@ -30,6 +30,7 @@ use crate::syntax::ast::SourceTree;
 use model::Ruleset;
 pub use names::{suggest, Suggester};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// The `game` a content file names, if its first item is a `game` line.
 pub fn game_of(tree: &SourceTree) -> Option<&str> {
@@ -190,7 +191,7 @@ fn bases_of<'t>(
     bases
 }
 
-type GameContent = (Vec<crate::ir::Card>, Vec<crate::ir::Deck>);
+type GameContent = (Vec<Arc<crate::ir::Card>>, Vec<crate::ir::Deck>);
 
 /// A fingerprint of every ruleset's text and place in the files table: a
 /// card's check reads its game's ruleset and those it extends, and its
@@ -265,7 +266,7 @@ fn check_game(
             } else if let Some(kept) = kept_ref {
                 worker.item_cached(node, kept, &mut share);
             } else if let Some(card) = worker.item(node) {
-                share.cards.push((card, *node));
+                share.cards.push((Arc::new(card), *node));
             }
         }
         share.diagnostics = worker.diagnostics;
@@ -310,7 +311,7 @@ fn check_game(
         }
     }
     drop(first_of);
-    let cards: Vec<crate::ir::Card> =
+    let cards: Vec<Arc<crate::ir::Card>> =
         checked_cards.into_iter().zip(twice).filter(|(_, twice)| !twice).map(|((card, _), _)| card).collect();
     let decks = checker.decks(&deck_sources, &cards);
     ((cards, decks), checker.diagnostics, kept.map(|kept| kept.renewed(files, used, fresh)))
@@ -319,7 +320,7 @@ fn check_game(
 /// What one share of a game's items came to.
 #[derive(Default)]
 struct Share<'n> {
-    cards: Vec<(crate::ir::Card, &'n crate::syntax::ast::Node)>,
+    cards: Vec<(Arc<crate::ir::Card>, &'n crate::syntax::ast::Node)>,
     decks: Vec<deck::DeckSource<'n>>,
     diagnostics: Vec<Diagnostic>,
     /// Items whose kept result was reused.
@@ -340,7 +341,7 @@ impl<'n> game::GameChecker<'_> {
             return;
         }
         let problems_before = self.diagnostics.len();
-        let card = self.item(node);
+        let card = self.item(node).map(Arc::new);
         let diagnostics = self.diagnostics[problems_before..].to_vec();
         share.fresh.push((key, Checked { card: card.clone(), diagnostics }));
         share.cards.extend(card.map(|card| (card, node)));

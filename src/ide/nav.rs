@@ -69,7 +69,7 @@ impl Analysis {
 
     /// A card of a game by name.
     pub fn card(&self, game: &str, name: &str) -> Option<&Card> {
-        self.game(game)?.cards.iter().find(|c| c.name == name)
+        self.game(game)?.cards.iter().map(|c| &**c).find(|c| c.name == name)
     }
 
     /// A game's decks of a name (decks inside two others may share one).

@@ -251,7 +251,7 @@ impl<'a> Context<'a> {
     /// The cards that checked without errors.
     pub fn clean_cards(&self) -> impl Iterator<Item = &'a Card> {
         let errors = self.errors;
-        self.game.cards.iter().filter(move |c| {
+        self.game.cards.iter().map(|c| &**c).filter(move |c| {
             let card = c.extent;
             let first = errors.partition_point(|e| (e.file, e.start) < (card.file, card.start));
             !errors[first..]

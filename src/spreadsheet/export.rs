@@ -16,7 +16,7 @@ pub fn export(files: &Files, project: &Project) -> Result<Vec<OutputFile>, csv::
     let mut tables = Vec::new();
     for game in &project.games {
         for kind in &game.ruleset.kinds {
-            let cards: Vec<&Card> = game.cards.iter().filter(|c| c.kind.id() == kind.id).collect();
+            let cards: Vec<&Card> = game.cards.iter().map(|c| &**c).filter(|c| c.kind.id() == kind.id).collect();
             if cards.is_empty() {
                 continue;
             }

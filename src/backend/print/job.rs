@@ -373,7 +373,7 @@ fn select<'a>(project: &'a Project, deck: Option<&str>) -> Result<Selection<'a>,
         let mut copies = Vec::new();
         for game in &project.games {
             let mut cards = Vec::new();
-            for card in &game.cards {
+            for card in game.cards.iter().map(|card| &**card) {
                 copies.push(copies.len());
                 cards.push((card, deck_count(game, &card.name)));
             }
@@ -400,7 +400,7 @@ fn select<'a>(project: &'a Project, deck: Option<&str>) -> Result<Selection<'a>,
     let mut cards = Vec::new();
     let mut copies = Vec::new();
     for entry in &deck.cards {
-        let Some(card) = game.cards.iter().find(|c| c.name == entry.card) else { continue };
+        let Some(card) = game.cards.iter().map(|c| &**c).find(|c| c.name == entry.card) else { continue };
         let index = cards.len();
         cards.push((card, Some(entry.count)));
         copies.extend(std::iter::repeat_n(index, entry.count.clamp(0, 1000) as usize));

@@ -38,7 +38,7 @@ pub(in crate::check) struct Included {
 
 pub(in crate::check) struct Evaluation<'a> {
     ruleset: &'a Ruleset,
-    cards: &'a [Card],
+    cards: &'a [&'a Card],
     /// The values of the deck type's parameters for the deck the rule is
     /// about, in the order the deck type declares them.
     params: &'a [i64],
@@ -66,7 +66,7 @@ enum Counted<'a> {
 const SUMMARY_PARTS: usize = 8;
 
 impl<'a> Evaluation<'a> {
-    pub fn new(ruleset: &'a Ruleset, cards: &'a [Card]) -> Self {
+    pub fn new(ruleset: &'a Ruleset, cards: &'a [&'a Card]) -> Self {
         Evaluation {
             ruleset,
             cards,
@@ -280,7 +280,7 @@ impl<'a> Evaluation<'a> {
     /// Whether `inner` holds with `arg` at each argument of the keyword on
     /// each card.
     fn each_arg(&mut self, keyword: usize, inner: &'a Node, pool: &Pool) -> i64 {
-        let cards: &'a [Card] = self.cards;
+        let cards: &'a [&'a Card] = self.cards;
         let id = self.ruleset.keywords[keyword].id.as_str();
         let outer = self.arg;
         let mut failing = Vec::new();
@@ -447,7 +447,7 @@ impl<'a> Evaluation<'a> {
     }
 
     fn per_name(&self, filters: &[Filter], pool: &Pool) -> BTreeMap<&'a str, (i64, Vec<Span>)> {
-        let cards: &'a [Card] = self.cards;
+        let cards: &'a [&'a Card] = self.cards;
         let mut per_name: BTreeMap<&'a str, (i64, Vec<Span>)> = BTreeMap::new();
         for entry in self.matching(filters, pool) {
             let slot = per_name.entry(cards[entry.card].name.as_str()).or_default();

@@ -56,7 +56,8 @@ fn evaluate(rule: &str, truth: bool) -> (i64, String) {
     } else {
         ruleset.deck_types[0].computed[0].compiled.as_deref().expect("compiled")
     };
-    let cards = [token()];
+    let card = token();
+    let cards = [&card];
     let mut evaluation = Evaluation::new(&ruleset, &cards);
     let value = evaluation.value(compiled, &one_card());
     (value, evaluation.summary())
@@ -67,7 +68,8 @@ fn card_rule_summary(rule: &str) -> String {
     let (ruleset, diagnostics, _) = ruleset(&probe(rule));
     assert!(diagnostics.is_empty(), "{:?}", diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>());
     let compiled = ruleset.kinds[1].schema.rules[0].compiled.as_deref().expect("compiled");
-    let cards = [token()];
+    let card = token();
+    let cards = [&card];
     let mut evaluation = Evaluation::new(&ruleset, &cards);
     evaluation.holds(compiled, &one_card());
     evaluation.summary()
@@ -389,7 +391,8 @@ fn every_and_some_look_into_each_included_deck() {
     let span = Span::new(FileId(0), 0, 0);
     let included = |pool| super::Included { deck_type: crate::ir::DeckTypeId::new(0, "d"), span, pool };
     let pool = Pool { included: vec![included(one_card()), included(Pool::default())], ..Pool::default() };
-    let cards = [token()];
+    let card = token();
+    let cards = [&card];
     let holds = |i: usize| {
         let compiled = ruleset.deck_types[0].rules[i].compiled.as_deref().expect("compiled");
         Evaluation::new(&ruleset, &cards).holds(compiled, &pool)
@@ -416,7 +419,8 @@ fn every_and_some_may_look_into_decks_of_some_types() {
     // A `d` deck of no cards and an `e` deck of one.
     let pool =
         Pool { included: vec![included(0, "d", Pool::default()), included(1, "e", one_card())], ..Pool::default() };
-    let cards = [token()];
+    let card = token();
+    let cards = [&card];
     let holds: Vec<bool> = ruleset.deck_types[0]
         .rules
         .iter()
