@@ -182,17 +182,17 @@ impl<'a> Evaluation<'a> {
             Call::Any(filters) => i64::from(self.matching(filters, pool).next().is_some()),
             Call::Sum(field, filters) => total(
                 self.matching(filters, pool)
-                    .map(|e| self.field_number(&Subject::card(&self.cards[e.card]), field).saturating_mul(e.count)),
+                    .map(|e| self.field_number(&Subject::card(self.cards[e.card]), field).saturating_mul(e.count)),
             ),
             Call::Min(field, filters) => self.extreme(field, filters, pool, Iterator::min),
             Call::Max(field, filters) => self.extreme(field, filters, pool, Iterator::max),
             Call::SumRows(field, wanted) => total(
-                pool.entries.iter().map(|e| self.row_sum(&self.cards[e.card], field, wanted).saturating_mul(e.count)),
+                pool.entries.iter().map(|e| self.row_sum(self.cards[e.card], field, wanted).saturating_mul(e.count)),
             ),
             Call::Subset { needs, has, filters } => self.subset(needs, has, filters, pool),
             Call::Values(field, filters) => {
                 let mut values: Vec<&str> =
-                    self.matching(filters, pool).flat_map(|e| names_in(&self.cards[e.card], field)).collect();
+                    self.matching(filters, pool).flat_map(|e| names_in(self.cards[e.card], field)).collect();
                 values.sort_unstable();
                 values.dedup();
                 values.len() as i64
@@ -248,7 +248,7 @@ impl<'a> Evaluation<'a> {
                 total(
                     pool.entries
                         .iter()
-                        .map(|e| (args_of(&self.cards[e.card], id).count() as i64).saturating_mul(e.count)),
+                        .map(|e| (args_of(self.cards[e.card], id).count() as i64).saturating_mul(e.count)),
                 )
             }
             Call::EachArg(keyword, inner) => self.each_arg(*keyword, inner, pool),
@@ -285,7 +285,7 @@ impl<'a> Evaluation<'a> {
         let outer = self.arg;
         let mut failing = Vec::new();
         for entry in &pool.entries {
-            for arg in args_of(&cards[entry.card], id) {
+            for arg in args_of(cards[entry.card], id) {
                 self.arg = Some(arg);
                 // Only the counts of an argument that fails are reported.
                 let counted = self.counted.len();
@@ -333,7 +333,7 @@ impl<'a> Evaluation<'a> {
     ) -> i64 {
         let numbers: Vec<i64> = self
             .matching(filters, pool)
-            .map(|e| Subject::card(&self.cards[e.card]))
+            .map(|e| Subject::card(self.cards[e.card]))
             .filter(|card| self.has_number(card, field))
             .map(|card| self.field_number(&card, field))
             .collect();
@@ -384,7 +384,7 @@ impl<'a> Evaluation<'a> {
 
     fn matching<'p>(&'p self, filters: &'p [Filter], pool: &'p Pool) -> impl Iterator<Item = &'p PoolEntry> + 'p {
         pool.entries.iter().filter(move |e| {
-            let card = Subject::card(&self.cards[e.card]);
+            let card = Subject::card(self.cards[e.card]);
             filters.is_empty() || filters.iter().any(|f| self.matches(&card, f, pool))
         })
     }
@@ -513,7 +513,7 @@ impl<'a> Evaluation<'a> {
     fn subset(&mut self, needs: &str, has: &str, filters: &[Filter], pool: &Pool) -> i64 {
         let mut providers: BTreeMap<&str, i64> = BTreeMap::new();
         for entry in self.matching(filters, pool) {
-            let mut values: Vec<&str> = names_in(&self.cards[entry.card], has).collect();
+            let mut values: Vec<&str> = names_in(self.cards[entry.card], has).collect();
             values.sort_unstable();
             values.dedup();
             for value in values {
@@ -523,7 +523,7 @@ impl<'a> Evaluation<'a> {
         let mut failing = Vec::new();
         for entry in &pool.entries {
             let mut wanted: BTreeMap<&str, i64> = BTreeMap::new();
-            for value in names_in(&self.cards[entry.card], needs) {
+            for value in names_in(self.cards[entry.card], needs) {
                 *wanted.entry(value).or_default() += 1;
             }
             if wanted.iter().any(|(v, n)| providers.get(v).copied().unwrap_or(0) < *n) {
