@@ -2,6 +2,9 @@
 //! drives it: JSON-RPC messages framed by `Content-Length` headers, on a
 //! small project in a temporary folder.
 
+#[path = "../examples/gen-corpus/corpus.rs"]
+mod corpus;
+
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
@@ -454,4 +457,53 @@ fn hostile_messages_are_answered_and_never_end_the_session() {
     assert_eq!(output.status.code(), Some(1), "no exit notification");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+/// A workspace of 10,000 cards, as the generator writes one: one card is
+/// broken in an open buffer and mended again, each time with the right
+/// diagnostics, and the questions an editor asks are answered across the
+/// whole workspace.  (How fast is the benchmark's business: `benches/lsp.rs`.)
+#[test]
+fn a_workspace_of_ten_thousand_cards() {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let repository = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let samples = corpus::sample_files(repository, "dreadnaught-2e").expect("samples");
+    let project = corpus::Template::new("dreadnaught-2e", samples).expect("template").project(10_000, 4);
+    let mut card_files = Vec::new();
+    for file in &project.files {
+        let path = dir.path().join(&file.path);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&path, &file.text).expect("write");
+        if file.path.ends_with(".cards") && file.text.contains("\n}") {
+            card_files.push((path, file.text.clone()));
+        }
+    }
+    assert!(project.cards >= 10_000);
+    let (path, text) = card_files[card_files.len() / 2].clone();
+    let uri = format!("file://{}", path.display());
+    let block = text.find("{\n").expect("a card with a block") + 2;
+    let broken = format!("{}  no-such-field 1\n{}", &text[..block], &text[block..]);
+    let line = text[..block].lines().count() as u32;
+
+    let mut client = Client::start(dir.path());
+    initialize(&mut client, dir.path(), json!({}));
+    open(&mut client, &uri, &text);
+    assert_eq!(client.diagnostics(&uri), Vec::<Value>::new());
+    for round in 0..2 {
+        client.change(&uri, 2 + 2 * round, &broken);
+        let diagnostics = client.diagnostics(&uri);
+        assert_eq!(codes(&diagnostics), ["E0202"], "{diagnostics:?}");
+        assert_eq!(diagnostics[0]["range"]["start"], position(line, 2));
+        client.change(&uri, 3 + 2 * round, &text);
+        assert_eq!(client.diagnostics(&uri), Vec::<Value>::new());
+    }
+    // A card of another file, found among all the cards.
+    let (other, other_text) = &card_files[0];
+    let name = other_text.lines().find_map(|l| l.split('"').nth(1).filter(|_| l.ends_with('{'))).expect("a card");
+    let found = client.request("workspace/symbol", json!({ "query": name }));
+    let hits = found.as_array().expect("symbols");
+    let other_uri = format!("file://{}", other.display());
+    assert!(hits.iter().any(|h| h["name"] == name && h["location"]["uri"] == other_uri.as_str()), "{found}");
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
 }
