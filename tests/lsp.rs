@@ -478,7 +478,7 @@ fn a_workspace_of_ten_thousand_cards() {
             card_files.push((path, file.text.clone()));
         }
     }
-    assert!(project.cards >= 10_000);
+    assert!(project.cards >= 10_000 && project.decks > 0);
     let (path, text) = card_files[card_files.len() / 2].clone();
     let uri = format!("file://{}", path.display());
     let block = text.find("{\n").expect("a card with a block") + 2;
