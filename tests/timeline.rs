@@ -773,3 +773,32 @@ fn a_terrain_card_enters_play_at_initiative_5() {
     assert!(common::stderr(&refused)
         .contains("error[E0304]: `spell` enters play at a step that is not on the initiative scale"));
 }
+
+/// Power Management (E2 L236-244, E1 L223-229): the System Card's basic
+/// move is the larger with one other card played, the smaller with two,
+/// none with three, at the step the card shows.
+#[test]
+fn the_basic_move_follows_the_number_of_cards_played() {
+    for game in ["dreadnaught-2e", "dreadnaught-1e"] {
+        let doc = document_of(&common::check_folder(&format!("cards/{game}")), game);
+        let system = doc.cards.iter().find(|c| c.kind == "system" && c.field("move").is_some()).expect("a system card");
+        let moves: Vec<String> =
+            system.field("move").expect("move").values.iter().map(cardsmith::engine::text::value).collect();
+        let offense: Vec<&str> = doc.cards.iter().filter(|c| c.kind == "offense").map(|c| c.name.as_str()).collect();
+        for (played, applies) in [(1, &moves[1]), (2, &moves[0]), (3, &"none".to_string())] {
+            let cards: Vec<&str> =
+                std::iter::once(system.name.as_str()).chain(offense.iter().copied().take(played)).collect();
+            let turn = timeline(&doc, &plays(&cards, &[])).expect("timeline");
+            let shown: Vec<&str> = turn
+                .steps
+                .iter()
+                .flat_map(|s| &s.resolutions)
+                .filter(|r| r.card == system.name)
+                .filter_map(|r| r.applies.as_deref())
+                .collect();
+            let others =
+                if played == 1 { "1 other card played".to_string() } else { format!("{played} other cards played") };
+            assert_eq!(shown, [format!("{applies}, {others}")], "{game}, {played} played");
+        }
+    }
+}

@@ -459,6 +459,21 @@ pub struct FieldDef {
     /// made readable (`Av`) would not do.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// Which of the field's values applies in a turn, by how many other
+    /// cards the side plays (`by-cards-played`): a basic move that power
+    /// management shortens.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub by_cards_played: Vec<CardsPlayed>,
+}
+
+/// One line of a field's `by-cards-played` block: when a side plays
+/// `played` other cards, the field's value number `value` (from 1) applies,
+/// or none of them.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct CardsPlayed {
+    pub played: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<u32>,
 }
 
 /// A value type with how often it repeats and optional bounds.

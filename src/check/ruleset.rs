@@ -554,6 +554,7 @@ impl Loader<'_> {
             has_block: false,
             doc: None,
             label: None,
+            by_cards_played: Vec::new(),
         };
         let mut specs_end = node.values.len();
         for (i, value) in node.values.iter().enumerate().skip(1) {
@@ -591,6 +592,7 @@ impl Loader<'_> {
                     Some(label) => field.label = Some(label.to_string()),
                     None => self.bad(child.head_span(), "`label` takes the printed name: `label \"Admiral Value\"`"),
                 },
+                "by-cards-played" => field.by_cards_played = self.by_cards_played(child, field.schema.takes.len()),
                 "body" => {
                     field.has_block = true;
                     match ident_at(child, 0) {
@@ -608,7 +610,11 @@ impl Loader<'_> {
                     field.has_block = true;
                     self.schema_item(child, &mut field.schema, None);
                 }
-                _ => self.schema_item(child, &mut field.schema, Some(&["required", "many", "doc", "label", "body"])),
+                _ => self.schema_item(
+                    child,
+                    &mut field.schema,
+                    Some(&["required", "many", "doc", "label", "body", "by-cards-played"]),
+                ),
             }
         }
         if !field.has_block {
@@ -620,6 +626,44 @@ impl Loader<'_> {
             }
         }
         Some(field)
+    }
+
+    /// A field's `by-cards-played` block: a line `played N value K` (the
+    /// field's value K, from 1, applies when a side plays N other cards) or
+    /// `played N none`, each N once.
+    fn by_cards_played(&mut self, node: &Node, values: usize) -> Vec<CardsPlayed> {
+        const FORM: &str =
+            "write `played 2 value 1` (the field's first value when 2 other cards are played) or `played 3 none`";
+        let mut out: Vec<CardsPlayed> = Vec::new();
+        for line in children(node) {
+            let played = match (line.name.text.as_str(), line.values.first().map(|v| &v.kind)) {
+                ("played", Some(ValueKind::Int(n))) => u32::try_from(*n).ok(),
+                _ => None,
+            };
+            let value = match (line.values.get(1).map(|v| &v.kind), line.values.get(2).map(|v| &v.kind)) {
+                (Some(ValueKind::Ident(w)), None) if w == "none" => Some(None),
+                (Some(ValueKind::Ident(w)), Some(ValueKind::Int(k))) if w == "value" => {
+                    u32::try_from(*k).ok().filter(|k| (1..=values as u32).contains(k)).map(Some)
+                }
+                _ => None,
+            };
+            match (played, value) {
+                (Some(played), _) if out.iter().any(|c| c.played == played) => {
+                    self.bad(line.head_span(), format!("`played {played}` is given twice"))
+                }
+                (Some(played), Some(value)) => out.push(CardsPlayed { played, value }),
+                _ => self.bad(
+                    line.head_span(),
+                    format!(
+                        "expected `played N value K`, K from 1 to {values} (the field's values), or `played N none`"
+                    ),
+                ),
+            }
+        }
+        if out.is_empty() {
+            self.bad(node.head_span(), format!("`by-cards-played` holds no line: {FORM}"));
+        }
+        out
     }
 
     fn type_specs(&mut self, node: &Node, from: usize) -> Vec<TypeSpec> {

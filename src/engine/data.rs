@@ -115,6 +115,18 @@ pub struct FieldSchema {
     pub name: String,
     #[serde(default)]
     pub schema: Schema,
+    /// Which value applies by how many other cards a side plays.
+    #[serde(default)]
+    pub by_cards_played: Vec<CardsPlayed>,
+}
+
+/// When a side plays `played` other cards, the field's value number
+/// `value` (from 1) applies, or none.
+#[derive(Debug, Deserialize)]
+pub struct CardsPlayed {
+    pub played: u32,
+    #[serde(default)]
+    pub value: Option<u32>,
 }
 
 /// A value type: a built-in name, or `{"enum": id}`.
@@ -124,6 +136,11 @@ pub struct TypeSpec {
 }
 
 impl Ruleset {
+    /// A kind's own field of this name.
+    pub fn kind_field(&self, kind: &str, field: &str) -> Option<&FieldSchema> {
+        self.kinds.iter().find(|k| k.id == kind)?.schema.fields.iter().find(|f| f.name == field)
+    }
+
     /// The step, in tenths, at which a card of the kind enters play, if the
     /// ruleset gives one.
     pub fn enters_at(&self, kind: &str) -> Option<i64> {

@@ -73,6 +73,9 @@ fn resolution(out: &mut String, step: &Step, r: &Resolution) {
         let values: Vec<String> = r.values.iter().map(value).collect();
         let _ = writeln!(out, "        {} {}", r.field.as_deref().unwrap_or_default(), values.join(" "));
     }
+    if let Some(applies) = &r.applies {
+        let _ = writeln!(out, "        this turn: {} {applies}", r.field.as_deref().unwrap_or_default());
+    }
     for line in lines {
         let _ = writeln!(out, "        {line}");
     }

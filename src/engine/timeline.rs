@@ -88,6 +88,11 @@ pub struct Resolution {
     /// The field's values (its initiatives included).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub values: Vec<Value>,
+    /// For a field whose value depends on how many other cards the side
+    /// plays (`by_cards_played`): the value that applies this turn, or
+    /// `none`, and why (`4, 1 other card played`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub applies: Option<String>,
     /// The values the tie-break list compared, such as `power 3`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub compared: Vec<String>,
@@ -499,6 +504,7 @@ fn steps(doc: &Document, phases: &[&Phase], events: &[Event]) -> Vec<Step> {
                 (None, When::At(at)) if entering(event) => vec![Value::Initiative(at)],
                 _ => Vec::new(),
             },
+            applies: applies(doc, event, events),
             compared: compared(chain, event.played),
             decided_by: decided.map(|(text, _)| text),
             chooses: false,
@@ -506,6 +512,40 @@ fn steps(doc: &Document, phases: &[&Phase], events: &[Event]) -> Vec<Step> {
         });
     }
     steps
+}
+
+/// The value of the event's field that applies this turn, when the field
+/// says which by how many other cards its side plays, and why.
+fn applies(doc: &Document, event: &Event, events: &[Event]) -> Option<String> {
+    let (Played::Card(card), Some(field)) = (event.played, event.field) else { return None };
+    let choices = &doc.ruleset.kind_field(&card.kind, &field.name)?.by_cards_played;
+    if choices.is_empty() {
+        return None;
+    }
+    // Each play of the side counts once, whatever number of events it has.
+    let mut cards: Vec<&str> = events
+        .iter()
+        .filter(|e| e.player == event.player && matches!(e.played, Played::Card(_)))
+        .map(|e| e.played.name())
+        .filter(|name| *name != card.name)
+        .collect();
+    cards.sort_unstable();
+    cards.dedup();
+    let others = cards.len();
+    let why = format!("{others} other card{} played", if others == 1 { "" } else { "s" });
+    let Some(choice) = choices.iter().find(|c| c.played as usize == others) else {
+        return Some(format!("not given for {why}"));
+    };
+    let value = match choice.value {
+        // The engine data may come from elsewhere: a number out of the
+        // field's values names none of them.
+        Some(n) => n
+            .checked_sub(1)
+            .and_then(|i| field.values.get(i as usize))
+            .map_or_else(|| "none".to_string(), super::text::value),
+        None => "none".to_string(),
+    };
+    Some(format!("{value}, {why}"))
 }
 
 /// What a card entering play at its kind's step (`enters-at`) shows as its
