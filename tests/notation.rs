@@ -67,6 +67,11 @@ const ROWS: &[Row] = &[
         canonical: &[r#"weapon "Barracuda Missile Bay" lock 4+ attack 2 damage 1 arc F/S/R special close-action"#],
     },
     Row {
+        what: "Limited as printed, `L (2)`, beside Tonnage L",
+        printed: &[r#"weapon "W" lock 3+ attack 4 damage 2 arc F/S/R special Bombardment, L (2)"#],
+        canonical: &[r#"weapon "W" lock 3+ attack 4 damage 2 arc F/S/R special bombardment limited(2)"#],
+    },
+    Row {
         what: "`Escape Velocity`",
         printed: &[r#"weapon "W" lock 3+ attack 2 damage 1 arc F special Escape Velocity, Flash"#],
         canonical: &[r#"weapon "W" lock 3+ attack 2 damage 1 arc F special escape-velocity flash"#],

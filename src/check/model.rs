@@ -325,6 +325,10 @@ pub struct KeywordDef {
     pub only: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
+    /// Other names a rulebook prints it by (`L` for Limited, as in
+    /// `L (2)`), read as the keyword where a keyword is written.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub printed: Vec<String>,
     /// What the keyword does, as effect lines over its parameters
     /// (`effect impact damage heat`).
     #[serde(skip_serializing_if = "Vec::is_empty")]

@@ -130,8 +130,12 @@ pub(super) struct Names<'r> {
 
 impl<'r> Names<'r> {
     pub(super) fn of(ruleset: &'r Ruleset) -> Names<'r> {
-        let names: Vec<(String, String, &KeywordDef)> =
+        let mut names: Vec<(String, String, &KeywordDef)> =
             ruleset.keywords.iter().map(|k| (k.id.to_ascii_lowercase(), spelling(&k.display), k)).collect();
+        for keyword in &ruleset.keywords {
+            let id = keyword.id.to_ascii_lowercase();
+            names.extend(keyword.printed.iter().map(|printed| (id.clone(), spelling(printed), keyword)));
+        }
         let longest = ruleset.keywords.iter().map(|k| k.display.split_whitespace().count()).max().unwrap_or(1);
         Names { names, longest: longest.max(1) }
     }
@@ -140,11 +144,11 @@ impl<'r> Names<'r> {
     /// letter case and spacing (`close action`, `Close Action (Beam)`).
     fn find(&self, written: &str) -> Option<&'r KeywordDef> {
         let written = spelling(written);
-        let mut found = self.names.iter().filter(|(id, display, _)| *display == written || *id == written);
-        match (found.next(), found.next()) {
-            (Some((_, _, one)), None) => Some(one),
-            _ => None,
-        }
+        // A keyword printed several ways has an entry for each.
+        let mut found =
+            self.names.iter().filter(|(id, display, _)| *display == written || *id == written).map(|(_, _, def)| *def);
+        let first = found.next()?;
+        found.all(|other| std::ptr::eq(other, first)).then_some(first)
     }
 }
 

@@ -318,16 +318,30 @@ impl Loader<'_> {
             }
             "keyword" => {
                 let Some((id, display)) = self.id_and_display(node) else { return };
-                let mut keyword =
-                    KeywordDef { id, display, params: Vec::new(), only: Vec::new(), doc: None, effects: Vec::new() };
+                let mut keyword = KeywordDef {
+                    id,
+                    display,
+                    params: Vec::new(),
+                    only: Vec::new(),
+                    doc: None,
+                    printed: Vec::new(),
+                    effects: Vec::new(),
+                };
                 for child in children(node) {
                     match child.name.text.as_str() {
                         "param" => keyword.params.extend(self.param(child)),
                         "only" => keyword.only = self.noted_names(child, Wanted::Kind, &keyword.id),
                         "doc" => keyword.doc = string_at(child, 0).map(str::to_string),
+                        "printed" => match string_at(child, 0) {
+                            Some(name) => keyword.printed.push(name.to_string()),
+                            None => self.bad(
+                                child.head_span(),
+                                "`printed` takes a name as a rulebook prints it: `printed \"L\"`",
+                            ),
+                        },
                         "effect" => keyword.effects.extend(self.keyword_effect(child)),
                         "when" => keyword.effects.extend(self.keyword_conditional(child)),
-                        _ => self.unknown(child, &["param", "only", "doc", "effect", "when"]),
+                        _ => self.unknown(child, &["param", "only", "doc", "printed", "effect", "when"]),
                     }
                 }
                 self.keyword_effects_use_params(&mut keyword);
