@@ -6,7 +6,7 @@
 //! may be absurd.  The recursion is as deep as the rule nests, which the
 //! reader bounds.
 
-use super::{ArgWanted, Arith, Call, CallNode, Compiled, EffectFilter, Filter, Node, Op, Wanted};
+use super::{ArgWanted, Arith, Call, CallNode, Cmp, Compiled, EffectFilter, Filter, Node, Op, Wanted};
 use crate::check::model::{EnumDef, Ruleset, Type};
 use crate::ir::{Body, Card, DeckTypeId, Effect, Field, Spanned, Value};
 use crate::source::Span;
@@ -59,6 +59,9 @@ pub(in crate::check) struct Evaluation<'a> {
 enum Counted<'a> {
     Call(&'a CallNode),
     Param(&'a str),
+    /// A bound worked out from the deck's parameters (`agreed-points * 33
+    /// / 100`) that a comparison failed against, with how it compares.
+    Bound(Cmp),
 }
 
 /// How many counts a summary names; a rule of thousands of calls is summed
@@ -156,8 +159,13 @@ impl<'a> Evaluation<'a> {
             }
             Op::Compare(first, rest) => {
                 let mut value = self.eval(first, pool);
-                for (cmp, operand) in rest {
-                    value = i64::from(cmp.holds(value, self.eval(operand, pool)));
+                for (i, (cmp, operand)) in rest.iter().enumerate() {
+                    let right = self.eval(operand, pool);
+                    let holds = cmp.holds(value, right);
+                    if !holds && i == 0 {
+                        self.note_bound(first, *cmp, operand, (value, right));
+                    }
+                    value = i64::from(holds);
                 }
                 value
             }
@@ -168,6 +176,18 @@ impl<'a> Evaluation<'a> {
                 }
                 value
             }
+        }
+    }
+
+    /// When a comparison fails against a bound worked out from the deck's
+    /// parameters, notes the bound for the summary ("the limit is 330"):
+    /// the rule's text shows how it is worked out, not what it comes to.
+    fn note_bound(&mut self, left: &Node, cmp: Cmp, right: &Node, (l, r): (i64, i64)) {
+        let from_params = |node: &Node| matches!(node.op, Op::Arithmetic(..)) && only_params_and_numbers(node);
+        if from_params(right) {
+            self.counted.push((Counted::Bound(cmp), r));
+        } else if from_params(left) {
+            self.counted.push((Counted::Bound(cmp.flipped()), l));
         }
     }
 
@@ -553,6 +573,7 @@ fn names_in<'c>(card: &'c Card, field: &'c str) -> impl Iterator<Item = &'c str>
 fn in_words(counted: Counted<'_>, n: i64) -> Option<String> {
     let call = match counted {
         Counted::Param(name) => return Some(format!("{name} is {n}")),
+        Counted::Bound(cmp) => return Some(bound_in_words(cmp, n)),
         Counted::Call(call) => call,
     };
     // The arguments as written, and those after a leading field.
@@ -585,6 +606,35 @@ fn in_words(counted: Counted<'_>, n: i64) -> Option<String> {
         Call::All(_) | Call::Any(_) | Call::Subset { .. } | Call::Every(..) | Call::Some(..) => return None,
         Call::EachRow(..) | Call::EachArg(..) => return None,
     })
+}
+
+/// A bound the counted side is held to: `<= 330` is "the limit is 330".
+fn bound_in_words(cmp: Cmp, n: i64) -> String {
+    match cmp {
+        Cmp::Le => format!("the limit is {n}"),
+        Cmp::Lt => format!("the limit is under {n}"),
+        Cmp::Ge => format!("the least allowed is {n}"),
+        Cmp::Gt => format!("the least allowed is over {n}"),
+        Cmp::Eq => format!("it must be {n}"),
+        Cmp::Ne => format!("it must not be {n}"),
+    }
+}
+
+/// Whether an expression is worked out from the deck's parameters and
+/// numbers alone.
+fn only_params_and_numbers(node: &Node) -> bool {
+    let mut stack = vec![node];
+    while let Some(node) = stack.pop() {
+        match &node.op {
+            Op::Int(_) | Op::Param(..) => {}
+            Op::Arithmetic(first, rest) => {
+                stack.push(first);
+                stack.extend(rest.iter().map(|(_, operand)| operand));
+            }
+            _ => return false,
+        }
+    }
+    true
 }
 
 /// A value as one number: `arg` of a keyword taking numbers.

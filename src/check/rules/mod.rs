@@ -133,6 +133,17 @@ pub enum Cmp {
 }
 
 impl Cmp {
+    /// The same comparison with its sides swapped: `a <= b` is `b >= a`.
+    pub fn flipped(self) -> Cmp {
+        match self {
+            Cmp::Lt => Cmp::Gt,
+            Cmp::Le => Cmp::Ge,
+            Cmp::Gt => Cmp::Lt,
+            Cmp::Ge => Cmp::Le,
+            same => same,
+        }
+    }
+
     pub fn holds(self, l: i64, r: i64) -> bool {
         match self {
             Cmp::Eq => l == r,

@@ -428,3 +428,25 @@ fn every_and_some_may_look_into_decks_of_some_types() {
         .collect();
     assert_eq!(holds, [true, false, false]);
 }
+
+/// A comparison that fails against a bound worked out from the deck's
+/// parameters says what the bound comes to, whichever side it is on; a
+/// bound written as a number is in the rule's text already.
+#[test]
+fn a_bound_from_parameters_is_given_in_the_summary() {
+    let summary = |rule: &str| {
+        let line = format!("deck-type d \"D\" {{\n  param cap int 1..100 10\n  require \"r\" {rule}\n}}");
+        let (ruleset, diagnostics, _) = ruleset(&line);
+        assert!(diagnostics.is_empty(), "{:?}", diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>());
+        let compiled = ruleset.deck_types[0].rules[0].compiled.as_deref().expect("compiled");
+        let card = token();
+        let cards = [&card];
+        let mut evaluation = Evaluation::new(&ruleset, &cards).with_params(&[10]);
+        assert!(!evaluation.holds(compiled, &one_card()), "{rule} should fail");
+        evaluation.summary()
+    };
+    assert_eq!(summary("count() <= cap * 5 / 100"), "here 1 card, cap is 10, the limit is 0");
+    assert_eq!(summary("cap * 50 / 100 >= count() + 9"), "here cap is 10, 1 card, the limit is 5");
+    assert_eq!(summary("count() >= cap - 8"), "here 1 card, cap is 10, the least allowed is 2");
+    assert_eq!(summary("count() == 2"), "here 1 card");
+}
