@@ -620,13 +620,15 @@ fn bound_in_words(cmp: Cmp, n: i64) -> String {
     }
 }
 
-/// Whether an expression is worked out from the deck's parameters and
-/// numbers alone.
+/// Whether an expression is worked out from the deck's parameters (one at
+/// least) and numbers alone: a sum of numbers is in the rule's text already.
 fn only_params_and_numbers(node: &Node) -> bool {
     let mut stack = vec![node];
+    let mut params = false;
     while let Some(node) = stack.pop() {
         match &node.op {
-            Op::Int(_) | Op::Param(..) => {}
+            Op::Int(_) => {}
+            Op::Param(..) => params = true,
             Op::Arithmetic(first, rest) => {
                 stack.push(first);
                 stack.extend(rest.iter().map(|(_, operand)| operand));
@@ -634,7 +636,7 @@ fn only_params_and_numbers(node: &Node) -> bool {
             _ => return false,
         }
     }
-    true
+    params
 }
 
 /// A value as one number: `arg` of a keyword taking numbers.
