@@ -181,6 +181,21 @@ fn every_printed_spelling_checks_clean_and_formats_to_the_canonical_one() {
     }
 }
 
+/// A Dropship's two Thrust values as printed, `3”/6”` or `3"/6"`: two
+/// distances, which `fmt` writes `3" 6"`.
+#[test]
+fn a_dropships_thrust_as_printed_is_two_distances() {
+    let asset = |thrust: &str| {
+        format!(
+            "game dropfleet-1.3\n\nasset \"UCM Dropship\" {{\n  load dropships\n  faction ucm\n  thrust {thrust}\n}}\n"
+        )
+    };
+    for printed in ["3”/6”", "3\"/6\"", "3\"/6\"/9\""] {
+        let canonical = printed.replace('”', "\"").replace('/', " ");
+        assert_accepted(&format!("Thrust `{printed}`"), &asset(printed), &asset(&canonical));
+    }
+}
+
 /// A Dreadnought TCG unit whose ability has the timing tag `timing`, as the
 /// game reference prints it (`[Ac]`) or as it is written (`ac`).
 fn unit(timing: &str) -> String {

@@ -19,6 +19,8 @@
 pub enum Form {
     Coord,
     Distance,
+    /// `3"/6"`: distances joined by `/`, each a value of its own.
+    Distances,
     SlashList,
     /// `[Ac]`: a name in square brackets, read as the name.
     Bracketed,

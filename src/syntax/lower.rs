@@ -96,6 +96,8 @@ impl Lowerer<'_> {
                     node.span.end = expr.span().end;
                     node.expr = Some(Arc::new(expr));
                 }
+                // `3"/6"` is two values, `3" 6"`.
+                Kind::Literal(Form::Distances) => node.values.extend(self.distances(child)),
                 Kind::String | Kind::Literal(_) | Kind::Call => node.values.push(self.value(child, 0)),
                 Kind::Error if node.block.is_none() => (broken, head_broken) = (true, true),
                 Kind::Error => broken = true,
@@ -166,6 +168,20 @@ impl Lowerer<'_> {
         let range = element.range();
         let place = Place { file: self.file, offset: 0, text: self.text, start: range.start, end: range.end };
         super::expr::read(&place, self.diagnostics)
+    }
+
+    /// Each distance of `3"/6"`, as a value of its own at its own place.
+    fn distances(&mut self, element: Element<'_>) -> Vec<Value> {
+        let start = element.range().start;
+        let mut at = start;
+        let mut values = Vec::new();
+        for part in element.text(self.text).split('/') {
+            let range = at..at + part.len();
+            let kind = self.form(Form::Distance, part, self.span(range.clone()));
+            values.push(Value { kind, span: self.span(range) });
+            at += part.len() + 1;
+        }
+        values
     }
 
     /// A value, `depth` calls deep.
@@ -368,7 +384,9 @@ fn form_value(form: Form, text: &str, number: &mut impl FnMut(&str) -> i64) -> V
         // `[Ac]` is the name `Ac`, as printed.
         Form::Bracketed => ValueKind::Ident(text.trim_start_matches('[').trim_end_matches(']').to_string()),
         Form::Ident => ValueKind::Ident(text.to_string()),
-        Form::Word => ValueKind::Word(text.to_string()),
+        // Only a node's own values split; elsewhere (a call's argument) the
+        // distances are one word, which no field takes.
+        Form::Word | Form::Distances => ValueKind::Word(text.to_string()),
     }
 }
 

@@ -143,7 +143,9 @@ fn role(rule: Rule) -> Role {
         Rule::unterminated => Kind::Unterminated,
         Rule::missing_close => Kind::MissingBrace,
         Rule::token => return Role::Literal,
-        Rule::coord | Rule::distance | Rule::slash_list | Rule::bracketed | Rule::word => Kind::Literal(form(rule)),
+        Rule::coord | Rule::distance | Rule::distances | Rule::slash_list | Rule::bracketed | Rule::word => {
+            Kind::Literal(form(rule))
+        }
         _ => return Role::Transparent,
     })
 }
@@ -191,6 +193,7 @@ fn form(rule: Rule) -> Form {
     match rule {
         Rule::coord => Form::Coord,
         Rule::distance => Form::Distance,
+        Rule::distances => Form::Distances,
         Rule::slash_list => Form::SlashList,
         Rule::bracketed => Form::Bracketed,
         Rule::dice => Form::Dice,
