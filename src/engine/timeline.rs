@@ -450,6 +450,7 @@ fn steps(doc: &Document, phases: &[&Phase], events: &[Event]) -> Vec<Step> {
         Some(TieBreak::Roll { text }) => Some(text.clone()),
         _ => None,
     };
+    let cards_played = cards_played(events);
     let mut steps: Vec<Step> = Vec::new();
     for (i, event) in events.iter().enumerate() {
         let phase = phases[event.phase];
@@ -504,7 +505,7 @@ fn steps(doc: &Document, phases: &[&Phase], events: &[Event]) -> Vec<Step> {
                 (None, When::At(at)) if entering(event) => vec![Value::Initiative(at)],
                 _ => Vec::new(),
             },
-            applies: applies(doc, event, events),
+            applies: applies(doc, event, &cards_played),
             compared: compared(chain, event.played),
             decided_by: decided.map(|(text, _)| text),
             chooses: false,
@@ -514,24 +515,28 @@ fn steps(doc: &Document, phases: &[&Phase], events: &[Event]) -> Vec<Step> {
     steps
 }
 
+/// The cards each player plays, by name: a card with several events counts
+/// once.
+type CardsPlayed<'d> = std::collections::BTreeMap<u32, std::collections::BTreeSet<&'d str>>;
+
+fn cards_played<'d>(events: &[Event<'d>]) -> CardsPlayed<'d> {
+    let mut played = CardsPlayed::new();
+    for event in events.iter().filter(|e| matches!(e.played, Played::Card(_))) {
+        played.entry(event.player).or_default().insert(event.played.name());
+    }
+    played
+}
+
 /// The value of the event's field that applies this turn, when the field
 /// says which by how many other cards its side plays, and why.
-fn applies(doc: &Document, event: &Event, events: &[Event]) -> Option<String> {
+fn applies(doc: &Document, event: &Event, cards_played: &CardsPlayed) -> Option<String> {
     let (Played::Card(card), Some(field)) = (event.played, event.field) else { return None };
     let choices = &doc.ruleset.kind_field(&card.kind, &field.name)?.by_cards_played;
     if choices.is_empty() {
         return None;
     }
-    // Each play of the side counts once, whatever number of events it has.
-    let mut cards: Vec<&str> = events
-        .iter()
-        .filter(|e| e.player == event.player && matches!(e.played, Played::Card(_)))
-        .map(|e| e.played.name())
-        .filter(|name| *name != card.name)
-        .collect();
-    cards.sort_unstable();
-    cards.dedup();
-    let others = cards.len();
+    let played = cards_played.get(&event.player)?;
+    let others = played.len() - usize::from(played.contains(card.name.as_str()));
     let why = format!("{others} other card{} played", if others == 1 { "" } else { "s" });
     let Some(choice) = choices.iter().find(|c| c.played as usize == others) else {
         return Some(format!("not given for {why}"));
