@@ -166,7 +166,8 @@ impl Workspace {
         let mut diagnostics = std::mem::take(&mut self.diagnostics);
         let mut cache = keep.then(|| self.cache.take().unwrap_or_default());
         let rules = if cache.is_some() { check::rules_fingerprint(&self.files, &self.trees) } else { 0 };
-        let project = check::check_cached(&self.files, &self.trees, &mut diagnostics, cache.as_mut());
+        let project =
+            check::check_cached(&self.files, &self.trees, &mut diagnostics, cache.as_mut().map(|cache| (cache, rules)));
         let errors: Vec<crate::source::Span> =
             diagnostics.iter().filter(|d| d.is_error()).filter_map(|d| d.primary_span()).collect();
         // Freeing millions of tree nodes takes a while: done beside the lints.
@@ -297,8 +298,19 @@ mod tests {
         let renamed = file(&[card("C", "Deal 8 {damage}."), card("B", "Deal 8 {damage}.")]);
         let outcome = check_after(&[("a.cards", &a), ("b.cards", &b)], &[("a.cards", &renamed), ("b.cards", &b)]);
         assert!(outcome.diagnostics.iter().any(|d| d.code.id == "E0204" || d.message.contains("two cards")));
-        // The same files again: everything is reused.
-        check_after(&[("a.cards", &a), ("b.cards", &b)], &[("a.cards", &a), ("b.cards", &b)]);
+        // The same files again: everything is reused, not checked again,
+        // so the cards are the very ones the first check made.
+        let mut first = Workspace::new();
+        first.add_text("a.cards", &a);
+        let (before, _, cache) = first.check_keeping_parses();
+        let mut again = Workspace::new();
+        again.reuse(cache);
+        again.add_text("a.cards", &a);
+        let (after, _, _) = again.check_keeping_parses();
+        let cards = |outcome: &Outcome| outcome.project.games.iter().flat_map(|g| g.cards.clone()).collect::<Vec<_>>();
+        let (before, after) = (cards(&before), cards(&after));
+        assert_eq!(before.len(), 2);
+        assert!(before.iter().zip(&after).all(|(b, a)| std::sync::Arc::ptr_eq(b, a)), "the kept cards are reused");
         // A file added after the others: the bundled ruleset has another
         // place in the table, and a kept problem that points into it must
         // point into it still.

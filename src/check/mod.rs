@@ -59,12 +59,13 @@ pub fn check(files: &Files, trees: &[(FileId, SourceTree)], diagnostics: &mut Ve
 
 /// Checks every parsed file, reusing what `cache` kept of a check before
 /// for every card whose text, place and context are unchanged, and keeping
-/// this check's results there for the next.
+/// this check's results there for the next.  With the cache comes the
+/// [`rules_fingerprint`] of the files, which the lints read too.
 pub fn check_cached(
     files: &Files,
     trees: &[(FileId, SourceTree)],
     diagnostics: &mut Vec<Diagnostic>,
-    mut cache: Option<&mut Cache>,
+    mut cache: Option<(&mut Cache, u64)>,
 ) -> Project {
     let mut rulesets: Vec<Ruleset> = Vec::new();
     let mut content: Vec<(FileId, &SourceTree)> = Vec::new();
@@ -135,13 +136,13 @@ pub fn check_cached(
     games.sort_by_key(|(i, _)| *i);
     let mut used = vec![false; rulesets.len()];
     let mut checked = Vec::new();
-    let rules = if cache.is_some() { rules_fingerprint(files, trees) } else { 0 };
+    let rules = cache.as_ref().map_or(0, |(_, rules)| *rules);
     for (i, trees) in games {
         used[i] = true;
         let id = &rulesets[i].id;
-        let kept = cache.as_deref_mut().map(|cache| cache.checked.remove(id).unwrap_or_default());
+        let kept = cache.as_mut().map(|(cache, _)| cache.checked.remove(id).unwrap_or_default());
         let (game, problems, kept) = check_game(files, &rulesets[i], &trees, kept, rules);
-        if let (Some(cache), Some(kept)) = (cache.as_deref_mut(), kept) {
+        if let (Some((cache, _)), Some(kept)) = (cache.as_mut(), kept) {
             cache.checked.insert(id.clone(), kept);
         }
         checked.push((i, game));
