@@ -176,13 +176,6 @@ pub fn build(files: &Files, project: &Project) -> Result<Vec<OutputFile>, BuildE
         .collect()
 }
 
-/// The document of one game as text, the way `build` writes it.
-pub fn to_json<T: Serialize>(value: &T) -> Result<String, BuildError> {
-    let mut text = serde_json::to_string_pretty(value).map_err(|e| BuildError::Json(e.to_string()))?;
-    text.push('\n');
-    Ok(text)
-}
-
 /// Ruleset ids are identifiers, but a build must never write outside its
 /// folder whatever the id: letters, digits, `-`, `_` and inner dots only.
 fn is_plain_file_name(id: &str) -> bool {

@@ -48,10 +48,9 @@ pub fn run(paths: &[PathBuf], check_only: bool) -> Result<ExitCode> {
         Err(_) => Ok(Formatted { broken: None, changed: None }),
     });
     let (mut unformatted, mut broken) = (0, 0);
-    let mut read = read;
-    for ((path, bytes), result) in read.iter_mut().zip(results) {
+    for ((path, bytes), result) in read.into_iter().zip(results) {
         // A file that could not be read stops the run here, in order.
-        std::mem::replace(bytes, Ok(Vec::new()))?;
+        bytes?;
         let Formatted { broken: problems, changed } = result?;
         if let Some(rendered) = problems {
             eprint!("{rendered}");
@@ -72,7 +71,6 @@ pub fn run(paths: &[PathBuf], check_only: bool) -> Result<ExitCode> {
         "{verb} {unformatted} of {total} file{}; {broken} with syntax errors, whose broken items are kept as written",
         if total == 1 { "" } else { "s" }
     );
-    super::leave_for_exit(read);
     Ok(if broken > 0 || (check_only && unformatted > 0) { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
