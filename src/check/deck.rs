@@ -462,6 +462,10 @@ impl GameChecker<'_> {
             for span in evaluation.culprits.iter().take(3) {
                 diagnostic = diagnostic.secondary(*span, "counted here");
             }
+            if !evaluation.shared.is_empty() {
+                diagnostic = diagnostic
+                    .note(format!("cards in more than one included deck: {}", names_listed(&evaluation.shared)));
+            }
             diagnostic = diagnostic.note(format!("the rule is `{}`", rule.text));
             self.report(diagnostic);
         }
@@ -611,4 +615,14 @@ impl<'s> Index<'s, '_> {
         let mut names = self.deck_names.borrow_mut();
         names.get_or_insert_with(|| Suggester::new(sources.iter().map(|d| d.name.as_str()))).suggest(name)
     }
+}
+
+/// Card names as a list for a note: the first few, then how many more.
+fn names_listed(names: &[&str]) -> String {
+    const SHOWN: usize = 5;
+    let mut listed = names.iter().take(SHOWN).map(|name| format!("`{name}`")).collect::<Vec<_>>().join(", ");
+    if names.len() > SHOWN {
+        listed.push_str(&format!(" and {} more", names.len() - SHOWN));
+    }
+    listed
 }

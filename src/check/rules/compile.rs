@@ -59,10 +59,11 @@ enum Function {
     Choices,
     Min,
     Max,
+    Shared,
 }
 
 impl Function {
-    const ALL: [Function; 25] = [
+    const ALL: [Function; 26] = [
         Function::Count,
         Function::Distinct,
         Function::Groups,
@@ -88,6 +89,7 @@ impl Function {
         Function::Choices,
         Function::Min,
         Function::Max,
+        Function::Shared,
     ];
 
     fn named(name: &str) -> Option<Function> {
@@ -104,6 +106,7 @@ impl Function {
             Function::Groups => filters(Ty::Number, "groups(tonnage == L)"),
             Function::MaxCopies => filters(Ty::Number, "max-copies()"),
             Function::MaxGroups => filters(Ty::Number, "max-groups(rare)"),
+            Function::Shared => filters(Ty::Number, "shared(secondary-weapon)"),
             Function::All => filters(Ty::Truth, "all(cost >= 1)"),
             Function::Any => filters(Ty::Truth, "any(extra)"),
             Function::Sum => field_then(Some(Ty::Filter), Ty::Number, "sum(points, ship)"),
@@ -446,6 +449,7 @@ impl<'n, 'r> Compiler<'n, 'r> {
             Function::Groups => Call::Groups(filters(0, diagnostics)?),
             Function::MaxCopies => Call::MaxCopies(filters(0, diagnostics)?),
             Function::MaxGroups => Call::MaxGroups(filters(0, diagnostics)?),
+            Function::Shared => Call::Shared(filters(0, diagnostics)?),
             Function::All => Call::All(filters(0, diagnostics)?),
             Function::Any => Call::Any(filters(0, diagnostics)?),
             Function::Sum => both(field(0, diagnostics), filters(1, diagnostics)).map(|(f, s)| Call::Sum(f, s))?,
@@ -733,7 +737,7 @@ impl Compiler<'_, '_> {
             Function::Value | Function::Numbers if scope != Scope::Card => {
                 Some("reads the one card a kind's rule is about, and this rule is about many".to_string())
             }
-            Function::Decks | Function::Every | Function::Some => match scope {
+            Function::Decks | Function::Every | Function::Some | Function::Shared => match scope {
                 Scope::Deck { includes: true } => None,
                 Scope::Deck { includes: false } => {
                     Some("looks into included decks, and decks of this type include none".to_string())

@@ -52,6 +52,9 @@ pub(in crate::check) struct Evaluation<'a> {
     /// The included decks for which an `every` rule does not hold: the line
     /// including each, its type, and what was counted in it.
     pub members: Vec<(Span, DeckTypeId, String)>,
+    /// The names of the cards a `shared` call found in more than one
+    /// included deck.
+    pub shared: Vec<&'a str>,
 }
 
 /// What a number in a summary is.
@@ -78,6 +81,7 @@ impl<'a> Evaluation<'a> {
             counted: Vec::new(),
             culprits: Vec::new(),
             members: Vec::new(),
+            shared: Vec::new(),
         }
     }
 
@@ -198,6 +202,7 @@ impl<'a> Evaluation<'a> {
             Call::Distinct(filters) => self.per_name(filters, pool).len() as i64,
             Call::MaxCopies(filters) => self.most(filters, pool, |(copies, _)| *copies),
             Call::MaxGroups(filters) => self.most(filters, pool, |(_, spans)| spans.len() as i64),
+            Call::Shared(filters) => self.shared(filters, pool),
             Call::All(filters) => i64::from(self.matching(filters, pool).count() == pool.entries.len()),
             Call::Any(filters) => i64::from(self.matching(filters, pool).next().is_some()),
             Call::Sum(field, filters) => total(
@@ -375,6 +380,24 @@ impl<'a> Evaluation<'a> {
         let holds = failing.is_empty();
         self.culprits = failing;
         i64::from(holds)
+    }
+
+    /// How many matching cards more than one included deck holds; the
+    /// lines including those decks are the culprits.
+    fn shared(&mut self, filters: &'a [Filter], pool: &Pool) -> i64 {
+        let mut holders: BTreeMap<&'a str, Vec<Span>> = BTreeMap::new();
+        for deck in &pool.included {
+            for name in self.per_name(filters, &deck.pool).into_keys() {
+                holders.entry(name).or_default().push(deck.span);
+            }
+        }
+        holders.retain(|_, decks| decks.len() > 1);
+        let mut culprits: Vec<Span> = holders.values().flatten().copied().collect();
+        culprits.sort();
+        culprits.dedup();
+        self.culprits = culprits;
+        self.shared = holders.keys().copied().collect();
+        self.shared.len() as i64
     }
 
     /// Whether `inner` holds for some included deck.
@@ -596,6 +619,7 @@ fn in_words(counted: Counted<'_>, n: i64) -> Option<String> {
         Call::Values(field, _) => format!("{n} different `{field}` {}", many("value")),
         Call::OutOfRange(..) => format!("{n} {} outside their card's range", many("deck line")),
         Call::Decks(_) => format!("{n} included {}{}", many("deck"), matching(args)),
+        Call::Shared(_) => format!("{n} {}{} in more than one included deck", many("card"), matching(args)),
         Call::Value(field, 1) => format!("`{field}` is {n}"),
         Call::Value(field, position) => format!("number {position} of `{field}` is {n}"),
         Call::Numbers(field) => format!("`{field}` holds {n} {}", many("number")),

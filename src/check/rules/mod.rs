@@ -207,6 +207,8 @@ pub enum Call {
     Every(Vec<usize>, Node),
     /// Whether the rule holds for some included deck of the types.
     Some(Vec<usize>, Node),
+    /// Matching cards, by name, that more than one included deck holds.
+    Shared(Filters),
     /// The N-th number of a field, on the one card a card rule is about;
     /// a paired value (`4+/5+`, `0-12`) is two numbers.
     Value(FieldRef, usize),
@@ -254,6 +256,7 @@ pub const FUNCTIONS: &[&str] = &[
     "choices",
     "min",
     "max",
+    "shared",
 ];
 
 /// The filter arguments of a call: a card matches when any matches; no

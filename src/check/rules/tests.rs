@@ -450,3 +450,24 @@ fn a_bound_from_parameters_is_given_in_the_summary() {
     assert_eq!(summary("count() >= cap - 8"), "here 1 card, cap is 10, the least allowed is 2");
     assert_eq!(summary("count() == 2"), "here 1 card");
 }
+
+/// `shared` counts the cards that two or more included decks hold, and
+/// names them; a card in one included deck only is not shared.
+#[test]
+fn shared_finds_a_card_held_by_two_included_decks() {
+    let (ruleset, diagnostics, _) = ruleset("deck-type d \"D\" {\n  includes d\n  require \"r\" shared() == 0\n}");
+    assert!(diagnostics.is_empty(), "{:?}", diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>());
+    let span = |start| Span::new(FileId(0), start, start + 1);
+    let included = |at, pool| super::Included { deck_type: crate::ir::DeckTypeId::new(0, "d"), span: span(at), pool };
+    let card = token();
+    let cards = [&card];
+    let compiled = ruleset.deck_types[0].rules[0].compiled.as_deref().expect("compiled");
+    let alone = Pool { included: vec![included(1, one_card()), included(2, Pool::default())], ..Pool::default() };
+    assert!(Evaluation::new(&ruleset, &cards).holds(compiled, &alone));
+    let twice = Pool { included: vec![included(1, one_card()), included(2, one_card())], ..Pool::default() };
+    let mut evaluation = Evaluation::new(&ruleset, &cards);
+    assert!(!evaluation.holds(compiled, &twice));
+    assert_eq!(evaluation.shared, [card.name.as_str()]);
+    assert_eq!(evaluation.culprits, [span(1), span(2)]);
+    assert_eq!(evaluation.summary(), "here 1 card in more than one included deck");
+}
