@@ -346,6 +346,10 @@ pub struct Deck {
 pub struct DeckEntry {
     pub card: String,
     pub count: i64,
+    /// Tags the deck's line gives the card in this deck (`flagship`);
+    /// copies with other tags are an entry of their own.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
 }
 
 /// The engine data writes a decimal as its exact text (`"1.5"`), as it was

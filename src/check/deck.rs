@@ -19,13 +19,23 @@ use std::collections::HashMap;
 /// Included decks nest at most this deep.
 const MAX_INCLUDE_DEPTH: usize = 8;
 
+/// A line listing a card: `group "UCM Avalon" x1 flagship`.
+pub(super) struct EntryLine {
+    pub name: String,
+    pub count: i64,
+    pub span: Span,
+    /// The tags the line gives the card in this deck, by index among the
+    /// ruleset's tags, with where each is written.
+    pub tags: Vec<(usize, Span)>,
+}
+
 /// A deck as written, before its cards are counted.
 pub(super) struct DeckSource<'n> {
     pub node: &'n Node,
     pub name: String,
     pub deck_type: crate::ir::DeckTypeId,
     pub symbol: Option<(String, Span)>,
-    pub cards: Vec<(String, i64, Span)>,
+    pub cards: Vec<EntryLine>,
     /// The decks it includes: by name, and, for a deck defined inside this
     /// one, that deck's index among the game's decks.
     pub includes: Vec<(String, Span, Option<usize>)>,
@@ -97,7 +107,7 @@ impl GameChecker<'_> {
             } else if deck_type.match_field.as_deref() == Some(word) {
                 deck.symbol = self.deck_symbol_line(line);
             } else if deck_type.entry.iter().any(|e| e == word) {
-                match self.entry_line(line) {
+                match self.entry_line(line, deck_type) {
                     Some(entry) => deck.cards.push(entry),
                     None => deck.broken = true,
                 }
@@ -174,16 +184,17 @@ impl GameChecker<'_> {
         }
     }
 
-    /// `card "Name" x2`.
-    fn entry_line(&mut self, line: &Node) -> Option<(String, i64, Span)> {
+    /// `card "Name" x2`, and any tags the deck type lets its lines give
+    /// (`flagship`).
+    fn entry_line(&mut self, line: &Node, deck_type: &DeckType) -> Option<EntryLine> {
         let Some(target) = string_at(line, 0) else {
             self.missing_name(line);
             return None;
         };
-        let mut count = 1;
+        let mut entry = EntryLine { name: target.to_string(), count: 1, span: line.values[0].span, tags: Vec::new() };
         for value in &line.values[1..] {
-            match value.kind {
-                ValueKind::Copies(n) if n >= 1 => count = n,
+            match &value.kind {
+                ValueKind::Copies(n) if *n >= 1 => entry.count = *n,
                 // Already reported by the parser.
                 ValueKind::Invalid => return None,
                 ValueKind::Copies(n) => self.report(
@@ -191,17 +202,41 @@ impl GameChecker<'_> {
                         .primary(value.span, "must be at least x1")
                         .help("remove the line to leave the card out"),
                 ),
-                _ => self.report(
-                    Diagnostic::error(
-                        &codes::WRONG_VALUE_COUNT,
-                        format!("unexpected value after the {} name", line.name.text),
-                    )
-                    .primary(value.span, "not expected here")
-                    .help("a copy count is written `x2`"),
-                ),
+                ValueKind::Ident(tag) if deck_type.entry_tags.contains(tag) => {
+                    if let Some(i) = self.ruleset.tags.iter().position(|t| t.id == *tag) {
+                        entry.tags.push((i, value.span));
+                    }
+                }
+                _ => self.unexpected_entry_value(line, value.span, deck_type),
             }
         }
-        Some((target.to_string(), count, line.values[0].span))
+        Some(entry)
+    }
+
+    /// A value after a card's name that is neither a copy count nor a tag
+    /// the deck type's lines may carry.
+    fn unexpected_entry_value(&mut self, line: &Node, at: Span, deck_type: &DeckType) {
+        let tags = &deck_type.entry_tags;
+        let help = if tags.is_empty() {
+            "a copy count is written `x2`".to_string()
+        } else {
+            format!(
+                "a copy count is written `x2`; the lines of {} {} may be tagged {}",
+                article(&deck_type.display),
+                deck_type.display,
+                tags.join(", ")
+            )
+        };
+        let found = match &line.values.iter().find(|v| v.span == at).map(|v| &v.kind) {
+            Some(ValueKind::Ident(word)) => suggest(word, tags.iter().map(String::as_str)),
+            _ => None,
+        };
+        self.report(
+            Diagnostic::error(&codes::WRONG_VALUE_COUNT, format!("unexpected value after the {} name", line.name.text))
+                .primary(at, "not expected here")
+                .help(help)
+                .suggest(found),
+        );
     }
 
     /// Resolves every deck of the game and checks its construction rules.
@@ -243,13 +278,14 @@ impl GameChecker<'_> {
                 computed.insert(value.message.clone(), evaluation.value(rule, &pool));
             }
             let mut entries: Vec<DeckEntry> = Vec::new();
-            let mut position: HashMap<usize, usize> = HashMap::new();
+            let mut position: HashMap<(usize, &[usize]), usize> = HashMap::new();
             for entry in &pool.entries {
-                match position.get(&entry.card) {
+                match position.get(&(entry.card, &entry.tags[..])) {
                     Some(&at) => entries[at].count = entries[at].count.saturating_add(entry.count),
                     None => {
-                        position.insert(entry.card, entries.len());
-                        entries.push(DeckEntry { card: cards[entry.card].name.clone(), count: entry.count });
+                        position.insert((entry.card, &entry.tags), entries.len());
+                        let tags = entry.tags.iter().map(|t| self.ruleset.tags[*t].id.clone()).collect();
+                        entries.push(DeckEntry { card: cards[entry.card].name.clone(), count: entry.count, tags });
                     }
                 }
             }
@@ -374,7 +410,7 @@ impl GameChecker<'_> {
             stack.pop();
             for entry in &inner.entries {
                 if !deck_type.set_aside.iter().any(|kind| cards[entry.card].kind == kind.as_str()) {
-                    pool.entries.push(*entry);
+                    pool.entries.push(entry.clone());
                 }
             }
             pool.included.push(Included { deck_type: included.deck_type.clone(), span: *span, pool: inner });
@@ -404,7 +440,7 @@ impl GameChecker<'_> {
                 .help(format!("add `{field} NAME` as the deck's first line")),
             );
         }
-        for (name, count, span) in &deck.cards {
+        for EntryLine { name, count, span, tags } in &deck.cards {
             let Some(&i) = index.cards.get(name.as_str()) else {
                 // The syntax error that lost the card is its one report.
                 if self.lost_names.contains(name) {
@@ -435,7 +471,9 @@ impl GameChecker<'_> {
                     );
                 }
             }
-            pool.entries.push(rules::PoolEntry { card: i, count: *count, span: *span });
+            self.entry_tags_fit(tags, cards[i]);
+            let tags = tags.iter().map(|(tag, _)| *tag).collect();
+            pool.entries.push(rules::PoolEntry { card: i, count: *count, span: *span, tags });
         }
         lost
     }
@@ -473,6 +511,25 @@ impl GameChecker<'_> {
 }
 
 impl GameChecker<'_> {
+    /// A tag a line gives its card must be one the card's kind may carry
+    /// (the tag's `only`).
+    fn entry_tags_fit(&mut self, tags: &[(usize, Span)], card: &Card) {
+        for (tag, at) in tags {
+            let def = &self.ruleset.tags[*tag];
+            if def.only.is_empty() || def.only.iter().any(|kind| *kind == card.kind.id()) {
+                continue;
+            }
+            self.report(
+                Diagnostic::error(
+                    &codes::NOT_ALLOWED_ON_KIND,
+                    format!("tag `{}` cannot appear on {} {} card", def.id, article(card.kind.id()), card.kind.id()),
+                )
+                .primary(*at, format!("only on: {}", def.only.join(", ")))
+                .secondary(card.span, "the card is defined here"),
+            );
+        }
+    }
+
     /// A rule that must hold in each included deck (`every`), broken by
     /// some: one report for each, at the line that includes it, with what
     /// was counted there.

@@ -625,6 +625,10 @@ pub struct DeckType {
     pub word: String,
     /// The words of lines that list a card (`card`, or `group` and `admiral` …).
     pub entry: Vec<String>,
+    /// Tags a line of the deck may give the card it lists, for this deck
+    /// only (`group "UCM Avalon" x1 flagship`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub entry_tags: Vec<String>,
     /// Values each deck of the type may set, which its rules use by name
     /// (`param agreed-points int 1000..1999 1999`).
     #[serde(skip_serializing_if = "Vec::is_empty")]

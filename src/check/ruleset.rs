@@ -160,6 +160,7 @@ struct NameRef {
 enum Wanted {
     Kind,
     Role,
+    Tag,
 }
 
 impl Loader<'_> {
@@ -419,6 +420,7 @@ impl Loader<'_> {
                     computed: Vec::new(),
                     word: "deck".to_string(),
                     entry: vec!["card".to_string()],
+                    entry_tags: Vec::new(),
                     params: Vec::new(),
                 };
                 for child in children(node) {
@@ -428,6 +430,7 @@ impl Loader<'_> {
                         "set-aside" => deck.set_aside = idents(child),
                         "word" => deck.word = ident_at(child, 0).unwrap_or("deck").to_string(),
                         "entry" => deck.entry = idents(child),
+                        "entry-tags" => deck.entry_tags = self.noted_names(child, Wanted::Tag, &deck.id),
                         "require" | "recommend" => {
                             if let Some(rule) = self.constraint(child) {
                                 deck.rules.push(rule);
@@ -451,6 +454,7 @@ impl Loader<'_> {
                                 "set-aside",
                                 "word",
                                 "entry",
+                                "entry-tags",
                                 "require",
                                 "recommend",
                                 "compute",
@@ -916,10 +920,14 @@ impl Loader<'_> {
             }
         }
         let roles: Vec<&str> = ruleset.roles.iter().map(|r| r.id.as_str()).collect();
+        let tags: Vec<&str> = ruleset.tags.iter().map(|t| t.id.as_str()).collect();
         for NameRef { wanted, owner, name, span } in std::mem::take(&mut self.name_refs) {
             let (declared, message) = match wanted {
                 Wanted::Kind => (&kinds, format!("`{owner}` is limited to kind `{name}`, which is not declared")),
                 Wanted::Role => (&roles, format!("kind `{owner}` allows role `{name}`, which is not declared")),
+                Wanted::Tag => {
+                    (&tags, format!("deck type `{owner}` gives its lines tag `{name}`, which is not declared"))
+                }
             };
             if !declared.contains(&name.as_str()) {
                 self.diagnostics.push(

@@ -12,11 +12,14 @@ use crate::ir::{Body, Card, DeckTypeId, Effect, Field, Spanned, Value};
 use crate::source::Span;
 use std::collections::BTreeMap;
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(in crate::check) struct PoolEntry {
     pub card: usize,
     pub count: i64,
     pub span: Span,
+    /// Tags the deck's line gives the card, by index among the ruleset's
+    /// tags (`flagship`).
+    pub tags: Box<[usize]>,
 }
 
 /// The cards a rule counts: the deck's entries with copy counts (those of
@@ -168,6 +171,9 @@ impl<'a> Evaluation<'a> {
                     let holds = cmp.holds(value, right);
                     if !holds && i == 0 {
                         self.note_bound(first, *cmp, operand, (value, right));
+                        if value > right && matches!(cmp, Cmp::Eq | Cmp::Le | Cmp::Lt) {
+                            self.blame_matching(first, right, pool);
+                        }
                     }
                     value = i64::from(holds);
                 }
@@ -180,6 +186,23 @@ impl<'a> Evaluation<'a> {
                 }
                 value
             }
+        }
+    }
+
+    /// When a count is too high (`count(flagship and tonnage == L) == 0`
+    /// fails), the lines it counted are the culprits, unless a function has
+    /// named others: all of them when none was allowed, or when they are
+    /// few enough to show; not 3 of 21 lines when 20 were allowed.
+    fn blame_matching(&mut self, counted: &'a Node, allowed: i64, pool: &Pool) {
+        const FEW: usize = 3;
+        let Op::Call(call) = &counted.op else { return };
+        let (Call::Count(filters) | Call::Groups(filters)) = &call.call else { return };
+        if !self.culprits.is_empty() {
+            return;
+        }
+        let lines: Vec<Span> = self.matching(filters, pool).map(|entry| entry.span).collect();
+        if allowed <= 0 || lines.len() <= FEW {
+            self.culprits = lines;
         }
     }
 
@@ -427,7 +450,7 @@ impl<'a> Evaluation<'a> {
 
     fn matching<'p>(&'p self, filters: &'p [Filter], pool: &'p Pool) -> impl Iterator<Item = &'p PoolEntry> + 'p {
         pool.entries.iter().filter(move |e| {
-            let card = Subject::card(self.cards[e.card]);
+            let card = Subject::entry(self.cards[e.card], &e.tags);
             filters.is_empty() || filters.iter().any(|f| self.matches(&card, f, pool))
         })
     }
@@ -436,7 +459,10 @@ impl<'a> Evaluation<'a> {
         match filter {
             Filter::Vocabulary { kind, tag, keyword } => {
                 kind.is_some_and(|k| subject.kind == Some(k))
-                    || tag.is_some_and(|t| subject.tags.iter().any(|have| *have == self.ruleset.tags[t].id))
+                    || tag.is_some_and(|t| {
+                        subject.entry_tags.contains(&t)
+                            || subject.tags.iter().any(|have| *have == self.ruleset.tags[t].id)
+                    })
                     || keyword.is_some_and(|k| subject.keywords().any(|have| have == self.ruleset.keywords[k].id))
             }
             Filter::HasField(field) => subject.has(field),
@@ -748,6 +774,8 @@ struct Subject<'c> {
     name: Option<&'c str>,
     kind: Option<usize>,
     tags: &'c [String],
+    /// Tags a deck's line gives the card, by index.
+    entry_tags: &'c [usize],
     fields: &'c [Field],
     own: &'c [Spanned<Value>],
 }
@@ -758,9 +786,15 @@ impl<'c> Subject<'c> {
             name: Some(&card.name),
             kind: Some(card.kind.index()),
             tags: &card.tags,
+            entry_tags: &[],
             fields: &card.body.fields,
             own: &[],
         }
+    }
+
+    /// A card as a deck's line lists it, with the tags the line gives.
+    fn entry(card: &'c Card, entry_tags: &'c [usize]) -> Self {
+        Subject { entry_tags, ..Subject::card(card) }
     }
 
     fn row(row: &'c Field) -> Self {
@@ -769,7 +803,7 @@ impl<'c> Subject<'c> {
             Value::String(name) => Some(name.as_str()),
             _ => None,
         });
-        Subject { name, kind: None, tags: &[], fields, own: &row.values }
+        Subject { name, kind: None, tags: &[], entry_tags: &[], fields, own: &row.values }
     }
 
     /// The values of a field; `this` is a row's own values.

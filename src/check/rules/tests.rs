@@ -38,7 +38,10 @@ fn token() -> Card {
 }
 
 fn one_card() -> Pool {
-    Pool { entries: vec![PoolEntry { card: 0, count: 1, span: Span::new(FileId(0), 0, 0) }], ..Pool::default() }
+    Pool {
+        entries: vec![PoolEntry { card: 0, count: 1, span: Span::new(FileId(0), 0, 0), tags: Box::default() }],
+        ..Pool::default()
+    }
 }
 
 /// A rule's value over a pool of one card, and the evaluation's summary:
