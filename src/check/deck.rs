@@ -6,7 +6,7 @@
 
 use super::codes;
 use super::game::GameChecker;
-use super::model::{DeckParam, DeckType};
+use super::model::{DeckParam, DeckType, Type};
 use super::names::{article, ident_at, string_at, suggest, Suggester};
 use super::rules::{self, Included, Pool};
 use crate::diagnostics::{Diagnostic, Severity};
@@ -35,6 +35,9 @@ pub(super) struct DeckSource<'n> {
     pub name: String,
     pub deck_type: crate::ir::DeckTypeId,
     pub symbol: Option<(String, Span)>,
+    /// Whether the deck writes its match field's line, even one whose
+    /// value could not be read (reported there, not as missing).
+    pub symbol_written: bool,
     pub cards: Vec<EntryLine>,
     /// The decks it includes: by name, and, for a deck defined inside this
     /// one, that deck's index among the game's decks.
@@ -93,6 +96,7 @@ impl GameChecker<'_> {
             name: name.to_string(),
             deck_type: ruleset.deck_type_id(&deck_type.id)?,
             symbol: None,
+            symbol_written: false,
             cards: Vec::new(),
             includes: Vec::new(),
             within: None,
@@ -106,6 +110,7 @@ impl GameChecker<'_> {
                 deck.lint_levels.extend(levels);
             } else if deck_type.match_field.as_deref() == Some(word) {
                 deck.symbol = self.deck_symbol_line(line);
+                deck.symbol_written = true;
             } else if deck_type.entry.iter().any(|e| e == word) {
                 match self.entry_line(line, deck_type) {
                     Some(entry) => deck.cards.push(entry),
@@ -166,22 +171,52 @@ impl GameChecker<'_> {
         );
     }
 
+    /// The deck's value of its match field (`symbol missiles`, `faction
+    /// ucm`): a deck symbol of the ruleset, or a value of the enum the
+    /// cards' field holds.
     fn deck_symbol_line(&mut self, line: &Node) -> Option<(String, Span)> {
-        let symbols: Vec<&str> = self.ruleset.deck_symbols.iter().map(|d| d.id.as_str()).collect();
+        let field = line.name.text.as_str();
+        let symbols = self.match_values(field);
         match ident_at(line, 0) {
             Some(s) if symbols.is_empty() || symbols.contains(&s) => Some((s.to_string(), line.values[0].span)),
             found => {
                 let at = line.values.first().map(|v| v.span).unwrap_or(line.name.span);
                 let found = found.unwrap_or("");
+                let (what, label) = if self.ruleset.deck_symbols.is_empty() {
+                    (format!("`{field}` value"), format!("not a {field} of this game"))
+                } else {
+                    ("deck symbol".to_string(), "not a deck symbol".to_string())
+                };
                 self.report(
-                    Diagnostic::error(&codes::UNKNOWN_VALUE, format!("unknown deck symbol `{found}`"))
-                        .primary(at, "not a deck symbol")
+                    Diagnostic::error(&codes::UNKNOWN_VALUE, format!("unknown {what} `{found}`"))
+                        .primary(at, label)
                         .note(format!("expected one of: {}", symbols.join(", ")))
                         .suggest(suggest(found, symbols.iter().copied())),
                 );
                 None
             }
         }
+    }
+
+    /// The values a deck may give its match field: the ruleset's deck
+    /// symbols, or else the values of the enum that field holds on cards;
+    /// none when neither says (any value is taken).
+    fn match_values(&self, field: &str) -> Vec<&str> {
+        let ruleset = self.ruleset;
+        if !ruleset.deck_symbols.is_empty() {
+            return ruleset.deck_symbols.iter().map(|d| d.id.as_str()).collect();
+        }
+        let mut values: Vec<&str> = Vec::new();
+        for kind in &ruleset.kinds {
+            let Some(def) = kind.schema.field(field) else { continue };
+            let Some(Type::Enum(name)) = def.schema.takes.first().map(|spec| &spec.ty) else { continue };
+            for value in ruleset.enum_values(name).unwrap_or_default() {
+                if !values.contains(&value.as_str()) {
+                    values.push(value);
+                }
+            }
+        }
+        values
     }
 
     /// `card "Name" x2`, and any tags the deck type lets its lines give
@@ -427,7 +462,7 @@ impl GameChecker<'_> {
         pool: &mut Pool,
     ) -> bool {
         let mut lost = false;
-        if let (Some(field), None) = (deck_type.match_field.as_deref(), &deck.symbol) {
+        if let (Some(field), None, false) = (deck_type.match_field.as_deref(), &deck.symbol, deck.symbol_written) {
             self.report(
                 Diagnostic::error(
                     &codes::MISSING_DECK_SYMBOL,
@@ -463,10 +498,10 @@ impl GameChecker<'_> {
                     self.report(
                         Diagnostic::error(
                             &codes::SYMBOL_MISMATCH,
-                            format!("`{name}` carries the `{carried}` symbol, not this deck's `{symbol}`"),
+                            format!("`{name}` carries the `{carried}` {field}, not this deck's `{symbol}`"),
                         )
                         .primary(*span, format!("{} `{carried}` card", article(carried)))
-                        .secondary(*symbol_span, "the deck's symbol")
+                        .secondary(*symbol_span, format!("the deck's {field}"))
                         .secondary(cards[i].span, "the card is defined here"),
                     );
                 }
