@@ -114,6 +114,33 @@ const ROWS: &[Row] = &[
         canonical: &[r#"scan 6""#, r#"sig 0""#, r#"thrust 12""#],
     },
     Row {
+        what: "the short side arcs of fleet lists, `F/S(L)/R`, kept as written",
+        printed: &[
+            r#"weapon "W" lock 3+ attack 2 damage 1 arc F/S(L)/R"#,
+            r#"weapon "V" lock 3+ attack 2 damage 1 arc S(R)"#,
+        ],
+        canonical: &[
+            r#"weapon "W" lock 3+ attack 2 damage 1 arc F/S(L)/R"#,
+            r#"weapon "V" lock 3+ attack 2 damage 1 arc S(R)"#,
+        ],
+    },
+    Row {
+        what: "Link by the name the rulebook's text uses, `Linked-1` and `Linked (1)`",
+        printed: &[
+            r#"weapon "A" lock 3+ attack 2 damage 1 arc F special Linked-1"#,
+            r#"weapon "B" lock 3+ attack 2 damage 1 arc F special Linked (1)"#,
+        ],
+        canonical: &[
+            r#"weapon "A" lock 3+ attack 2 damage 1 arc F special link(1)"#,
+            r#"weapon "B" lock 3+ attack 2 damage 1 arc F special link(1)"#,
+        ],
+    },
+    Row {
+        what: "a two-word Load, `Bulk Landers 1 -` (L1484)",
+        printed: &["special Atmospheric, Launch", "launch Bulk Landers 1 -"],
+        canonical: &["special atmospheric launch", "launch bulk-landers 1 -"],
+    },
+    Row {
         what: "a launch row, `Fighters & Bombers 6`",
         printed: &["special Launch", "launch Torpedoes 1", "launch Fighters & Bombers 6"],
         canonical: &["special launch", "launch torpedoes 1", "launch fighters/bombers 6"],
@@ -194,6 +221,47 @@ fn a_dropships_thrust_as_printed_is_two_distances() {
         let canonical = printed.replace('”', "\"").replace('/', " ");
         assert_accepted(&format!("Thrust `{printed}`"), &asset(printed), &asset(&canonical));
     }
+}
+
+/// Rows of other sheets as printed: the Space Station table's `-` columns
+/// (L1923-1925), a Dropship's `-` PD Bonus (L1252-1254), and Dreadnaught's
+/// arc and effect symbol by their printed names (`Narrow (Long+)`,
+/// `Unstoppable (Damage)`).
+#[test]
+fn other_sheets_check_clean_as_printed() {
+    let station = |dashes: &str| {
+        format!(
+            "game dropfleet-1.3\n\nstation \"Small Space Station\" {{\n  size small\n  scan 6\"\n  sig 4\"\n  \
+             thrust 0\"\n  hull 8\n  armour 3+\n  pd 5\n{dashes}}}\n"
+        )
+    };
+    let dashes = "  group -\n  tonnage -\n  special -\n";
+    assert_accepted("the Space Station's `-` columns", &station(dashes), &station(dashes));
+    let dropship = "game dropfleet-1.3\n\nasset \"UCM Dropship\" {\n  load dropships\n  faction ucm\n  thrust 3\"\n  \
+                    pd-bonus -\n}\n";
+    assert_accepted("a Dropship's `-` PD Bonus", dropship, dropship);
+    let offense = |arc: &str, keywords: &str| {
+        format!(
+            "game dreadnaught-2e\n\noffense \"Spinal Railcannon\" {{\n  symbol kinetic\n  arc {arc}\n  at 2.4 {{\n    \
+             impact damage 8\n  }}\n  keywords {keywords}\n  text \"Deal 8 {{damage}}.\"\n}}\n"
+        )
+    };
+    assert_accepted(
+        "`Narrow (Long+)` and `Unstoppable (Damage)`",
+        &offense("Narrow (Long+)", "Unstoppable (Damage)"),
+        &offense("narrow-long", "unstoppable(damage)"),
+    );
+}
+
+/// A Space Station given a Group or a Tonnage is refused with the reason.
+#[test]
+fn a_space_station_takes_only_dashes_in_its_group_and_tonnage() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let card = "game dropfleet-1.3\n\nstation \"S\" {\n  size small\n  scan 6\"\n  sig 4\"\n  thrust 0\"\n  hull 8\n  \
+                armour 3+\n  pd 5\n  group 1-2\n}\n";
+    std::fs::write(dir.path().join("s.cards"), card).expect("write");
+    let (ok, said) = run(&["check"], dir.path());
+    assert!(!ok && said.contains("a Space Station forms no group: its Group is printed `-`"), "{said}");
 }
 
 /// A Dreadnought TCG unit whose ability has the timing tag `timing`, as the

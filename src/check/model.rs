@@ -298,6 +298,10 @@ pub struct EnumDef {
     /// made readable would not do.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub labels: BTreeMap<String, String>,
+    /// Other spellings a rulebook prints for a value (`S(L)` for
+    /// `S(Left)`), each read as the value.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub printed: BTreeMap<String, String>,
 }
 
 impl EnumDef {

@@ -11,7 +11,7 @@
 //! keyword is left as it is, for the usual diagnostic.
 
 use super::game::{CardContext, GameChecker};
-use super::model::{KeywordDef, Repeat, Ruleset, Type};
+use super::model::{EnumDef, KeywordDef, Named, Repeat, Ruleset, Type, TypeSpec};
 use super::names::suggest;
 use crate::source::Span;
 use crate::syntax::ast::{self, Name, ValueKind};
@@ -173,4 +173,103 @@ fn spelling(text: &str) -> String {
         out.extend(word.chars().map(|c| c.to_ascii_lowercase()));
     }
     out
+}
+
+/// The id of the declared name of type `ty` that `written` spells as a
+/// rulebook prints it: its displayed name, an enum value's label or
+/// `printed` spelling, or its id with spaces for hyphens, in any letter case
+/// (`Damage` for the symbol `damage`, `Narrow (Long+)` for the arc
+/// `narrow-long`, `S(L)` for `S(Left)`, `Bulk Landers` for `bulk-landers`).
+pub(super) fn printed_name(ruleset: &Ruleset, ty: &Type, written: &str) -> Option<String> {
+    let want = spelling(written);
+    let spells = |printed: &str| spelling(printed) == want || spelling(&printed.replace('-', " ")) == want;
+    let named = |items: &[Named]| items.iter().find(|n| spells(&n.display) || spells(&n.id)).map(|n| n.id.clone());
+    match ty {
+        Type::Symbol => named(&ruleset.symbols),
+        Type::Arc => named(&ruleset.arcs),
+        Type::RangeBand => ruleset.ranges.iter().find(|b| spells(&b.display) || spells(&b.id)).map(|b| b.id.clone()),
+        Type::DeckSymbol => {
+            ruleset.deck_symbols.iter().find(|d| spells(&d.display) || spells(&d.id)).map(|d| d.id.clone())
+        }
+        Type::Kind => ruleset.kinds.iter().find(|k| spells(&k.display) || spells(&k.id)).map(|k| k.id.clone()),
+        Type::Tag => ruleset.tags.iter().find(|t| spells(&t.display) || spells(&t.id)).map(|t| t.id.clone()),
+        Type::Enum(id) | Type::Set(id) => {
+            let def = ruleset.enums.iter().find(|e| e.id == *id)?;
+            let printed = def.printed.iter().find(|(printed, _)| spells(printed)).map(|(_, value)| value.clone());
+            printed.or_else(|| {
+                def.values.iter().find(|v| spells(v) || def.label(v).is_some_and(|label| spells(label))).cloned()
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The most words of one printed spelling of an enum's values.
+fn enum_words(def: &EnumDef) -> usize {
+    let words = |s: &str| s.replace('-', " ").split_whitespace().count();
+    let printed = def.printed.keys().map(|p| words(p));
+    let labels = def.labels.values().map(|l| words(l));
+    def.values.iter().map(|v| words(v)).chain(printed).chain(labels).max().unwrap_or(1)
+}
+
+impl GameChecker<'_> {
+    /// The values of a node with every enum value printed in several words
+    /// (`Bulk Landers`) read as the one value it names, when the first word
+    /// is no value of the enum by itself; borrowed when there is none.
+    pub(super) fn enums_as_printed<'v>(
+        &self,
+        values: Cow<'v, [ast::Value]>,
+        specs: &[TypeSpec],
+    ) -> Cow<'v, [ast::Value]> {
+        let ruleset = self.ruleset;
+        let enums: Vec<&EnumDef> = specs
+            .iter()
+            .filter_map(|spec| match &spec.ty {
+                Type::Enum(id) | Type::Set(id) => ruleset.enums.iter().find(|e| e.id == *id),
+                _ => None,
+            })
+            .filter(|def| enum_words(def) > 1)
+            .collect();
+        if enums.is_empty() || values.len() < 2 {
+            return values;
+        }
+        let mut joined: Vec<ast::Value> = Vec::with_capacity(values.len());
+        let mut i = 0;
+        while i < values.len() {
+            match self.printed_enum_run(&enums, &values[i..]) {
+                Some((value, used)) => {
+                    joined.push(value);
+                    i += used;
+                }
+                None => {
+                    joined.push(values[i].clone());
+                    i += 1;
+                }
+            }
+        }
+        if joined.len() == values.len() {
+            return values;
+        }
+        Cow::Owned(joined)
+    }
+
+    /// The enum value the words at the start of `rest` spell, and how many
+    /// words spell it.
+    fn printed_enum_run(&self, enums: &[&EnumDef], rest: &[ast::Value]) -> Option<(ast::Value, usize)> {
+        let ValueKind::Ident(first) = &rest.first()?.kind else { return None };
+        for def in enums {
+            let ty = Type::Enum(def.id.clone());
+            if def.values.contains(first) || printed_name(self.ruleset, &ty, first).is_some() {
+                continue;
+            }
+            let words = rest.iter().take(enum_words(def)).take_while(|v| matches!(v.kind, ValueKind::Ident(_))).count();
+            for used in (2..=words).rev() {
+                let span = rest[0].span.to(rest[used - 1].span)?;
+                if let Some(id) = printed_name(self.ruleset, &ty, self.files.text(span)) {
+                    return Some((ast::Value { kind: ValueKind::Ident(id), span }, used));
+                }
+            }
+        }
+        None
+    }
 }

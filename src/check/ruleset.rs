@@ -287,7 +287,12 @@ impl Loader<'_> {
                     })
                     .collect();
                 let (mut weights, mut labels) = (std::collections::BTreeMap::new(), std::collections::BTreeMap::new());
+                let mut printed = std::collections::BTreeMap::new();
                 for child in children(node) {
+                    if child.name.text == "printed" {
+                        self.enum_printed(child, &mut printed);
+                        continue;
+                    }
                     let value = child.name.text.clone();
                     for item in &child.values {
                         match &item.kind {
@@ -310,7 +315,15 @@ impl Loader<'_> {
                 if values.is_empty() {
                     self.bad(node.head_span(), format!("enum `{id}` has no values"));
                 }
-                ruleset.enums.push(EnumDef { id: id.to_string(), values, weights, labels });
+                for (spelling, value) in &printed {
+                    if !values.contains(value) {
+                        self.bad(
+                            node.head_span(),
+                            format!("`printed \"{spelling}\"` names `{value}`, which is not a value of enum `{id}`"),
+                        );
+                    }
+                }
+                ruleset.enums.push(EnumDef { id: id.to_string(), values, weights, labels, printed });
             }
             "deck-symbol" => {
                 let Some((id, display)) = self.id_and_display(node) else { return };
@@ -1015,6 +1028,30 @@ impl Loader<'_> {
             }
         }
         names
+    }
+}
+
+impl Loader<'_> {
+    /// `printed "S(L)" "S(Left)"` in an enum's block: another spelling of
+    /// one of its values.
+    fn enum_printed(&mut self, node: &Node, printed: &mut std::collections::BTreeMap<String, String>) {
+        let text = |v: &crate::syntax::ast::Value| match &v.kind {
+            ValueKind::Ident(s) | ValueKind::String(s) => Some(s.clone()),
+            _ => None,
+        };
+        let pair = match node.values.as_slice() {
+            [spelling, value] => text(spelling).zip(text(value)),
+            _ => None,
+        };
+        match pair {
+            Some((spelling, value)) => {
+                printed.insert(spelling, value);
+            }
+            None => self.bad(
+                node.head_span(),
+                "write `printed \"AS PRINTED\" VALUE`: a spelling, then the value it stands for",
+            ),
+        }
     }
 }
 

@@ -12,12 +12,13 @@ use crate::syntax::ast::{self, Node, ValueKind};
 impl GameChecker<'_> {
     /// Types a node's values against a list of type specs.
     pub(super) fn values(&mut self, specs: &[TypeSpec], node: &Node, card: &CardContext) -> Vec<Spanned<Value>> {
-        let printed;
+        let enums = self.enums_as_printed(std::borrow::Cow::Borrowed(&node.values), specs);
+        let keywords;
         let values: &[ast::Value] = if specs.iter().any(|s| s.ty == Type::Keyword) {
-            printed = self.keywords_as_printed(&node.values, card);
-            &printed
+            keywords = self.keywords_as_printed(&enums, card);
+            &keywords
         } else {
-            &node.values
+            &enums
         };
         let mut typed = Vec::with_capacity(values.len());
         let needed = specs.iter().filter(|s| s.repeat != Repeat::ZeroOrMore).count();
@@ -152,6 +153,16 @@ impl GameChecker<'_> {
             (Type::Initiative, _) => return self.initiative(value).map(Value::Initiative),
             (Type::Keyword, _) => return self.keyword(value, card),
             (ty, ValueKind::Ident(name)) if is_name_type(ty) => return self.name(ty, name, value),
+            // A printed name with a bracket or a sign: `Narrow (Long+)`.
+            (ty, ValueKind::Call { .. } | ValueKind::Word(_)) if is_name_type(ty) => {
+                match super::printed::printed_name(self.ruleset, ty, self.files.text(value.span)) {
+                    Some(id) => Value::Name(id),
+                    None => {
+                        self.wrong_type(ty, value);
+                        return None;
+                    }
+                }
+            }
             (ty, _) => {
                 self.wrong_type(ty, value);
                 return None;
@@ -313,6 +324,10 @@ impl GameChecker<'_> {
                 return Some(Value::Name(same.to_string()));
             }
         }
+        // A name as a rulebook prints it (`Damage`, `Narrow (Long+)`).
+        if let Some(id) = super::printed::printed_name(ruleset, ty, self.files.text(value.span)) {
+            return Some(Value::Name(id));
+        }
         self.report(
             Diagnostic::error(code, format!("unknown {what} `{name}`"))
                 .primary(value.span, format!("not {} {what} of `{}`", article(&what), ruleset.id))
@@ -345,6 +360,11 @@ impl GameChecker<'_> {
         for item in &mut items {
             if let Some(same) = only_case_differs(item, allowed) {
                 *item = same.to_string();
+            } else if let Some(printed) = (!allowed.contains(item))
+                .then(|| super::printed::printed_name(self.ruleset, &Type::Set(id.to_string()), item))
+                .flatten()
+            {
+                *item = printed;
             }
             if !allowed.contains(item) {
                 ok = false;
