@@ -85,11 +85,11 @@ The card has effects but no initiative step at which they resolve, although
 its kind has one (`at 3.5 { ... }`).  An engine cannot order such effects.
 
     offense \"Loader\" {                                  # wrong
-      symbol kinetic; arc standard
+      symbol kinetic; arc standard; keywords overload
       overload { cost damage 1; impact damage +1 }
     }
     offense \"Loader\" {                                  # right
-      symbol kinetic; arc standard
+      symbol kinetic; arc standard; keywords overload
       at 1.0 { impact damage 1 }
       overload { cost damage 1; impact damage +1 }
     }";
