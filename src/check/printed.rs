@@ -196,9 +196,7 @@ pub(super) fn printed_name(ruleset: &Ruleset, ty: &Type, written: &str) -> Optio
         Type::Enum(id) | Type::Set(id) => {
             let def = ruleset.enums.iter().find(|e| e.id == *id)?;
             let printed = def.printed.iter().find(|(printed, _)| spells(printed)).map(|(_, value)| value.clone());
-            printed.or_else(|| {
-                def.values.iter().find(|v| spells(v) || def.label(v).is_some_and(&spells)).cloned()
-            })
+            printed.or_else(|| def.values.iter().find(|v| spells(v) || def.label(v).is_some_and(&spells)).cloned())
         }
         _ => None,
     }

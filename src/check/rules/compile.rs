@@ -563,12 +563,33 @@ impl<'n, 'r> Compiler<'n, 'r> {
                 None
             }
             Expr::Call { name, args, .. } if name.text == MENTIONS => match args.as_slice() {
-                [field] => self.field(field, diagnostics).map(Filter::Mentions),
+                [field] => self.field(field, diagnostics).map(|field| Filter::Mentions(field, None)),
+                [field, named] => {
+                    let field = self.field(field, diagnostics);
+                    let named = self.filter(named, diagnostics);
+                    Some(Filter::Mentions(field?, Some(Box::new(named?))))
+                }
                 _ => {
                     diagnostics.push(
-                        Diagnostic::error(&codes::RULE_ARITY, "`mentions` takes 1 argument: a text field")
-                            .primary(arg.span(), "one text field")
-                            .help("`count(event and not mentions(text))` counts the events naming no card of the deck"),
+                        Diagnostic::error(
+                            &codes::RULE_ARITY,
+                            "`mentions` takes a text field, and a filter if you like",
+                        )
+                        .primary(arg.span(), "a text field, then an optional filter")
+                        .help("`count(event and not mentions(text))` counts the events naming no card of the deck"),
+                    );
+                    None
+                }
+            },
+            Expr::Call { name, args, .. } if name.text == SAYS => match args.as_slice() {
+                [field, Expr::Str(words, _)] if !words.trim().is_empty() => {
+                    self.field(field, diagnostics).map(|field| Filter::Says(field, words.trim().into()))
+                }
+                _ => {
+                    diagnostics.push(
+                        Diagnostic::error(&codes::RULE_ARITY, "`says` takes a text field and the quoted words")
+                            .primary(arg.span(), "a text field, then words in quotes")
+                            .help("`all(arc != rear or says(text, \"rear arc\"))`"),
                     );
                     None
                 }
@@ -1078,6 +1099,9 @@ fn not_a_filter<T>(arg: &Expr, diagnostics: &mut Vec<Diagnostic>) -> Option<T> {
 
 /// The filter that reads the card names a text mentions.
 const MENTIONS: &str = "mentions";
+
+/// The filter that reads the words of a text.
+const SAYS: &str = "says";
 
 /// `arg` where no `each-arg` gives it a meaning.
 fn arg_outside_each_arg(name: &Name) -> Diagnostic {

@@ -466,8 +466,14 @@ impl<'a> Evaluation<'a> {
                     || keyword.is_some_and(|k| subject.keywords().any(|have| have == self.ruleset.keywords[k].id))
             }
             Filter::HasField(field) => subject.has(field),
-            Filter::Mentions(field) => {
-                let counted = |name: &str| pool.entries.iter().any(|e| self.cards[e.card].name == name);
+            Filter::Mentions(field, named) => {
+                let counted = |name: &str| {
+                    pool.entries.iter().any(|e| {
+                        let card = self.cards[e.card];
+                        card.name == name
+                            && named.as_deref().is_none_or(|f| self.matches(&Subject::entry(card, &e.tags), f, pool))
+                    })
+                };
                 subject.values(field).any(|value| match value {
                     Value::Text(text) => text.parts.iter().any(|part| match part {
                         crate::ir::TextPart::CardRef(name) => counted(name),
@@ -476,6 +482,10 @@ impl<'a> Evaluation<'a> {
                     _ => false,
                 })
             }
+            Filter::Says(field, words) => subject.values(field).any(|value| match value {
+                Value::Text(text) => says(text, words),
+                _ => false,
+            }),
             Filter::Name { name, equal } => (subject.name == Some(&**name)) == *equal,
             Filter::Not(inner) => !self.matches(subject, inner, pool),
             Filter::And(all) => all.iter().all(|f| self.matches(subject, f, pool)),
@@ -753,6 +763,26 @@ fn keyword_args<'c>(values: &'c [Spanned<Value>], keyword: &str) -> impl Iterato
             _ => &[],
         };
         args.iter().map(|a| &a.value)
+    })
+}
+
+/// Whether a text's plain words hold `words` (in any letter case, between
+/// word boundaries, spaces matching any run of spaces).
+pub(super) fn says(text: &crate::ir::Text, words: &str) -> bool {
+    let plain: String = text
+        .parts
+        .iter()
+        .map(|part| match part {
+            crate::ir::TextPart::Plain(s) | crate::ir::TextPart::CardRef(s) => s.as_str(),
+            crate::ir::TextPart::Icon(_) => " ",
+        })
+        .collect();
+    let normal = |s: &str| s.split_whitespace().map(str::to_lowercase).collect::<Vec<_>>().join(" ");
+    let (haystack, needle) = (normal(&plain), normal(words));
+    haystack.match_indices(&needle).any(|(at, _)| {
+        let before = haystack[..at].chars().next_back();
+        let after = haystack[at + needle.len()..].chars().next();
+        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
     })
 }
 

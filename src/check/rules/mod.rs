@@ -301,8 +301,12 @@ pub enum Filter {
         bound: i64,
     },
     /// `mentions(text)`: a card whose text field names (`*Name*`) a card of
-    /// the cards being counted (the deck's).
-    Mentions(FieldRef),
+    /// the cards being counted (the deck's); with a filter,
+    /// `mentions(text, symbol != deck)`, a named card that matches it.
+    Mentions(FieldRef, Option<Box<Filter>>),
+    /// `says(text, "rear arc")`: a card whose text field holds the words, in
+    /// any letter case.
+    Says(FieldRef, Box<str>),
     /// `link == 1`, `link == arg` (or `!=` when `equal` is false): a card
     /// or row carrying the keyword (by index) with that argument.
     KeywordArg {

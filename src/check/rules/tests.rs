@@ -474,3 +474,15 @@ fn shared_finds_a_card_held_by_two_included_decks() {
     assert_eq!(evaluation.culprits, [span(1), span(2)]);
     assert_eq!(evaluation.summary(), "here 1 card in more than one included deck");
 }
+
+/// `says` finds whole words in any letter case and spacing, never a part of
+/// a longer word.
+#[test]
+fn says_finds_whole_words_of_a_text() {
+    let text =
+        |raw: &str| crate::ir::Text { raw: raw.to_string(), parts: vec![crate::ir::TextPart::Plain(raw.to_string())] };
+    assert!(super::eval::says(&text("May attack into your Rear  arc."), "rear arc"));
+    assert!(super::eval::says(&text("REAR"), "rear"));
+    assert!(!super::eval::says(&text("Rearm your ship."), "rear"));
+    assert!(!super::eval::says(&text("Forward only."), "rear"));
+}
