@@ -209,6 +209,28 @@ fn the_table_and_the_rulesets_agree() {
     assert!(problems.is_empty(), "docs/fidelity.md disagrees with the files:\n  {}", problems.join("\n  "));
 }
 
+/// The summary's counts are those of the rows, game by game and status by
+/// status, in the order of `STATUSES`.
+#[test]
+fn the_summary_counts_the_rows() {
+    let rows = table();
+    let text = std::fs::read_to_string(common::repo().join("docs/fidelity.md")).expect("docs/fidelity.md");
+    let summary = text.split("## Summary").nth(1).expect("docs/fidelity.md has a `## Summary`");
+    let mut games = 0;
+    for line in summary.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| game") && !l.starts_with("| ---")) {
+        let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+        let (game, counts) = cells.split_first().expect("a game and its counts");
+        let counted: Vec<String> = STATUSES
+            .iter()
+            .map(|status| rows.iter().filter(|r| r.game == *game && r.status == *status).count().to_string())
+            .collect();
+        assert_eq!(counts, counted.as_slice(), "docs/fidelity.md: the summary of {game} ({STATUSES:?})");
+        games += 1;
+    }
+    let all: std::collections::BTreeSet<&str> = rows.iter().map(|r| r.game.as_str()).collect();
+    assert_eq!(games, all.len(), "docs/fidelity.md: the summary has a line for each game");
+}
+
 #[test]
 fn every_rule_case_gives_its_expected_diagnostics() {
     let root = common::repo().join("tests/fidelity");
