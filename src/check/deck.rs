@@ -296,6 +296,7 @@ impl GameChecker<'_> {
             let params = param_values(deck, deck_type);
             let mut pool = Pool { own: deck.symbol.as_ref().map(|(s, _)| s.clone()), ..Pool::default() };
             let lost = self.fill(deck, &index, cards, &mut pool, &mut vec![at], true);
+            pool.original = self.original_pool(deck, deck_type, &index, cards);
             let clean = self.diagnostics.len() == problems_before
                 && !lost
                 && !deck.broken
@@ -374,6 +375,25 @@ impl GameChecker<'_> {
     /// Problems are reported only for the outermost deck (`report`); an
     /// included deck reports its own when it is checked itself.  Returns
     /// whether the deck, or one it includes, names an item that did not parse.
+    /// The cards of the deck a deck is based on (`based-on offense`): the
+    /// deck of that type with the same match value (`symbol missiles`), if
+    /// the project has one.
+    fn original_pool(
+        &mut self,
+        deck: &DeckSource<'_>,
+        deck_type: &DeckType,
+        index: &Index<'_, '_>,
+        cards: &[&Card],
+    ) -> Option<Box<Pool>> {
+        let (base, (symbol, _)) = (deck_type.based_on.as_deref()?, deck.symbol.as_ref()?);
+        let at = index.sources.iter().position(|source| {
+            source.deck_type.id() == base && source.symbol.as_ref().is_some_and(|(s, _)| s == symbol)
+        })?;
+        let mut original = Pool { own: Some(symbol.clone()), ..Pool::default() };
+        self.fill(&index.sources[at], index, cards, &mut original, &mut vec![at], false);
+        Some(Box::new(original))
+    }
+
     fn fill<'s>(
         &mut self,
         deck: &DeckSource<'_>,
@@ -535,9 +555,8 @@ impl GameChecker<'_> {
             for span in evaluation.culprits.iter().take(3) {
                 diagnostic = diagnostic.secondary(*span, "counted here");
             }
-            if !evaluation.shared.is_empty() {
-                diagnostic = diagnostic
-                    .note(format!("cards in more than one included deck: {}", names_listed(&evaluation.shared)));
+            if let Some((what, names)) = &evaluation.named {
+                diagnostic = diagnostic.note(format!("{what}: {}", names_listed(names)));
             }
             diagnostic = diagnostic.note(format!("the rule is `{}`", rule.text));
             self.report(diagnostic);

@@ -633,6 +633,11 @@ pub struct DeckType {
     /// only (`group "UCM Avalon" x1 flagship`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub entry_tags: Vec<String>,
+    /// The deck type of the decks this one is built from by changing
+    /// cards (`based-on offense`): the deck of that type with this deck's
+    /// match value is its original, which `removed(…)` compares it with.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub based_on: Option<String>,
     /// Values each deck of the type may set, which its rules use by name
     /// (`param agreed-points int 1000..1999 1999`).
     #[serde(skip_serializing_if = "Vec::is_empty")]

@@ -161,6 +161,8 @@ enum Wanted {
     Kind,
     Role,
     Tag,
+    DeckType,
+    SetAside,
 }
 
 impl Loader<'_> {
@@ -434,13 +436,17 @@ impl Loader<'_> {
                     word: "deck".to_string(),
                     entry: vec!["card".to_string()],
                     entry_tags: Vec::new(),
+                    based_on: None,
                     params: Vec::new(),
                 };
                 for child in children(node) {
                     match child.name.text.as_str() {
                         "match" => deck.match_field = ident_at(child, 0).map(str::to_string),
-                        "includes" => deck.includes = idents(child),
-                        "set-aside" => deck.set_aside = idents(child),
+                        "includes" => deck.includes = self.noted_names(child, Wanted::DeckType, &deck.id),
+                        "set-aside" => deck.set_aside = self.noted_names(child, Wanted::SetAside, &deck.id),
+                        "based-on" => {
+                            deck.based_on = self.noted_names(child, Wanted::DeckType, &deck.id).into_iter().next()
+                        }
                         "word" => deck.word = ident_at(child, 0).unwrap_or("deck").to_string(),
                         "entry" => deck.entry = idents(child),
                         "entry-tags" => deck.entry_tags = self.noted_names(child, Wanted::Tag, &deck.id),
@@ -465,6 +471,7 @@ impl Loader<'_> {
                                 "match",
                                 "includes",
                                 "set-aside",
+                                "based-on",
                                 "word",
                                 "entry",
                                 "entry-tags",
@@ -934,12 +941,19 @@ impl Loader<'_> {
         }
         let roles: Vec<&str> = ruleset.roles.iter().map(|r| r.id.as_str()).collect();
         let tags: Vec<&str> = ruleset.tags.iter().map(|t| t.id.as_str()).collect();
+        let deck_types: Vec<&str> = ruleset.deck_types.iter().map(|d| d.id.as_str()).collect();
         for NameRef { wanted, owner, name, span } in std::mem::take(&mut self.name_refs) {
             let (declared, message) = match wanted {
                 Wanted::Kind => (&kinds, format!("`{owner}` is limited to kind `{name}`, which is not declared")),
                 Wanted::Role => (&roles, format!("kind `{owner}` allows role `{name}`, which is not declared")),
                 Wanted::Tag => {
                     (&tags, format!("deck type `{owner}` gives its lines tag `{name}`, which is not declared"))
+                }
+                Wanted::DeckType => {
+                    (&deck_types, format!("deck type `{owner}` names deck type `{name}`, which is not declared"))
+                }
+                Wanted::SetAside => {
+                    (&kinds, format!("deck type `{owner}` sets aside kind `{name}`, which is not declared"))
                 }
             };
             if !declared.contains(&name.as_str()) {
@@ -983,7 +997,8 @@ impl Loader<'_> {
                 compiled.push((rule.span, compiler.compile(&rule.expr, want, diagnostics).map(Arc::new)));
             };
             for (i, deck) in ruleset.deck_types.iter().enumerate() {
-                let compiler = Compiler::new(&names, Scope::Deck { includes: !deck.includes.is_empty() }, Some(i));
+                let scope = Scope::Deck { includes: !deck.includes.is_empty(), based_on: deck.based_on.is_some() };
+                let compiler = Compiler::new(&names, scope, Some(i));
                 for rule in &deck.rules {
                     compile(&compiler, rule, Ty::Truth, self.diagnostics);
                 }

@@ -116,7 +116,10 @@ pub fn paused_before_the_swap(
             .expect("project folder")
             .map(|e| e.expect("entry").path())
             .find(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(&prefix)));
-        if let Some(temp) = found.filter(|t| t.join(".cardsmith-output").is_file()) {
+        // The marker is written last; once it has its text, the run is
+        // paused or about to be (created but still empty, it is not).
+        let marked = |t: &std::path::PathBuf| std::fs::metadata(t.join(".cardsmith-output")).is_ok_and(|m| m.len() > 0);
+        if let Some(temp) = found.filter(marked) {
             break temp;
         }
         if started.elapsed() > Duration::from_secs(120) {

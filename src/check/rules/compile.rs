@@ -60,10 +60,11 @@ enum Function {
     Min,
     Max,
     Shared,
+    Removed,
 }
 
 impl Function {
-    const ALL: [Function; 26] = [
+    const ALL: [Function; 27] = [
         Function::Count,
         Function::Distinct,
         Function::Groups,
@@ -90,6 +91,7 @@ impl Function {
         Function::Min,
         Function::Max,
         Function::Shared,
+        Function::Removed,
     ];
 
     fn named(name: &str) -> Option<Function> {
@@ -107,6 +109,7 @@ impl Function {
             Function::MaxCopies => filters(Ty::Number, "max-copies()"),
             Function::MaxGroups => filters(Ty::Number, "max-groups(rare)"),
             Function::Shared => filters(Ty::Number, "shared(secondary-weapon)"),
+            Function::Removed => filters(Ty::Number, "removed(offense and not secondary-weapon)"),
             Function::All => filters(Ty::Truth, "all(cost >= 1)"),
             Function::Any => filters(Ty::Truth, "any(extra)"),
             Function::Sum => field_then(Some(Ty::Filter), Ty::Number, "sum(points, ship)"),
@@ -450,6 +453,7 @@ impl<'n, 'r> Compiler<'n, 'r> {
             Function::MaxCopies => Call::MaxCopies(filters(0, diagnostics)?),
             Function::MaxGroups => Call::MaxGroups(filters(0, diagnostics)?),
             Function::Shared => Call::Shared(filters(0, diagnostics)?),
+            Function::Removed => Call::Removed(filters(0, diagnostics)?),
             Function::All => Call::All(filters(0, diagnostics)?),
             Function::Any => Call::Any(filters(0, diagnostics)?),
             Function::Sum => both(field(0, diagnostics), filters(1, diagnostics)).map(|(f, s)| Call::Sum(f, s))?,
@@ -571,12 +575,9 @@ impl<'n, 'r> Compiler<'n, 'r> {
                 }
                 _ => {
                     diagnostics.push(
-                        Diagnostic::error(
-                            &codes::RULE_ARITY,
-                            "`mentions` takes a text field, and a filter if you like",
-                        )
-                        .primary(arg.span(), "a text field, then an optional filter")
-                        .help("`count(event and not mentions(text))` counts the events naming no card of the deck"),
+                        Diagnostic::error(&codes::RULE_ARITY, "`mentions` takes a text field, then an optional filter")
+                            .primary(arg.span(), "a text field, then an optional filter")
+                            .help("`count(event and not mentions(text))` counts the events naming no card of the deck"),
                     );
                     None
                 }
@@ -759,11 +760,19 @@ impl Compiler<'_, '_> {
                 Some("reads the one card a kind's rule is about, and this rule is about many".to_string())
             }
             Function::Decks | Function::Every | Function::Some | Function::Shared => match scope {
-                Scope::Deck { includes: true } => None,
-                Scope::Deck { includes: false } => {
+                Scope::Deck { includes: true, .. } => None,
+                Scope::Deck { includes: false, .. } => {
                     Some("looks into included decks, and decks of this type include none".to_string())
                 }
                 Scope::Card | Scope::Play => Some("looks into the decks a deck includes".to_string()),
+            },
+            Function::Removed => match scope {
+                Scope::Deck { based_on: true, .. } => None,
+                Scope::Deck { based_on: false, .. } => Some(
+                    "compares with the deck this one is based on, and decks of this type name none (`based-on TYPE`)"
+                        .to_string(),
+                ),
+                Scope::Card | Scope::Play => Some("compares a deck with the deck it is based on".to_string()),
             },
             _ => None,
         }
@@ -801,7 +810,8 @@ impl Compiler<'_, '_> {
         let included = self.deck_type.and_then(|d| ruleset.deck_types.get(d)).map(|d| d.includes.as_slice());
         // Decks of an included type may include decks of their own.
         let deeper = included.unwrap_or_default().iter().filter_map(|t| ruleset.deck_type(t));
-        let inner = Scope::Deck { includes: included.is_none() || deeper.into_iter().any(|t| !t.includes.is_empty()) };
+        let includes = included.is_none() || deeper.into_iter().any(|t| !t.includes.is_empty());
+        let inner = Scope::Deck { includes, based_on: false };
         let outer = self.scope.replace(inner);
         let node = self.value(rule, diagnostics).and_then(|n| self.expect(n, Ty::Truth, diagnostics));
         self.scope.set(outer);
@@ -812,6 +822,7 @@ impl Compiler<'_, '_> {
 fn scope_help(function: Function) -> &'static str {
     match function {
         Function::Value | Function::Numbers => "over a deck's cards, add numbers up with `sum(FIELD, ...)`",
+        Function::Removed => "a deck type built from another by changing cards says so: `based-on offense`",
         _ => "a deck type that `includes` others may count them (`decks(...)`) and look into each (`every(...)`)",
     }
 }

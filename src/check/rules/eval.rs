@@ -30,6 +30,8 @@ pub(in crate::check) struct Pool {
     pub included: Vec<Included>,
     /// The deck's own value of its match field (its symbol), for `deck`.
     pub own: Option<String>,
+    /// The cards of the deck this one is based on, for `original`.
+    pub original: Option<Box<Pool>>,
 }
 
 #[derive(Debug)]
@@ -55,9 +57,10 @@ pub(in crate::check) struct Evaluation<'a> {
     /// The included decks for which an `every` rule does not hold: the line
     /// including each, its type, and what was counted in it.
     pub members: Vec<(Span, DeckTypeId, String)>,
-    /// The names of the cards a `shared` call found in more than one
-    /// included deck.
-    pub shared: Vec<&'a str>,
+    /// Cards a function names for the diagnostic, with what they are: those
+    /// `shared` found in more than one included deck, those `removed`
+    /// found taken out of the original.
+    pub named: Option<(&'static str, Vec<&'a str>)>,
 }
 
 /// What a number in a summary is.
@@ -84,7 +87,7 @@ impl<'a> Evaluation<'a> {
             counted: Vec::new(),
             culprits: Vec::new(),
             members: Vec::new(),
-            shared: Vec::new(),
+            named: None,
         }
     }
 
@@ -226,6 +229,7 @@ impl<'a> Evaluation<'a> {
             Call::MaxCopies(filters) => self.most(filters, pool, |(copies, _)| *copies),
             Call::MaxGroups(filters) => self.most(filters, pool, |(_, spans)| spans.len() as i64),
             Call::Shared(filters) => self.shared(filters, pool),
+            Call::Removed(filters) => self.removed(filters, pool),
             Call::All(filters) => i64::from(self.matching(filters, pool).count() == pool.entries.len()),
             Call::Any(filters) => i64::from(self.matching(filters, pool).next().is_some()),
             Call::Sum(field, filters) => total(
@@ -419,8 +423,33 @@ impl<'a> Evaluation<'a> {
         culprits.sort();
         culprits.dedup();
         self.culprits = culprits;
-        self.shared = holders.keys().copied().collect();
-        self.shared.len() as i64
+        let names: Vec<&'a str> = holders.keys().copied().collect();
+        let shared = names.len() as i64;
+        if shared > 0 {
+            self.named = Some(("cards in more than one included deck", names));
+        }
+        shared
+    }
+
+    /// Copies of the matching cards of the deck this one is based on that
+    /// this one lacks, card by card; 0 without such a deck.  The cards are
+    /// named for the diagnostic.
+    fn removed(&mut self, filters: &'a [Filter], pool: &Pool) -> i64 {
+        let Some(original) = pool.original.as_deref() else { return 0 };
+        let kept = self.per_name(&[], pool);
+        let mut names = Vec::new();
+        let mut removed = 0i64;
+        for (name, (copies, _)) in self.per_name(filters, original) {
+            let lacking = copies.saturating_sub(kept.get(name).map_or(0, |(n, _)| *n));
+            if lacking > 0 {
+                names.push(name);
+                removed = removed.saturating_add(lacking);
+            }
+        }
+        if !names.is_empty() {
+            self.named = Some(("taken out of the deck it is based on", names));
+        }
+        removed
     }
 
     /// Whether `inner` holds for some included deck.
@@ -656,6 +685,7 @@ fn in_words(counted: Counted<'_>, n: i64) -> Option<String> {
         Call::OutOfRange(..) => format!("{n} {} outside their card's range", many("deck line")),
         Call::Decks(_) => format!("{n} included {}{}", many("deck"), matching(args)),
         Call::Shared(_) => format!("{n} {}{} in more than one included deck", many("card"), matching(args)),
+        Call::Removed(_) => format!("{n} {}{} taken out of the deck it is based on", many("card"), matching(args)),
         Call::Value(field, 1) => format!("`{field}` is {n}"),
         Call::Value(field, position) => format!("number {position} of `{field}` is {n}"),
         Call::Numbers(field) => format!("`{field}` holds {n} {}", many("number")),

@@ -74,7 +74,12 @@ impl Ty {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scope {
     Card,
-    Deck { includes: bool },
+    /// `includes`: whether the deck type includes decks; `based_on`:
+    /// whether it names a deck type it is based on.
+    Deck {
+        includes: bool,
+        based_on: bool,
+    },
     Play,
 }
 
@@ -209,6 +214,9 @@ pub enum Call {
     Some(Vec<usize>, Node),
     /// Matching cards, by name, that more than one included deck holds.
     Shared(Filters),
+    /// Copies of the matching cards of the deck this one is based on that
+    /// it lacks.
+    Removed(Filters),
     /// The N-th number of a field, on the one card a card rule is about;
     /// a paired value (`4+/5+`, `0-12`) is two numbers.
     Value(FieldRef, usize),
@@ -257,6 +265,7 @@ pub const FUNCTIONS: &[&str] = &[
     "min",
     "max",
     "shared",
+    "removed",
 ];
 
 /// The filter arguments of a call: a card matches when any matches; no

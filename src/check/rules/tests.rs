@@ -331,7 +331,18 @@ fn each_type_mistake_is_refused_at_its_place() {
             "each-row(worth)",
         ),
         (&probe("numbers(worth, 2) == 1"), "E0421", "`numbers` takes 1 argument, not 2", "2"),
-        ("play-limit \"r\" count(mentions()) == 0", "E0421", "`mentions` takes 1 argument: a text field", "mentions()"),
+        (
+            "play-limit \"r\" count(mentions()) == 0",
+            "E0421",
+            "`mentions` takes a text field, then an optional filter",
+            "mentions()",
+        ),
+        (
+            "play-limit \"r\" count(says(worth)) == 0",
+            "E0421",
+            "`says` takes a text field and the quoted words",
+            "says(worth)",
+        ),
     ];
     for (line, code, message, at) in cases {
         let (ruleset, diagnostics, files) = ruleset(line);
@@ -470,7 +481,7 @@ fn shared_finds_a_card_held_by_two_included_decks() {
     let twice = Pool { included: vec![included(1, one_card()), included(2, one_card())], ..Pool::default() };
     let mut evaluation = Evaluation::new(&ruleset, &cards);
     assert!(!evaluation.holds(compiled, &twice));
-    assert_eq!(evaluation.shared, [card.name.as_str()]);
+    assert_eq!(evaluation.named, Some(("cards in more than one included deck", vec![card.name.as_str()])));
     assert_eq!(evaluation.culprits, [span(1), span(2)]);
     assert_eq!(evaluation.summary(), "here 1 card in more than one included deck");
 }
