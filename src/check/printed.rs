@@ -126,6 +126,9 @@ pub(super) struct Names<'r> {
     names: Vec<(String, String, &'r KeywordDef)>,
     /// The most words of a displayed name.
     longest: usize,
+    /// The enums with a value printed in several words (`Bulk Landers`),
+    /// and the most words of one.
+    multi_word_enums: Vec<(&'r EnumDef, usize)>,
 }
 
 impl<'r> Names<'r> {
@@ -137,7 +140,9 @@ impl<'r> Names<'r> {
             names.extend(keyword.printed.iter().map(|printed| (id.clone(), spelling(printed), keyword)));
         }
         let longest = ruleset.keywords.iter().map(|k| k.display.split_whitespace().count()).max().unwrap_or(1);
-        Names { names, longest: longest.max(1) }
+        let multi_word_enums =
+            ruleset.enums.iter().map(|def| (def, enum_words(def))).filter(|(_, words)| *words > 1).collect();
+        Names { names, longest: longest.max(1), multi_word_enums }
     }
 
     /// The one keyword whose id or displayed name is `written`, in any
@@ -219,16 +224,19 @@ impl GameChecker<'_> {
         values: Cow<'v, [ast::Value]>,
         specs: &[TypeSpec],
     ) -> Cow<'v, [ast::Value]> {
-        let ruleset = self.ruleset;
-        let enums: Vec<&EnumDef> = specs
+        let names = &*self.printed_names;
+        let two_words = values.windows(2).any(|w| w.iter().all(|v| matches!(v.kind, ValueKind::Ident(_))));
+        if names.multi_word_enums.is_empty() || !two_words {
+            return values;
+        }
+        let enums: Vec<(&EnumDef, usize)> = specs
             .iter()
             .filter_map(|spec| match &spec.ty {
-                Type::Enum(id) | Type::Set(id) => ruleset.enums.iter().find(|e| e.id == *id),
+                Type::Enum(id) | Type::Set(id) => names.multi_word_enums.iter().find(|(e, _)| e.id == *id).copied(),
                 _ => None,
             })
-            .filter(|def| enum_words(def) > 1)
             .collect();
-        if enums.is_empty() || values.len() < 2 {
+        if enums.is_empty() {
             return values;
         }
         let mut joined: Vec<ast::Value> = Vec::with_capacity(values.len());
@@ -253,14 +261,14 @@ impl GameChecker<'_> {
 
     /// The enum value the words at the start of `rest` spell, and how many
     /// words spell it.
-    fn printed_enum_run(&self, enums: &[&EnumDef], rest: &[ast::Value]) -> Option<(ast::Value, usize)> {
+    fn printed_enum_run(&self, enums: &[(&EnumDef, usize)], rest: &[ast::Value]) -> Option<(ast::Value, usize)> {
         let ValueKind::Ident(first) = &rest.first()?.kind else { return None };
-        for def in enums {
+        for (def, most) in enums {
             let ty = Type::Enum(def.id.clone());
             if def.values.contains(first) || printed_name(self.ruleset, &ty, first).is_some() {
                 continue;
             }
-            let words = rest.iter().take(enum_words(def)).take_while(|v| matches!(v.kind, ValueKind::Ident(_))).count();
+            let words = rest.iter().take(*most).take_while(|v| matches!(v.kind, ValueKind::Ident(_))).count();
             for used in (2..=words).rev() {
                 let span = rest[0].span.to(rest[used - 1].span)?;
                 if let Some(id) = printed_name(self.ruleset, &ty, self.files.text(span)) {
