@@ -256,6 +256,12 @@ impl<'a> GameChecker<'a> {
                     });
                     continue;
                 }
+                // `cost check` where the row has no field `check`: say so,
+                // rather than that `cost` takes no values.
+                if let Some(word) = unknown_inline_field(node, takes, inner_schema) {
+                    self.unknown_field(&word, inner_schema, &format!("`{name}`"));
+                    continue;
+                }
             }
             let values = self.values(takes, node, card);
             let inner = match (&node.block, field.has_block) {
@@ -450,6 +456,19 @@ fn split_inline(node: &Node, takes: &[super::model::TypeSpec], schema: &Schema) 
     }
     let head = Node { values: node.values[..takes.len()].to_vec(), block: None, ..node.clone() };
     Some((head, inline))
+}
+
+/// The first word after a block field's values, written on one line, when
+/// it names no field of the block (`cost check` where a cost has no `check`),
+/// as a node of its own for the report.
+fn unknown_inline_field(node: &Node, takes: &[super::model::TypeSpec], schema: &Schema) -> Option<Node> {
+    let word = node.values.get(takes.len())?;
+    let ValueKind::Ident(name) = &word.kind else { return None };
+    if schema.field(name).is_some() || takes.iter().any(|t| t.repeat != super::model::Repeat::One) {
+        return None;
+    }
+    let name = crate::syntax::ast::Name { text: name.clone(), span: word.span };
+    Some(Node { name, values: node.values[takes.len() + 1..].to_vec(), block: None, expr: None, span: word.span })
 }
 
 /// `allow LINT…`, `warn LINT…` or `deny LINT…`: lint levels for one card or
