@@ -287,6 +287,7 @@ impl GameChecker<'_> {
             decks: &deck_index,
             card_names: RefCell::new(None),
             deck_names: RefCell::new(None),
+            originals: RefCell::new(None),
             all_cards: cards,
         };
         let mut decks = Vec::new();
@@ -313,18 +314,7 @@ impl GameChecker<'_> {
                 let mut evaluation = rules::Evaluation::new(self.ruleset, cards).with_params(&params);
                 computed.insert(value.message.clone(), evaluation.value(rule, &pool));
             }
-            let mut entries: Vec<DeckEntry> = Vec::new();
-            let mut position: HashMap<(usize, &[usize]), usize> = HashMap::new();
-            for entry in &pool.entries {
-                match position.get(&(entry.card, &entry.tags[..])) {
-                    Some(&at) => entries[at].count = entries[at].count.saturating_add(entry.count),
-                    None => {
-                        position.insert((entry.card, &entry.tags), entries.len());
-                        let tags = entry.tags.iter().map(|t| self.ruleset.tags[*t].id.clone()).collect();
-                        entries.push(DeckEntry { card: cards[entry.card].name.clone(), count: entry.count, tags });
-                    }
-                }
-            }
+            let entries = self.deck_entries(&pool, cards);
             decks.push(Deck {
                 name: deck.name.clone(),
                 deck_type: deck.deck_type.clone(),
@@ -375,9 +365,38 @@ impl GameChecker<'_> {
     /// Problems are reported only for the outermost deck (`report`); an
     /// included deck reports its own when it is checked itself.  Returns
     /// whether the deck, or one it includes, names an item that did not parse.
+    /// A deck's cards with their copies, each card once, or once for each
+    /// set of tags its lines give it.
+    fn deck_entries(&self, pool: &Pool, cards: &[&Card]) -> Vec<DeckEntry> {
+        let mut entries: Vec<DeckEntry> = Vec::new();
+        // Untagged lines by card; tagged ones, which are few, by card and tags.
+        let mut untagged: HashMap<usize, usize> = HashMap::new();
+        let mut tagged: Vec<(usize, &[usize], usize)> = Vec::new();
+        for entry in &pool.entries {
+            let found = if entry.tags.is_empty() {
+                untagged.get(&entry.card).copied()
+            } else {
+                tagged.iter().find(|(card, tags, _)| *card == entry.card && **tags == *entry.tags).map(|(.., at)| *at)
+            };
+            match found {
+                Some(at) => entries[at].count = entries[at].count.saturating_add(entry.count),
+                None => {
+                    if entry.tags.is_empty() {
+                        untagged.insert(entry.card, entries.len());
+                    } else {
+                        tagged.push((entry.card, &entry.tags, entries.len()));
+                    }
+                    let tags = entry.tags.iter().map(|t| self.ruleset.tags[*t].id.clone()).collect();
+                    entries.push(DeckEntry { card: cards[entry.card].name.clone(), count: entry.count, tags });
+                }
+            }
+        }
+        entries
+    }
+
     /// The cards of the deck a deck is based on (`based-on offense`): the
-    /// deck of that type with the same match value (`symbol missiles`), if
-    /// the project has one.
+    /// deck of that type with the same match value (`symbol missiles`), or
+    /// of several the one listing most of its cards, if the project has one.
     fn original_pool(
         &mut self,
         deck: &DeckSource<'_>,
@@ -386,9 +405,11 @@ impl GameChecker<'_> {
         cards: &[&Card],
     ) -> Option<Box<Pool>> {
         let (base, (symbol, _)) = (deck_type.based_on.as_deref()?, deck.symbol.as_ref()?);
-        let at = index.sources.iter().position(|source| {
-            source.deck_type.id() == base && source.symbol.as_ref().is_some_and(|(s, _)| s == symbol)
-        })?;
+        let at = {
+            let mut originals = index.originals.borrow_mut();
+            let originals = originals.get_or_insert_with(|| Originals::of(index.sources, self.ruleset));
+            originals.of_deck(index.sources, deck, base, symbol)?
+        };
         let mut original = Pool { own: Some(symbol.clone()), ..Pool::default() };
         self.fill(&index.sources[at], index, cards, &mut original, &mut vec![at], false);
         Some(Box::new(original))
@@ -712,6 +733,56 @@ struct Index<'s, 'n> {
     /// Suggestions for unknown names, built at the first one.
     card_names: RefCell<Option<Suggester<'s>>>,
     deck_names: RefCell<Option<Suggester<'s>>>,
+    /// The decks other decks may be based on, built at the first such deck.
+    originals: RefCell<Option<Originals<'s>>>,
+}
+
+/// The decks of each deck type and match value (`offense`, `missiles`), and
+/// the card names each lists, to find the deck another is based on.
+#[derive(Default)]
+struct Originals<'s> {
+    by_value: HashMap<(&'s str, &'s str), Vec<usize>>,
+    by_card: HashMap<&'s str, Vec<usize>>,
+}
+
+impl<'s> Originals<'s> {
+    fn of(sources: &'s [DeckSource<'_>], ruleset: &crate::check::model::Ruleset) -> Self {
+        let targets: Vec<&str> = ruleset.deck_types.iter().filter_map(|t| t.based_on.as_deref()).collect();
+        let mut originals = Originals::default();
+        for (at, source) in sources.iter().enumerate() {
+            let Some((value, _)) = &source.symbol else { continue };
+            if !targets.contains(&source.deck_type.id()) {
+                continue;
+            }
+            originals.by_value.entry((source.deck_type.id(), value.as_str())).or_default().push(at);
+            for line in &source.cards {
+                originals.by_card.entry(line.name.as_str()).or_default().push(at);
+            }
+        }
+        originals
+    }
+
+    /// The deck of type `base` and match value `value` that `deck` is based
+    /// on: the one such deck, or of several the one listing most of its cards.
+    fn of_deck(&self, sources: &[DeckSource<'_>], deck: &DeckSource<'_>, base: &str, value: &str) -> Option<usize> {
+        let candidates = self.by_value.get(&(base, value))?;
+        if let [only] = candidates.as_slice() {
+            return Some(*only);
+        }
+        let mut shared: HashMap<usize, usize> = HashMap::new();
+        for line in &deck.cards {
+            for &at in self.by_card.get(line.name.as_str()).into_iter().flatten() {
+                let source = &sources[at];
+                if source.deck_type.id() == base && source.symbol.as_ref().is_some_and(|(v, _)| v == value) {
+                    *shared.entry(at).or_default() += 1;
+                }
+            }
+        }
+        // Of the decks sharing most cards, the first; with none shared, the
+        // first deck of the type and value.
+        let best = shared.into_iter().max_by_key(|(at, count)| (*count, std::cmp::Reverse(*at))).map(|(at, _)| at);
+        best.or(candidates.first().copied())
+    }
 }
 
 impl<'s> Index<'s, '_> {

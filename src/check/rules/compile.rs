@@ -583,8 +583,9 @@ impl<'n, 'r> Compiler<'n, 'r> {
                 }
             },
             Expr::Call { name, args, .. } if name.text == SAYS => match args.as_slice() {
-                [field, Expr::Str(words, _)] if !words.trim().is_empty() => {
-                    self.field(field, diagnostics).map(|field| Filter::Says(field, words.trim().into()))
+                [field, Expr::Str(words, _)] if words.split(|c: char| !c.is_alphanumeric()).any(|w| !w.is_empty()) => {
+                    let words = super::eval::words(words).map(|w| w.to_lowercase().into_boxed_str()).collect();
+                    self.field(field, diagnostics).map(|field| Filter::Says(field, words))
                 }
                 _ => {
                     diagnostics.push(

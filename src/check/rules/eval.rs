@@ -61,6 +61,9 @@ pub(in crate::check) struct Evaluation<'a> {
     /// `shared` found in more than one included deck, those `removed`
     /// found taken out of the original.
     pub named: Option<(&'static str, Vec<&'a str>)>,
+    /// The first count found too high (`count(…) == 0` failing), and what
+    /// it was held to: its lines are the culprits if the whole rule fails.
+    too_high: Option<(&'a Node, i64)>,
 }
 
 /// What a number in a summary is.
@@ -88,6 +91,7 @@ impl<'a> Evaluation<'a> {
             culprits: Vec::new(),
             members: Vec::new(),
             named: None,
+            too_high: None,
         }
     }
 
@@ -97,7 +101,11 @@ impl<'a> Evaluation<'a> {
     }
 
     pub fn holds(&mut self, rule: &'a Compiled, pool: &Pool) -> bool {
-        self.eval(&rule.root, pool) != 0
+        let holds = self.eval(&rule.root, pool) != 0;
+        if let Some((counted, allowed)) = self.too_high.take().filter(|_| !holds) {
+            self.blame_matching(counted, allowed, pool);
+        }
+        holds
     }
 
     /// The value of a compiled rule (a `compute` line's number).
@@ -174,8 +182,8 @@ impl<'a> Evaluation<'a> {
                     let holds = cmp.holds(value, right);
                     if !holds && i == 0 {
                         self.note_bound(first, *cmp, operand, (value, right));
-                        if value > right && matches!(cmp, Cmp::Eq | Cmp::Le | Cmp::Lt) {
-                            self.blame_matching(first, right, pool);
+                        if value > right && matches!(cmp, Cmp::Eq | Cmp::Le | Cmp::Lt) && self.too_high.is_none() {
+                            self.too_high = Some((first, right));
                         }
                     }
                     value = i64::from(holds);
@@ -796,24 +804,22 @@ fn keyword_args<'c>(values: &'c [Spanned<Value>], keyword: &str) -> impl Iterato
     })
 }
 
-/// Whether a text's plain words hold `words` (in any letter case, between
-/// word boundaries, spaces matching any run of spaces).
-pub(super) fn says(text: &crate::ir::Text, words: &str) -> bool {
-    let plain: String = text
-        .parts
-        .iter()
-        .map(|part| match part {
-            crate::ir::TextPart::Plain(s) | crate::ir::TextPart::CardRef(s) => s.as_str(),
-            crate::ir::TextPart::Icon(_) => " ",
-        })
-        .collect();
-    let normal = |s: &str| s.split_whitespace().map(str::to_lowercase).collect::<Vec<_>>().join(" ");
-    let (haystack, needle) = (normal(&plain), normal(words));
-    haystack.match_indices(&needle).any(|(at, _)| {
-        let before = haystack[..at].chars().next_back();
-        let after = haystack[at + needle.len()..].chars().next();
-        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
-    })
+/// Whether a text's words hold `words` (small letters), one after the
+/// other, in any letter case: a word is a run of letters and digits, so
+/// `rear` is in "Rear arc." but not in "Rearm".
+pub(super) fn says(text: &crate::ir::Text, words: &[Box<str>]) -> bool {
+    let mut written: Vec<&str> = Vec::new();
+    for part in &text.parts {
+        if let crate::ir::TextPart::Plain(s) | crate::ir::TextPart::CardRef(s) = part {
+            written.extend(self::words(s));
+        }
+    }
+    written.windows(words.len().max(1)).any(|run| run.iter().zip(words).all(|(w, want)| w.eq_ignore_ascii_case(want)))
+}
+
+/// The words of a text: its runs of letters and digits.
+pub(super) fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty())
 }
 
 /// The included decks of the given types (all, when none is given).

@@ -314,8 +314,8 @@ pub enum Filter {
     /// `mentions(text, symbol != deck)`, a named card that matches it.
     Mentions(FieldRef, Option<Box<Filter>>),
     /// `says(text, "rear arc")`: a card whose text field holds the words, in
-    /// any letter case.
-    Says(FieldRef, Box<str>),
+    /// any letter case; the words in small letters.
+    Says(FieldRef, Box<[Box<str>]>),
     /// `link == 1`, `link == arg` (or `!=` when `equal` is false): a card
     /// or row carrying the keyword (by index) with that argument.
     KeywordArg {

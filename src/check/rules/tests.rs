@@ -492,8 +492,13 @@ fn shared_finds_a_card_held_by_two_included_decks() {
 fn says_finds_whole_words_of_a_text() {
     let text =
         |raw: &str| crate::ir::Text { raw: raw.to_string(), parts: vec![crate::ir::TextPart::Plain(raw.to_string())] };
-    assert!(super::eval::says(&text("May attack into your Rear  arc."), "rear arc"));
-    assert!(super::eval::says(&text("REAR"), "rear"));
-    assert!(!super::eval::says(&text("Rearm your ship."), "rear"));
-    assert!(!super::eval::says(&text("Forward only."), "rear"));
+    let says = |raw: &str, words: &[&str]| {
+        let words: Vec<Box<str>> = words.iter().map(|w| Box::from(*w)).collect();
+        super::eval::says(&text(raw), &words)
+    };
+    assert!(says("May attack into your Rear  arc.", &["rear", "arc"]));
+    assert!(says("REAR", &["rear"]));
+    assert!(!says("Rearm your ship.", &["rear"]));
+    assert!(!says("Forward only.", &["rear"]));
+    assert!(!says("Rear, then the arc.", &["rear", "arc"]));
 }
