@@ -32,6 +32,19 @@ pub struct Refused {
     pub brace: usize,
 }
 
+/// The bytes [`too_deep`] looks at: line and node ends, comments, strings,
+/// blocks and brackets.
+const SIGNIFICANT: [bool; 256] = {
+    let mut table = [false; 256];
+    let bytes = *b"\n\r;/\"{}()[]";
+    let mut k = 0;
+    while k < bytes.len() {
+        table[bytes[k] as usize] = true;
+        k += 1;
+    }
+    table
+};
+
 /// The regions of `text` whose blocks nest deeper than [`MAX_DEPTH`] or
 /// whose brackets nest deeper than [`MAX_BRACKET_DEPTH`].
 pub fn too_deep(text: &str) -> Vec<Refused> {
@@ -61,6 +74,13 @@ pub fn too_deep(text: &str) -> Vec<Refused> {
             if i == bytes.len() {
                 break;
             }
+        }
+        // Most bytes are none of the ones below: pass over them in one go.
+        while i < bytes.len() && !SIGNIFICANT[usize::from(bytes[i])] {
+            i += 1;
+        }
+        if i == bytes.len() {
+            break;
         }
         let too_deep = match bytes[i] {
             b'\n' | b'\r' | b';' => {
