@@ -496,7 +496,7 @@ A rule calls a function the rule language does not have.  The functions
 are `count`, `distinct`, `groups`, `max-copies`, `max-groups`, `all`, `any`,
 `sum`, `sum-rows`, `subset`, `values`, `out-of-range`, `decks`, `every`,
 `value`, `numbers`, `effects`, `rows`, `each-row`, `args`, `each-arg`,
-`some`, `choices`, `min`, `max`, `shared` and `removed`
+`some`, `choices`, `min`, `max`, `shared`, `removed` and `added`
 (docs/rulesets.md, \"Rule expressions\"):
 
     require \"20 Offense Cards\" cuont(offense) == 20   # wrong

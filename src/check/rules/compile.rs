@@ -61,10 +61,11 @@ enum Function {
     Max,
     Shared,
     Removed,
+    Added,
 }
 
 impl Function {
-    const ALL: [Function; 27] = [
+    const ALL: [Function; 28] = [
         Function::Count,
         Function::Distinct,
         Function::Groups,
@@ -92,6 +93,7 @@ impl Function {
         Function::Max,
         Function::Shared,
         Function::Removed,
+        Function::Added,
     ];
 
     fn named(name: &str) -> Option<Function> {
@@ -110,6 +112,7 @@ impl Function {
             Function::MaxGroups => filters(Ty::Number, "max-groups(rare)"),
             Function::Shared => filters(Ty::Number, "shared(secondary-weapon)"),
             Function::Removed => filters(Ty::Number, "removed(offense and not secondary-weapon)"),
+            Function::Added => filters(Ty::Number, "added(command)"),
             Function::All => filters(Ty::Truth, "all(cost >= 1)"),
             Function::Any => filters(Ty::Truth, "any(extra)"),
             Function::Sum => field_then(Some(Ty::Filter), Ty::Number, "sum(points, ship)"),
@@ -454,6 +457,7 @@ impl<'n, 'r> Compiler<'n, 'r> {
             Function::MaxGroups => Call::MaxGroups(filters(0, diagnostics)?),
             Function::Shared => Call::Shared(filters(0, diagnostics)?),
             Function::Removed => Call::Removed(filters(0, diagnostics)?),
+            Function::Added => Call::Added(filters(0, diagnostics)?),
             Function::All => Call::All(filters(0, diagnostics)?),
             Function::Any => Call::Any(filters(0, diagnostics)?),
             Function::Sum => both(field(0, diagnostics), filters(1, diagnostics)).map(|(f, s)| Call::Sum(f, s))?,
@@ -767,7 +771,7 @@ impl Compiler<'_, '_> {
                 }
                 Scope::Card | Scope::Play => Some("looks into the decks a deck includes".to_string()),
             },
-            Function::Removed => match scope {
+            Function::Removed | Function::Added => match scope {
                 Scope::Deck { based_on: true, .. } => None,
                 Scope::Deck { based_on: false, .. } => Some(
                     "compares with the deck this one is based on, and decks of this type name none (`based-on TYPE`)"
@@ -823,7 +827,9 @@ impl Compiler<'_, '_> {
 fn scope_help(function: Function) -> &'static str {
     match function {
         Function::Value | Function::Numbers => "over a deck's cards, add numbers up with `sum(FIELD, ...)`",
-        Function::Removed => "a deck type built from another by changing cards says so: `based-on offense`",
+        Function::Removed | Function::Added => {
+            "a deck type built from another by changing cards says so: `based-on offense`"
+        }
         _ => "a deck type that `includes` others may count them (`decks(...)`) and look into each (`every(...)`)",
     }
 }

@@ -66,6 +66,22 @@ pub(in crate::check) struct Evaluation<'a> {
     too_high: Option<(&'a Node, i64)>,
 }
 
+/// How a deck differs from the deck it is based on.
+#[derive(Clone, Copy)]
+enum Change {
+    Removed,
+    Added,
+}
+
+impl Change {
+    fn described(self) -> &'static str {
+        match self {
+            Change::Removed => "taken out of the deck it is based on",
+            Change::Added => "added to the deck it is based on",
+        }
+    }
+}
+
 /// What a number in a summary is.
 #[derive(Clone, Copy)]
 enum Counted<'a> {
@@ -237,7 +253,8 @@ impl<'a> Evaluation<'a> {
             Call::MaxCopies(filters) => self.most(filters, pool, |(copies, _)| *copies),
             Call::MaxGroups(filters) => self.most(filters, pool, |(_, spans)| spans.len() as i64),
             Call::Shared(filters) => self.shared(filters, pool),
-            Call::Removed(filters) => self.removed(filters, pool),
+            Call::Removed(filters) => self.changed(filters, pool, Change::Removed),
+            Call::Added(filters) => self.changed(filters, pool, Change::Added),
             Call::All(filters) => i64::from(self.matching(filters, pool).count() == pool.entries.len()),
             Call::Any(filters) => i64::from(self.matching(filters, pool).next().is_some()),
             Call::Sum(field, filters) => total(
@@ -440,24 +457,28 @@ impl<'a> Evaluation<'a> {
     }
 
     /// Copies of the matching cards of the deck this one is based on that
-    /// this one lacks, card by card; 0 without such a deck.  The cards are
+    /// this one lacks (`removed`), or that this one has beyond it
+    /// (`added`), card by card; 0 without such a deck.  The cards are
     /// named for the diagnostic.
-    fn removed(&mut self, filters: &'a [Filter], pool: &Pool) -> i64 {
+    fn changed(&mut self, filters: &'a [Filter], pool: &Pool, change: Change) -> i64 {
         let Some(original) = pool.original.as_deref() else { return 0 };
-        let kept = self.per_name(&[], pool);
+        let (from, against) = match change {
+            Change::Removed => (self.per_name(filters, original), self.per_name(&[], pool)),
+            Change::Added => (self.per_name(filters, pool), self.per_name(&[], original)),
+        };
         let mut names = Vec::new();
-        let mut removed = 0i64;
-        for (name, (copies, _)) in self.per_name(filters, original) {
-            let lacking = copies.saturating_sub(kept.get(name).map_or(0, |(n, _)| *n));
-            if lacking > 0 {
+        let mut changed = 0i64;
+        for (name, (copies, _)) in from {
+            let beyond = copies.saturating_sub(against.get(name).map_or(0, |(n, _)| *n));
+            if beyond > 0 {
                 names.push(name);
-                removed = removed.saturating_add(lacking);
+                changed = changed.saturating_add(beyond);
             }
         }
         if !names.is_empty() {
-            self.named = Some(("taken out of the deck it is based on", names));
+            self.named = Some((change.described(), names));
         }
-        removed
+        changed
     }
 
     /// Whether `inner` holds for some included deck.
@@ -694,6 +715,7 @@ fn in_words(counted: Counted<'_>, n: i64) -> Option<String> {
         Call::Decks(_) => format!("{n} included {}{}", many("deck"), matching(args)),
         Call::Shared(_) => format!("{n} {}{} in more than one included deck", many("card"), matching(args)),
         Call::Removed(_) => format!("{n} {}{} taken out of the deck it is based on", many("card"), matching(args)),
+        Call::Added(_) => format!("{n} {}{} added to the deck it is based on", many("card"), matching(args)),
         Call::Value(field, 1) => format!("`{field}` is {n}"),
         Call::Value(field, position) => format!("number {position} of `{field}` is {n}"),
         Call::Numbers(field) => format!("`{field}` holds {n} {}", many("number")),

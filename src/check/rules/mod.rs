@@ -217,6 +217,8 @@ pub enum Call {
     /// Copies of the matching cards of the deck this one is based on that
     /// it lacks.
     Removed(Filters),
+    /// Copies of the matching cards it has beyond the deck it is based on.
+    Added(Filters),
     /// The N-th number of a field, on the one card a card rule is about;
     /// a paired value (`4+/5+`, `0-12`) is two numbers.
     Value(FieldRef, usize),
@@ -266,6 +268,7 @@ pub const FUNCTIONS: &[&str] = &[
     "max",
     "shared",
     "removed",
+    "added",
 ];
 
 /// The filter arguments of a call: a card matches when any matches; no
