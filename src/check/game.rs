@@ -233,73 +233,9 @@ impl<'a> GameChecker<'a> {
             } else {
                 seen.insert(name, node.name.span);
             }
-            let field_shape = field.schema.shape.as_deref().and_then(|s| self.ruleset.shape(s));
-            let takes = if field.schema.takes.is_empty() {
-                field_shape.map(|s| s.takes.as_slice()).unwrap_or(&[])
-            } else {
-                field.schema.takes.as_slice()
-            };
-            // A block field may be written on one line, its fields following
-            // its values: `weapon "Rail Battery" lock 4+ attack 3 damage 1`.
-            let inner_schema = field_shape.unwrap_or(&field.schema);
-            if field.has_block && node.block.is_none() {
-                if let Some((head, inline)) = split_inline(node, takes, inner_schema) {
-                    let values = self.values(takes, &head, card);
-                    let owner = format!("`{name}`");
-                    let inner = self.body(&field.schema, &inline, node.head_span(), card, &owner);
-                    let inner = self.apply_rules(inner_schema, card, inner, Some(&values), node.head_span());
-                    body.fields.push(Field {
-                        name: name.to_string(),
-                        values,
-                        body: Some(Box::new(inner)),
-                        span: node.head_span(),
-                    });
-                    continue;
-                }
-                // `cost check` where the row has no field `check`: say so,
-                // rather than that `cost` takes no values.
-                if let Some(word) = unknown_inline_field(node, takes, inner_schema) {
-                    self.unknown_field(&word, inner_schema, &format!("`{name}`"));
-                    continue;
-                }
+            if let Some(line) = self.field_line(field, node, card) {
+                body.fields.push(line);
             }
-            let values = self.values(takes, node, card);
-            let inner = match (&node.block, field.has_block) {
-                (Some(block), true) => {
-                    let inner = self.body(&field.schema, &block.nodes, node.head_span(), card, &format!("`{name}`"));
-                    if block.nodes.is_empty() {
-                        self.report(
-                            Diagnostic::warning(&codes::EMPTY_BLOCK, format!("`{name}` has an empty block"))
-                                .primary(block.span, "nothing in this block")
-                                .help("write what it holds, such as an effect line, or remove the line"),
-                        );
-                    }
-                    Some(inner)
-                }
-                (None, true) => {
-                    self.report(
-                        Diagnostic::error(&codes::BLOCK_MISMATCH, format!("`{name}` needs a block"))
-                            .primary(node.head_span(), "expected `{` after this")
-                            .help(format!("write `{} {{ ... }}`", self.files.text(node.head_span()))),
-                    );
-                    None
-                }
-                (Some(block), false) => {
-                    self.report(
-                        Diagnostic::error(&codes::BLOCK_MISMATCH, format!("`{name}` does not take a block"))
-                            .primary(block.span, "remove this block"),
-                    );
-                    None
-                }
-                (None, false) => None,
-            };
-            let inner = inner.map(|inner| self.apply_rules(inner_schema, card, inner, Some(&values), node.head_span()));
-            body.fields.push(Field {
-                name: name.to_string(),
-                values,
-                body: inner.map(Box::new),
-                span: node.head_span(),
-            });
         }
         for field in &schema.fields {
             if field.required && !seen.contains_key(field.name.as_str()) {
@@ -393,6 +329,73 @@ impl<'a> GameChecker<'a> {
             body.fields.pop();
         }
         body
+    }
+
+    /// One line of a block, for a field of its schema: its values and, for a
+    /// block field, its block (or its fields written on the same line).
+    fn field_line(&mut self, field: &super::model::FieldDef, node: &Node, card: &CardContext) -> Option<Field> {
+        let name = node.name.text.as_str();
+        let field_shape = field.schema.shape.as_deref().and_then(|s| self.ruleset.shape(s));
+        let takes = if field.schema.takes.is_empty() {
+            field_shape.map(|s| s.takes.as_slice()).unwrap_or(&[])
+        } else {
+            field.schema.takes.as_slice()
+        };
+        // A block field may be written on one line, its fields following
+        // its values: `weapon "Rail Battery" lock 4+ attack 3 damage 1`.
+        let inner_schema = field_shape.unwrap_or(&field.schema);
+        if field.has_block && node.block.is_none() {
+            if let Some((head, inline)) = split_inline(node, takes, inner_schema) {
+                let values = self.values(takes, &head, card);
+                let owner = format!("`{name}`");
+                let inner = self.body(&field.schema, &inline, node.head_span(), card, &owner);
+                let inner = self.apply_rules(inner_schema, card, inner, Some(&values), node.head_span());
+                return Some(Field {
+                    name: name.to_string(),
+                    values,
+                    body: Some(Box::new(inner)),
+                    span: node.head_span(),
+                });
+            }
+            // `cost check` where the row has no field `check`: say so,
+            // rather than that `cost` takes no values.
+            if let Some(word) = unknown_inline_field(node, takes, inner_schema) {
+                self.unknown_field(&word, inner_schema, &format!("`{name}`"));
+                return None;
+            }
+        }
+        let values = self.values(takes, node, card);
+        let inner = match (&node.block, field.has_block) {
+            (Some(block), true) => {
+                let inner = self.body(&field.schema, &block.nodes, node.head_span(), card, &format!("`{name}`"));
+                if block.nodes.is_empty() {
+                    self.report(
+                        Diagnostic::warning(&codes::EMPTY_BLOCK, format!("`{name}` has an empty block"))
+                            .primary(block.span, "nothing in this block")
+                            .help("write what it holds, such as an effect line, or remove the line"),
+                    );
+                }
+                Some(inner)
+            }
+            (None, true) => {
+                self.report(
+                    Diagnostic::error(&codes::BLOCK_MISMATCH, format!("`{name}` needs a block"))
+                        .primary(node.head_span(), "expected `{` after this")
+                        .help(format!("write `{} {{ ... }}`", self.files.text(node.head_span()))),
+                );
+                None
+            }
+            (Some(block), false) => {
+                self.report(
+                    Diagnostic::error(&codes::BLOCK_MISMATCH, format!("`{name}` does not take a block"))
+                        .primary(block.span, "remove this block"),
+                );
+                None
+            }
+            (None, false) => None,
+        };
+        let inner = inner.map(|inner| self.apply_rules(inner_schema, card, inner, Some(&values), node.head_span()));
+        Some(Field { name: name.to_string(), values, body: inner.map(Box::new), span: node.head_span() })
     }
 
     fn unknown_field(&mut self, node: &Node, schema: &Schema, owner_name: &str) {

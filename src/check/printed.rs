@@ -32,21 +32,7 @@ impl GameChecker<'_> {
             return Cow::Borrowed(values);
         }
         let names = &*self.printed_names;
-        let mut joined: Vec<ast::Value> = Vec::with_capacity(values.len());
-        let mut i = 0;
-        while i < values.len() {
-            match (!by_id(&values[i])).then(|| self.printed_keyword(names, &values[i..])).flatten() {
-                Some((value, used)) => {
-                    joined.push(value);
-                    i += used;
-                }
-                None => {
-                    joined.push(values[i].clone());
-                    i += 1;
-                }
-            }
-        }
-        Cow::Owned(joined)
+        Cow::Owned(join_runs(values, |rest| (!by_id(&rest[0])).then(|| self.printed_keyword(names, rest)).flatten()))
     }
 
     /// The keyword that the values at the start of `rest` spell as printed,
@@ -157,6 +143,29 @@ impl<'r> Names<'r> {
     }
 }
 
+/// The values with each run that `read` finds at the start of what is left
+/// replaced by the one value it reads, and how many values that run took.
+fn join_runs(
+    values: &[ast::Value],
+    mut read: impl FnMut(&[ast::Value]) -> Option<(ast::Value, usize)>,
+) -> Vec<ast::Value> {
+    let mut joined: Vec<ast::Value> = Vec::with_capacity(values.len());
+    let mut i = 0;
+    while i < values.len() {
+        match read(&values[i..]) {
+            Some((value, used)) => {
+                joined.push(value);
+                i += used;
+            }
+            None => {
+                joined.push(values[i].clone());
+                i += 1;
+            }
+        }
+    }
+    joined
+}
+
 /// The name a value starts with: a word, or a call's name.
 fn word_of(value: &ast::Value) -> Option<&str> {
     match &value.kind {
@@ -239,20 +248,7 @@ impl GameChecker<'_> {
         if enums.is_empty() {
             return values;
         }
-        let mut joined: Vec<ast::Value> = Vec::with_capacity(values.len());
-        let mut i = 0;
-        while i < values.len() {
-            match self.printed_enum_run(&enums, &values[i..]) {
-                Some((value, used)) => {
-                    joined.push(value);
-                    i += used;
-                }
-                None => {
-                    joined.push(values[i].clone());
-                    i += 1;
-                }
-            }
-        }
+        let joined = join_runs(&values, |rest| self.printed_enum_run(&enums, rest));
         if joined.len() == values.len() {
             return values;
         }

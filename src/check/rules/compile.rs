@@ -570,38 +570,40 @@ impl<'n, 'r> Compiler<'n, 'r> {
                 );
                 None
             }
-            Expr::Call { name, args, .. } if name.text == MENTIONS => match args.as_slice() {
-                [field] => self.field(field, diagnostics).map(|field| Filter::Mentions(field, None)),
-                [field, named] => {
-                    let field = self.field(field, diagnostics);
-                    let named = self.filter(named, diagnostics);
-                    Some(Filter::Mentions(field?, Some(Box::new(named?))))
-                }
-                _ => {
-                    diagnostics.push(
-                        Diagnostic::error(&codes::RULE_ARITY, "`mentions` takes a text field, then an optional filter")
-                            .primary(arg.span(), "a text field, then an optional filter")
-                            .help("`count(event and not mentions(text))` counts the events naming no card of the deck"),
-                    );
-                    None
-                }
-            },
-            Expr::Call { name, args, .. } if name.text == SAYS => match args.as_slice() {
-                [field, Expr::Str(words, _)] if words.split(|c: char| !c.is_alphanumeric()).any(|w| !w.is_empty()) => {
-                    let words = super::eval::words(words).map(|w| w.to_lowercase().into_boxed_str()).collect();
-                    self.field(field, diagnostics).map(|field| Filter::Says(field, words))
-                }
-                _ => {
-                    diagnostics.push(
-                        Diagnostic::error(&codes::RULE_ARITY, "`says` takes a text field and the quoted words")
-                            .primary(arg.span(), "a text field, then words in quotes")
-                            .help("`all(arc != rear or says(text, \"rear arc\"))`"),
-                    );
-                    None
-                }
-            },
+            Expr::Call { name, args, .. } if [MENTIONS, SAYS].contains(&name.text.as_str()) => {
+                self.text_filter(&name.text, args, arg, diagnostics)
+            }
             Expr::Int(..) | Expr::Call { .. } => not_a_filter(arg, diagnostics),
         }
+    }
+
+    /// `mentions(text)`, `mentions(text, FILTER)` and `says(text, "words")`:
+    /// filters that read a card's text.
+    fn text_filter(&self, name: &str, args: &[Expr], arg: &Expr, diagnostics: &mut Vec<Diagnostic>) -> Option<Filter> {
+        let (message, label, help) = match (name, args) {
+            (MENTIONS, [field]) => return self.field(field, diagnostics).map(|field| Filter::Mentions(field, None)),
+            (MENTIONS, [field, named]) => {
+                let field = self.field(field, diagnostics);
+                let named = self.filter(named, diagnostics);
+                return Some(Filter::Mentions(field?, Some(Box::new(named?))));
+            }
+            (SAYS, [field, Expr::Str(words, _)]) if super::eval::words(words).next().is_some() => {
+                let words = super::eval::words(words).map(|w| w.to_lowercase().into_boxed_str()).collect();
+                return self.field(field, diagnostics).map(|field| Filter::Says(field, words));
+            }
+            (MENTIONS, _) => (
+                "`mentions` takes a text field, then an optional filter",
+                "a text field, then an optional filter",
+                "`count(event and not mentions(text))` counts the events naming no card of the deck",
+            ),
+            _ => (
+                "`says` takes a text field and the quoted words",
+                "a text field, then words in quotes",
+                "`all(arc != rear or says(text, \"rear arc\"))`",
+            ),
+        };
+        diagnostics.push(Diagnostic::error(&codes::RULE_ARITY, message).primary(arg.span(), label).help(help));
+        None
     }
 
     /// `name == "Scout"`: the cards (or rows) of that name.
