@@ -410,7 +410,8 @@ impl GameChecker<'_> {
             let originals = originals.get_or_insert_with(|| Originals::of(index.sources, self.ruleset));
             originals.of_deck(index.sources, deck, base, symbol)?
         };
-        let mut original = Pool { own: Some(symbol.clone()), ..Pool::default() };
+        let name = Some(index.sources[at].name.as_str().into());
+        let mut original = Pool { own: Some(symbol.clone()), name, ..Pool::default() };
         self.fill(&index.sources[at], index, cards, &mut original, &mut vec![at], false);
         Some(Box::new(original))
     }
@@ -756,22 +757,31 @@ impl<'s> Originals<'s> {
             }
             originals.by_value.entry((source.deck_type.id(), value.as_str())).or_default().push(at);
             for line in &source.cards {
-                originals.by_card.entry(line.name.as_str()).or_default().push(at);
+                // Each deck once per card, however many lines name it: the
+                // decks come in order, so a deck already there is the last.
+                let holders = originals.by_card.entry(line.name.as_str()).or_default();
+                if holders.last() != Some(&at) {
+                    holders.push(at);
+                }
             }
         }
         originals
     }
 
     /// The deck of type `base` and match value `value` that `deck` is based
-    /// on: the one such deck, or of several the one listing most of its cards.
+    /// on: the one such deck, or of several the one listing most of its
+    /// different cards.
     fn of_deck(&self, sources: &[DeckSource<'_>], deck: &DeckSource<'_>, base: &str, value: &str) -> Option<usize> {
         let candidates = self.by_value.get(&(base, value))?;
         if let [only] = candidates.as_slice() {
             return Some(*only);
         }
         let mut shared: HashMap<usize, usize> = HashMap::new();
-        for line in &deck.cards {
-            for &at in self.by_card.get(line.name.as_str()).into_iter().flatten() {
+        let mut names: Vec<&str> = deck.cards.iter().map(|line| line.name.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        for name in names {
+            for &at in self.by_card.get(name).into_iter().flatten() {
                 let source = &sources[at];
                 if source.deck_type.id() == base && source.symbol.as_ref().is_some_and(|(v, _)| v == value) {
                     *shared.entry(at).or_default() += 1;

@@ -34,6 +34,7 @@ pub fn load(
         diagnostics,
         type_refs: Vec::new(),
         name_refs: Vec::new(),
+        based_on_lines: Vec::new(),
         timing: Default::default(),
         special_refs: Vec::new(),
         defs: Vec::new(),
@@ -142,6 +143,8 @@ struct Loader<'a> {
     /// Kinds and roles named by declarations (`only`, `roles`), checked
     /// once all are declared, each at the name that was written.
     name_refs: Vec<NameRef>,
+    /// Each deck type's `based-on` line, checked once every type is read.
+    based_on_lines: Vec<(String, Span)>,
     /// Names used by the timing declarations, checked once all are declared.
     timing: super::timing::Pending,
     /// The definitions (`def`) rules may call, the base's first.
@@ -444,9 +447,14 @@ impl Loader<'_> {
                         "match" => deck.match_field = ident_at(child, 0).map(str::to_string),
                         "includes" => deck.includes = self.noted_names(child, Wanted::DeckType, &deck.id),
                         "set-aside" => deck.set_aside = self.noted_names(child, Wanted::SetAside, &deck.id),
-                        "based-on" => {
-                            deck.based_on = self.noted_names(child, Wanted::DeckType, &deck.id).into_iter().next()
-                        }
+                        "based-on" => match self.noted_names(child, Wanted::DeckType, &deck.id).as_slice() {
+                            [base] if *base != deck.id => {
+                                deck.based_on = Some(base.clone());
+                                self.based_on_lines.push((deck.id.clone(), child.head_span()));
+                            }
+                            [_] => self.bad(child.head_span(), "a deck type is based on another deck type, not itself"),
+                            _ => self.bad(child.head_span(), "`based-on` names one deck type: `based-on offense`"),
+                        },
                         "word" => deck.word = ident_at(child, 0).unwrap_or("deck").to_string(),
                         "entry" => deck.entry = idents(child),
                         "entry-tags" => deck.entry_tags = self.noted_names(child, Wanted::Tag, &deck.id),
@@ -900,6 +908,24 @@ impl Loader<'_> {
 
     /// A parameter is set by a deck line of its name, so it may not share
     /// the word of another line of the deck.
+    /// A deck type `based-on` another finds its original by the match
+    /// value, so both must have a `match` field.
+    fn based_on_matches(&mut self, deck: &DeckType, line: Span, ruleset: &Ruleset) {
+        let Some(base) = deck.based_on.as_deref().and_then(|b| ruleset.deck_type(b)) else { return };
+        for (owner, has) in [(&deck.id, &deck.match_field), (&base.id, &base.match_field)] {
+            if has.is_none() {
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        &codes::BAD_RULESET,
+                        format!("deck type `{}` is based on `{}`, so `{owner}` needs a `match` field", deck.id, base.id),
+                    )
+                    .primary(line, "compared by its match value")
+                    .help("a deck's original is the deck of the base type with the same match value: add `match symbol`"),
+                );
+            }
+        }
+    }
+
     fn deck_words_clash(&mut self, deck: &DeckType, deck_words: &[&str]) {
         for param in &deck.params {
             let word = &param.name;
@@ -973,6 +999,11 @@ impl Loader<'_> {
         let deck_words: Vec<&str> = ruleset.deck_types.iter().map(|d| d.word.as_str()).collect();
         for deck in &ruleset.deck_types {
             self.deck_words_clash(deck, &deck_words);
+        }
+        for (id, span) in std::mem::take(&mut self.based_on_lines) {
+            if let Some(deck) = ruleset.deck_type(&id) {
+                self.based_on_matches(deck, span, ruleset);
+            }
         }
         self.compile_rules(ruleset);
     }

@@ -30,8 +30,11 @@ pub(in crate::check) struct Pool {
     pub included: Vec<Included>,
     /// The deck's own value of its match field (its symbol), for `deck`.
     pub own: Option<String>,
-    /// The cards of the deck this one is based on, for `original`.
+    /// The cards of the deck this one is based on, for `removed` and
+    /// `added`.
     pub original: Option<Box<Pool>>,
+    /// The deck's name, when it is the original of another.
+    pub name: Option<Box<str>>,
 }
 
 #[derive(Debug)]
@@ -60,7 +63,7 @@ pub(in crate::check) struct Evaluation<'a> {
     /// Cards a function names for the diagnostic, with what they are: those
     /// `shared` found in more than one included deck, those `removed`
     /// found taken out of the original.
-    pub named: Option<(&'static str, Vec<&'a str>)>,
+    pub named: Option<(String, Vec<&'a str>)>,
     /// The first count found too high (`count(…) == 0` failing), and what
     /// it was held to: its lines are the culprits if the whole rule fails.
     too_high: Option<(&'a Node, i64)>,
@@ -74,10 +77,11 @@ enum Change {
 }
 
 impl Change {
-    fn described(self) -> &'static str {
+    fn described(self, original: Option<&str>) -> String {
+        let original = original.map_or("the deck it is based on".to_string(), |name| format!("`{name}`, the deck it is based on"));
         match self {
-            Change::Removed => "taken out of the deck it is based on",
-            Change::Added => "added to the deck it is based on",
+            Change::Removed => format!("taken out of {original}"),
+            Change::Added => format!("added to {original}"),
         }
     }
 }
@@ -451,7 +455,7 @@ impl<'a> Evaluation<'a> {
         let names: Vec<&'a str> = holders.keys().copied().collect();
         let shared = names.len() as i64;
         if shared > 0 {
-            self.named = Some(("cards in more than one included deck", names));
+            self.named = Some(("cards in more than one included deck".to_string(), names));
         }
         shared
     }
@@ -476,7 +480,7 @@ impl<'a> Evaluation<'a> {
             }
         }
         if !names.is_empty() {
-            self.named = Some((change.described(), names));
+            self.named = Some((change.described(original.name.as_deref()), names));
         }
         changed
     }

@@ -481,7 +481,7 @@ fn shared_finds_a_card_held_by_two_included_decks() {
     let twice = Pool { included: vec![included(1, one_card()), included(2, one_card())], ..Pool::default() };
     let mut evaluation = Evaluation::new(&ruleset, &cards);
     assert!(!evaluation.holds(compiled, &twice));
-    assert_eq!(evaluation.named, Some(("cards in more than one included deck", vec![card.name.as_str()])));
+    assert_eq!(evaluation.named, Some(("cards in more than one included deck".to_string(), vec![card.name.as_str()])));
     assert_eq!(evaluation.culprits, [span(1), span(2)]);
     assert_eq!(evaluation.summary(), "here 1 card in more than one included deck");
 }
