@@ -246,6 +246,13 @@ fn other_sheets_check_clean_as_printed() {
              impact damage 8\n  }}\n  keywords {keywords}\n  text \"Deal 8 {{damage}}.\"\n}}\n"
         )
     };
+    let terrain = |chevron: &str| {
+        format!(
+            "game dreadnaught-1e\n\nterrain \"Drift\" {{\n  symbol kinetic\n  place 2\n  hexes 1\n  hp 4\n  speed 2\n  \
+             moves-at 4\n  chevron {chevron}\n}}\n"
+        )
+    };
+    assert_accepted("a value of several words, `Forward Right`", &terrain("Forward Right"), &terrain("forward-right"));
     assert_accepted(
         "`Narrow (Long+)` and `Unstoppable (Damage)`",
         &offense("Narrow (Long+)", "Unstoppable (Damage)"),

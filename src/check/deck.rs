@@ -177,9 +177,18 @@ impl GameChecker<'_> {
     fn deck_symbol_line(&mut self, line: &Node) -> Option<(String, Span)> {
         let field = line.name.text.as_str();
         let symbols = self.match_values(field);
+        // As printed (`faction UCM`), as cards may write it.
+        let printed = || {
+            let value = line.values.first()?;
+            let ty = self.match_type(field)?;
+            super::printed::printed_name(self.ruleset, &ty, self.files.text(value.span)).map(|v| (v, value.span))
+        };
         match ident_at(line, 0) {
             Some(s) if symbols.is_empty() || symbols.contains(&s) => Some((s.to_string(), line.values[0].span)),
             found => {
+                if let Some(printed) = printed() {
+                    return Some(printed);
+                }
                 let at = line.values.first().map(|v| v.span).unwrap_or(line.name.span);
                 let found = found.unwrap_or("");
                 let (what, label) = if self.ruleset.deck_symbols.is_empty() {
@@ -196,6 +205,17 @@ impl GameChecker<'_> {
                 None
             }
         }
+    }
+
+    /// The type of a match field: deck symbols, or the enum its cards hold.
+    fn match_type(&self, field: &str) -> Option<Type> {
+        if !self.ruleset.deck_symbols.is_empty() {
+            return Some(Type::DeckSymbol);
+        }
+        self.ruleset.kinds.iter().find_map(|kind| {
+            let ty = &kind.schema.field(field)?.schema.takes.first()?.ty;
+            matches!(ty, Type::Enum(_)).then(|| ty.clone())
+        })
     }
 
     /// The values a deck may give its match field: the ruleset's deck
@@ -238,8 +258,15 @@ impl GameChecker<'_> {
                         .help("remove the line to leave the card out"),
                 ),
                 ValueKind::Ident(tag) if deck_type.entry_tags.contains(tag) => {
-                    if let Some(i) = self.ruleset.tags.iter().position(|t| t.id == *tag) {
-                        entry.tags.push((i, value.span));
+                    let Some(i) = self.ruleset.tags.iter().position(|t| t.id == *tag) else { continue };
+                    match entry.tags.iter().find(|(have, _)| *have == i) {
+                        Some((_, first)) => self.report(
+                            Diagnostic::error(&codes::DUPLICATE_FIELD, format!("tag `{tag}` is given twice"))
+                                .primary(value.span, "given again here")
+                                .secondary(*first, "first given here")
+                                .help("remove one of them"),
+                        ),
+                        None => entry.tags.push((i, value.span)),
                     }
                 }
                 _ => self.unexpected_entry_value(line, value.span, deck_type),
@@ -549,7 +576,9 @@ impl GameChecker<'_> {
                 }
             }
             self.entry_tags_fit(tags, cards[i]);
-            let tags = tags.iter().map(|(tag, _)| *tag).collect();
+            // In one order, so that lines giving the same tags merge.
+            let mut tags: Box<[usize]> = tags.iter().map(|(tag, _)| *tag).collect();
+            tags.sort_unstable();
             pool.entries.push(rules::PoolEntry { card: i, count: *count, span: *span, tags });
         }
         lost

@@ -11,7 +11,7 @@
 //! keyword is left as it is, for the usual diagnostic.
 
 use super::game::{CardContext, GameChecker};
-use super::model::{EnumDef, KeywordDef, Named, Repeat, Ruleset, Type, TypeSpec};
+use super::model::{EnumDef, KeywordDef, Repeat, Ruleset, Type, TypeSpec};
 use super::names::suggest;
 use crate::source::Span;
 use crate::syntax::ast::{self, Name, ValueKind};
@@ -177,7 +177,7 @@ fn word_of(value: &ast::Value) -> Option<&str> {
 
 /// A name in one spelling: lower case, words single-spaced, no space inside
 /// or before brackets nor before a comma.
-fn spelling(text: &str) -> String {
+pub(super) fn spelling(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for word in text.split_whitespace() {
         let joins = word.starts_with(['(', ')', ',']) || out.ends_with('(') || out.is_empty();
@@ -197,23 +197,32 @@ fn spelling(text: &str) -> String {
 pub(super) fn printed_name(ruleset: &Ruleset, ty: &Type, written: &str) -> Option<String> {
     let want = spelling(written);
     let spells = |printed: &str| spelling(printed) == want || spelling(&printed.replace('-', " ")) == want;
-    let named = |items: &[Named]| items.iter().find(|n| spells(&n.display) || spells(&n.id)).map(|n| n.id.clone());
-    match ty {
-        Type::Symbol => named(&ruleset.symbols),
-        Type::Arc => named(&ruleset.arcs),
-        Type::RangeBand => ruleset.ranges.iter().find(|b| spells(&b.display) || spells(&b.id)).map(|b| b.id.clone()),
-        Type::DeckSymbol => {
-            ruleset.deck_symbols.iter().find(|d| spells(&d.display) || spells(&d.id)).map(|d| d.id.clone())
-        }
-        Type::Kind => ruleset.kinds.iter().find(|k| spells(&k.display) || spells(&k.id)).map(|k| k.id.clone()),
-        Type::Tag => ruleset.tags.iter().find(|t| spells(&t.display) || spells(&t.id)).map(|t| t.id.clone()),
+    // Each declaration by its id and the names it is printed by.
+    let found: Vec<&str> = match ty {
+        Type::Symbol => spelled(ruleset.symbols.iter().map(|n| (n.id.as_str(), n.display.as_str())), &spells),
+        Type::Arc => spelled(ruleset.arcs.iter().map(|n| (n.id.as_str(), n.display.as_str())), &spells),
+        Type::RangeBand => spelled(ruleset.ranges.iter().map(|b| (b.id.as_str(), b.display.as_str())), &spells),
+        Type::DeckSymbol => spelled(ruleset.deck_symbols.iter().map(|d| (d.id.as_str(), d.display.as_str())), &spells),
+        Type::Kind => spelled(ruleset.kinds.iter().map(|k| (k.id.as_str(), k.display.as_str())), &spells),
+        Type::Tag => spelled(ruleset.tags.iter().map(|t| (t.id.as_str(), t.display.as_str())), &spells),
         Type::Enum(id) | Type::Set(id) => {
             let def = ruleset.enums.iter().find(|e| e.id == *id)?;
-            let printed = def.printed.iter().find(|(printed, _)| spells(printed)).map(|(_, value)| value.clone());
-            printed.or_else(|| def.values.iter().find(|v| spells(v) || def.label(v).is_some_and(&spells)).cloned())
+            let printed = def.printed.iter().filter(|(printed, _)| spells(printed)).map(|(_, value)| value.as_str());
+            let values = def.values.iter().filter(|v| spells(v) || def.label(v).is_some_and(&spells));
+            printed.chain(values.map(String::as_str)).collect()
         }
+        _ => return None,
+    };
+    // A spelling that could be two declarations is none of them.
+    match found.as_slice() {
+        [first, rest @ ..] if rest.iter().all(|other| other == first) => Some(first.to_string()),
         _ => None,
     }
+}
+
+/// The ids of the declarations whose id or displayed name `spells`.
+fn spelled<'d>(declared: impl Iterator<Item = (&'d str, &'d str)>, spells: &impl Fn(&str) -> bool) -> Vec<&'d str> {
+    declared.filter(|(id, display)| spells(id) || spells(display)).map(|(id, _)| id).collect()
 }
 
 /// The most words of one printed spelling of an enum's values.
@@ -226,8 +235,9 @@ fn enum_words(def: &EnumDef) -> usize {
 
 impl GameChecker<'_> {
     /// The values of a node with every enum value printed in several words
-    /// (`Bulk Landers`) read as the one value it names, when the first word
-    /// is no value of the enum by itself; borrowed when there is none.
+    /// (`Bulk Landers`, `Forward Right`) read as the one value it names; in a
+    /// field of several values, only when the first word is no value by
+    /// itself.  Borrowed when there is none.
     pub(super) fn enums_as_printed<'v>(
         &self,
         values: Cow<'v, [ast::Value]>,
@@ -238,10 +248,16 @@ impl GameChecker<'_> {
         if names.multi_word_enums.is_empty() || !two_words {
             return values;
         }
-        let enums: Vec<(&EnumDef, usize)> = specs
+        // Each enum with its most words, and whether its field takes several
+        // values (then two words that are values each stay two values).
+        let enums: Vec<(&EnumDef, usize, bool)> = specs
             .iter()
             .filter_map(|spec| match &spec.ty {
-                Type::Enum(id) | Type::Set(id) => names.multi_word_enums.iter().find(|(e, _)| e.id == *id).copied(),
+                Type::Enum(id) | Type::Set(id) => names
+                    .multi_word_enums
+                    .iter()
+                    .find(|(e, _)| e.id == *id)
+                    .map(|(e, most)| (*e, *most, spec.repeat != Repeat::One)),
                 _ => None,
             })
             .collect();
@@ -257,11 +273,11 @@ impl GameChecker<'_> {
 
     /// The enum value the words at the start of `rest` spell, and how many
     /// words spell it.
-    fn printed_enum_run(&self, enums: &[(&EnumDef, usize)], rest: &[ast::Value]) -> Option<(ast::Value, usize)> {
+    fn printed_enum_run(&self, enums: &[(&EnumDef, usize, bool)], rest: &[ast::Value]) -> Option<(ast::Value, usize)> {
         let ValueKind::Ident(first) = &rest.first()?.kind else { return None };
-        for (def, most) in enums {
+        for (def, most, repeated) in enums {
             let ty = Type::Enum(def.id.clone());
-            if def.values.contains(first) || printed_name(self.ruleset, &ty, first).is_some() {
+            if *repeated && (def.values.contains(first) || printed_name(self.ruleset, &ty, first).is_some()) {
                 continue;
             }
             let words = rest.iter().take(*most).take_while(|v| matches!(v.kind, ValueKind::Ident(_))).count();

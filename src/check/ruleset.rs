@@ -292,10 +292,10 @@ impl Loader<'_> {
                     })
                     .collect();
                 let (mut weights, mut labels) = (std::collections::BTreeMap::new(), std::collections::BTreeMap::new());
-                let mut printed = std::collections::BTreeMap::new();
+                let mut printed_lines = Vec::new();
                 for child in children(node) {
-                    if child.name.text == "printed" {
-                        self.enum_printed(child, &mut printed);
+                    if let Some(line) = printed_line(child) {
+                        printed_lines.push(line);
                         continue;
                     }
                     let value = child.name.text.clone();
@@ -320,14 +320,7 @@ impl Loader<'_> {
                 if values.is_empty() {
                     self.bad(node.head_span(), format!("enum `{id}` has no values"));
                 }
-                for (spelling, value) in &printed {
-                    if !values.contains(value) {
-                        self.bad(
-                            node.head_span(),
-                            format!("`printed \"{spelling}\"` names `{value}`, which is not a value of enum `{id}`"),
-                        );
-                    }
-                }
+                let printed = self.printed_spellings(id, &values, &labels, printed_lines);
                 ruleset.enums.push(EnumDef { id: id.to_string(), values, weights, labels, printed });
             }
             "deck-symbol" => {
@@ -917,10 +910,15 @@ impl Loader<'_> {
                 self.diagnostics.push(
                     Diagnostic::error(
                         &codes::BAD_RULESET,
-                        format!("deck type `{}` is based on `{}`, so `{owner}` needs a `match` field", deck.id, base.id),
+                        format!(
+                            "deck type `{}` is based on `{}`, so `{owner}` needs a `match` field",
+                            deck.id, base.id
+                        ),
                     )
                     .primary(line, "compared by its match value")
-                    .help("a deck's original is the deck of the base type with the same match value: add `match symbol`"),
+                    .help(
+                        "a deck's original is the deck of the base type with the same match value: add `match symbol`",
+                    ),
                 );
             }
         }
@@ -1078,26 +1076,53 @@ impl Loader<'_> {
 }
 
 impl Loader<'_> {
-    /// `printed "S(L)" "S(Left)"` in an enum's block: another spelling of
-    /// one of its values.
-    fn enum_printed(&mut self, node: &Node, printed: &mut std::collections::BTreeMap<String, String>) {
-        let text = |v: &crate::syntax::ast::Value| match &v.kind {
-            ValueKind::Ident(s) | ValueKind::String(s) => Some(s.clone()),
-            _ => None,
-        };
-        let pair = match node.values.as_slice() {
-            [spelling, value] => text(spelling).zip(text(value)),
-            _ => None,
-        };
-        match pair {
-            Some((spelling, value)) => {
-                printed.insert(spelling, value);
+    /// An enum's `printed` spellings, each naming one of its values and
+    /// spelling (in any case and spacing) neither another spelling nor a
+    /// value's id or label: such a spelling would read as two values.
+    fn printed_spellings(
+        &mut self,
+        id: &str,
+        values: &[String],
+        labels: &std::collections::BTreeMap<String, String>,
+        lines: Vec<(String, String, Span)>,
+    ) -> std::collections::BTreeMap<String, String> {
+        use super::printed::spelling;
+        let mut printed: std::collections::BTreeMap<String, String> = std::collections::BTreeMap::new();
+        for (written, value, span) in lines {
+            let spelt = spelling(&written);
+            let taken: Option<String> = values
+                .iter()
+                .find(|v| spelling(v) == spelt || labels.get(*v).is_some_and(|l| spelling(l) == spelt))
+                .or_else(|| printed.iter().find(|(p, _)| spelling(p) == spelt).map(|(_, v)| v))
+                .cloned();
+            if !values.contains(&value) {
+                self.bad(span, format!("`printed \"{written}\"` names `{value}`, which is not a value of enum `{id}`"));
+            } else if let Some(other) = taken.filter(|other| *other != value) {
+                self.bad(
+                    span,
+                    format!("`{written}` already reads as `{other}`: it cannot also be printed for `{value}`"),
+                );
+            } else {
+                printed.insert(written, value);
             }
-            None => self.bad(
-                node.head_span(),
-                "write `printed \"AS PRINTED\" VALUE`: a spelling, then the value it stands for",
-            ),
         }
+        printed
+    }
+}
+
+/// `printed "S(L)" "S(Left)"` in an enum's block: a spelling, then the value
+/// it stands for.  A line of the value `printed` (`printed "Printed"`) is
+/// none.
+fn printed_line(node: &Node) -> Option<(String, String, Span)> {
+    let text = |v: &crate::syntax::ast::Value| match &v.kind {
+        ValueKind::Ident(s) | ValueKind::String(s) => Some(s.clone()),
+        _ => None,
+    };
+    match node.values.as_slice() {
+        [written, value] if node.name.text == "printed" && node.block.is_none() => {
+            Some((text(written)?, text(value)?, node.span))
+        }
+        _ => None,
     }
 }
 

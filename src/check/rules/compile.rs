@@ -184,6 +184,8 @@ pub(in crate::check) struct Names<'r> {
     used: RefCell<Vec<bool>>,
     /// Every field name the ruleset declares, at any depth.
     fields: Vec<&'r str>,
+    /// The fields some declaration of which holds text.
+    text_fields: Vec<&'r str>,
     /// The names each field may hold, where the ruleset declares them all
     /// (enum values, symbols, arcs…): a field test naming any other value
     /// could never hold.  Fields of free names or numbers are not listed.
@@ -193,7 +195,13 @@ pub(in crate::check) struct Names<'r> {
 impl<'r> Names<'r> {
     pub fn new(ruleset: &'r Ruleset, defs: &'r [Def]) -> Self {
         let used = RefCell::new(vec![false; defs.len()]);
-        Names { ruleset, defs, used, fields: field_names(ruleset), field_values: field_values(ruleset) }
+        // `this`: a block's own values, in rules declared inside the block.
+        let mut fields = field_names(ruleset, |_| true);
+        fields.push("this");
+        fields.sort_unstable();
+        fields.dedup();
+        let text_fields = field_names(ruleset, holds_text);
+        Names { ruleset, defs, used, fields, text_fields, field_values: field_values(ruleset) }
     }
 
     /// The definitions no rule compiled so far calls.
@@ -222,6 +230,7 @@ pub(in crate::check) struct Compiler<'n, 'r> {
     defs: &'r [Def],
     used: &'n RefCell<Vec<bool>>,
     fields: &'n [&'r str],
+    text_fields: &'n [&'r str],
     field_values: &'n BTreeMap<&'r str, Vec<&'r str>>,
     params: &'r [DeckParam],
     /// What the rule being compiled sees.
@@ -244,6 +253,7 @@ impl<'n, 'r> Compiler<'n, 'r> {
             defs: names.defs,
             used: &names.used,
             fields: &names.fields,
+            text_fields: &names.text_fields,
             field_values: &names.field_values,
             params,
             scope: Cell::new(scope),
@@ -580,6 +590,23 @@ impl<'n, 'r> Compiler<'n, 'r> {
     /// `mentions(text)`, `mentions(text, FILTER)` and `says(text, "words")`:
     /// filters that read a card's text.
     fn text_filter(&self, name: &str, args: &[Expr], arg: &Expr, diagnostics: &mut Vec<Diagnostic>) -> Option<Filter> {
+        // A field that holds no text (a field that is none is reported below).
+        let not_text = |field: &&Name| {
+            self.fields.contains(&field.text.as_str()) && !self.text_fields.contains(&field.text.as_str())
+        };
+        if let Some(Expr::Name(field)) = args.first().map(Expr::unparen) {
+            if not_text(&field) {
+                diagnostics.push(
+                    Diagnostic::error(
+                        &codes::RULE_TYPE,
+                        format!("`{name}` reads a text field, and `{}` holds none", field.text),
+                    )
+                    .primary(field.span, "not a text field")
+                    .help(format!("text fields here: {}", self.text_fields.join(", "))),
+                );
+                return None;
+            }
+        }
         let (message, label, help) = match (name, args) {
             (MENTIONS, [field]) => return self.field(field, diagnostics).map(|field| Filter::Mentions(field, None)),
             (MENTIONS, [field, named]) => {
@@ -1123,6 +1150,11 @@ const MENTIONS: &str = "mentions";
 /// The filter that reads the words of a text.
 const SAYS: &str = "says";
 
+/// Whether a field holds text (the fields `says` and `mentions` read).
+fn holds_text(field: &crate::check::model::FieldDef) -> bool {
+    field.schema.takes.iter().any(|t| t.ty == Type::Text)
+}
+
 /// `arg` where no `each-arg` gives it a meaning.
 fn arg_outside_each_arg(name: &Name) -> Diagnostic {
     Diagnostic::error(&codes::RULE_TYPE, "`arg` stands for a keyword's argument only inside `each-arg`")
@@ -1181,15 +1213,17 @@ fn declared_names<'r>(ruleset: &'r Ruleset, ty: &Type) -> Option<Vec<&'r str>> {
     }
 }
 
-/// Every field name the ruleset declares, at any depth.
-fn field_names(ruleset: &Ruleset) -> Vec<&str> {
-    // `this`: a block's own values, in rules declared inside the block.
-    let mut names: Vec<&str> = vec!["this"];
+/// Every field name the ruleset declares, at any depth, of the fields that
+/// are `wanted`.
+fn field_names(ruleset: &Ruleset, wanted: fn(&crate::check::model::FieldDef) -> bool) -> Vec<&str> {
+    let mut names: Vec<&str> = Vec::new();
     let mut schemas: Vec<&Schema> = ruleset.kinds.iter().map(|k| &k.schema).collect();
     schemas.extend(ruleset.shapes.iter().map(|(_, s)| s));
     while let Some(schema) = schemas.pop() {
         for field in &schema.fields {
-            names.push(&field.name);
+            if wanted(field) {
+                names.push(&field.name);
+            }
             schemas.push(&field.schema);
         }
     }

@@ -67,6 +67,8 @@ pub(in crate::check) struct Evaluation<'a> {
     /// The first count found too high (`count(…) == 0` failing), and what
     /// it was held to: its lines are the culprits if the whole rule fails.
     too_high: Option<(&'a Node, i64)>,
+    /// How many `or`s the evaluation is inside.
+    alternatives: u32,
 }
 
 /// How a deck differs from the deck it is based on.
@@ -78,7 +80,8 @@ enum Change {
 
 impl Change {
     fn described(self, original: Option<&str>) -> String {
-        let original = original.map_or("the deck it is based on".to_string(), |name| format!("`{name}`, the deck it is based on"));
+        let original =
+            original.map_or("the deck it is based on".to_string(), |name| format!("`{name}`, the deck it is based on"));
         match self {
             Change::Removed => format!("taken out of {original}"),
             Change::Added => format!("added to {original}"),
@@ -112,6 +115,7 @@ impl<'a> Evaluation<'a> {
             members: Vec::new(),
             named: None,
             too_high: None,
+            alternatives: 0,
         }
     }
 
@@ -181,7 +185,12 @@ impl<'a> Evaluation<'a> {
             Op::Not(inner) => i64::from(self.eval(inner, pool) == 0),
             // Short-circuit, so that only the deciding side is reported.
             Op::And(operands) => i64::from(operands.iter().all(|o| self.eval(o, pool) != 0)),
-            Op::Or(operands) => i64::from(operands.iter().any(|o| self.eval(o, pool) != 0)),
+            Op::Or(operands) => {
+                self.alternatives += 1;
+                let any = operands.iter().any(|o| self.eval(o, pool) != 0);
+                self.alternatives -= 1;
+                i64::from(any)
+            }
             Op::Arithmetic(first, rest) => {
                 let mut value = self.eval(first, pool);
                 for (op, operand) in rest {
@@ -202,7 +211,10 @@ impl<'a> Evaluation<'a> {
                     let holds = cmp.holds(value, right);
                     if !holds && i == 0 {
                         self.note_bound(first, *cmp, operand, (value, right));
-                        if value > right && matches!(cmp, Cmp::Eq | Cmp::Le | Cmp::Lt) && self.too_high.is_none() {
+                        // Among alternatives, only a count that had to be
+                        // none (`count(armament) == 0 or …`) is to blame.
+                        let blamed = self.too_high.is_some() || (self.alternatives > 0 && right > 0);
+                        if value > right && matches!(cmp, Cmp::Eq | Cmp::Le | Cmp::Lt) && !blamed {
                             self.too_high = Some((first, right));
                         }
                     }
@@ -830,17 +842,30 @@ fn keyword_args<'c>(values: &'c [Spanned<Value>], keyword: &str) -> impl Iterato
     })
 }
 
-/// Whether a text's words hold `words` (small letters), one after the
-/// other, in any letter case: a word is a run of letters and digits, so
-/// `rear` is in "Rear arc." but not in "Rearm".
+/// Whether a text's own words hold `words` (in small letters), one after
+/// the other, in any letter case: a word is a run of letters and digits, so
+/// `rear` is in "Rear arc." but not in "Rearm".  A card's name (`*Rear
+/// Guard*`) is not the text's own words, and it or an icon between two words
+/// keeps them apart.
 pub(super) fn says(text: &crate::ir::Text, words: &[Box<str>]) -> bool {
-    let mut written: Vec<&str> = Vec::new();
+    let holds = |run: &[&str]| {
+        run.windows(words.len().max(1)).any(|written| {
+            written.iter().zip(words).all(|(w, want)| w.chars().flat_map(char::to_lowercase).eq(want.chars()))
+        })
+    };
+    let mut run: Vec<&str> = Vec::new();
     for part in &text.parts {
-        if let crate::ir::TextPart::Plain(s) | crate::ir::TextPart::CardRef(s) = part {
-            written.extend(self::words(s));
+        match part {
+            crate::ir::TextPart::Plain(s) => run.extend(self::words(s)),
+            crate::ir::TextPart::CardRef(_) | crate::ir::TextPart::Icon(_) => {
+                if holds(&run) {
+                    return true;
+                }
+                run.clear();
+            }
         }
     }
-    written.windows(words.len().max(1)).any(|run| run.iter().zip(words).all(|(w, want)| w.eq_ignore_ascii_case(want)))
+    holds(&run)
 }
 
 /// The words of a text: its runs of letters and digits.

@@ -15,7 +15,7 @@ fn ruleset(lines: &str) -> (Ruleset, Vec<Diagnostic>, Files) {
         "ruleset chains {{\n  title \"Chains\"\n}}\n\nenum size {{ small; large }}\n\n\
          symbol gold \"Gold\"\nrole gain \"Gain\" {{\n  colour yellow\n  mark square\n  applies-to \"you\"\n}}\n\
          keyword named \"Named\" {{\n  param symbols symbol+\n}}\nkeyword counted \"Counted\" {{\n  param n int\n}}\n\n\
-         kind token \"Token\" {{\n  field worth int\n  field size size\n  field keywords keyword+\n}}\n\n{lines}\n"
+         kind token \"Token\" {{\n  field worth int\n  field size size\n  field keywords keyword+\n  field words text\n}}\n\n{lines}\n"
     );
     let id = files.add("chains.rules", text);
     let mut diagnostics = Vec::new();
@@ -338,10 +338,16 @@ fn each_type_mistake_is_refused_at_its_place() {
             "mentions()",
         ),
         (
-            "play-limit \"r\" count(says(worth)) == 0",
+            "play-limit \"r\" count(says(worth, \"x\")) == 0",
+            "E0422",
+            "`says` reads a text field, and `worth` holds none",
+            "worth",
+        ),
+        (
+            "play-limit \"r\" count(says(words)) == 0",
             "E0421",
             "`says` takes a text field and the quoted words",
-            "says(worth)",
+            "says(words)",
         ),
     ];
     for (line, code, message, at) in cases {
@@ -501,4 +507,18 @@ fn says_finds_whole_words_of_a_text() {
     assert!(!says("Rearm your ship.", &["rear"]));
     assert!(!says("Forward only.", &["rear"]));
     assert!(!says("Rear, then the arc.", &["rear", "arc"]));
+    assert!(says("Ärger", &["ärger"]));
+    // A card's name is not the text's own words; an icon keeps words apart.
+    let parts = |parts: Vec<crate::ir::TextPart>| crate::ir::Text { raw: String::new(), parts };
+    let named = parts(vec![
+        crate::ir::TextPart::Plain("Play with ".into()),
+        crate::ir::TextPart::CardRef("Rear Arc Battery".into()),
+    ]);
+    assert!(!super::eval::says(&named, &["rear".into(), "arc".into()]));
+    let icon = parts(vec![
+        crate::ir::TextPart::Plain("Rear ".into()),
+        crate::ir::TextPart::Icon("x".into()),
+        crate::ir::TextPart::Plain(" arc".into()),
+    ]);
+    assert!(!super::eval::says(&icon, &["rear".into(), "arc".into()]));
 }
