@@ -153,7 +153,9 @@ Deck, for example, names the Offense and Defense Decks it is built from:
 
 DUPLICATE_FIELD "E0214" "duplicate-field" "\
 A field that may appear once on a card appears twice.  Remove one of them;
-fields that may repeat (such as `at` steps) are declared with `many`.
+fields that may repeat (such as `at` steps) are declared with `many`.  The
+same goes for a value given twice in a set (`arc F/F`) and a tag given twice
+on a deck's line (`group \"Avalon\" x1 flagship flagship`).
 
     offense \"Kinetic Strike\" { symbol kinetic; arc standard; arc turret; ... }   # wrong
     offense \"Kinetic Strike\" { symbol kinetic; arc turret; ... }                 # right";

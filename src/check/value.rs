@@ -376,6 +376,15 @@ impl GameChecker<'_> {
                 );
             }
         }
+        // `F/F`, `Fighters & Fighters`: a value given twice says nothing more.
+        if let Some(twice) = items.iter().enumerate().find_map(|(i, item)| items[..i].contains(item).then_some(item)) {
+            ok = false;
+            self.report(
+                Diagnostic::error(&codes::DUPLICATE_FIELD, format!("`{twice}` is given twice in this set"))
+                    .primary(value.span, format!("`{twice}` twice"))
+                    .help(format!("write each `{id}` value once")),
+            );
+        }
         ok.then_some(Value::Set(items))
     }
 
