@@ -280,6 +280,23 @@ impl<'a> GameChecker<'a> {
     /// Checks the rules a kind or block declares (`require "…" EXPR`) on one
     /// card or block.  A block sees its own fields and, under the name `this`,
     /// the values written before it (`ability trigger { … }`).
+    /// A block's rules, unless the line has an error since `from` (a value
+    /// refused would only show again as a broken rule).
+    fn rules_unless_broken(
+        &mut self,
+        from: usize,
+        schema: &Schema,
+        card: &CardContext,
+        body: Body,
+        own: &[Spanned<Value>],
+        at: Span,
+    ) -> Body {
+        if self.diagnostics[from..].iter().any(Diagnostic::is_error) {
+            return body;
+        }
+        self.apply_rules(schema, card, body, Some(own), at)
+    }
+
     fn apply_rules(
         &mut self,
         schema: &Schema,
@@ -335,6 +352,7 @@ impl<'a> GameChecker<'a> {
     /// block field, its block (or its fields written on the same line).
     fn field_line(&mut self, field: &super::model::FieldDef, node: &Node, card: &CardContext) -> Option<Field> {
         let name = node.name.text.as_str();
+        let problems_before = self.diagnostics.len();
         let field_shape = field.schema.shape.as_deref().and_then(|s| self.ruleset.shape(s));
         let takes = if field.schema.takes.is_empty() {
             field_shape.map(|s| s.takes.as_slice()).unwrap_or(&[])
@@ -349,7 +367,8 @@ impl<'a> GameChecker<'a> {
                 let values = self.values(takes, &head, card);
                 let owner = format!("`{name}`");
                 let inner = self.body(&field.schema, &inline, node.head_span(), card, &owner);
-                let inner = self.apply_rules(inner_schema, card, inner, Some(&values), node.head_span());
+                let inner =
+                    self.rules_unless_broken(problems_before, inner_schema, card, inner, &values, node.head_span());
                 return Some(Field {
                     name: name.to_string(),
                     values,
@@ -394,7 +413,9 @@ impl<'a> GameChecker<'a> {
             }
             (None, false) => None,
         };
-        let inner = inner.map(|inner| self.apply_rules(inner_schema, card, inner, Some(&values), node.head_span()));
+        let inner = inner.map(|inner| {
+            self.rules_unless_broken(problems_before, inner_schema, card, inner, &values, node.head_span())
+        });
         Some(Field { name: name.to_string(), values, body: inner.map(Box::new), span: node.head_span() })
     }
 
