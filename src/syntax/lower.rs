@@ -129,7 +129,11 @@ impl Lowerer<'_> {
         let mut strings = errors.flat_map(|e| e.children()).filter(|c| c.kind() == Kind::Unterminated).peekable();
         if strings.peek().is_some() {
             for string in strings {
-                self.diagnostics.push(unterminated(self.span(string.range())));
+                let mut diagnostic = unterminated(self.span(string.range()));
+                if signed_distance(self.text, string.range().start) {
+                    diagnostic = diagnostic.help(NEGATIVE_DISTANCE);
+                }
+                self.diagnostics.push(diagnostic);
             }
             return;
         }
@@ -141,7 +145,11 @@ impl Lowerer<'_> {
         };
         let (at, what) = strict_error(head).unwrap_or_else(fallback);
         let (found, length) = found_at(self.text, start + at);
-        self.diagnostics.push(expected(self.span(start + at..start + at + length), &what, &found));
+        let mut diagnostic = expected(self.span(start + at..start + at + length), &what, &found);
+        if signed_distance(self.text, start + at) {
+            diagnostic = diagnostic.help(NEGATIVE_DISTANCE);
+        }
+        self.diagnostics.push(diagnostic);
     }
 
     fn name(&self, element: Element<'_>) -> Name {
@@ -388,6 +396,22 @@ fn form_value(form: Form, text: &str, number: &mut impl FnMut(&str) -> i64) -> V
         // distances are one word, which no field takes.
         Form::Word | Form::Distances => ValueKind::Word(text.to_string()),
     }
+}
+
+/// The help for a distance written with a sign.
+const NEGATIVE_DISTANCE: &str = "a distance is never negative: write it without a sign, as `6\"`";
+
+/// Whether an inch mark at `at` follows a signed number (`-2"`), which no
+/// distance is.
+fn signed_distance(text: &str, at: usize) -> bool {
+    if !text.is_char_boundary(at) {
+        return false;
+    }
+    let (before, after) = text.split_at(at);
+    let number = before.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    (after.starts_with('"') || after.starts_with('”'))
+        && number.len() < before.len()
+        && (number.ends_with('-') || number.ends_with('+'))
 }
 
 fn decimal(text: &str, number: &mut impl FnMut(&str) -> i64) -> Decimal {
