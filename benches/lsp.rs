@@ -14,12 +14,12 @@
 
 #[path = "../examples/gen-corpus/corpus.rs"]
 mod corpus;
+#[path = "../tests/lsp_wire/mod.rs"]
+mod lsp_wire;
 
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{ChildStdin, Command, Stdio};
-use std::sync::mpsc::Receiver;
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 fn main() {
@@ -98,42 +98,28 @@ fn run(game: &str, cards: usize, edits: usize) -> Result<(), String> {
 }
 
 struct Server {
-    input: ChildStdin,
-    output: Receiver<Value>,
+    wire: lsp_wire::Wire,
+}
+
+/// The server does not outlive the benchmark.
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.wire.child.kill();
+        let _ = self.wire.child.wait();
+    }
 }
 
 impl Server {
     fn start(dir: &Path) -> Result<Server, String> {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_cardsmith"))
-            .arg("lsp")
-            .current_dir(dir)
-            .env("XDG_CACHE_HOME", dir.join("cache"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("cannot start cardsmith lsp: {e}"))?;
-        let input = child.stdin.take().ok_or("no stdin")?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
-        let (sender, output) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            while let Some(message) = read(&mut reader) {
-                if sender.send(message).is_err() {
-                    break;
-                }
-            }
-        });
-        Ok(Server { input, output })
+        Ok(Server { wire: lsp_wire::start(dir, Stdio::inherit())? })
     }
 
     fn send(&mut self, message: &Value) -> Result<(), String> {
-        let body = message.to_string();
-        write!(self.input, "Content-Length: {}\r\n\r\n{body}", body.len()).map_err(|e| e.to_string())?;
-        self.input.flush().map_err(|e| e.to_string())
+        lsp_wire::send(&mut self.wire.input, message.to_string().as_bytes()).map_err(|e| e.to_string())
     }
 
     fn next(&self) -> Result<Value, String> {
-        self.output.recv_timeout(Duration::from_secs(300)).map_err(|_| "the server stopped answering".to_string())
+        self.wire.output.recv_timeout(Duration::from_secs(300)).map_err(|_| "the server stopped answering".to_string())
     }
 
     fn request(&mut self, id: i64, method: &str, params: Value) -> Result<Value, String> {
@@ -155,22 +141,4 @@ impl Server {
             }
         }
     }
-}
-
-fn read(reader: &mut impl BufRead) -> Option<Value> {
-    let mut length = 0;
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line).ok()? == 0 {
-            return None;
-        }
-        match line.trim_end().strip_prefix("Content-Length: ") {
-            Some(value) => length = value.parse().ok()?,
-            None if line.trim_end().is_empty() => break,
-            None => {}
-        }
-    }
-    let mut body = vec![0; length];
-    reader.read_exact(&mut body).ok()?;
-    serde_json::from_slice(&body).ok()
 }

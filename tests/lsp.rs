@@ -4,12 +4,13 @@
 
 #[path = "../examples/gen-corpus/corpus.rs"]
 mod corpus;
+mod lsp_wire;
 
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::Path;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
+use std::process::{Child, ChildStdin, Stdio};
+use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
 const WAIT: Duration = Duration::from_secs(120);
@@ -62,33 +63,12 @@ impl Client {
     }
 
     fn start_with(dir: &Path, stderr: Stdio) -> Client {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_cardsmith"))
-            .arg("lsp")
-            .current_dir(dir)
-            .env("XDG_CACHE_HOME", dir.join("cache"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(stderr)
-            .spawn()
-            .expect("cardsmith starts");
-        let input = child.stdin.take().expect("stdin");
-        let stdout = child.stdout.take().expect("stdout");
-        let (sender, output) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            while let Some(message) = read_message(&mut reader) {
-                if sender.send(message).is_err() {
-                    break;
-                }
-            }
-        });
+        let lsp_wire::Wire { child, input, output } = lsp_wire::start(dir, stderr).expect("cardsmith starts");
         Client { child, input, output, notifications: Vec::new(), next_id: 1 }
     }
 
     fn send_raw(&mut self, body: &[u8]) {
-        write!(self.input, "Content-Length: {}\r\n\r\n", body.len()).expect("write");
-        self.input.write_all(body).expect("write");
-        self.input.flush().expect("flush");
+        lsp_wire::send(&mut self.input, body).expect("write");
     }
 
     fn notify(&mut self, method: &str, params: Value) {
@@ -147,26 +127,6 @@ impl Client {
         });
         self.notify("textDocument/didChange", params);
     }
-}
-
-fn read_message(reader: &mut impl BufRead) -> Option<Value> {
-    let mut length = 0;
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line).ok()? == 0 {
-            return None;
-        }
-        let line = line.trim_end();
-        if line.is_empty() {
-            break;
-        }
-        if let Some(value) = line.strip_prefix("Content-Length: ") {
-            length = value.parse().ok()?;
-        }
-    }
-    let mut body = vec![0; length];
-    reader.read_exact(&mut body).ok()?;
-    serde_json::from_slice(&body).ok()
 }
 
 fn project() -> (tempfile::TempDir, String) {
