@@ -785,7 +785,13 @@ impl<'s> Originals<'s> {
                 continue;
             }
             originals.by_value.entry((source.deck_type.id(), value.as_str())).or_default().push(at);
-            for line in &source.cards {
+        }
+        // Cards tell candidates apart only where a type and value has several.
+        let several = originals.by_value.values().filter(|decks| decks.len() > 1).flatten();
+        let mut several: Vec<usize> = several.copied().collect();
+        several.sort_unstable();
+        for at in several {
+            for line in &sources[at].cards {
                 // Each deck once per card, however many lines name it: the
                 // decks come in order, so a deck already there is the last.
                 let holders = originals.by_card.entry(line.name.as_str()).or_default();
