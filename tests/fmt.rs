@@ -100,6 +100,21 @@ fn items_with_syntax_errors_are_kept_as_written_and_the_rest_is_formatted() {
 }
 
 #[test]
+fn a_stray_brace_on_a_blocks_last_line_keeps_the_block_as_written() {
+    let text = "game dreadnaught-2e\n\noffense   \"A\" {\n  symbol kinetic\n}}\n\noffense  \"B\" {\n  symbol kinetic\n}\n";
+    let (out, codes) = format_around_errors(text);
+    assert_eq!(codes, ["E0004"], "{out}");
+    assert!(out.contains("offense   \"A\" {\n  symbol kinetic\n}}\n"), "the block sharing the stray brace's line changed:\n{out}");
+    assert!(out.ends_with("\n\noffense \"B\" {\n  symbol kinetic\n}\n"), "{out}");
+}
+
+#[test]
+fn a_blank_line_before_the_comments_at_the_end_is_kept() {
+    let text = "game dreadnaught-2e\n\n// a note at the end\n";
+    assert_eq!(format_text("end.cards", text).expect("formats"), text);
+}
+
+#[test]
 fn the_lossless_tree_gives_back_every_byte() {
     let mut texts: Vec<String> = bundled().into_iter().map(|(_, text)| text).collect();
     texts.push("offense \"A\" {\n  arc ) x\r\n  text \"open\n}\n}\n  {{ ;; \"\\\" 6\" // c\noffense".into());

@@ -57,7 +57,7 @@ fn format_tree(files: &Files, file: FileId, tree: &SourceTree) -> Result<String,
     let source = files.get(file);
     let mut printer = Printer { source, comments: &tree.comments, next_comment: 0, out: String::new() };
     printer.nodes(&tree.nodes, 0, None);
-    printer.rest_of_comments(0, usize::MAX);
+    printer.rest_of_comments(tree.nodes.last().map(|node| node.span.end));
     let mut out = printer.out;
     out.truncate(out.trim_end().len());
     if !out.is_empty() {
@@ -101,6 +101,8 @@ pub fn format_keeping_errors(files: &Files, file: FileId) -> Result<(String, Vec
 /// The whole lines of each top-level item that holds a mistake: an error
 /// node of the tree, or a syntax diagnostic (a rule's expression is read
 /// after the tree is built, so its mistakes have no node of their own).
+/// Items that share a line are kept or formatted together: a stray `}`
+/// after a block's own `}` takes the block with it.
 fn broken_items(cst: &Cst, text: &str, diagnostics: &[Diagnostic]) -> Vec<std::ops::Range<usize>> {
     let is_error = |kind: Kind| matches!(kind, Kind::Error | Kind::TooDeep | Kind::TooComplex(_) | Kind::MissingBrace);
     let reported = |range: &std::ops::Range<usize>| {
@@ -109,27 +111,43 @@ fn broken_items(cst: &Cst, text: &str, diagnostics: &[Diagnostic]) -> Vec<std::o
             range.start <= at && (at < range.end || (at == range.end && span.end as usize == at))
         })
     };
-    let mut ranges: Vec<std::ops::Range<usize>> = Vec::new();
+    // Each run of items on shared lines, with whether any of them is broken.
+    let mut groups: Vec<(std::ops::Range<usize>, bool)> = Vec::new();
     for item in cst.root().children() {
         let range = item.range();
-        if !(is_error(item.kind()) || item.descendants().any(|e| is_error(e.kind())) || reported(&range)) {
-            continue;
+        let broken = is_error(item.kind()) || item.descendants().any(|e| is_error(e.kind())) || reported(&range);
+        let lines = whole_lines(text, range);
+        match groups.last_mut() {
+            Some((last, last_broken)) if last.end > lines.start => {
+                last.end = lines.end.max(last.end);
+                *last_broken |= broken;
+            }
+            _ => groups.push((lines, broken)),
         }
-        let start = text[..range.start].rfind(['\n', '\r']).map_or(0, |i| i + 1);
-        // An item that ends where a line starts (one refused for nesting too
-        // deeply runs to the next item's line) takes none of that line.
-        let at_line_start = text[..range.end].ends_with(['\n', '\r']);
-        let end = match text[range.end..].find('\n') {
-            _ if at_line_start => range.end,
-            Some(i) => range.end + i + 1,
-            None => text.len(),
-        };
+    }
+    let mut ranges: Vec<std::ops::Range<usize>> = Vec::new();
+    for (lines, _) in groups.into_iter().filter(|(_, broken)| *broken) {
         match ranges.last_mut() {
-            Some(last) if last.end >= start => last.end = end.max(last.end),
-            _ => ranges.push(start..end),
+            Some(last) if last.end >= lines.start => last.end = lines.end.max(last.end),
+            _ => ranges.push(lines),
         }
     }
     ranges
+}
+
+/// An item's range widened to the start of its first line and past the end
+/// of its last.
+fn whole_lines(text: &str, range: std::ops::Range<usize>) -> std::ops::Range<usize> {
+    let start = text[..range.start].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+    // An item that ends where a line starts (one refused for nesting too
+    // deeply runs to the next item's line) takes none of that line.
+    let at_line_start = text[..range.end].ends_with(['\n', '\r']);
+    let end = match text[range.end..].find('\n') {
+        _ if at_line_start => range.end,
+        Some(i) => range.end + i + 1,
+        None => text.len(),
+    };
+    start..end
 }
 
 /// Formats whole lines that hold no mistake, keeping a blank line before
@@ -215,10 +233,11 @@ impl<'a> Printer<'a> {
         }
     }
 
-    fn rest_of_comments(&mut self, depth: usize, before: usize) {
-        let before = before.min(u32::MAX as usize) as u32;
-        let last_end = self.comments.get(self.next_comment.wrapping_sub(1)).map(|c| c.end);
-        self.comments_before(depth, before, last_end);
+    /// The comments after the last top-level item, keeping a blank line
+    /// before them where the author left one.
+    fn rest_of_comments(&mut self, last_item_end: Option<u32>) {
+        let last_comment_end = self.comments.get(self.next_comment.wrapping_sub(1)).map(|c| c.end);
+        self.comments_before(0, u32::MAX, last_item_end.max(last_comment_end));
     }
 
     fn nodes(&mut self, nodes: &[Node], depth: usize, mut previous_end: Option<u32>) {
