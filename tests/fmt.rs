@@ -101,10 +101,14 @@ fn items_with_syntax_errors_are_kept_as_written_and_the_rest_is_formatted() {
 
 #[test]
 fn a_stray_brace_on_a_blocks_last_line_keeps_the_block_as_written() {
-    let text = "game dreadnaught-2e\n\noffense   \"A\" {\n  symbol kinetic\n}}\n\noffense  \"B\" {\n  symbol kinetic\n}\n";
+    let text =
+        "game dreadnaught-2e\n\noffense   \"A\" {\n  symbol kinetic\n}}\n\noffense  \"B\" {\n  symbol kinetic\n}\n";
     let (out, codes) = format_around_errors(text);
     assert_eq!(codes, ["E0004"], "{out}");
-    assert!(out.contains("offense   \"A\" {\n  symbol kinetic\n}}\n"), "the block sharing the stray brace's line changed:\n{out}");
+    assert!(
+        out.contains("offense   \"A\" {\n  symbol kinetic\n}}\n"),
+        "the block sharing the stray brace's line changed:\n{out}"
+    );
     assert!(out.ends_with("\n\noffense \"B\" {\n  symbol kinetic\n}\n"), "{out}");
 }
 

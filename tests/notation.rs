@@ -141,6 +141,19 @@ const ROWS: &[Row] = &[
         canonical: &["special atmospheric launch", "launch bulk-landers 1 -"],
     },
     Row {
+        what: "several Loads in a row, one of two words, `Bombers & Fire Ships` and `Dropships/Bulk Landers`",
+        printed: &[
+            "special Atmospheric, Launch",
+            "launch Bombers & Fire Ships 2 -",
+            "launch Dropships/Bulk Landers 1 -",
+        ],
+        canonical: &[
+            "special atmospheric launch",
+            "launch bombers/fire-ships 2 -",
+            "launch dropships/bulk-landers 1 -",
+        ],
+    },
+    Row {
         what: "a launch row, `Fighters & Bombers 6`",
         printed: &["special Launch", "launch Torpedoes 1", "launch Fighters & Bombers 6"],
         canonical: &["special launch", "launch torpedoes 1", "launch fighters/bombers 6"],
@@ -253,6 +266,27 @@ fn other_sheets_check_clean_as_printed() {
         )
     };
     assert_accepted("a value of several words, `Forward Right`", &terrain("Forward Right"), &terrain("forward-right"));
+    let deck_guide =
+        "game dreadnaught-1e\n\nsystem \"Beam Array Control\" {\n  symbol beams\n  hp +1\n  resources +2\n  \
+                      move 1 3 2\n  deck-keyword charge-tokens \"Charge Tokens\" \"Spend them for Damage.\"\n  \
+                      reverse {\n    deploy \"Anywhere.\"\n  }\n}\n\n\
+                      offense \"Graser\" {\n  symbol {symbol}\n  arc narrow\n  at 2.4 {\n    impact damage 2\n    \
+                      when range {band} { impact damage +1 }\n  }\n  keywords {keywords}\n}\n";
+    let graser = |symbol: &str, band: &str, keywords: &str| {
+        deck_guide.replace("{symbol}", symbol).replace("{band}", band).replace("{keywords}", keywords)
+    };
+    assert_accepted(
+        "a deck symbol, a range band and a System Card's keyword by their printed names",
+        &graser("Beams", "Far..", "Charge Tokens"),
+        &graser("beams", "Far..", "charge-tokens"),
+    );
+    let symbol = |symbol: &str| graser(symbol, "far", "defensive").replace("  keywords defensive\n", "");
+    assert_accepted("a deck symbol of two words, `Close Action`", &symbol("Close Action"), &symbol("close-action"));
+    assert_accepted(
+        "a deck symbol with `&`, `Missiles & Torpedoes`",
+        &symbol("Missiles & Torpedoes"),
+        &symbol("missiles"),
+    );
     assert_accepted(
         "`Narrow (Long+)` and `Unstoppable (Damage)`",
         &offense("Narrow (Long+)", "Unstoppable (Damage)"),

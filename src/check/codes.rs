@@ -324,6 +324,14 @@ holds, such as an effect line, or remove it.
     collision {}                     # warned
     collision { impact damage 2 }    # right";
 
+DIE_NOT_OF_THE_GAME "E0317" "die-not-of-the-game" "\
+A roll names a die the game does not use.  A ruleset that says which dice
+its game rolls (`dice D3 D6`) refuses any other, so a `D7` or a `D12` typed
+by mistake is caught.
+
+    attack D7    # wrong: Dropfleet rolls D3 and D6
+    attack D6    # right";
+
 DECK_RULE_BROKEN "E0401" "deck-rule-broken" "\
 A deck breaks one of the construction rules its deck type declares in the
 ruleset (`require`).  The message names the rule; the note gives the counted

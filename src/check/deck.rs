@@ -609,7 +609,6 @@ impl GameChecker<'_> {
             if let Some((what, names)) = &evaluation.named {
                 diagnostic = diagnostic.note(format!("{what}: {}", names_listed(names)));
             }
-            diagnostic = diagnostic.note(format!("the rule is `{}`", rule.text));
             self.report(diagnostic);
         }
     }
@@ -653,8 +652,7 @@ impl GameChecker<'_> {
                 Diagnostic::new(code, rule.severity, message.to_string())
                     .primary(*span, label)
                     .secondary(deck.node.values[0].span, format!("in this {}", deck.node.name.text))
-                    .secondary(rule.span, "the rule, declared here")
-                    .note(format!("the rule is `{}`", rule.text)),
+                    .secondary(rule.span, "the rule, declared here"),
             );
         }
     }

@@ -400,6 +400,11 @@ impl GameChecker<'_> {
                 return None;
             }
         };
+        // A band may be written by its printed name: `when range Far..`.
+        let by_name = |name: String| {
+            super::printed::printed_name(self.ruleset, &crate::check::model::Type::RangeBand, &name).unwrap_or(name)
+        };
+        let (from, to) = (by_name(from), to.map(by_name));
         let bands: Vec<&str> = self.ruleset.ranges.iter().map(|b| b.id.as_str()).collect();
         for name in std::iter::once(&from).chain(to.as_ref()) {
             if !bands.contains(&name.as_str()) {

@@ -28,6 +28,8 @@ pub(super) struct CardContext {
 pub(super) struct DeckKeyword {
     pub id: String,
     pub symbol: Option<String>,
+    /// The name the declaring card prints for it (`"Running Engagement"`).
+    pub display: Option<String>,
 }
 
 pub(super) struct GameChecker<'a> {
@@ -84,8 +86,8 @@ impl<'a> GameChecker<'a> {
     /// A fingerprint of what checking a card reads besides the card: the
     /// rulesets (`rules`) and the deck keywords the game's cards declare.
     pub fn context_fingerprint(&self, rules: u64) -> u64 {
-        let keywords: Vec<(&str, Option<&str>)> =
-            self.deck_keywords.iter().map(|k| (k.id.as_str(), k.symbol.as_deref())).collect();
+        let keywords: Vec<(&str, Option<&str>, Option<&str>)> =
+            self.deck_keywords.iter().map(|k| (k.id.as_str(), k.symbol.as_deref(), k.display.as_deref())).collect();
         crate::cache::fingerprint(&[(rules, keywords)])
     }
 
@@ -96,7 +98,7 @@ impl<'a> GameChecker<'a> {
     /// First pass over a card: the keywords it declares for its deck.
     pub fn collect_deck_keywords(&mut self, node: &Node, kind: &Kind) {
         let Some(block) = &node.block else { return };
-        let symbol = deck_symbol(node, &kind.schema);
+        let symbol = deck_symbol(self.files, self.ruleset, node, &kind.schema);
         for field in &block.nodes {
             let declares = kind
                 .schema
@@ -106,7 +108,8 @@ impl<'a> GameChecker<'a> {
                 let symbols = self.deck_keyword_symbols.entry(id.clone()).or_default();
                 if !symbols.contains(&symbol) {
                     symbols.push(symbol.clone());
-                    self.deck_keywords.push(DeckKeyword { id: id.clone(), symbol: symbol.clone() });
+                    let display = string_at(field, 1).map(str::to_string);
+                    self.deck_keywords.push(DeckKeyword { id: id.clone(), symbol: symbol.clone(), display });
                 }
             }
         }
@@ -166,7 +169,7 @@ impl<'a> GameChecker<'a> {
         let context = CardContext {
             name: name.to_string(),
             kind: kind_id.clone(),
-            symbol: deck_symbol(node, &kind.schema),
+            symbol: deck_symbol(self.files, ruleset, node, &kind.schema),
             tags,
         };
         let reported = self.diagnostics.len();
@@ -334,12 +337,20 @@ impl<'a> GameChecker<'a> {
                 crate::diagnostics::Severity::Error => &codes::CARD_RULE_BROKEN,
                 crate::diagnostics::Severity::Warning => &codes::CARD_RULE_ADVICE,
             };
-            self.report(
-                Diagnostic::new(code, rule.severity, format!("`{}` breaks a rule: {}", card.name, rule.message))
-                    .primary(at, evaluation.summary())
-                    .secondary(rule.span, "the rule, declared here")
-                    .note(format!("the rule is `{}`", rule.text)),
-            );
+            let message = format!("`{}` breaks a rule: {}", card.name, rule.message);
+            let diagnostic = match evaluation.failing_rows.split_first() {
+                // The lines to change, and the card they are on.
+                Some((first, others)) => {
+                    let diagnostic = Diagnostic::new(code, rule.severity, message).primary(*first, "this line");
+                    others
+                        .iter()
+                        .take(3)
+                        .fold(diagnostic, |d, row| d.secondary(*row, "and this line"))
+                        .secondary(at, "on this card")
+                }
+                None => Diagnostic::new(code, rule.severity, message).primary(at, evaluation.summary()),
+            };
+            self.report(diagnostic.secondary(rule.span, "the rule, declared here"));
         }
         let [Card { mut body, .. }] = subject;
         if own.is_some() {
@@ -435,16 +446,22 @@ impl<'a> GameChecker<'a> {
 }
 
 /// The value of the first deck-symbol field of a card node, if written.
-pub(super) fn deck_symbol(node: &Node, schema: &Schema) -> Option<String> {
+pub(super) fn deck_symbol(files: &Files, ruleset: &Ruleset, node: &Node, schema: &Schema) -> Option<String> {
     let block = node.block.as_ref()?;
     block.nodes.iter().find_map(|field| {
         let def = schema.field(&field.name.text)?;
         if def.schema.takes.first()?.ty != Type::DeckSymbol {
             return None;
         }
-        match &field.values.first()?.kind {
-            ValueKind::Ident(s) => Some(s.clone()),
-            _ => None,
+        // As printed, in words or with `&`: `Close Action`, `Missiles & Torpedoes`.
+        let span = field.values.first()?.span.to(field.values.last()?.span)?;
+        let written = files.text(span);
+        match super::printed::printed_name(ruleset, &Type::DeckSymbol, &written.replace('/', " & ")) {
+            Some(id) => Some(id),
+            None => match &field.values.first()?.kind {
+                ValueKind::Ident(s) => Some(s.clone()),
+                _ => None,
+            },
         }
     })
 }

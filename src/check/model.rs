@@ -35,6 +35,10 @@ pub struct Ruleset {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub step_names: Option<String>,
     pub ranges: Vec<Band>,
+    /// The dice the game rolls, by their sides (`dice D3 D6`); empty when
+    /// the ruleset does not say, and any die is read.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub dice: Vec<i64>,
     pub arcs: Vec<Named>,
     pub enums: Vec<EnumDef>,
     pub deck_symbols: Vec<DeckSymbol>,

@@ -32,7 +32,35 @@ impl GameChecker<'_> {
             return Cow::Borrowed(values);
         }
         let names = &*self.printed_names;
-        Cow::Owned(join_runs(values, |rest| (!by_id(&rest[0])).then(|| self.printed_keyword(names, rest)).flatten()))
+        Cow::Owned(join_runs(values, |rest| {
+            if by_id(&rest[0]) {
+                return None;
+            }
+            self.printed_deck_keyword(rest, card).or_else(|| self.printed_keyword(names, rest))
+        }))
+    }
+
+    /// The keyword a card of this deck declares (`deck-keyword
+    /// running-engagement "Running Engagement" …`) that the words at the
+    /// start of `rest` spell as that card prints it, and how many words.
+    fn printed_deck_keyword(&self, rest: &[ast::Value], card: &CardContext) -> Option<(ast::Value, usize)> {
+        let visible = self.deck_keywords.iter().filter(|k| k.symbol.is_none() || k.symbol == card.symbol);
+        let mut found: Option<(ast::Value, usize)> = None;
+        for keyword in visible {
+            let printed = keyword.display.as_deref().unwrap_or(&keyword.id);
+            let words = printed.replace('-', " ").split_whitespace().count();
+            let Some(last) = words.checked_sub(1).and_then(|i| rest.get(i)) else { continue };
+            if !rest[..words].iter().all(|v| matches!(v.kind, ValueKind::Ident(_) | ValueKind::Word(_))) {
+                continue;
+            }
+            let span = rest[0].span.to(last.span)?;
+            let written = spelling(self.files.text(span));
+            let spells = written == spelling(printed) || written == spelling(&keyword.id.replace('-', " "));
+            if spells && found.as_ref().is_none_or(|(_, used)| words > *used) {
+                found = Some((ast::Value { kind: ValueKind::Ident(keyword.id.clone()), span }, words));
+            }
+        }
+        found
     }
 
     /// The keyword that the values at the start of `rest` spell as printed,
@@ -112,9 +140,9 @@ pub(super) struct Names<'r> {
     names: Vec<(String, String, &'r KeywordDef)>,
     /// The most words of a displayed name.
     longest: usize,
-    /// The enums with a value printed in several words (`Bulk Landers`),
-    /// and the most words of one.
-    multi_word_enums: Vec<(&'r EnumDef, usize)>,
+    /// The types with a name printed in several words (an enum's `Bulk
+    /// Landers`, a deck symbol's `Close Action`), and the most words of one.
+    multi_word: Vec<(Type, usize)>,
 }
 
 impl<'r> Names<'r> {
@@ -126,9 +154,7 @@ impl<'r> Names<'r> {
             names.extend(keyword.printed.iter().map(|printed| (id.clone(), spelling(printed), keyword)));
         }
         let longest = ruleset.keywords.iter().map(|k| k.display.split_whitespace().count()).max().unwrap_or(1);
-        let multi_word_enums =
-            ruleset.enums.iter().map(|def| (def, enum_words(def))).filter(|(_, words)| *words > 1).collect();
-        Names { names, longest: longest.max(1), multi_word_enums }
+        Names { names, longest: longest.max(1), multi_word: multi_word_names(ruleset) }
     }
 
     /// The one keyword whose id or displayed name is `written`, in any
@@ -227,65 +253,120 @@ fn spelled<'d>(declared: impl Iterator<Item = (&'d str, &'d str)>, spells: &impl
 
 /// The most words of one printed spelling of an enum's values.
 fn enum_words(def: &EnumDef) -> usize {
-    let words = |s: &str| s.replace('-', " ").split_whitespace().count();
     let printed = def.printed.keys().map(|p| words(p));
     let labels = def.labels.values().map(|l| words(l));
     def.values.iter().map(|v| words(v)).chain(printed).chain(labels).max().unwrap_or(1)
 }
 
+/// The words of a name as printed, hyphens and `&` apart.
+fn words(name: &str) -> usize {
+    name.replace('-', " ").split_whitespace().filter(|w| *w != "&").count()
+}
+
+/// Each type of name with one printed in several words, and the most words
+/// of one.
+fn multi_word_names(ruleset: &Ruleset) -> Vec<(Type, usize)> {
+    let most = |names: &mut dyn Iterator<Item = (&str, &str)>| {
+        names.map(|(id, display)| words(id).max(words(display))).max().unwrap_or(1)
+    };
+    let named = [
+        (Type::Symbol, most(&mut ruleset.symbols.iter().map(|n| (n.id.as_str(), n.display.as_str())))),
+        (Type::Arc, most(&mut ruleset.arcs.iter().map(|n| (n.id.as_str(), n.display.as_str())))),
+        (Type::RangeBand, most(&mut ruleset.ranges.iter().map(|b| (b.id.as_str(), b.display.as_str())))),
+        (Type::DeckSymbol, most(&mut ruleset.deck_symbols.iter().map(|d| (d.id.as_str(), d.display.as_str())))),
+        (Type::Kind, most(&mut ruleset.kinds.iter().map(|k| (k.id.as_str(), k.display.as_str())))),
+        (Type::Tag, most(&mut ruleset.tags.iter().map(|t| (t.id.as_str(), t.display.as_str())))),
+    ];
+    let enums = ruleset.enums.iter().map(|def| (Type::Enum(def.id.clone()), enum_words(def)));
+    named.into_iter().chain(enums).filter(|(_, words)| *words > 1).collect()
+}
+
 impl GameChecker<'_> {
-    /// The values of a node with every enum value printed in several words
-    /// (`Bulk Landers`, `Forward Right`) read as the one value it names; in a
-    /// field of several values, only when the first word is no value by
-    /// itself.  Borrowed when there is none.
-    pub(super) fn enums_as_printed<'v>(
+    /// The values of a node with every name printed in several words
+    /// (`Bulk Landers`, `Forward Right`, `Close Action`) read as the one
+    /// value it names; in a field of several values, only when the first
+    /// word is no value by itself.  Borrowed when there is none.
+    pub(super) fn names_as_printed<'v>(
         &self,
         values: Cow<'v, [ast::Value]>,
         specs: &[TypeSpec],
     ) -> Cow<'v, [ast::Value]> {
         let names = &*self.printed_names;
-        let two_words = values.windows(2).any(|w| w.iter().all(|v| matches!(v.kind, ValueKind::Ident(_))));
-        if names.multi_word_enums.is_empty() || !two_words {
+        let word_or_set = |v: &ast::Value| matches!(v.kind, ValueKind::Ident(_) | ValueKind::SlashList(_));
+        let two_words = values.windows(2).any(|w| w.iter().all(word_or_set));
+        if names.multi_word.is_empty() || !two_words {
             return values;
         }
-        // Each enum with its most words, and whether its field takes several
+        // Each type with its most words, and whether its field takes several
         // values (then two words that are values each stay two values).
-        let enums: Vec<(&EnumDef, usize, bool)> = specs
+        let types: Vec<(&Type, usize, bool, bool)> = specs
             .iter()
-            .filter_map(|spec| match &spec.ty {
-                Type::Enum(id) | Type::Set(id) => names
-                    .multi_word_enums
-                    .iter()
-                    .find(|(e, _)| e.id == *id)
-                    .map(|(e, most)| (*e, *most, spec.repeat != Repeat::One)),
-                _ => None,
+            .filter_map(|spec| {
+                let (ty, set) = match &spec.ty {
+                    Type::Set(id) => (Type::Enum(id.clone()), true),
+                    other => (other.clone(), false),
+                };
+                let (ty, most) = names.multi_word.iter().find(|(t, _)| *t == ty)?;
+                Some((ty, *most, spec.repeat != Repeat::One, set))
             })
             .collect();
-        if enums.is_empty() {
+        if types.is_empty() {
             return values;
         }
-        let joined = join_runs(&values, |rest| self.printed_enum_run(&enums, rest));
+        let joined = join_runs(&values, |rest| self.printed_name_run(&types, rest));
         if joined.len() == values.len() {
             return values;
         }
         Cow::Owned(joined)
     }
 
-    /// The enum value the words at the start of `rest` spell, and how many
-    /// words spell it.
-    fn printed_enum_run(&self, enums: &[(&EnumDef, usize, bool)], rest: &[ast::Value]) -> Option<(ast::Value, usize)> {
+    /// The name the words at the start of `rest` spell, and how many words
+    /// spell it.
+    fn printed_name_run(
+        &self,
+        types: &[(&Type, usize, bool, bool)],
+        rest: &[ast::Value],
+    ) -> Option<(ast::Value, usize)> {
+        if let Some(set) = types.iter().filter(|t| t.3).find_map(|(ty, most, ..)| self.printed_set_run(ty, *most, rest))
+        {
+            return Some(set);
+        }
         let ValueKind::Ident(first) = &rest.first()?.kind else { return None };
-        for (def, most, repeated) in enums {
-            let ty = Type::Enum(def.id.clone());
-            if *repeated && (def.values.contains(first) || printed_name(self.ruleset, &ty, first).is_some()) {
+        for (ty, most, repeated, _) in types {
+            if *repeated && printed_name(self.ruleset, ty, first).is_some() {
                 continue;
             }
             let words = rest.iter().take(*most).take_while(|v| matches!(v.kind, ValueKind::Ident(_))).count();
             for used in (2..=words).rev() {
                 let span = rest[0].span.to(rest[used - 1].span)?;
-                if let Some(id) = printed_name(self.ruleset, &ty, self.files.text(span)) {
+                if let Some(id) = printed_name(self.ruleset, ty, self.files.text(span)) {
                     return Some((ast::Value { kind: ValueKind::Ident(id), span }, used));
                 }
+            }
+        }
+        None
+    }
+    /// A set whose values are printed in several words, its words and `/`
+    /// or `&` read as written (`Bombers & Fire Ships`, `Dropships/Bulk
+    /// Landers`): the set of ids, and how many values wrote it.
+    fn printed_set_run(&self, ty: &Type, most: usize, rest: &[ast::Value]) -> Option<(ast::Value, usize)> {
+        let is_set = |v: &ast::Value| matches!(v.kind, ValueKind::SlashList(_));
+        let run = rest.iter().take_while(|v| matches!(v.kind, ValueKind::Ident(_)) || is_set(v)).count();
+        // Each item of the set may take `most` words.
+        let run = run.min(most.saturating_mul(rest.iter().filter(|v| is_set(v)).count() + 1));
+        for used in (2..=run).rev() {
+            if !rest[..used].iter().any(is_set) {
+                continue;
+            }
+            let span = rest[0].span.to(rest[used - 1].span)?;
+            let ids: Option<Vec<String>> = self
+                .files
+                .text(span)
+                .split(['/', '&'])
+                .map(|item| printed_name(self.ruleset, ty, item.trim()))
+                .collect();
+            if let Some(ids) = ids {
+                return Some((ast::Value { kind: ValueKind::SlashList(ids), span }, used));
             }
         }
         None

@@ -60,6 +60,7 @@ pub fn load(
         phases: Vec::new(),
         step_names: None,
         ranges: Vec::new(),
+        dice: Vec::new(),
         arcs: Vec::new(),
         enums: Vec::new(),
         deck_symbols: Vec::new(),
@@ -115,6 +116,7 @@ const DECLARATIONS: &[&str] = &[
     "phase",
     "step-names",
     "range",
+    "dice",
     "arc",
     "enum",
     "deck-symbol",
@@ -195,6 +197,29 @@ impl Loader<'_> {
         Some((id.to_string(), display))
     }
 
+    /// `dice D3 D6`: the sides of each die the game rolls.
+    fn dice(&mut self, node: &Node) -> Vec<i64> {
+        let mut sides = Vec::new();
+        for value in &node.values {
+            match value.kind {
+                ValueKind::Dice { count: 1, sides: n, modifier: 0 } => sides.push(n),
+                _ => {
+                    let written = self.files.text(value.span);
+                    self.bad(
+                        value.span,
+                        format!(
+                            "`dice` lists single dice by their sides, like `dice D3 D6`; `{written}` is not one die"
+                        ),
+                    )
+                }
+            }
+        }
+        if node.values.is_empty() || node.block.is_some() {
+            self.bad(node.head_span(), "`dice` lists the dice the game rolls on one line: `dice D3 D6`");
+        }
+        sides
+    }
+
     fn doc(&mut self, node: &Node) -> Option<String> {
         children(node).iter().find(|n| n.name.text == "doc").and_then(|n| string_at(n, 0)).map(str::to_string)
     }
@@ -202,7 +227,7 @@ impl Loader<'_> {
     fn declaration(&mut self, node: &Node, ruleset: &mut Ruleset, seen: &mut Vec<(String, String, Span)>) {
         let what = node.name.text.as_str();
         if let Some(id) = ident_at(node, 0) {
-            if matches!(what, "initiative" | "tie-break" | "step-names" | "play-limit" | "cost-limit") {
+            if matches!(what, "initiative" | "tie-break" | "step-names" | "play-limit" | "cost-limit" | "dice") {
             } else if let Some(at) =
                 seen.iter().position(|(w, i, first)| w == what && i == id && first.file != node.span.file)
             {
@@ -263,6 +288,11 @@ impl Loader<'_> {
             "step-names" => {
                 self.timing.once(node, self.diagnostics);
                 ruleset.step_names = super::timing::step_names(node, &mut self.timing, self.diagnostics);
+            }
+            // A ruleset's own list replaces the one it extends.
+            "dice" => {
+                self.timing.once(node, self.diagnostics);
+                ruleset.dice = self.dice(node);
             }
             "range" => {
                 let Some((id, display)) = self.id_and_display(node) else { return };

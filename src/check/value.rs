@@ -12,7 +12,7 @@ use crate::syntax::ast::{self, Node, ValueKind};
 impl GameChecker<'_> {
     /// Types a node's values against a list of type specs.
     pub(super) fn values(&mut self, specs: &[TypeSpec], node: &Node, card: &CardContext) -> Vec<Spanned<Value>> {
-        let enums = self.enums_as_printed(std::borrow::Cow::Borrowed(&node.values), specs);
+        let enums = self.names_as_printed(std::borrow::Cow::Borrowed(&node.values), specs);
         let keywords;
         let values: &[ast::Value] = if specs.iter().any(|s| s.ty == Type::Keyword) {
             keywords = self.keywords_as_printed(&enums, card);
@@ -153,9 +153,14 @@ impl GameChecker<'_> {
             (Type::Initiative, _) => return self.initiative(value).map(Value::Initiative),
             (Type::Keyword, _) => return self.keyword(value, card),
             (ty, ValueKind::Ident(name)) if is_name_type(ty) => return self.name(ty, name, value),
-            // A printed name with a bracket or a sign: `Narrow (Long+)`.
-            (ty, ValueKind::Call { .. } | ValueKind::Word(_)) if is_name_type(ty) => {
-                match super::printed::printed_name(self.ruleset, ty, self.files.text(value.span)) {
+            // A printed name with a bracket or a sign: `Narrow (Long+)`; or
+            // with an `&`, which reads as a set: `Missiles & Torpedoes`.
+            (ty, ValueKind::Call { .. } | ValueKind::Word(_) | ValueKind::SlashList(_)) if is_name_type(ty) => {
+                let written = match &value.kind {
+                    ValueKind::SlashList(items) => std::borrow::Cow::Owned(items.join(" & ")),
+                    _ => std::borrow::Cow::Borrowed(self.files.text(value.span)),
+                };
+                match super::printed::printed_name(self.ruleset, ty, &written) {
                     Some(id) => Value::Name(id),
                     None => {
                         self.wrong_type(ty, value);
@@ -168,6 +173,12 @@ impl GameChecker<'_> {
                 return None;
             }
         };
+        if let Value::Dice { count: 1.., sides, .. } = typed {
+            if !self.ruleset.dice.is_empty() && !self.ruleset.dice.contains(&sides) {
+                self.die_not_of_the_game(sides, value.span);
+                return None;
+            }
+        }
         if let (Some((low, high)), Some((least, most))) = (spec.bounds, extremes(&typed)) {
             if least < low || high.is_some_and(|h| most > h) {
                 let bounds = match high {
@@ -190,6 +201,18 @@ impl GameChecker<'_> {
             }
         }
         Some(typed)
+    }
+
+    fn die_not_of_the_game(&mut self, sides: i64, span: crate::source::Span) {
+        let dice: Vec<String> = self.ruleset.dice.iter().map(|n| format!("`D{n}`")).collect();
+        self.report(
+            Diagnostic::error(&codes::DIE_NOT_OF_THE_GAME, format!("`{}` rolls no `D{sides}`", self.ruleset.id))
+                .primary(span, "not a die of the game")
+                .help(match dice.as_slice() {
+                    [one] => format!("the game rolls only {one}: write a roll of it"),
+                    _ => format!("the game rolls {}: write a roll of one of them", dice.join(" and ")),
+                }),
+        );
     }
 
     /// A special value (`-`, `*`) the spec accepts, as written.  A token the

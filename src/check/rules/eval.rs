@@ -57,6 +57,9 @@ pub(in crate::check) struct Evaluation<'a> {
     counted: Vec<(Counted<'a>, i64)>,
     /// Lines of the deck responsible for a failure, when a function knows.
     pub culprits: Vec<Span>,
+    /// The lines of a repeated field that an `each-row` found not to match:
+    /// on one card, the lines to change.
+    pub failing_rows: Vec<Span>,
     /// The included decks for which an `every` rule does not hold: the line
     /// including each, its type, and what was counted in it.
     pub members: Vec<(Span, DeckTypeId, String)>,
@@ -112,6 +115,7 @@ impl<'a> Evaluation<'a> {
             arg: None,
             counted: Vec::new(),
             culprits: Vec::new(),
+            failing_rows: Vec::new(),
             members: Vec::new(),
             named: None,
             too_high: None,
@@ -356,17 +360,21 @@ impl<'a> Evaluation<'a> {
     /// Whether every line of `field` on every card matches; the cards with
     /// a line that does not are the culprits.
     fn each_row(&mut self, field: &str, filters: &[Filter], pool: &Pool) -> i64 {
+        let mut failing_rows = Vec::new();
         let failing: Vec<Span> = pool
             .entries
             .iter()
             .filter(|e| {
-                let mut rows = self.cards[e.card].body.fields.iter().filter(|f| f.name == field);
-                rows.any(|row| !self.row_matches(row, filters, pool))
+                let rows = self.cards[e.card].body.fields.iter().filter(|f| f.name == field);
+                let before = failing_rows.len();
+                failing_rows.extend(rows.filter(|row| !self.row_matches(row, filters, pool)).map(|row| row.span));
+                failing_rows.len() > before
             })
             .map(|e| e.span)
             .collect();
         let holds = failing.is_empty();
         self.culprits = failing;
+        self.failing_rows = failing_rows;
         i64::from(holds)
     }
 
@@ -782,9 +790,12 @@ fn number(value: &Value) -> Option<i64> {
 
 /// The numbers of a value, for `value(FIELD, N)` and `numbers(FIELD)`: a
 /// save with a passive save (`4+/5+`) and a closed range (`0-12`) hold two.
+/// A distance or decimal is one number, read as its whole part (`4.5"` is
+/// 4), as rules compare whole numbers.
 fn numbers(value: &Value) -> impl Iterator<Item = i64> {
     let (first, second) = match value {
         Value::Int(n) | Value::Signed(n) => (Some(*n), None),
+        Value::Distance(d) | Value::Decimal(d) => (Some(d.units / 10i64.pow(u32::from(d.scale))), None),
         Value::Initiative(crate::ir::Initiative::Step(tenths)) => (Some(*tenths), None),
         Value::Save { save, passive } => (Some(*save), *passive),
         Value::Range { low, high } => (Some(*low), *high),
