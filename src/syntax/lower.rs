@@ -129,10 +129,11 @@ impl Lowerer<'_> {
         let mut strings = errors.flat_map(|e| e.children()).filter(|c| c.kind() == Kind::Unterminated).peekable();
         if strings.peek().is_some() {
             for string in strings {
-                let mut diagnostic = unterminated(self.span(string.range()));
-                if signed_distance(self.text, string.range().start) {
-                    diagnostic = diagnostic.help(NEGATIVE_DISTANCE);
-                }
+                let at = string.range().start;
+                let diagnostic = match signed_distance(self.text, at) {
+                    Some(sign) => negative_distance(self.span(sign..at + 1)),
+                    None => unterminated(self.span(string.range())),
+                };
                 self.diagnostics.push(diagnostic);
             }
             return;
@@ -145,10 +146,10 @@ impl Lowerer<'_> {
         };
         let (at, what) = strict_error(head).unwrap_or_else(fallback);
         let (found, length) = found_at(self.text, start + at);
-        let mut diagnostic = expected(self.span(start + at..start + at + length), &what, &found);
-        if signed_distance(self.text, start + at) {
-            diagnostic = diagnostic.help(NEGATIVE_DISTANCE);
-        }
+        let diagnostic = match signed_distance(self.text, start + at) {
+            Some(sign) => negative_distance(self.span(sign..start + at + length)),
+            None => expected(self.span(start + at..start + at + length), &what, &found),
+        };
         self.diagnostics.push(diagnostic);
     }
 
@@ -398,20 +399,25 @@ fn form_value(form: Form, text: &str, number: &mut impl FnMut(&str) -> i64) -> V
     }
 }
 
-/// The help for a distance written with a sign.
-const NEGATIVE_DISTANCE: &str = "a distance is never negative: write it without a sign, as `6\"`";
+/// A distance written with a sign (`-2"`), from the sign to the inch mark.
+fn negative_distance(span: Span) -> Diagnostic {
+    Diagnostic::error(&codes::SYNTAX_ERROR, "a distance is never negative")
+        .primary(span, "a distance with a sign")
+        .help("write it without a sign, as `6\"`")
+}
 
-/// Whether an inch mark at `at` follows a signed number (`-2"`), which no
-/// distance is.
-fn signed_distance(text: &str, at: usize) -> bool {
+/// Where the sign is, when an inch mark at `at` follows a signed number
+/// (`-2"`), which no distance is.
+fn signed_distance(text: &str, at: usize) -> Option<usize> {
     if !text.is_char_boundary(at) {
-        return false;
+        return None;
     }
     let (before, after) = text.split_at(at);
     let number = before.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
-    (after.starts_with('"') || after.starts_with('”'))
+    let signed = (after.starts_with('"') || after.starts_with('”'))
         && number.len() < before.len()
-        && (number.ends_with('-') || number.ends_with('+'))
+        && (number.ends_with('-') || number.ends_with('+'));
+    signed.then(|| number.len() - 1)
 }
 
 fn decimal(text: &str, number: &mut impl FnMut(&str) -> i64) -> Decimal {
