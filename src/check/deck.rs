@@ -682,9 +682,12 @@ impl GameChecker<'_> {
         match value.kind {
             ValueKind::Int(n) if within(n, param.bounds) => *slot = Some((n, line.name.span)),
             ValueKind::Int(n) => self.report(
-                Diagnostic::error(&codes::OUT_OF_BOUNDS, format!("`{}` cannot be {n}", param.name))
-                    .primary(value.span, format!("expected {}", bounds_text(param.bounds)))
-                    .secondary(param.span, "the parameter, declared here"),
+                Diagnostic::error(
+                    &codes::OUT_OF_BOUNDS,
+                    format!("`{}` cannot be {n}: it is {}", param.name, bounds_text(param.bounds)),
+                )
+                .primary(value.span, format!("expected {}", bounds_text(param.bounds)))
+                .secondary(param.span, "the parameter, declared here"),
             ),
             // Already reported by the parser.
             ValueKind::Invalid => {}
@@ -698,8 +701,10 @@ impl GameChecker<'_> {
 
     /// Every parameter without a default must be set by the deck.
     fn missing_params(&mut self, deck: &DeckSource<'_>, deck_type: &DeckType) {
+        let written = |name: &str| deck.node.block.iter().flat_map(|b| &b.nodes).any(|line| line.name.text == name);
         for (param, set) in deck_type.params.iter().zip(&deck.params) {
-            if set.is_none() && param.default.is_none() {
+            // A line that sets it wrongly is reported as such.
+            if set.is_none() && param.default.is_none() && !written(&param.name) {
                 self.report(
                     Diagnostic::error(
                         &codes::MISSING_FIELD,
