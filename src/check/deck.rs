@@ -325,6 +325,7 @@ impl GameChecker<'_> {
             let mut pool = Pool { own: deck.symbol.as_ref().map(|(s, _)| s.clone()), ..Pool::default() };
             let lost = self.fill(deck, &index, cards, &mut pool, &mut vec![at], true);
             pool.original = self.original_pool(deck, deck_type, &index, cards);
+            pool.sources = self.source_pools(deck, deck_type, &index, cards, &pool);
             let clean = self.diagnostics.len() == problems_before
                 && !lost
                 && !deck.broken
@@ -441,6 +442,43 @@ impl GameChecker<'_> {
         let mut original = Pool { own: Some(symbol.clone()), name, ..Pool::default() };
         self.fill(&index.sources[at], index, cards, &mut original, &mut vec![at], false);
         Some(Box::new(original))
+    }
+
+    /// For `beyond-source`: each card's own deck, the deck of the
+    /// `based-on` type whose match value is the card's, by that value.
+    fn source_pools(
+        &mut self,
+        deck: &DeckSource<'_>,
+        deck_type: &DeckType,
+        index: &Index<'_, '_>,
+        cards: &[&Card],
+        pool: &Pool,
+    ) -> Option<rules::Sources> {
+        let base = deck_type.based_on.as_deref()?;
+        let field = self.ruleset.deck_type(base)?.match_field.clone()?;
+        let mut values: Vec<String> = pool
+            .entries
+            .iter()
+            .filter_map(|e| match &cards[e.card].field(&field)?.values.first()?.value {
+                Value::Name(value) => Some(value.clone()),
+                _ => None,
+            })
+            .collect();
+        values.sort_unstable();
+        values.dedup();
+        let mut sources = Vec::new();
+        for value in values {
+            let at = {
+                let mut originals = index.originals.borrow_mut();
+                let originals = originals.get_or_insert_with(|| Originals::of(index.sources, self.ruleset));
+                originals.of_deck(index.sources, deck, base, &value)
+            };
+            let Some(at) = at else { continue };
+            let mut source = Pool { own: Some(value.clone()), ..Pool::default() };
+            self.fill(&index.sources[at], index, cards, &mut source, &mut vec![at], false);
+            sources.push((value, source));
+        }
+        Some(rules::Sources { field: field.into(), decks: sources })
     }
 
     fn fill<'s>(

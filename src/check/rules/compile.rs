@@ -62,10 +62,11 @@ enum Function {
     Shared,
     Removed,
     Added,
+    BeyondSource,
 }
 
 impl Function {
-    const ALL: [Function; 28] = [
+    const ALL: [Function; 29] = [
         Function::Count,
         Function::Distinct,
         Function::Groups,
@@ -94,6 +95,7 @@ impl Function {
         Function::Shared,
         Function::Removed,
         Function::Added,
+        Function::BeyondSource,
     ];
 
     fn named(name: &str) -> Option<Function> {
@@ -112,6 +114,7 @@ impl Function {
             Function::MaxGroups => filters(Ty::Number, "max-groups(rare)"),
             Function::Shared => filters(Ty::Number, "shared(secondary-weapon)"),
             Function::Removed => filters(Ty::Number, "removed(offense and not secondary-weapon)"),
+            Function::BeyondSource => filters(Ty::Number, "beyond-source(offense and symbol != deck)"),
             Function::Added => filters(Ty::Number, "added(command)"),
             Function::All => filters(Ty::Truth, "all(cost >= 1)"),
             Function::Any => filters(Ty::Truth, "any(extra)"),
@@ -467,6 +470,7 @@ impl<'n, 'r> Compiler<'n, 'r> {
             Function::MaxGroups => Call::MaxGroups(filters(0, diagnostics)?),
             Function::Shared => Call::Shared(filters(0, diagnostics)?),
             Function::Removed => Call::Removed(filters(0, diagnostics)?),
+            Function::BeyondSource => Call::BeyondSource(filters(0, diagnostics)?),
             Function::Added => Call::Added(filters(0, diagnostics)?),
             Function::All => Call::All(filters(0, diagnostics)?),
             Function::Any => Call::Any(filters(0, diagnostics)?),
@@ -800,7 +804,7 @@ impl Compiler<'_, '_> {
                 }
                 Scope::Card | Scope::Play => Some("looks into the decks a deck includes".to_string()),
             },
-            Function::Removed | Function::Added => match scope {
+            Function::Removed | Function::Added | Function::BeyondSource => match scope {
                 Scope::Deck { based_on: true, .. } => None,
                 Scope::Deck { based_on: false, .. } => Some(
                     "compares with the deck this one is based on, and decks of this type name none (`based-on TYPE`)"
@@ -856,7 +860,7 @@ impl Compiler<'_, '_> {
 fn scope_help(function: Function) -> &'static str {
     match function {
         Function::Value | Function::Numbers => "over a deck's cards, add numbers up with `sum(FIELD, ...)`",
-        Function::Removed | Function::Added => {
+        Function::Removed | Function::Added | Function::BeyondSource => {
             "a deck type built from another by changing cards says so: `based-on offense`"
         }
         _ => "a deck type that `includes` others may count them (`decks(...)`) and look into each (`every(...)`)",

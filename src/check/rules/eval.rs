@@ -33,8 +33,21 @@ pub(in crate::check) struct Pool {
     /// The cards of the deck this one is based on, for `removed` and
     /// `added`.
     pub original: Option<Box<Pool>>,
+    /// For `beyond-source`: the field whose value names a card's own deck
+    /// (the match field of the `based-on` type), and the cards of each such
+    /// deck the project has, by that value.
+    pub sources: Option<Sources>,
     /// The deck's name, when it is the original of another.
     pub name: Option<Box<str>>,
+}
+
+/// Each card's own deck, for `beyond-source`.
+#[derive(Debug)]
+pub(in crate::check) struct Sources {
+    /// The field whose value names a card's own deck.
+    pub field: Box<str>,
+    /// The cards of each such deck the project has, by that value.
+    pub decks: Vec<(String, Pool)>,
 }
 
 #[derive(Debug)]
@@ -275,6 +288,7 @@ impl<'a> Evaluation<'a> {
             Call::Shared(filters) => self.shared(filters, pool),
             Call::Removed(filters) => self.changed(filters, pool, Change::Removed),
             Call::Added(filters) => self.changed(filters, pool, Change::Added),
+            Call::BeyondSource(filters) => self.beyond_source(filters, pool),
             Call::All(filters) => i64::from(self.matching(filters, pool).count() == pool.entries.len()),
             Call::Any(filters) => i64::from(self.matching(filters, pool).next().is_some()),
             Call::Sum(field, filters) => total(
@@ -503,6 +517,37 @@ impl<'a> Evaluation<'a> {
             self.named = Some((change.described(original.name.as_deref()), names));
         }
         changed
+    }
+
+    /// Copies of the matching cards beyond what their own deck (of the
+    /// `based-on` type, with the card's match value) holds, card by card; a
+    /// card whose deck the project lacks counts none.  The cards are named
+    /// for the diagnostic.
+    fn beyond_source(&mut self, filters: &'a [Filter], pool: &Pool) -> i64 {
+        let Some(Sources { field, decks: sources }) = &pool.sources else { return 0 };
+        let cards: &'a [&'a Card] = self.cards;
+        let (mut names, mut lines) = (Vec::new(), Vec::new());
+        let mut beyond = 0i64;
+        for (name, (copies, spans)) in self.per_name(filters, pool) {
+            let Some(card) = pool.entries.iter().map(|e| cards[e.card]).find(|c| c.name == name) else { continue };
+            let value = card.field(field).and_then(|f| f.values.first()).and_then(|v| match &v.value {
+                Value::Name(value) => Some(value.as_str()),
+                _ => None,
+            });
+            let Some((_, source)) = sources.iter().find(|(v, _)| Some(v.as_str()) == value) else { continue };
+            let there = self.per_name(&[], source).get(name).map_or(0, |(n, _)| *n);
+            let over = copies.saturating_sub(there);
+            if over > 0 {
+                names.push(name);
+                lines.extend(spans);
+                beyond = beyond.saturating_add(over);
+            }
+        }
+        if !names.is_empty() {
+            self.named = Some(("more copies than their own deck holds".to_string(), names));
+            self.culprits = lines;
+        }
+        beyond
     }
 
     /// Whether `inner` holds for some included deck.
@@ -740,6 +785,9 @@ fn in_words(counted: Counted<'_>, n: i64) -> Option<String> {
         Call::Shared(_) => format!("{n} {}{} in more than one included deck", many("card"), matching(args)),
         Call::Removed(_) => format!("{n} {}{} taken out of the deck it is based on", many("card"), matching(args)),
         Call::Added(_) => format!("{n} {}{} added to the deck it is based on", many("card"), matching(args)),
+        Call::BeyondSource(_) => {
+            format!("{n} {}{} beyond what their own deck holds", many("copy"), matching(args))
+        }
         Call::Value(field, 1) => format!("`{field}` is {n}"),
         Call::Value(field, position) => format!("number {position} of `{field}` is {n}"),
         Call::Numbers(field) => format!("`{field}` holds {n} {}", many("number")),

@@ -23,7 +23,7 @@ pub(super) mod eval;
 
 pub(super) use compile::{Compiler, Names};
 pub(super) use defs::Def;
-pub(super) use eval::{Evaluation, Included, Pool, PoolEntry};
+pub(super) use eval::{Evaluation, Included, Pool, PoolEntry, Sources};
 
 use crate::source::Span;
 
@@ -219,6 +219,9 @@ pub enum Call {
     Removed(Filters),
     /// Copies of the matching cards it has beyond the deck it is based on.
     Added(Filters),
+    /// Copies of the matching cards it has beyond their own deck: the
+    /// deck of the `based-on` type whose match value is the card's.
+    BeyondSource(Filters),
     /// The N-th number of a field, on the one card a card rule is about;
     /// a paired value (`4+/5+`, `0-12`) is two numbers.
     Value(FieldRef, usize),
@@ -269,6 +272,7 @@ pub const FUNCTIONS: &[&str] = &[
     "shared",
     "removed",
     "added",
+    "beyond-source",
 ];
 
 /// The filter arguments of a call: a card matches when any matches; no
