@@ -101,7 +101,8 @@ impl GameChecker<'_> {
             includes: Vec::new(),
             within: None,
             params: vec![None; deck_type.params.len()],
-            broken: false,
+            // A line lost to a syntax error would be missed by the counts.
+            broken: node.block.as_ref().is_some_and(|b| b.broken),
             lint_levels: Vec::new(),
         };
         for line in node.block.iter().flat_map(|b| &b.nodes) {
@@ -548,6 +549,9 @@ impl GameChecker<'_> {
             }
             stack.push(i);
             let mut inner = Pool { own: included.symbol.as_ref().map(|(s, _)| s.clone()), ..Pool::default() };
+            // An included deck with a mistake is reported once, there: the
+            // counts here would only repeat it.
+            lost |= included.broken;
             lost |= self.fill(included, index, cards, &mut inner, stack, false);
             stack.pop();
             for entry in &inner.entries {

@@ -182,7 +182,8 @@ impl<'a> GameChecker<'a> {
         };
         // A card with an error has lost the lines that hold it: its rules
         // would judge what is left, and say it breaks them when it may not.
-        let whole = !self.diagnostics[reported..].iter().any(|d| d.severity == crate::diagnostics::Severity::Error);
+        let whole = !self.diagnostics[reported..].iter().any(|d| d.severity == crate::diagnostics::Severity::Error)
+            && !node.block.as_ref().is_some_and(|b| b.broken);
         let body = if whole { self.apply_rules(&kind.schema, &context, body, None, node.head_span()) } else { body };
         let lint_levels = std::mem::take(&mut self.lint_levels);
         Some(Card {

@@ -97,6 +97,10 @@ pub struct Name {
 pub struct Block {
     pub nodes: Vec<Node>,
     pub span: Span,
+    /// Whether a line of the block, or of a block inside it, had a syntax
+    /// error and is missing from `nodes`: rules about the whole would judge
+    /// what is left.
+    pub broken: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]

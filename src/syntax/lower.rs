@@ -161,6 +161,7 @@ impl Lowerer<'_> {
         let span = self.span(element.range());
         let mut nodes =
             Vec::with_capacity(element.children().filter(|c| matches!(c.kind(), Kind::Node | Kind::Rule)).count());
+        let reported = self.diagnostics.len();
         for child in element.children() {
             match child.kind() {
                 Kind::Node | Kind::Rule => nodes.extend(self.node(child)),
@@ -169,7 +170,7 @@ impl Lowerer<'_> {
                 _ => {}
             }
         }
-        Block { nodes, span }
+        Block { nodes, span, broken: self.diagnostics.len() > reported }
     }
 
     /// Reads a rule's expression (see [`super::expr`]).
