@@ -230,7 +230,11 @@ impl<'a> GameChecker<'a> {
                         Diagnostic::error(&codes::DUPLICATE_FIELD, format!("`{name}` is given twice"))
                             .primary(node.name.span, "given again here")
                             .secondary(*first, "first given here")
-                            .help("remove one of them"),
+                            .help(match field.schema.fields.is_empty() && field.schema.shape.is_none() {
+                                true => "remove one of them".to_string(),
+                                // `cost check` and `cost log 1` are one cost.
+                                false => self.joined_help(name, *first, node),
+                            }),
                     );
                     continue;
                 }
@@ -431,6 +435,19 @@ impl<'a> GameChecker<'a> {
         Some(Field { name: name.to_string(), values, body: inner.map(Box::new), span: node.head_span() })
     }
 
+    /// How to write a block field given twice as one line: `cost check
+    /// log 1` for `cost check` and `cost log 1`.
+    fn joined_help(&self, name: &str, first: Span, again: &Node) -> String {
+        // What follows a line's name, up to the end of its line or block.
+        let parts = |name: Span| {
+            let text = &self.files.get(name.file).text;
+            let rest = text.get(name.end as usize..).unwrap_or("");
+            rest.split(['\n', '\r', ';', '{', '}']).next().unwrap_or("").trim()
+        };
+        let joined = format!("{name} {} {}", parts(first), parts(again.name.span));
+        format!("give its parts together, on one line (`{}`) or in one block", joined.trim())
+    }
+
     fn unknown_field(&mut self, node: &Node, schema: &Schema, owner_name: &str) {
         let name = &node.name.text;
         let mut candidates: Vec<&str> = schema.fields.iter().map(|f| f.name.as_str()).collect();
@@ -438,8 +455,13 @@ impl<'a> GameChecker<'a> {
             candidates.extend(self.ruleset.roles.iter().map(|r| r.id.as_str()));
             candidates.extend(super::effects::CONSTRUCTS);
         }
-        let mut diagnostic = Diagnostic::error(&codes::UNKNOWN_FIELD, format!("{owner_name} has no field `{name}`"))
-            .primary(node.name.span, "unknown field")
+        // In a block of effects, a line starts with a role as often as a field.
+        let (message, label) = match schema.effects {
+            true => (format!("`{name}` is no effect role or field of {owner_name}"), "unknown role or field"),
+            false => (format!("{owner_name} has no field `{name}`"), "unknown field"),
+        };
+        let mut diagnostic = Diagnostic::error(&codes::UNKNOWN_FIELD, message)
+            .primary(node.name.span, label)
             .note(format!("expected one of: {}", candidates.join(", ")));
         diagnostic = diagnostic.suggest(suggest(name, candidates.iter().copied()));
         self.report(diagnostic);

@@ -28,16 +28,15 @@ impl GameChecker<'_> {
                 0 => "none".to_string(),
                 n => n.to_string(),
             };
+            // `at least` where a value may repeat (`initiative+`).
+            let least = if specs.iter().any(|s| s.repeat == Repeat::OneOrMore) { "at least " } else { "" };
+            let values_word = if needed == 1 { "value" } else { "values" };
             self.report(
                 Diagnostic::error(
                     &codes::WRONG_VALUE_COUNT,
-                    format!(
-                        "`{}` takes {needed} value{}, found {found}",
-                        node.name.text,
-                        if needed == 1 { "" } else { "s" }
-                    ),
+                    format!("`{}` takes {least}{needed} {values_word}, found {found}", node.name.text),
                 )
-                .primary(node.head_span(), format!("expected {needed} value{}", if needed == 1 { "" } else { "s" }))
+                .primary(node.head_span(), format!("expected {least}{needed} {values_word}"))
                 .note(format!("`{}` takes: {}", node.name.text, expected.join(", "))),
             );
             return typed;
@@ -460,7 +459,8 @@ impl GameChecker<'_> {
                 Diagnostic::error(
                     &codes::KEYWORD_ARGUMENTS,
                     format!(
-                        "`{name}` takes {} argument{}, found {}",
+                        "`{name}` takes {}{} argument{}, found {}",
+                        if takes_many { "at least " } else { "" },
                         def.params.len(),
                         if def.params.len() == 1 { "" } else { "s" },
                         args.len()
