@@ -111,6 +111,22 @@ impl GameChecker<'_> {
                 return Some((ast::Value { kind: ValueKind::Ident(written.to_string()), span }, used));
             }
         }
+        // A run of capitalised words none of which is a keyword (`Warp
+        // Drive`) is one keyword printed by its name, unknown: reported once.
+        let unknown_name = rest
+            .iter()
+            .take(plain)
+            .take_while(|v| {
+                word_of(v).is_some_and(|w| w.starts_with(|c: char| c.is_ascii_uppercase()) && names.find(w).is_none())
+            })
+            .count();
+        if unknown_name >= 2 {
+            let span = first.span.to(rest[unknown_name - 1].span)?;
+            return Some((
+                ast::Value { kind: ValueKind::Ident(self.files.text(span).to_string()), span },
+                unknown_name,
+            ));
+        }
         // `Alt-1`: a keyword whose one parameter is a number, and the number.
         if matches!(first.kind, ValueKind::Call { .. }) {
             return None;

@@ -253,6 +253,19 @@ impl GameChecker<'_> {
         if let Some(help) = help {
             diagnostic = diagnostic.help(help);
         }
+        if let Type::Enum(id) | Type::Set(id) = ty {
+            if let Some(def) = self.ruleset.enums.iter().find(|e| e.id == *id) {
+                let values: Vec<String> = def
+                    .values
+                    .iter()
+                    .map(|v| match def.label(v) {
+                        Some(label) if label != v => format!("{v} ({label})"),
+                        _ => v.clone(),
+                    })
+                    .collect();
+                diagnostic = diagnostic.note(format!("the values are: {}", values.join(", ")));
+            }
+        }
         self.report(diagnostic);
     }
 
@@ -435,11 +448,16 @@ impl GameChecker<'_> {
             }
             let candidates: Vec<&str> =
                 ruleset.keywords.iter().map(|k| k.id.as_str()).chain(self.deck_keyword_names(card)).collect();
-            self.report(
-                Diagnostic::error(&codes::UNKNOWN_KEYWORD, format!("unknown keyword `{name}`"))
-                    .primary(name_span, format!("not a keyword of `{}`", ruleset.id))
-                    .suggest(suggest(name, candidates.iter().copied())),
-            );
+            let diagnostic = Diagnostic::error(&codes::UNKNOWN_KEYWORD, format!("unknown keyword `{name}`"))
+                .primary(name_span, format!("not a keyword of `{}`", ruleset.id));
+            self.report(match suggest(name, candidates.iter().copied()) {
+                Some(meant) => diagnostic.suggest(Some(meant)),
+                // A rule of the designer's own is declared, not only written.
+                None => diagnostic.help(format!(
+                    "a keyword of your own is declared in your project's ruleset: `keyword {}` (see docs/rulesets.md)",
+                    declaration_of(name)
+                )),
+            });
             return None;
         };
         if !def.only.is_empty() && !def.only.iter().any(|kind| card.kind == kind.as_str()) {
@@ -566,4 +584,20 @@ pub(super) fn grade(text: &str) -> Option<Value> {
     let letter = chars.next().filter(char::is_ascii_uppercase)?;
     let rest = chars.as_str();
     rest.chars().all(|c| c == '+').then(|| Value::Grade { letter: letter.to_string(), plus: rest.len() as i64 })
+}
+
+/// How a keyword written on a card would be declared: `warp-drive "Warp
+/// Drive"` for `Warp Drive` or `warp-drive`.
+fn declaration_of(name: &str) -> String {
+    let words: Vec<&str> = name.split([' ', '-']).filter(|w| !w.is_empty()).collect();
+    let id = words.iter().map(|w| w.to_ascii_lowercase()).collect::<Vec<_>>().join("-");
+    let capitalised = |w: &&str| {
+        let mut chars = w.chars();
+        chars.next().map(|c| c.to_uppercase().chain(chars).collect::<String>()).unwrap_or_default()
+    };
+    let display = match name.chars().any(|c| c.is_uppercase()) {
+        true => name.to_string(),
+        false => words.iter().map(capitalised).collect::<Vec<_>>().join(" "),
+    };
+    format!("{id} \"{display}\"")
 }

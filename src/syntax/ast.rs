@@ -201,7 +201,7 @@ impl ValueKind {
             ValueKind::Copies(_) => "a copy count",
             ValueKind::Star => "`*`",
             ValueKind::Ident(_) => "a name",
-            ValueKind::Word(_) => "an unrecognised token",
+            ValueKind::Word(_) => "a word",
             ValueKind::Invalid => "a value with a mistake",
             ValueKind::Call { .. } => "a call",
         }
