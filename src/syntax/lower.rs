@@ -150,6 +150,15 @@ impl Lowerer<'_> {
             Some(sign) => negative_distance(self.span(sign..start + at + length)),
             None => expected(self.span(start + at..start + at + length), &what, &found),
         };
+        // A rulebook's `[3]` after a name is a value in round brackets here.
+        let bracketed = self.text[start + at..].split(['\n', '\r']).next().unwrap_or("");
+        let diagnostic = match bracketed.strip_prefix('[').and_then(|rest| rest.split_once(']')) {
+            Some((inside, _)) if !inside.is_empty() && inside.bytes().all(|b| b.is_ascii_digit()) => {
+                let name = self.text[..start + at].split_whitespace().next_back().unwrap_or("NAME");
+                diagnostic.help(format!("a value in square brackets is written in round ones: `{name} ({inside})`"))
+            }
+            _ => diagnostic,
+        };
         self.diagnostics.push(diagnostic);
     }
 
