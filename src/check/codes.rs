@@ -302,7 +302,8 @@ CARD_RULE_BROKEN "E0314" "card-rule-broken" "\
 A card, or one of its blocks, breaks a rule its kind declares in the ruleset
 (`require` inside a `kind`, `shape` or `field`), such as \"red arrows move the
 target ship into blue hexes\" or \"the smaller move is not larger than the
-larger\".  The message names the rule; the second label points at it.
+larger\".  The message names the rule; the labels point at the lines of the
+card it reads (the row that breaks a rule of every row) and at the rule.
 
     move 4 2 3.0    # wrong: the smaller move is larger than the larger
     move 2 4 3.0    # right";

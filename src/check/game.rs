@@ -353,7 +353,11 @@ impl<'a> GameChecker<'a> {
                         .fold(diagnostic, |d, row| d.secondary(*row, "and this line"))
                         .secondary(at, "on this card")
                 }
-                None => Diagnostic::new(code, rule.severity, message).primary(at, evaluation.summary()),
+                // The card, and the lines of the fields the rule reads.
+                None => named_lines(&rule.text, &subject[0].body).take(3).fold(
+                    Diagnostic::new(code, rule.severity, message).primary(at, evaluation.summary()),
+                    |d, line| d.secondary(line, "this line"),
+                ),
             };
             self.report(diagnostic.secondary(rule.span, "the rule, declared here"));
         }
@@ -466,6 +470,13 @@ impl<'a> GameChecker<'a> {
         diagnostic = diagnostic.suggest(suggest(name, candidates.iter().copied()));
         self.report(diagnostic);
     }
+}
+
+/// The lines of a card's own fields whose names a rule's text reads
+/// (`tonnage` in `all(tonnage != H2)`), in the card's order.
+fn named_lines<'b>(rule: &'b str, body: &'b Body) -> impl Iterator<Item = Span> + 'b {
+    let words: Vec<&str> = rule.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-')).collect();
+    body.fields.iter().filter(move |f| f.name != "this" && words.contains(&f.name.as_str())).map(|f| f.span)
 }
 
 /// The value of the first deck-symbol field of a card node, if written.
