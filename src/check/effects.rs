@@ -417,6 +417,17 @@ impl GameChecker<'_> {
                 return None;
             }
         }
+        if let Some(to) = &to {
+            let at = |band: &str| self.ruleset.ranges.iter().find(|b| b.id == band).map(|b| b.low);
+            if at(&from) > at(to) {
+                self.report(
+                    Diagnostic::error(&codes::UNKNOWN_CONDITION, format!("the range `{from}..{to}` runs backwards"))
+                        .primary(band.span, "the nearer band comes first")
+                        .help(format!("write `{to}..{from}`")),
+                );
+                return None;
+            }
+        }
         Some(Condition::Range { from, to, open })
     }
 
