@@ -487,7 +487,15 @@ pub(super) fn deck_symbol(files: &Files, ruleset: &Ruleset, node: &Node, schema:
         if def.schema.takes.first()?.ty != Type::DeckSymbol {
             return None;
         }
-        // As printed, in words or with `&`: `Close Action`, `Missiles & Torpedoes`.
+        // By its id, the common case, or as printed, in words or with `&`:
+        // `Close Action`, `Missiles & Torpedoes`.
+        if let [ast_value] = field.values.as_slice() {
+            if let ValueKind::Ident(id) = &ast_value.kind {
+                if ruleset.deck_symbols.iter().any(|d| d.id == *id) {
+                    return Some(id.clone());
+                }
+            }
+        }
         let span = field.values.first()?.span.to(field.values.last()?.span)?;
         let written = files.text(span);
         match super::printed::printed_name(ruleset, &Type::DeckSymbol, &written.replace('/', " & ")) {
