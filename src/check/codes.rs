@@ -333,6 +333,13 @@ by mistake is caught.
     attack D7    # wrong: Dropfleet rolls D3 and D6
     attack D6    # right";
 
+BACKWARDS_RANGE "E0318" "backwards-range" "\
+A span of range bands in a `when range` condition names the farther band
+first.  A span runs from the nearer band to the farther.
+
+    when range long..close { impact damage 1 }    # wrong
+    when range close..long { impact damage 1 }    # right";
+
 DECK_RULE_BROKEN "E0401" "deck-rule-broken" "\
 A deck breaks one of the construction rules its deck type declares in the
 ruleset (`require`).  The message names the rule; the note gives the counted

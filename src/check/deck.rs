@@ -179,10 +179,12 @@ impl GameChecker<'_> {
         let field = line.name.text.as_str();
         let symbols = self.match_values(field);
         // As printed (`faction UCM`), as cards may write it.
+        // The whole line, in words or with `&`: `symbol Close Action`.
         let printed = || {
-            let value = line.values.first()?;
+            let span = line.values.first()?.span.to(line.values.last()?.span)?;
             let ty = self.match_type(field)?;
-            super::printed::printed_name(self.ruleset, &ty, self.files.text(value.span)).map(|v| (v, value.span))
+            let written = self.files.text(span).replace('/', " & ");
+            super::printed::printed_name(self.ruleset, &ty, &written).map(|v| (v, span))
         };
         match ident_at(line, 0) {
             Some(s) if symbols.is_empty() || symbols.contains(&s) => Some((s.to_string(), line.values[0].span)),
@@ -441,8 +443,9 @@ impl GameChecker<'_> {
         };
         let name = Some(index.sources[at].name.as_str().into());
         let mut original = Pool { own: Some(symbol.clone()), name, ..Pool::default() };
-        self.fill(&index.sources[at], index, cards, &mut original, &mut vec![at], false);
-        Some(Box::new(original))
+        // An original with a mistake is reported there, and compared with none.
+        let lost = self.fill(&index.sources[at], index, cards, &mut original, &mut vec![at], false);
+        (!lost && !index.sources[at].broken).then(|| Box::new(original))
     }
 
     /// For `beyond-source`: each card's own deck, the deck of the
@@ -476,8 +479,11 @@ impl GameChecker<'_> {
             };
             let Some(at) = at else { continue };
             let mut source = Pool { own: Some(value.clone()), ..Pool::default() };
-            self.fill(&index.sources[at], index, cards, &mut source, &mut vec![at], false);
-            sources.push((value, source));
+            let lost = self.fill(&index.sources[at], index, cards, &mut source, &mut vec![at], false);
+            // A deck with a mistake is reported there; its counts hold no one.
+            if !lost && !index.sources[at].broken {
+                sources.push((value, source));
+            }
         }
         Some(rules::Sources { field: field.into(), decks: sources })
     }
@@ -495,6 +501,10 @@ impl GameChecker<'_> {
         let saved = (!report).then(|| std::mem::take(&mut self.diagnostics));
         let mut lost = self.add_cards(deck, deck_type, cards, index, pool);
         if let Some(saved) = saved {
+            // A deck read again for another (included, or an original) whose
+            // lines do not resolve is reported where it is written; its
+            // counts would only repeat that mistake in the other.
+            lost |= self.diagnostics.iter().any(Diagnostic::is_error);
             self.diagnostics = saved;
         }
         for (name, span, inside) in &deck.includes {

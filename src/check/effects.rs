@@ -421,7 +421,7 @@ impl GameChecker<'_> {
             let at = |band: &str| self.ruleset.ranges.iter().find(|b| b.id == band).map(|b| b.low);
             if at(&from) > at(to) {
                 self.report(
-                    Diagnostic::error(&codes::UNKNOWN_CONDITION, format!("the range `{from}..{to}` runs backwards"))
+                    Diagnostic::error(&codes::BACKWARDS_RANGE, format!("the range `{from}..{to}` runs backwards"))
                         .primary(band.span, "the nearer band comes first")
                         .help(format!("write `{to}..{from}`")),
                 );

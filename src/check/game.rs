@@ -448,8 +448,12 @@ impl<'a> GameChecker<'a> {
             let rest = text.get(name.end as usize..).unwrap_or("");
             rest.split(['\n', '\r', ';', '{', '}']).next().unwrap_or("").trim()
         };
-        let joined = format!("{name} {} {}", parts(first), parts(again.name.span));
-        format!("give its parts together, on one line (`{}`) or in one block", joined.trim())
+        let (before, after) = (parts(first), parts(again.name.span));
+        let plain = |p: &str| !p.contains(['"', '/']) && !p.is_empty();
+        if again.block.is_some() || !plain(before) || !plain(after) {
+            return "give its parts together, on one line or in one block".to_string();
+        }
+        format!("give its parts together, on one line (`{name} {before} {after}`) or in one block")
     }
 
     fn unknown_field(&mut self, node: &Node, schema: &Schema, owner_name: &str) {
@@ -473,10 +477,15 @@ impl<'a> GameChecker<'a> {
 }
 
 /// The lines of a card's own fields whose names a rule's text reads
-/// (`tonnage` in `all(tonnage != H2)`), in the card's order.
+/// (`tonnage` in `all(tonnage != H2)`), in the card's order; a field given
+/// on several lines (rows) is left out, as the rule may be about any one.
 fn named_lines<'b>(rule: &'b str, body: &'b Body) -> impl Iterator<Item = Span> + 'b {
     let words: Vec<&str> = rule.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-')).collect();
-    body.fields.iter().filter(move |f| f.name != "this" && words.contains(&f.name.as_str())).map(|f| f.span)
+    let once = |name: &str| body.fields.iter().filter(|f| f.name == name).count() == 1;
+    body.fields
+        .iter()
+        .filter(move |f| f.name != "this" && words.contains(&f.name.as_str()) && once(&f.name))
+        .map(|f| f.span)
 }
 
 /// The value of the first deck-symbol field of a card node, if written.

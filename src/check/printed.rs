@@ -36,8 +36,47 @@ impl GameChecker<'_> {
             if by_id(&rest[0]) {
                 return None;
             }
-            self.printed_deck_keyword(rest, card).or_else(|| self.printed_keyword(names, rest))
+            self.printed_deck_keyword(rest, card)
+                .or_else(|| self.printed_keyword(names, rest))
+                .or_else(|| self.unknown_printed_keyword(names, rest, card))
         }))
+    }
+
+    /// A run of capitalised words that names no keyword (`Warp Drive`): one
+    /// keyword printed by its name, unknown, reported once.  The run stops
+    /// at a comma and where a keyword starts.
+    fn unknown_printed_keyword(
+        &self,
+        names: &Names<'_>,
+        rest: &[ast::Value],
+        card: &CardContext,
+    ) -> Option<(ast::Value, usize)> {
+        let capitalised = |v: &ast::Value| {
+            matches!(v.kind, ValueKind::Ident(_) | ValueKind::Word(_))
+                && word_of(v).is_some_and(|w| w.starts_with(|c: char| c.is_ascii_uppercase()))
+        };
+        let mut run = 0;
+        while run < rest.len() && capitalised(&rest[run]) {
+            let after_comma = run > 0 && {
+                let between = Span { start: rest[run - 1].span.end, end: rest[run].span.start, ..rest[run].span };
+                self.files.text(between).contains(',')
+            };
+            // A near miss comes back as the words written, which name none.
+            let starts_keyword = self.printed_deck_keyword(&rest[run..], card).is_some()
+                || match self.printed_keyword(names, &rest[run..]) {
+                    Some((ast::Value { kind: ValueKind::Ident(id), .. }, _)) => names.find(&id).is_some(),
+                    found => found.is_some(),
+                };
+            if after_comma || starts_keyword {
+                break;
+            }
+            run += 1;
+        }
+        if run < 2 {
+            return None;
+        }
+        let span = rest[0].span.to(rest[run - 1].span)?;
+        Some((ast::Value { kind: ValueKind::Ident(self.files.text(span).to_string()), span }, run))
     }
 
     /// The keyword a card of this deck declares (`deck-keyword
@@ -111,22 +150,6 @@ impl GameChecker<'_> {
                 return Some((ast::Value { kind: ValueKind::Ident(written.to_string()), span }, used));
             }
         }
-        // A run of capitalised words none of which is a keyword (`Warp
-        // Drive`) is one keyword printed by its name, unknown: reported once.
-        let unknown_name = rest
-            .iter()
-            .take(plain)
-            .take_while(|v| {
-                word_of(v).is_some_and(|w| w.starts_with(|c: char| c.is_ascii_uppercase()) && names.find(w).is_none())
-            })
-            .count();
-        if unknown_name >= 2 {
-            let span = first.span.to(rest[unknown_name - 1].span)?;
-            return Some((
-                ast::Value { kind: ValueKind::Ident(self.files.text(span).to_string()), span },
-                unknown_name,
-            ));
-        }
         // `Alt-1`: a keyword whose one parameter is a number, and the number.
         if matches!(first.kind, ValueKind::Call { .. }) {
             return None;
@@ -147,6 +170,9 @@ impl GameChecker<'_> {
         Some((ast::Value { kind: ValueKind::Call { name, args: vec![arg] }, span: first.span }, 1))
     }
 }
+
+/// The most items of a set written as printed that are read as one set.
+const SET_ITEMS_READ: usize = 8;
 
 /// Every keyword's id and displayed name in one spelling, made once for a
 /// line that writes a keyword as printed.
@@ -368,8 +394,9 @@ impl GameChecker<'_> {
     fn printed_set_run(&self, ty: &Type, most: usize, rest: &[ast::Value]) -> Option<(ast::Value, usize)> {
         let is_set = |v: &ast::Value| matches!(v.kind, ValueKind::SlashList(_));
         let run = rest.iter().take_while(|v| matches!(v.kind, ValueKind::Ident(_)) || is_set(v)).count();
-        // Each item of the set may take `most` words.
-        let run = run.min(most.saturating_mul(rest.iter().filter(|v| is_set(v)).count() + 1));
+        // Each item of a set of a few may take `most` words: the run tried
+        // is bounded, so a long line is read in linear time.
+        let run = run.min(most.saturating_mul(SET_ITEMS_READ));
         for used in (2..=run).rev() {
             if !rest[..used].iter().any(is_set) {
                 continue;

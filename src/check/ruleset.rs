@@ -202,7 +202,10 @@ impl Loader<'_> {
         let mut sides = Vec::new();
         for value in &node.values {
             match value.kind {
-                ValueKind::Dice { count: 1, sides: n, modifier: 0 } => sides.push(n),
+                ValueKind::Dice { count: 1, sides: n, modifier: 0 } if n >= 2 && !sides.contains(&n) => sides.push(n),
+                ValueKind::Dice { count: 1, sides: n, modifier: 0 } if n >= 2 => {
+                    self.bad(value.span, format!("`D{n}` is listed twice: list each die once"))
+                }
                 _ => {
                     let written = self.files.text(value.span);
                     self.bad(

@@ -29,7 +29,7 @@ impl GameChecker<'_> {
                 n => n.to_string(),
             };
             // `at least` where a value may repeat (`initiative+`).
-            let least = if specs.iter().any(|s| s.repeat == Repeat::OneOrMore) { "at least " } else { "" };
+            let least = if specs.iter().any(|s| s.repeat != Repeat::One) { "at least " } else { "" };
             let values_word = if needed == 1 { "value" } else { "values" };
             self.report(
                 Diagnostic::error(
@@ -209,7 +209,10 @@ impl GameChecker<'_> {
                 .primary(span, "not a die of the game")
                 .help(match dice.as_slice() {
                     [one] => format!("the game rolls only {one}: write a roll of it"),
-                    _ => format!("the game rolls {}: write a roll of one of them", dice.join(" and ")),
+                    [rest @ .., last] => {
+                        format!("the game rolls {} and {last}: write a roll of one of them", rest.join(", "))
+                    }
+                    [] => String::new(),
                 }),
         );
     }
@@ -450,10 +453,21 @@ impl GameChecker<'_> {
                 ruleset.keywords.iter().map(|k| k.id.as_str()).chain(self.deck_keyword_names(card)).collect();
             let diagnostic = Diagnostic::error(&codes::UNKNOWN_KEYWORD, format!("unknown keyword `{name}`"))
                 .primary(name_span, format!("not a keyword of `{}`", ruleset.id));
-            self.report(match suggest(name, candidates.iter().copied()) {
-                Some(meant) => diagnostic.suggest(Some(meant)),
+            // A keyword a System Card declares for another deck's cards.
+            let spelled = super::printed::spelling(name);
+            let other_deck = self.deck_keywords.iter().find(|k| {
+                k.id == *name || k.display.as_deref().is_some_and(|d| super::printed::spelling(d) == spelled)
+            });
+            self.report(match (other_deck, suggest(name, candidates.iter().copied())) {
+                (Some(keyword), _) => diagnostic.help(format!(
+                    "`{}` is a keyword of the cards with the symbol `{}`, whose card declares it; this card's symbol is `{}`",
+                    keyword.id,
+                    keyword.symbol.as_deref().unwrap_or("-"),
+                    card.symbol.as_deref().unwrap_or("-")
+                )),
+                (None, Some(meant)) => diagnostic.suggest(Some(meant)),
                 // A rule of the designer's own is declared, not only written.
-                None => diagnostic.help(format!(
+                (None, None) => diagnostic.help(format!(
                     "a keyword of your own is declared in your project's ruleset: `keyword {}` (see docs/rulesets.md)",
                     declaration_of(name)
                 )),

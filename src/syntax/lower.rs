@@ -131,7 +131,7 @@ impl Lowerer<'_> {
             for string in strings {
                 let at = string.range().start;
                 let diagnostic = match signed_distance(self.text, at) {
-                    Some(sign) => negative_distance(self.span(sign..at + 1)),
+                    Some(sign) => negative_distance(self.span(sign..at + 1), self.text[sign..].starts_with('-')),
                     None => unterminated(self.span(string.range())),
                 };
                 self.diagnostics.push(diagnostic);
@@ -147,15 +147,20 @@ impl Lowerer<'_> {
         let (at, what) = strict_error(head).unwrap_or_else(fallback);
         let (found, length) = found_at(self.text, start + at);
         let diagnostic = match signed_distance(self.text, start + at) {
-            Some(sign) => negative_distance(self.span(sign..start + at + length)),
+            Some(sign) => negative_distance(self.span(sign..start + at + length), self.text[sign..].starts_with('-')),
             None => expected(self.span(start + at..start + at + length), &what, &found),
         };
         // A rulebook's `[3]` after a name is a value in round brackets here.
         let bracketed = self.text[start + at..].split(['\n', '\r']).next().unwrap_or("");
         let diagnostic = match bracketed.strip_prefix('[').and_then(|rest| rest.split_once(']')) {
             Some((inside, _)) if !inside.is_empty() && inside.bytes().all(|b| b.is_ascii_digit()) => {
-                let name = self.text[..start + at].split_whitespace().next_back().unwrap_or("NAME");
-                diagnostic.help(format!("a value in square brackets is written in round ones: `{name} ({inside})`"))
+                let line = self.text[..start + at].rsplit(['\n', '\r']).next().unwrap_or("");
+                match line.split_whitespace().collect::<Vec<_>>().as_slice() {
+                    // `keywords Indestructible [3]`: the name is the word before.
+                    [_, .., name] => diagnostic
+                        .help(format!("a value in square brackets is written in round ones: `{name} ({inside})`")),
+                    _ => diagnostic,
+                }
             }
             _ => diagnostic,
         };
@@ -410,8 +415,9 @@ fn form_value(form: Form, text: &str, number: &mut impl FnMut(&str) -> i64) -> V
 }
 
 /// A distance written with a sign (`-2"`), from the sign to the inch mark.
-fn negative_distance(span: Span) -> Diagnostic {
-    Diagnostic::error(&codes::SYNTAX_ERROR, "a distance is never negative")
+fn negative_distance(span: Span, negative: bool) -> Diagnostic {
+    let message = if negative { "a distance is never negative" } else { "a distance takes no sign" };
+    Diagnostic::error(&codes::SYNTAX_ERROR, message)
         .primary(span, "a distance with a sign")
         .help("write it without a sign, as `6\"`")
 }
@@ -424,10 +430,11 @@ fn signed_distance(text: &str, at: usize) -> Option<usize> {
     }
     let (before, after) = text.split_at(at);
     let number = before.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
-    let signed = (after.starts_with('"') || after.starts_with('”'))
-        && number.len() < before.len()
-        && (number.ends_with('-') || number.ends_with('+'));
-    signed.then(|| number.len() - 1)
+    // The sign is one byte; before it, nothing of a value (`3-6"` is a range).
+    let before_sign = number.strip_suffix(['-', '+'])?;
+    let sign_alone = before_sign.is_empty() || before_sign.ends_with(char::is_whitespace);
+    let signed = (after.starts_with('"') || after.starts_with('”')) && number.len() < before.len() && sign_alone;
+    signed.then_some(before_sign.len())
 }
 
 fn decimal(text: &str, number: &mut impl FnMut(&str) -> i64) -> Decimal {

@@ -786,7 +786,7 @@ fn in_words(counted: Counted<'_>, n: i64) -> Option<String> {
         Call::Removed(_) => format!("{n} {}{} taken out of the deck it is based on", many("card"), matching(args)),
         Call::Added(_) => format!("{n} {}{} added to the deck it is based on", many("card"), matching(args)),
         Call::BeyondSource(_) => {
-            format!("{n} {}{} beyond what their own deck holds", many("copy"), matching(args))
+            format!("{n} {}{} beyond what their own deck holds", many("card"), matching(args))
         }
         Call::Value(field, 1) => format!("`{field}` is {n}"),
         Call::Value(field, position) => format!("number {position} of `{field}` is {n}"),
