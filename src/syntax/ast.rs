@@ -196,7 +196,7 @@ impl ValueKind {
             ValueKind::Dice { .. } => "a dice roll",
             ValueKind::Coord(..) => "a hex offset",
             ValueKind::Range { .. } => "a number range",
-            ValueKind::SlashList(_) => "a `/`-separated set",
+            ValueKind::SlashList(_) => "a set of several values",
             ValueKind::BandRange { .. } => "a range of bands",
             ValueKind::Copies(_) => "a copy count",
             ValueKind::Star => "`*`",
