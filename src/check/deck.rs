@@ -436,16 +436,9 @@ impl GameChecker<'_> {
         cards: &[&Card],
     ) -> Option<Box<Pool>> {
         let (base, (symbol, _)) = (deck_type.based_on.as_deref()?, deck.symbol.as_ref()?);
-        let at = {
-            let mut originals = index.originals.borrow_mut();
-            let originals = originals.get_or_insert_with(|| Originals::of(index.sources, self.ruleset));
-            originals.of_deck(index.sources, deck, base, symbol)?
-        };
-        let name = Some(index.sources[at].name.as_str().into());
-        let mut original = Pool { own: Some(symbol.clone()), name, ..Pool::default() };
-        // An original with a mistake is reported there, and compared with none.
-        let lost = self.fill(&index.sources[at], index, cards, &mut original, &mut vec![at], false);
-        (!lost && !index.sources[at].broken).then(|| Box::new(original))
+        let (at, mut original) = self.pool_of_type_and_value(deck, base, symbol, index, cards)?;
+        original.name = Some(index.sources[at].name.as_str().into());
+        Some(Box::new(original))
     }
 
     /// For `beyond-source`: each card's own deck, the deck of the
@@ -470,22 +463,36 @@ impl GameChecker<'_> {
             .collect();
         values.sort_unstable();
         values.dedup();
-        let mut sources = Vec::new();
-        for value in values {
-            let at = {
-                let mut originals = index.originals.borrow_mut();
-                let originals = originals.get_or_insert_with(|| Originals::of(index.sources, self.ruleset));
-                originals.of_deck(index.sources, deck, base, &value)
-            };
-            let Some(at) = at else { continue };
-            let mut source = Pool { own: Some(value.clone()), ..Pool::default() };
-            let lost = self.fill(&index.sources[at], index, cards, &mut source, &mut vec![at], false);
-            // A deck with a mistake is reported there; its counts hold no one.
-            if !lost && !index.sources[at].broken {
-                sources.push((value, source));
-            }
-        }
-        Some(rules::Sources { field: field.into(), decks: sources })
+        let decks = values
+            .into_iter()
+            .filter_map(|value| {
+                let (_, source) = self.pool_of_type_and_value(deck, base, &value, index, cards)?;
+                Some((value, source))
+            })
+            .collect();
+        Some(rules::Sources { field: field.into(), decks })
+    }
+
+    /// The cards of the project's deck of type `base` and match value
+    /// `value` that `deck` is measured against, and where that deck is; none
+    /// when the project has no such deck, or when it has a mistake (reported
+    /// there: its counts would hold the other to nothing).
+    fn pool_of_type_and_value(
+        &mut self,
+        deck: &DeckSource<'_>,
+        base: &str,
+        value: &str,
+        index: &Index<'_, '_>,
+        cards: &[&Card],
+    ) -> Option<(usize, Pool)> {
+        let at = {
+            let mut originals = index.originals.borrow_mut();
+            let originals = originals.get_or_insert_with(|| Originals::of(index.sources, self.ruleset));
+            originals.of_deck(index.sources, deck, base, value)?
+        };
+        let mut pool = Pool { own: Some(value.to_string()), ..Pool::default() };
+        let lost = self.fill(&index.sources[at], index, cards, &mut pool, &mut vec![at], false);
+        (!lost && !index.sources[at].broken).then_some((at, pool))
     }
 
     fn fill<'s>(
