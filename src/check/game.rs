@@ -506,8 +506,7 @@ pub(super) fn deck_symbol(files: &Files, ruleset: &Ruleset, node: &Node, schema:
             }
         }
         let span = field.values.first()?.span.to(field.values.last()?.span)?;
-        let written = files.text(span);
-        match super::printed::printed_name(ruleset, &Type::DeckSymbol, &written.replace('/', " & ")) {
+        match super::printed::printed_name_of_run(ruleset, &Type::DeckSymbol, files.text(span)) {
             Some(id) => Some(id),
             None => match &field.values.first()?.kind {
                 ValueKind::Ident(s) => Some(s.clone()),

@@ -288,6 +288,13 @@ pub(super) fn printed_name(ruleset: &Ruleset, ty: &Type, written: &str) -> Optio
     }
 }
 
+/// [`printed_name`] of words written in a row, where a `/` or an `&` may be
+/// part of the name: `Missiles & Torpedoes`, or `Missiles/Torpedoes`, as a
+/// set of its words is written.
+pub(super) fn printed_name_of_run(ruleset: &Ruleset, ty: &Type, written: &str) -> Option<String> {
+    printed_name(ruleset, ty, &written.replace('/', " & "))
+}
+
 /// The ids of the declarations whose id or displayed name `spells`.
 fn spelled<'d>(declared: impl Iterator<Item = (&'d str, &'d str)>, spells: &impl Fn(&str) -> bool) -> Vec<&'d str> {
     declared.filter(|(id, display)| spells(id) || spells(display)).map(|(id, _)| id).collect()

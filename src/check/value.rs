@@ -155,11 +155,12 @@ impl GameChecker<'_> {
             // A printed name with a bracket or a sign: `Narrow (Long+)`; or
             // with an `&`, which reads as a set: `Missiles & Torpedoes`.
             (ty, ValueKind::Call { .. } | ValueKind::Word(_) | ValueKind::SlashList(_)) if is_name_type(ty) => {
-                let written = match &value.kind {
-                    ValueKind::SlashList(items) => std::borrow::Cow::Owned(items.join(" & ")),
-                    _ => std::borrow::Cow::Borrowed(self.files.text(value.span)),
+                let written = self.files.text(value.span);
+                let id = match &value.kind {
+                    ValueKind::SlashList(_) => super::printed::printed_name_of_run(self.ruleset, ty, written),
+                    _ => super::printed::printed_name(self.ruleset, ty, written),
                 };
-                match super::printed::printed_name(self.ruleset, ty, &written) {
+                match id {
                     Some(id) => Value::Name(id),
                     None => {
                         self.wrong_type(ty, value);
