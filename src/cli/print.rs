@@ -143,7 +143,7 @@ fn prepare(project: &Project, outcome: &mut Outcome, options: &Options) -> Resul
         Ok(mut templates) => print::prepare_with(&outcome.project, &mut templates, options, &assets),
         Err(message) => print::Job {
             diagnostics: vec![
-                Diagnostic::error(&print::codes::TEMPLATE_ERROR, "a template does not parse").note(message)
+                Diagnostic::error(&print::codes::TEMPLATE_ERROR, "the templates cannot be used").note(message)
             ],
             ..print::Job::default()
         },
@@ -566,11 +566,24 @@ fn read_overrides(root: &Path, outcome: &Outcome) -> Result<Vec<(String, String)
                 continue;
             }
             let Some(name) = path.file_name().and_then(|n| n.to_str()) else { continue };
-            let text = read::text(&path, &read::TEMPLATE)?;
-            found.push((format!("{folder}/{name}"), text));
+            found.push((format!("{folder}/{name}"), read_template(root, &format!("{TEMPLATES}/{folder}/{name}"))?));
         }
     }
     Ok(found)
+}
+
+/// A template of the project, confined to it like art and fonts: one that
+/// is (or lies in a folder that is) a link leading out is refused unread.
+fn read_template(root: &Path, name: &str) -> Result<String> {
+    use print::art::Source;
+    match read_inside(root, name, &read::TEMPLATE) {
+        Source::Bytes(bytes) => read::utf8(Path::new(name), bytes),
+        Source::Outside(why) => Err(miette!(
+            help = "a project's templates are read from its own templates/ folder: copy the file into the project instead of linking to it",
+            "cannot use the template {name}: {why}"
+        )),
+        Source::TooLarge(why) | Source::Unreadable(why) => Err(miette!(help = read::TEMPLATE.help, "{why}")),
+    }
 }
 
 #[cfg(test)]

@@ -87,7 +87,11 @@ pub fn bytes(path: &Path, limit: &Limit) -> Result<Vec<u8>> {
 
 /// The whole of a UTF-8 text file of at most `limit` bytes.
 pub fn text(path: &Path, limit: &Limit) -> Result<String> {
-    let bytes = bytes(path, limit)?;
+    utf8(path, bytes(path, limit)?)
+}
+
+/// The text of a file read as `bytes`, which must be UTF-8.
+pub fn utf8(path: &Path, bytes: Vec<u8>) -> Result<String> {
     String::from_utf8(bytes).map_err(|e| {
         miette!(
             help = "save the file as UTF-8 text",

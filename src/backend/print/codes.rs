@@ -23,6 +23,11 @@ own explanation, such as an unknown variable or an unclosed tag.  When the
 template is one of your project's overrides, fix it or delete it to use the
 bundled one.
 
+A template runs on a budget: it may not read environment variables
+(`get_env`), a macro or include may not reach itself, a chain of calls is at
+most 32 deep, `range` builds at most 100,000 items for one face, a face is
+at most 64 MiB and takes at most 5 seconds to draw.
+
     <text x=\"14\" y=\"24\">{{ card.nmae }}</text>    # wrong: no variable `card.nmae`
     <text x=\"14\" y=\"24\">{{ card.name }}</text>    # right";
 

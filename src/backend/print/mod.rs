@@ -25,6 +25,7 @@ pub mod layout;
 pub mod pdf;
 pub mod png;
 pub mod rich;
+pub mod sandbox;
 pub mod sheet;
 pub mod svg;
 pub mod templates;

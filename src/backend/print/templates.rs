@@ -8,9 +8,12 @@
 //! bundled template is also named `bundled/NAME`, so that an override can
 //! extend the very template it replaces and change one block.  Icons
 //! come from `common/icons.svg`, then `R/icons.svg` (whose symbols win).
+//!
+//! Every template runs confined and on a budget ([`super::sandbox`]).
 
 use super::functions;
 use super::icons::Icons;
+use super::sandbox;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -33,11 +36,16 @@ impl Templates {
         for (name, text) in overrides {
             names.insert(name.clone(), text.clone());
         }
+        for (name, text) in overrides {
+            sandbox::check_nesting(name, text)?;
+        }
         let mut tera = tera::Tera::default();
         tera.autoescape_on(vec![".svg"]);
         functions::register(&mut tera);
+        sandbox::confine(&mut tera);
         let templates: Vec<(&str, &str)> = names.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
         tera.add_raw_templates(templates).map_err(|e| chain(&e))?;
+        sandbox::check_calls(&tera)?;
         Ok(Templates { tera, names, icons: BTreeMap::new() })
     }
 
@@ -60,7 +68,7 @@ impl Templates {
         let mut text = String::new();
         for name in ["common/icons.svg".to_string(), format!("{ruleset}/icons.svg")] {
             if self.names.contains_key(&name) {
-                text.push_str(&self.tera.render(&name, &empty).unwrap_or_default());
+                text.push_str(&sandbox::render(&self.tera, &name, &empty).unwrap_or_default());
             }
         }
         let icons = Arc::new(Icons::parse(&text));
@@ -69,12 +77,12 @@ impl Templates {
     }
 
     pub fn render(&self, name: &str, context: &tera::Context) -> Result<String, String> {
-        self.tera.render(name, context).map_err(|e| chain(&e))
+        sandbox::render(&self.tera, name, context)
     }
 }
 
 /// A tera error with its causes, which hold the useful part.
-fn chain(error: &tera::Error) -> String {
+pub(super) fn chain(error: &tera::Error) -> String {
     let mut text = error.to_string();
     let mut source = std::error::Error::source(error);
     while let Some(cause) = source {

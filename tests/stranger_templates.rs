@@ -1,0 +1,200 @@
+//! A project's own templates are code from whoever shared the project: they
+//! read nothing outside it, see nothing of the machine, and cannot crash,
+//! hang or fill the memory of `print`.  Each attack here is refused
+//! promptly, with what was wrong, and nothing of it reaches an output.
+
+mod common;
+use common::{cardsmith, stderr};
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+const EVENT: &str = "game dreadnaught-2e\n\nevent \"Quick Repairs\" {\n  at 3.0 { increase damage 1 }\n}\n";
+
+fn project(dir: &Path) {
+    std::fs::write(dir.join("cardsmith.toml"), "[project]\npaths = [\"cards\"]\n").expect("manifest");
+    std::fs::create_dir_all(dir.join("cards")).expect("cards");
+    std::fs::write(dir.join("cards/test.cards"), EVENT).expect("cards");
+}
+
+fn template(dir: &Path, name: &str, text: &str) {
+    let folder = dir.join("templates/dreadnaught-2e");
+    std::fs::create_dir_all(&folder).expect("templates");
+    std::fs::write(folder.join(name), text).expect("template");
+}
+
+/// An event face whose body is `body`.
+fn face(body: &str) -> String {
+    format!(r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="{{{{ page.viewbox }}}}">{body}</svg>"#)
+}
+
+/// Prints the project as HTML, promptly, and gives the exit code and what
+/// it said.
+fn print(dir: &Path) -> (Option<i32>, String) {
+    let started = Instant::now();
+    let output = cardsmith(&["print", "--format", "html"], dir);
+    let took = started.elapsed();
+    let said = stderr(&output);
+    assert!(took < Duration::from_secs(10), "print took {took:?}: {said}");
+    (output.status.code(), said)
+}
+
+/// Everything the run wrote, as text.
+fn printed(dir: &Path) -> String {
+    std::fs::read_to_string(dir.join("print/preview.html")).unwrap_or_default()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_template_that_links_out_of_the_project_is_refused_unread() {
+    let outside = tempfile::tempdir().expect("temp dir");
+    std::fs::write(outside.path().join("secret.txt"), "the-secret-words").expect("secret");
+    let dir = tempfile::tempdir().expect("temp dir");
+    project(dir.path());
+    template(dir.path(), "event.svg", &face(r#"<text>{% include "dreadnaught-2e/leak.svg" %}</text>"#));
+    let link = dir.path().join("templates/dreadnaught-2e/leak.svg");
+    std::os::unix::fs::symlink(outside.path().join("secret.txt"), link).expect("link");
+    let (code, said) = print(dir.path());
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("leak.svg") && said.contains("outside the project"), "{said}");
+    assert!(!said.contains("the-secret-words") && !printed(dir.path()).contains("the-secret-words"));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_templates_folder_that_links_out_of_the_project_is_refused() {
+    let outside = tempfile::tempdir().expect("temp dir");
+    let folder = outside.path().join("dreadnaught-2e");
+    std::fs::create_dir_all(&folder).expect("folder");
+    std::fs::write(folder.join("event.svg"), face("<text>the-secret-words</text>")).expect("template");
+    let dir = tempfile::tempdir().expect("temp dir");
+    project(dir.path());
+    std::os::unix::fs::symlink(outside.path(), dir.path().join("templates")).expect("link");
+    let (code, said) = print(dir.path());
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("outside the project"), "{said}");
+    assert!(!printed(dir.path()).contains("the-secret-words"));
+}
+
+#[test]
+fn a_template_cannot_read_the_environment() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    project(dir.path());
+    template(dir.path(), "event.svg", &face(r#"<text>{{ get_env(name="HOME", default="none") }}</text>"#));
+    let (code, said) = print(dir.path());
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("E0702") && said.contains("cannot read environment variables"), "{said}");
+    assert!(!dir.path().join("print").exists(), "nothing is written");
+}
+
+#[test]
+fn a_macro_that_calls_itself_is_refused_before_drawing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    project(dir.path());
+    let body = "{% macro down(n) %}{{ self::down(n=n + 1) }}{% endmacro down %}<text>{{ self::down(n=0) }}</text>";
+    template(dir.path(), "event.svg", &face(body));
+    let (code, said) = print(dir.path());
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("macro `down` of `dreadnaught-2e/event.svg` calls itself"), "{said}");
+}
+
+#[test]
+fn macros_that_call_each_other_through_an_import_are_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    project(dir.path());
+    template(
+        dir.path(),
+        "ping.svg",
+        r#"{% import "dreadnaught-2e/pong.svg" as pong %}{% macro ping() %}{{ pong::pong() }}{% endmacro ping %}"#,
+    );
+    template(
+        dir.path(),
+        "pong.svg",
+        r#"{% import "dreadnaught-2e/ping.svg" as ping %}{% macro pong() %}{{ ping::ping() }}{% endmacro pong %}"#,
+    );
+    let (code, said) = print(dir.path());
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("calls itself"), "{said}");
+}
+
+#[test]
+fn a_template_that_includes_itself_is_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    project(dir.path());
+    template(dir.path(), "event.svg", &face(r#"{% include "dreadnaught-2e/event.svg" %}"#));
+    let (code, said) = print(dir.path());
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("`dreadnaught-2e/event.svg` calls itself"), "{said}");
+}
+
+#[test]
+fn a_long_chain_of_macros_is_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    project(dir.path());
+    let mut body = String::from("{% macro m0() %}x{% endmacro m0 %}");
+    for level in 1..200 {
+        body.push_str(&format!("{{% macro m{level}() %}}{{{{ self::m{}() }}}}{{% endmacro m{level} %}}", level - 1));
+    }
+    body.push_str("<text>{{ self::m199() }}</text>");
+    template(dir.path(), "event.svg", &face(&body));
+    let (code, said) = print(dir.path());
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("chain of more than 32"), "{said}");
+}
+
+#[test]
+fn nested_ranges_stop_at_the_faces_budget() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    project(dir.path());
+    let body = "{% for a in range(end=100000) %}{% for b in range(end=100000) %}{% endfor %}{% endfor %}";
+    template(dir.path(), "event.svg", &face(body));
+    let (code, said) = print(dir.path());
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("past the 100000 that one face may build"), "{said}");
+}
+
+#[test]
+fn a_huge_range_is_refused_before_it_is_built() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    project(dir.path());
+    template(dir.path(), "event.svg", &face("{% for a in range(end=4000000000) %}{% endfor %}"));
+    let (code, said) = print(dir.path());
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("`range` would build 4000000000 items"), "{said}");
+}
+
+#[test]
+fn a_face_past_its_size_is_stopped() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    project(dir.path());
+    // 90,000 × 1,000 bytes: past the 64 MiB a face may be, within the items.
+    let line = "x".repeat(1000);
+    let body = format!("{{% for a in range(end=90000) %}}{line}{{% endfor %}}");
+    template(dir.path(), "event.svg", &face(&body));
+    let (code, said) = print(dir.path());
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("draws a face of more than 64 MiB"), "{said}");
+}
+
+#[test]
+fn a_template_that_spends_its_time_is_stopped() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    project(dir.path());
+    // Within every count, but slow: each item formats a long number.
+    let body = "{% for a in range(end=100000) %}{% for c in [1,2,3,4,5,6,7,8,9,10] %}{% for d in [1,2,3,4,5,6,7,8,9,10] %}{% for e in [1,2,3,4,5,6,7,8,9,10] %}.{% endfor %}{% endfor %}{% endfor %}{% endfor %}";
+    template(dir.path(), "event.svg", &face(body));
+    let (code, said) = print(dir.path());
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("took more than 5 s to draw one face") || said.contains("more than 64 MiB"), "{said}");
+}
+
+#[test]
+fn deeply_nested_tags_are_refused_before_they_are_parsed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    project(dir.path());
+    let body = format!("{}x{}", "{% if true %}".repeat(20_000), "{% endif %}".repeat(20_000));
+    template(dir.path(), "event.svg", &face(&body));
+    let (code, said) = print(dir.path());
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("nests tags more than 32 deep"), "{said}");
+}
