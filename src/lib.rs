@@ -19,6 +19,7 @@ pub mod fmt;
 pub mod ide;
 pub mod ir;
 pub mod lint;
+pub mod memory;
 pub mod parallel;
 pub mod source;
 pub mod spreadsheet;

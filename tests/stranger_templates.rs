@@ -198,3 +198,16 @@ fn deeply_nested_tags_are_refused_before_they_are_parsed() {
     assert_eq!(code, Some(1), "{said}");
     assert!(said.contains("nests tags more than 32 deep"), "{said}");
 }
+
+#[test]
+fn a_template_that_doubles_a_value_stops_at_its_memory() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    project(dir.path());
+    // 2^40 bytes if it ran to the end.
+    let body = format!("{{% set s = \"x\" %}}{}", "{% set s = s ~ s %}".repeat(40));
+    template(dir.path(), "event.svg", &face(&body));
+    let (code, said) = print(dir.path());
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("`dreadnaught-2e/event.svg` took more than 256 MiB of memory"), "{said}");
+    assert!(!dir.path().join("print").exists(), "nothing is written");
+}

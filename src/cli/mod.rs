@@ -2,6 +2,7 @@
 //! It is part of the `cardsmith` binary, not of the library: this is the
 //! only place that does I/O, looks at the terminal or sets the exit status.
 
+mod allocator;
 mod atomic;
 mod build;
 mod check;

@@ -14,7 +14,8 @@
 //! - **A budget per face:** `range` builds at most [`MOST_RANGE_ITEMS`] items
 //!   in all for one face, a face is at most [`MOST_FACE_BYTES`] long, and a
 //!   face that takes longer than [`MOST_FACE_TIME`] is stopped at its next
-//!   write or `range`.
+//!   write or `range`; one that holds more than [`MOST_FACE_MEMORY`] at once
+//!   stops the program ([`crate::memory`]).
 
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -36,6 +37,8 @@ pub const MOST_RANGE_ITEMS: u64 = 100_000;
 pub const MOST_FACE_BYTES: usize = 64 << 20;
 /// The longest one face may take to draw; a bundled face takes milliseconds.
 pub const MOST_FACE_TIME: Duration = Duration::from_secs(5);
+/// The most memory drawing one face may hold at once, its art included.
+pub const MOST_FACE_MEMORY: usize = 256 << 20;
 
 /// Refuses a template whose tags or brackets nest deeper than
 /// [`MOST_NESTING`], before tera's parser (which recurses as deep) sees it.
@@ -146,7 +149,8 @@ pub fn render(tera: &Tera, name: &str, context: &tera::Context) -> Result<String
     let deadline = Instant::now() + MOST_FACE_TIME;
     let previous = BUDGET.replace(Some(Budget { deadline, range_items: MOST_RANGE_ITEMS }));
     let mut face = Face { bytes: Vec::new(), deadline, stopped: None };
-    let rendered = tera.render_to(name, context, &mut face);
+    let what = format!("drawing a face with the template `{name}`");
+    let rendered = crate::memory::within(MOST_FACE_MEMORY, &what, || tera.render_to(name, context, &mut face));
     BUDGET.set(previous);
     match (rendered, face.stopped) {
         (Ok(()), _) => String::from_utf8(face.bytes).map_err(|_| format!("`{name}` wrote text that is not UTF-8")),
