@@ -57,6 +57,9 @@ pub fn render(job: &Job, options: &Options, tick: &(dyn Fn() + Sync)) -> Result<
                 format!("a {} x {} mm card does not fit on the paper with its bleed and margins", size.w, size.h)
             })?;
             grids.push((size, grid));
+            if options.formats.png {
+                refuse_images_too_large(size, options)?;
+            }
         }
     }
     let grid_of = |size: Size| grids.iter().find(|(s, _)| *s == size).map(|(_, g)| g.clone());
@@ -274,6 +277,24 @@ struct Drawn<'a> {
     parsed: &'a Parsed,
     options: &'a Options,
     tick: &'a (dyn Fn() + Sync),
+}
+
+/// Refuses, before anything is drawn, a PNG of a face past the pixels an
+/// image may have ([`super::art::MAX_PIXELS`], as for a card's art): each
+/// thread drawing faces holds one such image, four bytes a pixel.
+fn refuse_images_too_large(size: Size, options: &Options) -> Result<(), String> {
+    let (w, h) = (size.w + 2.0 * options.bleed, size.h + 2.0 * options.bleed);
+    let pixels = u64::from(png::pixels(w, options.dpi)) * u64::from(png::pixels(h, options.dpi));
+    if pixels <= super::art::MAX_PIXELS {
+        return Ok(());
+    }
+    let most_dpi = (options.dpi as f64 * (super::art::MAX_PIXELS as f64 / pixels as f64).sqrt()).floor() - 1.0;
+    Err(format!(
+        "a {w} x {h} mm face at {} dpi is an image of {} million pixels, past the {} million a PNG may have: print PNGs at {most_dpi} dpi or less (`--dpi`), or leave them out (`--format pdf`)",
+        options.dpi,
+        pixels / 1_000_000,
+        super::art::MAX_PIXELS / 1_000_000
+    ))
 }
 
 /// One PNG per face at the chosen resolution, with its bleed around it: the

@@ -1,7 +1,9 @@
-//! A project's own templates are code from whoever shared the project: they
-//! read nothing outside it, see nothing of the machine, and cannot crash,
-//! hang or fill the memory of `print`.  Each attack here is refused
-//! promptly, with what was wrong, and nothing of it reaches an output.
+//! `print` on a project from a stranger.  Its own templates are code from
+//! whoever shared the project: they read nothing outside it, see nothing of
+//! the machine, and cannot crash, hang or fill the memory of `print`; nor
+//! can its settings ask for images larger than a machine holds.  Each attack
+//! here is refused promptly, with what was wrong, and nothing of it reaches
+//! an output.
 
 mod common;
 use common::{cardsmith, stderr};
@@ -209,5 +211,18 @@ fn a_template_that_doubles_a_value_stops_at_its_memory() {
     let (code, said) = print(dir.path());
     assert_eq!(code, Some(1), "{said}");
     assert!(said.contains("`dreadnaught-2e/event.svg` took more than 256 MiB of memory"), "{said}");
+    assert!(!dir.path().join("print").exists(), "nothing is written");
+}
+
+#[test]
+fn a_png_too_large_for_memory_is_refused_before_drawing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    project(dir.path());
+    let args = ["print", "--dpi", "1200", "--paper", "a3", "--card", "280x400", "--format", "png"];
+    let output = cardsmith(&args, dir.path());
+    let said = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{said}");
+    assert!(said.contains("an image of 249 million pixels, past the 40 million"), "{said}");
+    assert!(said.contains("print PNGs at 479 dpi or less"), "{said}");
     assert!(!dir.path().join("print").exists(), "nothing is written");
 }
