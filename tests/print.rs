@@ -5,7 +5,7 @@
 //! overflow diagnostic, escaping of card text, and deterministic output.
 
 mod common;
-use common::{cardsmith, outside_program, repo, stderr};
+use common::{cardsmith, example_project, outside_program, repo, stderr};
 
 use cardsmith::backend::print::{self, sheet, templates::Templates, Formats, Options};
 use lopdf::{Dictionary, Object, ObjectId};
@@ -841,16 +841,6 @@ fn tts_decks_load_from_hosted_addresses_per_game_and_per_deck() {
 
 /// A copy of the bundled example project `examples/NAME` in a temporary
 /// folder.
-fn example_project(name: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for (path, bytes) in common::contents(&repo().join("examples").join(name)) {
-        let target = dir.path().join(&path);
-        std::fs::create_dir_all(target.parent().expect("a folder")).unwrap();
-        std::fs::write(target, bytes).unwrap();
-    }
-    dir
-}
-
 /// The image XObjects of a PDF: how many, and how many distinct streams.
 fn image_objects(pdf: &Pdf) -> (usize, usize) {
     let mut streams = BTreeSet::new();

@@ -6,7 +6,8 @@
 //! an output.
 
 mod common;
-use common::{cardsmith, stderr};
+use base64::Engine;
+use common::{cardsmith, example_project, stderr};
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -225,4 +226,66 @@ fn a_png_too_large_for_memory_is_refused_before_drawing() {
     assert!(said.contains("an image of 249 million pixels, past the 40 million"), "{said}");
     assert!(said.contains("print PNGs at 479 dpi or less"), "{said}");
     assert!(!dir.path().join("print").exists(), "nothing is written");
+}
+
+/// The header of a PNG of `side` × `side` pixels and no pixels: enough for
+/// anything that reads its size, which must refuse it before decoding.
+fn png_header(side: u32) -> Vec<u8> {
+    let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+    png.extend(side.to_be_bytes());
+    png.extend(side.to_be_bytes());
+    png.extend([8, 0, 0, 0, 0, 0, 0, 0, 0]);
+    png
+}
+
+/// An SVG of 10 × 10 that draws `href` as an image.
+fn picture(href: &str) -> String {
+    format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><image href="{href}" width="10" height="10"/></svg>"#
+    )
+}
+
+fn data(mime: &str, bytes: &[u8]) -> String {
+    format!("data:{mime};base64,{}", base64::engine::general_purpose::STANDARD.encode(bytes))
+}
+
+/// Prints the art deck example with `art/railgun.svg` replaced.
+fn print_art(svg: &str) -> (Option<i32>, String) {
+    let dir = example_project("art-deck");
+    std::fs::write(dir.path().join("art/railgun.svg"), svg).expect("art");
+    let started = Instant::now();
+    let output = cardsmith(&["print", "--format", "png", "--dpi", "50"], dir.path());
+    assert!(started.elapsed() < Duration::from_secs(10), "print took {:?}", started.elapsed());
+    assert!(!dir.path().join("print").exists(), "nothing is written");
+    (output.status.code(), stderr(&output))
+}
+
+#[test]
+fn art_that_embeds_a_huge_picture_is_refused_before_it_is_decoded() {
+    let (code, said) = print_art(&picture(&data("image/png", &png_header(30_000))));
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("error[E0712]: the art of `Spinal Railgun` cannot be drawn"), "{said}");
+    assert!(said.contains("it embeds an image of 30000 × 30000 pixels"), "{said}");
+}
+
+#[test]
+fn art_that_embeds_pictures_in_pictures_too_deep_is_refused() {
+    let mut svg = picture(&data("image/png", &png_header(4)));
+    for _ in 0..5 {
+        svg = picture(&data("image/svg+xml", svg.as_bytes()));
+    }
+    let (code, said) = print_art(&svg);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("it embeds SVG images more than 3 deep"), "{said}");
+}
+
+#[test]
+fn a_face_that_embeds_a_huge_picture_is_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    project(dir.path());
+    let href = data("image/png", &png_header(30_000));
+    template(dir.path(), "event.svg", &face(&format!(r#"<image href="{href}" width="10" height="10"/>"#)));
+    let (code, said) = print(dir.path());
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("it embeds an image of 30000 × 30000 pixels"), "{said}");
 }

@@ -18,6 +18,17 @@ pub fn check_folder(folder: &str) -> Outcome {
     workspace.check()
 }
 
+/// A copy of the example project `examples/NAME` in a temporary folder.
+pub fn example_project(name: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (path, bytes) in contents(&repo().join("examples").join(name)) {
+        let target = dir.path().join(&path);
+        std::fs::create_dir_all(target.parent().expect("a folder")).expect("folder");
+        std::fs::write(target, bytes).expect("file");
+    }
+    dir
+}
+
 /// Runs the `cardsmith` binary in a folder.
 pub fn cardsmith(args: &[&str], dir: &Path) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_cardsmith"))

@@ -14,6 +14,7 @@
 //! address, once per use.
 
 use super::codes;
+use super::svg::Unusable;
 use crate::check::model::Type;
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Card, Game, Project, Value};
@@ -234,8 +235,12 @@ fn check(path: &str, source: &Source) -> Result<Image, Problem> {
         ("image/jpeg", ImageKind::JPEG(Arc::new(bytes.clone())))
     } else if looks_like_svg(bytes) {
         let text = String::from_utf8_lossy(bytes);
-        let tree =
-            super::svg::parse(&text, &super::svg::options()).map_err(|e| undecodable(format!("`{path}`: {e}")))?;
+        let tree = super::svg::parse_image(&text, &super::svg::options()).map_err(|e| match e {
+            Unusable::Embeds(why) => {
+                problem(&codes::IMAGE_TOO_LARGE, format!("`{path}`: {why}"), "scale the image down")
+            }
+            Unusable::Broken(why) => undecodable(format!("`{path}`: {why}")),
+        })?;
         ("image/svg+xml", ImageKind::SVG((*tree).clone()))
     } else {
         return Err(undecodable(format!("`{path}` is not a PNG, JPEG or SVG file")));

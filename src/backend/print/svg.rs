@@ -51,11 +51,57 @@ pub fn options_with(fontdb: Arc<resvg::usvg::fontdb::Database>) -> resvg::usvg::
     // Faces never load external files or images (a card's art comes in
     // through `with_art`).
     options.resources_dir = None;
-    options.image_href_resolver = resvg::usvg::ImageHrefResolver {
-        resolve_data: resvg::usvg::ImageHrefResolver::default_data_resolver(),
-        resolve_string: Box::new(|_, _| None),
-    };
+    options.image_href_resolver =
+        resvg::usvg::ImageHrefResolver { resolve_data: embedded_images(), resolve_string: Box::new(|_, _| None) };
     options
+}
+
+/// The deepest an SVG may embed another as a `data:` image: a picture
+/// holding a picture holding a picture.
+pub const MOST_EMBEDDED_DEPTH: usize = 3;
+
+thread_local! {
+    /// How deep the SVG being parsed on this thread is embedded, and the
+    /// first image it embeds that was refused.
+    static EMBEDDED: std::cell::RefCell<(usize, Option<String>)> = const { std::cell::RefCell::new((0, None)) };
+}
+
+/// usvg's resolver of `data:` images, refusing (and noting why) a raster
+/// past the pixels an image may have, an SVG embedded deeper than
+/// [`MOST_EMBEDDED_DEPTH`] and a compressed SVG (whose size is unknown until
+/// it is inflated): the raster would be decoded whole when drawn, however
+/// small its file.
+fn embedded_images() -> resvg::usvg::ImageHrefDataResolverFn<'static> {
+    let default = resvg::usvg::ImageHrefResolver::default_data_resolver();
+    Box::new(move |mime, data, options| {
+        let refuse = |why: String| {
+            EMBEDDED.with_borrow_mut(|(_, refused)| {
+                refused.get_or_insert(why);
+            });
+            None
+        };
+        if let Ok(size) = imagesize::blob_size(&data) {
+            let (w, h) = (size.width as u64, size.height as u64);
+            let (side, all) = (u64::from(super::art::MAX_SIDE), super::art::MAX_PIXELS);
+            if w > side || h > side || w * h > all {
+                return refuse(format!(
+                    "it embeds an image of {w} × {h} pixels; at most {side} a side and {all} in all are drawn"
+                ));
+            }
+            return default(mime, data, options);
+        }
+        if data.starts_with(&[0x1f, 0x8b]) {
+            return refuse("it embeds a compressed SVG (svgz): embed it uncompressed".to_string());
+        }
+        let depth = EMBEDDED.with_borrow(|(depth, _)| *depth);
+        if depth >= MOST_EMBEDDED_DEPTH {
+            return refuse(format!("it embeds SVG images more than {MOST_EMBEDDED_DEPTH} deep"));
+        }
+        EMBEDDED.with_borrow_mut(|(depth, _)| *depth += 1);
+        let kind = default(mime, data, options);
+        EMBEDDED.with_borrow_mut(|(depth, _)| *depth -= 1);
+        kind
+    })
 }
 
 /// `options` with the images of `art` drawn where a face names them.
@@ -65,9 +111,29 @@ pub fn with_art(mut options: resvg::usvg::Options<'static>, art: &super::art::Im
     options
 }
 
+/// Why an SVG cannot be drawn.
+pub enum Unusable {
+    /// It does not parse.
+    Broken(String),
+    /// It embeds an image past the limits (see [`embedded_images`]).
+    Embeds(String),
+}
+
 /// Parses a face's SVG.
 pub fn parse(svg: &str, options: &resvg::usvg::Options) -> Result<Arc<resvg::usvg::Tree>, String> {
-    resvg::usvg::Tree::from_str(svg, options).map(Arc::new).map_err(|e| e.to_string())
+    parse_image(svg, options).map_err(|(Unusable::Broken(why) | Unusable::Embeds(why))| why)
+}
+
+/// Parses an SVG; an image it embeds that is refused makes the whole SVG
+/// refused, rather than drawn without it.
+pub fn parse_image(svg: &str, options: &resvg::usvg::Options) -> Result<Arc<resvg::usvg::Tree>, Unusable> {
+    let outer = EMBEDDED.replace((0, None));
+    let tree = resvg::usvg::Tree::from_str(svg, options).map(Arc::new);
+    let (_, refused) = EMBEDDED.replace(outer);
+    match (refused, tree) {
+        (Some(why), _) => Err(Unusable::Embeds(why)),
+        (None, tree) => tree.map_err(|e| Unusable::Broken(e.to_string())),
+    }
 }
 
 #[cfg(test)]
