@@ -8,6 +8,7 @@
 //! decides how diagnostics are shown, and sets the exit status.
 
 pub mod backend;
+pub mod budget;
 pub mod bundled;
 pub mod cache;
 pub mod card_size;
@@ -19,7 +20,6 @@ pub mod fmt;
 pub mod ide;
 pub mod ir;
 pub mod lint;
-pub mod memory;
 pub mod parallel;
 pub mod source;
 pub mod spreadsheet;

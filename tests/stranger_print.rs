@@ -289,3 +289,20 @@ fn a_face_that_embeds_a_huge_picture_is_refused() {
     assert_eq!(code, Some(1), "{said}");
     assert!(said.contains("it embeds an image of 30000 × 30000 pixels"), "{said}");
 }
+
+#[test]
+fn a_template_that_loops_without_writing_is_stopped_by_the_watchdog() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    project(dir.path());
+    // 10^12 turns, none of which writes or calls a function.
+    let items = format!("[{}]", vec!["0"; 1000].join(","));
+    let body = format!("{{% set a = {items} %}}{{% for x in a %}}{{% for y in a %}}{{% for z in a %}}{{% for w in a %}}{{% endfor %}}{{% endfor %}}{{% endfor %}}{{% endfor %}}");
+    template(dir.path(), "event.svg", &face(&body));
+    let started = Instant::now();
+    let output = cardsmith(&["print", "--format", "html"], dir.path());
+    let said = stderr(&output);
+    assert!(started.elapsed() < Duration::from_secs(30), "print took {:?}", started.elapsed());
+    assert_eq!(output.status.code(), Some(1), "{said}");
+    assert!(said.contains("`dreadnaught-2e/event.svg` took longer than 5 s"), "{said}");
+    assert!(!dir.path().join("print").exists(), "nothing is written");
+}

@@ -2,8 +2,8 @@
 //! It is part of the `cardsmith` binary, not of the library: this is the
 //! only place that does I/O, looks at the terminal or sets the exit status.
 
-mod allocator;
 mod atomic;
+mod budget;
 mod build;
 mod check;
 mod explain;
@@ -226,6 +226,7 @@ const USAGE_OR_IO: u8 = 2;
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    budget::start_watchdog();
     let result = match cli.command {
         Command::Check(Checked { paths, message_format }) => check::run(&paths, message_format.into()),
         Command::Watch(args) => watch::run(&args),

@@ -15,7 +15,8 @@
 //!   in all for one face, a face is at most [`MOST_FACE_BYTES`] long, and a
 //!   face that takes longer than [`MOST_FACE_TIME`] is stopped at its next
 //!   write or `range`; one that holds more than [`MOST_FACE_MEMORY`] at once
-//!   stops the program ([`crate::memory`]).
+//!   stops the program, and so does one that runs past its time without
+//!   writing ([`crate::budget`]).
 
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -150,7 +151,8 @@ pub fn render(tera: &Tera, name: &str, context: &tera::Context) -> Result<String
     let previous = BUDGET.replace(Some(Budget { deadline, range_items: MOST_RANGE_ITEMS }));
     let mut face = Face { bytes: Vec::new(), deadline, stopped: None };
     let what = format!("drawing a face with the template `{name}`");
-    let rendered = crate::memory::within(MOST_FACE_MEMORY, &what, || tera.render_to(name, context, &mut face));
+    let rendered =
+        crate::budget::within(MOST_FACE_MEMORY, MOST_FACE_TIME, &what, || tera.render_to(name, context, &mut face));
     BUDGET.set(previous);
     match (rendered, face.stopped) {
         (Ok(()), _) => String::from_utf8(face.bytes).map_err(|_| format!("`{name}` wrote text that is not UTF-8")),
