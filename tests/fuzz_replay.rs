@@ -20,6 +20,7 @@ const TARGETS: &[(&str, Target)] = &[
     ("fmt", targets::fmt),
     ("layout", targets::layout),
     ("print", targets::print),
+    ("template", targets::template),
 ];
 
 fn files_under(dir: &Path, found: &mut Vec<PathBuf>) {
@@ -44,6 +45,16 @@ fn every_target_takes_every_bundled_file() {
         for (_, target) in TARGETS {
             target(&bytes);
         }
+    }
+}
+
+#[test]
+fn the_template_target_takes_every_bundled_template() {
+    let mut seeds = Vec::new();
+    files_under(&common::repo().join("templates"), &mut seeds);
+    assert!(seeds.len() >= 20, "the template target's seeds are the bundled templates: {}", seeds.len());
+    for seed in &seeds {
+        targets::template(&std::fs::read(seed).expect("readable"));
     }
 }
 

@@ -51,6 +51,16 @@ fn targets() -> Vec<String> {
     files
 }
 
+/// The folder a target's seed corpus comes from: the bundled templates for
+/// the target that takes a template, the bundled cards for the others.
+fn seeds(target: &str) -> &'static str {
+    if target == "template" {
+        "templates"
+    } else {
+        "cards"
+    }
+}
+
 /// Runs one target for `seconds`; `Err` with the end of libFuzzer's report
 /// when it found a crash or did not run.
 fn run(target: &str, seconds: u32, corpus: &Path) -> Result<String, String> {
@@ -58,7 +68,7 @@ fn run(target: &str, seconds: u32, corpus: &Path) -> Result<String, String> {
     let output = cargo()
         .args(["fuzz", "run", "--dev", "--sanitizer", "none", target])
         .arg(corpus)
-        .arg(common::repo().join("cards"))
+        .arg(common::repo().join(seeds(target)))
         .arg("--")
         .args([format!("-max_total_time={seconds}"), "-timeout=10".into(), "-rss_limit_mb=2048".into()])
         .output()

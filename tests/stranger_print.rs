@@ -306,3 +306,13 @@ fn a_template_that_loops_without_writing_is_stopped_by_the_watchdog() {
     assert!(said.contains("`dreadnaught-2e/event.svg` took longer than 5 s"), "{said}");
     assert!(!dir.path().join("print").exists(), "nothing is written");
 }
+
+#[test]
+fn a_template_that_extends_itself_is_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    project(dir.path());
+    template(dir.path(), "event.svg", r#"{% extends "dreadnaught-2e/event.svg" %}"#);
+    let (code, said) = print(dir.path());
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("`dreadnaught-2e/event.svg` extends itself"), "{said}");
+}

@@ -120,16 +120,7 @@ pub fn print(data: &[u8]) {
     thread_local! {
         static TEMPLATES: std::cell::RefCell<Option<Templates>> = const { std::cell::RefCell::new(None) };
     }
-    let options = Options {
-        card: sheet::card_size("poker").unwrap_or_else(|_| panic!("poker size")),
-        paper: sheet::paper_size("a4").unwrap_or_else(|| panic!("a4 size")),
-        bleed: 0.0,
-        backs: true,
-        dpi: 30,
-        formats: Formats { pdf: false, png: false, html: false, tts: false },
-        deck: None,
-        ..Options::default()
-    };
+    let options = faces_only();
     let job = TEMPLATES.with(|templates| {
         let mut templates = templates.borrow_mut();
         let templates = templates.get_or_insert_with(|| match Templates::new(&[]) {
@@ -144,6 +135,54 @@ pub fn print(data: &[u8]) {
             if let Err(e) = print::svg::parse(svg, &usvg) {
                 panic!("the face of `{}` is not SVG ({e}):\n{svg}", face.name);
             }
+        }
+    }
+}
+
+/// Faces drawn, and nothing else made of them.
+fn faces_only() -> Options {
+    Options {
+        card: sheet::card_size("poker").unwrap_or_else(|_| panic!("poker size")),
+        paper: sheet::paper_size("a4").unwrap_or_else(|| panic!("a4 size")),
+        bleed: 0.0,
+        backs: true,
+        dpi: 30,
+        formats: Formats { pdf: false, png: false, html: false, tts: false },
+        deck: None,
+        ..Options::default()
+    }
+}
+
+/// A project's own template: the input is the template of an Event Card of
+/// Dreadnaught 2e, drawn for one card.  It is refused whole (with tera's
+/// reason, or the sandbox's: a macro that reaches itself, tags nested too
+/// deep), or each card is drawn or refused with a diagnostic at the card:
+/// never a panic or an overflowed stack, and a face drawn is SVG or an error
+/// of its own.
+///
+/// Inputs that `set` variables, `replace` text or nest three loops are
+/// passed over: the budgets that stop them (memory, and time without a
+/// write) are held by the `cardsmith` program's allocator and watchdog,
+/// which a fuzzer's process does not have (`tests/stranger_print.rs`
+/// checks them through the program).
+pub fn template(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    if text.contains("set") || text.contains("replace") || text.matches("for").count() > 2 {
+        return;
+    }
+    let overrides = [("dreadnaught-2e/event.svg".to_string(), text.to_string())];
+    let Ok(mut templates) = Templates::new(&overrides) else { return };
+    let mut workspace = Workspace::new();
+    let card = "game dreadnaught-2e\n\nevent \"Quick Repairs\" {\n  at 3.0 { increase damage 1 }\n  text \"Repair 1 {damage}.\"\n}\n";
+    workspace.add_bytes("fuzz.cards", card.as_bytes().to_vec());
+    let outcome = workspace.check();
+    assert_eq!(outcome.stats.errors, 0, "the card of the template target checks clean");
+    let job = print::prepare(&outcome.project, &mut templates, &faces_only());
+    assert!(job.faces.len() == 1 || job.diagnostics.iter().any(|d| d.is_error()), "a card not drawn says why");
+    let usvg = print::svg::options();
+    for face in &job.faces {
+        for svg in [&face.front, &face.back] {
+            let _ = print::svg::parse(svg, &usvg);
         }
     }
 }

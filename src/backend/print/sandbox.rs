@@ -42,15 +42,17 @@ pub const MOST_FACE_TIME: Duration = Duration::from_secs(5);
 pub const MOST_FACE_MEMORY: usize = 256 << 20;
 
 /// Refuses a template whose tags or brackets nest deeper than
-/// [`MOST_NESTING`], before tera's parser (which recurses as deep) sees it.
-/// One pass over the text; `{% raw %}` blocks and comments are passed over.
-pub fn check_nesting(name: &str, text: &str) -> Result<(), String> {
+/// [`MOST_NESTING`], before tera's parser (which recurses as deep) sees it,
+/// and gives the template it extends, for [`check_extends`].  One pass over
+/// the text; `{% raw %}` blocks and comments are passed over.
+pub fn check_source(name: &str, text: &str) -> Result<Option<String>, String> {
     let too_deep = |what: &str, at: usize| {
         let line = text[..at].matches('\n').count() + 1;
         Err(format!("`{name}` nests {what} more than {MOST_NESTING} deep (line {line}): move the inner part into a macro of its own"))
     };
     let mut tags = 0usize;
     let mut rest = 0;
+    let mut parent = None;
     while let Some(found) = text[rest..].find('{') {
         let open = rest + found;
         let close = match text.as_bytes().get(open + 1) {
@@ -63,7 +65,7 @@ pub fn check_nesting(name: &str, text: &str) -> Result<(), String> {
             }
         };
         let inside = open + 2;
-        let Some(end) = tag_end(&text[inside..], close) else { return Ok(()) };
+        let Some(end) = tag_end(&text[inside..], close) else { break };
         let tag = &text[inside..inside + end];
         rest = inside + end + close.len();
         if close == "#}" {
@@ -72,7 +74,11 @@ pub fn check_nesting(name: &str, text: &str) -> Result<(), String> {
         if brackets_depth(tag) > MOST_NESTING {
             return too_deep("brackets", open);
         }
-        match tag.trim_start_matches('-').split_whitespace().next().unwrap_or("") {
+        let tag = tag.trim_start_matches('-').trim_end_matches('-');
+        match tag.split_whitespace().next().unwrap_or("") {
+            "extends" if parent.is_none() => {
+                parent = Some(tag.trim_start()["extends".len()..].trim().trim_matches(['"', '\'', '`']).to_string());
+            }
             "raw" => rest = text[rest..].find("endraw").map_or(text.len(), |at| rest + at),
             "if" | "for" | "block" | "macro" | "filter" => tags += 1,
             word if word.starts_with("end") => tags = tags.saturating_sub(1),
@@ -80,6 +86,31 @@ pub fn check_nesting(name: &str, text: &str) -> Result<(), String> {
         }
         if tags > MOST_NESTING {
             return too_deep("tags", open);
+        }
+    }
+    Ok(parent)
+}
+
+/// Refuses templates that extend themselves through others, or through a
+/// chain longer than [`MOST_CALL_DEPTH`], before tera follows the chain
+/// (which it does recursively, and without end when the chain runs into a
+/// loop that does not pass through where it started).
+pub fn check_extends(parents: &HashMap<String, String>) -> Result<(), String> {
+    let mut names: Vec<&String> = parents.keys().collect();
+    names.sort();
+    for start in names {
+        let mut chain = vec![start];
+        while let Some(parent) = parents.get(*chain.last().expect("a chain")) {
+            if let Some(first) = chain.iter().position(|n| *n == parent) {
+                let names: Vec<String> = chain[first..].iter().chain([&parent]).map(|n| format!("`{n}`")).collect();
+                return Err(format!("{} extends itself ({})", names[0], names.join(" → ")));
+            }
+            if chain.len() > MOST_CALL_DEPTH {
+                return Err(format!(
+                    "`{start}` starts a chain of more than {MOST_CALL_DEPTH} templates extending each other"
+                ));
+            }
+            chain.push(parent);
         }
     }
     Ok(())
@@ -412,7 +443,7 @@ mod tests {
     #[test]
     fn the_deepest_template_accepted_parses_and_renders_on_a_small_stack() {
         let text = nested(MOST_NESTING, MOST_NESTING / 2);
-        assert_eq!(check_nesting("deep", &text), Ok(()));
+        assert_eq!(check_source("deep", &text), Ok(None));
         let rendered = std::thread::Builder::new()
             .stack_size(2 << 20)
             .spawn(move || {
@@ -428,28 +459,38 @@ mod tests {
 
     #[test]
     fn nesting_past_the_limit_is_refused_with_its_line() {
-        let deep_tags = check_nesting("t", &format!("\n{}", nested(MOST_NESTING + 1, 0)));
+        let deep_tags = check_source("t", &format!("\n{}", nested(MOST_NESTING + 1, 0)));
         assert!(deep_tags.is_err_and(|e| e.contains("nests tags more than 32 deep (line 2)")));
-        let deep_brackets = check_nesting("t", &nested(0, MOST_NESTING + 1));
+        let deep_brackets = check_source("t", &nested(0, MOST_NESTING + 1));
         assert!(deep_brackets.is_err_and(|e| e.contains("brackets")));
-        let nots = check_nesting("t", &format!("{{{{ {}true }}}}", "not ".repeat(40)));
+        let nots = check_source("t", &format!("{{{{ {}true }}}}", "not ".repeat(40)));
         assert!(nots.is_err());
+    }
+
+    #[test]
+    fn a_chain_of_extends_that_runs_into_a_loop_is_refused() {
+        let parent = |text: &str| check_source("t", text).expect("reads");
+        assert_eq!(parent(r#"{%- extends "a/b.svg" -%}"#).as_deref(), Some("a/b.svg"));
+        let parents: HashMap<String, String> =
+            [("one", "two"), ("two", "two")].map(|(a, b)| (a.to_string(), b.to_string())).into();
+        let refused = check_extends(&parents).expect_err("a loop");
+        assert!(refused.contains("`two` extends itself (`two` → `two`)"), "{refused}");
     }
 
     #[test]
     fn raw_blocks_comments_and_strings_are_not_counted() {
         let raw = format!("{{% raw %}}{}{{% endraw %}}", "{% if %}".repeat(100));
-        assert_eq!(check_nesting("t", &raw), Ok(()));
+        assert_eq!(check_source("t", &raw), Ok(None));
         let comment = format!("{{# {} #}}", "{% if %}".repeat(100));
-        assert_eq!(check_nesting("t", &comment), Ok(()));
+        assert_eq!(check_source("t", &comment), Ok(None));
         let string = format!("{{{{ \"{}\" }}}}", "(".repeat(100));
-        assert_eq!(check_nesting("t", &string), Ok(()));
+        assert_eq!(check_source("t", &string), Ok(None));
     }
 
     #[test]
     fn every_bundled_template_passes_the_checks() {
         for (name, text) in crate::bundled::TEMPLATES {
-            assert_eq!(check_nesting(name, text), Ok(()), "{name}");
+            assert!(check_source(name, text).is_ok(), "{name}");
         }
         let mut tera = Tera::default();
         confine(&mut tera);

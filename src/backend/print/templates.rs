@@ -36,9 +36,13 @@ impl Templates {
         for (name, text) in overrides {
             names.insert(name.clone(), text.clone());
         }
-        for (name, text) in overrides {
-            sandbox::check_nesting(name, text)?;
+        let mut parents = std::collections::HashMap::new();
+        for (name, text) in &names {
+            if let Some(parent) = sandbox::check_source(name, text)? {
+                parents.insert(name.clone(), parent);
+            }
         }
+        sandbox::check_extends(&parents)?;
         let mut tera = tera::Tera::default();
         tera.autoescape_on(vec![".svg"]);
         functions::register(&mut tera);
