@@ -515,7 +515,9 @@ struct GridNames<'a> {
     turn: &'a str,
 }
 
-fn hex_grid(grid: &Body, names: &GridNames<'_>, x: f32, y: f32, w: f32, h: f32) -> String {
+/// A grid's coloured hexes (axial offsets, clamped, each with its colour's
+/// field), the arrows' colour and whether a turning arrow is drawn.
+fn grid_hexes(grid: &Body, names: &GridNames<'_>) -> (Vec<(i64, i64, String)>, String, bool) {
     // Colours in the order of their names, each in the order written.
     let mut fields: Vec<&Field> = grid.fields.iter().collect();
     fields.sort_by(|a, b| a.name.cmp(&b.name));
@@ -536,9 +538,18 @@ fn hex_grid(grid: &Body, names: &GridNames<'_>, x: f32, y: f32, w: f32, h: f32) 
             }
         }
     }
-    // Centres in units of the hex size (flat-topped hexes, axial offsets).
-    let centre = |q: i64, r: i64| (1.5 * q as f32, 3f32.sqrt() * (r as f32 + q as f32 / 2.0));
-    let mut points: Vec<(f32, f32)> = hexes.iter().map(|(q, r, _)| centre(*q, *r)).collect();
+    (hexes, arrows, rotate)
+}
+
+/// A hex's centre in units of the hex size (flat-topped hexes, axial
+/// offsets).
+fn hex_centre(q: i64, r: i64) -> (f32, f32) {
+    (1.5 * q as f32, 3f32.sqrt() * (r as f32 + q as f32 / 2.0))
+}
+
+fn hex_grid(grid: &Body, names: &GridNames<'_>, x: f32, y: f32, w: f32, h: f32) -> String {
+    let (hexes, arrows, rotate) = grid_hexes(grid, names);
+    let mut points: Vec<(f32, f32)> = hexes.iter().map(|(q, r, _)| hex_centre(*q, *r)).collect();
     points.push((0.0, 0.0));
     let (min_x, max_x) = points.iter().fold((f32::MAX, f32::MIN), |(a, b), p| (a.min(p.0), b.max(p.0)));
     let (min_y, max_y) = points.iter().fold((f32::MAX, f32::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
@@ -547,28 +558,16 @@ fn hex_grid(grid: &Body, names: &GridNames<'_>, x: f32, y: f32, w: f32, h: f32) 
     let size = (w / span_x).min(h / span_y).min(w / 4.0);
     let ox = x + w / 2.0 - (min_x + max_x) / 2.0 * size;
     let oy = y + h / 2.0 - (min_y + max_y) / 2.0 * size;
-    let at = |p: (f32, f32)| (ox + p.0 * size, oy + p.1 * size);
-    let hexagon = |c: (f32, f32), fill: &str, stroke: &str| {
-        let corners: Vec<String> = (0..6)
-            .map(|i| {
-                let a = (60.0 * i as f32).to_radians();
-                format!("{} {}", num(c.0 + size * 0.96 * a.cos()), num(c.1 + size * 0.96 * a.sin()))
-            })
-            .collect();
-        format!(
-            "<path d=\"M{}Z\" fill=\"{}\" stroke=\"{}\" stroke-width=\"{}\"/>",
-            corners.join("L"),
-            escape(fill),
-            escape(stroke),
-            num(size * 0.08)
-        )
+    let at = |(q, r): (i64, i64)| {
+        let p = hex_centre(q, r);
+        (ox + p.0 * size, oy + p.1 * size)
     };
     let mut out = String::from("<g>");
     for (q, r, name) in &hexes {
-        out.push_str(&hexagon(at(centre(*q, *r)), &colour(name), "#ffffff"));
+        out.push_str(&hexagon(at((*q, *r)), size, &colour(name), "#ffffff"));
     }
-    let ship = at((0.0, 0.0));
-    out.push_str(&hexagon(ship, "#d5d8db", "#ffffff"));
+    let ship = at((0, 0));
+    out.push_str(&hexagon(ship, size, "#d5d8db", "#ffffff"));
     out.push_str(&format!(
         "<path d=\"M{} {}L{} {}L{} {}Z\" fill=\"#1b1b1b\"/>",
         num(ship.0),
@@ -579,37 +578,7 @@ fn hex_grid(grid: &Body, names: &GridNames<'_>, x: f32, y: f32, w: f32, h: f32) 
         num(ship.1 + size * 0.45)
     ));
     for (q, r, _) in &hexes {
-        let end = at(centre(*q, *r));
-        let (dx, dy) = (end.0 - ship.0, end.1 - ship.1);
-        let length = (dx * dx + dy * dy).sqrt();
-        if length < 0.01 {
-            continue;
-        }
-        let (ux, uy) = (dx / length, dy / length);
-        let start = (ship.0 + ux * size * 0.7, ship.1 + uy * size * 0.7);
-        let tip = (end.0 - ux * size * 0.35, end.1 - uy * size * 0.35);
-        let head = size * 0.35;
-        let left = (tip.0 - ux * head - uy * head * 0.6, tip.1 - uy * head + ux * head * 0.6);
-        let right = (tip.0 - ux * head + uy * head * 0.6, tip.1 - uy * head - ux * head * 0.6);
-        // A white halo keeps an arrow visible on a hex of its own colour.
-        for (colour, width, halo) in [("#ffffff", size * 0.26, size * 0.08), (arrows.as_str(), size * 0.12, 0.0)] {
-            out.push_str(&format!(
-                "<path d=\"M{} {}L{} {}\" stroke=\"{colour}\" stroke-width=\"{}\" fill=\"none\"/>\
-                 <path d=\"M{} {}L{} {}L{} {}Z\" fill=\"{colour}\" stroke=\"{colour}\" stroke-width=\"{}\"/>",
-                num(start.0),
-                num(start.1),
-                num(tip.0 - ux * head * 0.5),
-                num(tip.1 - uy * head * 0.5),
-                num(width),
-                num(tip.0),
-                num(tip.1),
-                num(left.0),
-                num(left.1),
-                num(right.0),
-                num(right.1),
-                num(halo)
-            ));
-        }
+        out.push_str(&move_arrow(ship, at((*q, *r)), size, &arrows));
     }
     if rotate {
         let r = size * 0.75;
@@ -624,9 +593,63 @@ fn hex_grid(grid: &Body, names: &GridNames<'_>, x: f32, y: f32, w: f32, h: f32) 
             num(size * 0.1)
         ));
     }
-    let named: Vec<((f32, f32), &str)> = hexes.iter().map(|(q, r, name)| (at(centre(*q, *r)), name.as_str())).collect();
+    let named: Vec<((f32, f32), &str)> = hexes.iter().map(|(q, r, name)| (at((*q, *r)), name.as_str())).collect();
     out.push_str(&hex_initials(&named, ship, size));
     out.push_str("</g>");
+    out
+}
+
+/// A hexagon of `size` centred on `c`.
+fn hexagon(c: (f32, f32), size: f32, fill: &str, stroke: &str) -> String {
+    let corners: Vec<String> = (0..6)
+        .map(|i| {
+            let a = (60.0 * i as f32).to_radians();
+            format!("{} {}", num(c.0 + size * 0.96 * a.cos()), num(c.1 + size * 0.96 * a.sin()))
+        })
+        .collect();
+    format!(
+        "<path d=\"M{}Z\" fill=\"{}\" stroke=\"{}\" stroke-width=\"{}\"/>",
+        corners.join("L"),
+        escape(fill),
+        escape(stroke),
+        num(size * 0.08)
+    )
+}
+
+/// The arrow from the ship to the hex centred on `end`, over a white halo
+/// that keeps it visible on a hex of its own colour; nothing for the
+/// ship's own hex.
+fn move_arrow(ship: (f32, f32), end: (f32, f32), size: f32, arrows: &str) -> String {
+    let (dx, dy) = (end.0 - ship.0, end.1 - ship.1);
+    let length = (dx * dx + dy * dy).sqrt();
+    if length < 0.01 {
+        return String::new();
+    }
+    let (ux, uy) = (dx / length, dy / length);
+    let start = (ship.0 + ux * size * 0.7, ship.1 + uy * size * 0.7);
+    let tip = (end.0 - ux * size * 0.35, end.1 - uy * size * 0.35);
+    let head = size * 0.35;
+    let left = (tip.0 - ux * head - uy * head * 0.6, tip.1 - uy * head + ux * head * 0.6);
+    let right = (tip.0 - ux * head + uy * head * 0.6, tip.1 - uy * head - ux * head * 0.6);
+    let mut out = String::new();
+    for (colour, width, halo) in [("#ffffff", size * 0.26, size * 0.08), (arrows, size * 0.12, 0.0)] {
+        out.push_str(&format!(
+            "<path d=\"M{} {}L{} {}\" stroke=\"{colour}\" stroke-width=\"{}\" fill=\"none\"/>\
+             <path d=\"M{} {}L{} {}L{} {}Z\" fill=\"{colour}\" stroke=\"{colour}\" stroke-width=\"{}\"/>",
+            num(start.0),
+            num(start.1),
+            num(tip.0 - ux * head * 0.5),
+            num(tip.1 - uy * head * 0.5),
+            num(width),
+            num(tip.0),
+            num(tip.1),
+            num(left.0),
+            num(left.1),
+            num(right.0),
+            num(right.1),
+            num(halo)
+        ));
+    }
     out
 }
 

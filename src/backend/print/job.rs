@@ -259,13 +259,9 @@ pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Opti
         context.insert("card", &view);
         context.insert("art", &art);
         context.insert("page", &page_view(size, options.bleed));
-        context.insert("game", &GameView { id: &game.ruleset.id, title: &game.ruleset.title });
-        let deck = deck_of(game, card, options.deck.as_deref());
-        let back = deck.as_ref().and_then(|d| deck_backs.get(d.name)).or(back_art.as_ref());
-        context.insert("deck", &deck);
         context.insert("font", super::fonts::FAMILY);
         context.insert("fonts", &families);
-        context.insert("back_art", &back);
+        insert_game_and_deck(&mut context, game, card, options, (&back_art, &deck_backs));
         let icons = icons.get(&game.ruleset.id).cloned().unwrap_or_default();
         icons::with_icons(icons, || {
             let rich = Rc::new(rich);
@@ -442,6 +438,22 @@ fn back_pictures(assets: &Assets) -> Result<BackPictures, Box<Diagnostic>> {
         deck_backs.insert(deck.clone(), assets.art.href(path, &format!("back art of `{deck}`"))?);
     }
     Ok((back_art, deck_backs))
+}
+
+/// The card's game, the deck it is printed in and the picture of its
+/// back, for its templates.
+fn insert_game_and_deck(
+    context: &mut tera::Context,
+    game: &Game,
+    card: &Card,
+    options: &Options,
+    (back_art, deck_backs): (&Option<String>, &HashMap<String, String>),
+) {
+    context.insert("game", &GameView { id: &game.ruleset.id, title: &game.ruleset.title });
+    let deck = deck_of(game, card, options.deck.as_deref());
+    let back = deck.as_ref().and_then(|d| deck_backs.get(d.name)).or(back_art.as_ref());
+    context.insert("deck", &deck);
+    context.insert("back_art", &back);
 }
 
 fn deck_of<'a>(game: &'a Game, card: &Card, printed: Option<&str>) -> Option<DeckView<'a>> {
