@@ -20,12 +20,10 @@ use crate::source::{Files, Span};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
-/// Kept results, by game (its ruleset id).
-#[derive(Default)]
-pub struct Cache {
-    pub(crate) checked: HashMap<String, Kept<Checked>>,
-    pub(crate) linted: HashMap<String, Kept<crate::lint::KeptFindings>>,
-}
+/// Kept results, by game (its ruleset id).  The stage that makes the
+/// results keeps them ([`crate::check`], [`crate::lint`]); the workspace
+/// holds both between checks.
+pub(crate) type ByGame<T> = HashMap<String, Kept<T>>;
 
 /// The results of one game in one context, each with the text of the item
 /// it was made from.

@@ -3,7 +3,7 @@
 //! the file system.  Files are parsed when the workspace is checked, all
 //! together, spread over the machine's cores ([`syntax::parse_many`]).
 
-use crate::cache::Cache;
+use crate::cache::{ByGame, Checked};
 use crate::check;
 use crate::diagnostics::{self, Diagnostic};
 use crate::ir::Project;
@@ -25,6 +25,14 @@ pub struct Workspace {
     lints: crate::lint::Config,
     /// What a check before kept for this one to reuse.
     cache: Option<Cache>,
+}
+
+/// What one check keeps for the next (see [`crate::cache`]): each game's
+/// checked cards and their lints.
+#[derive(Default)]
+pub struct Cache {
+    checked: ByGame<Checked>,
+    linted: ByGame<crate::lint::KeptFindings>,
 }
 
 /// One file's syntax tree and syntax diagnostics, kept from a check so that
@@ -166,8 +174,12 @@ impl Workspace {
         let mut diagnostics = std::mem::take(&mut self.diagnostics);
         let mut cache = keep.then(|| self.cache.take().unwrap_or_default());
         let rules = if cache.is_some() { check::rules_fingerprint(&self.files, &self.trees) } else { 0 };
-        let project =
-            check::check_cached(&self.files, &self.trees, &mut diagnostics, cache.as_mut().map(|cache| (cache, rules)));
+        let project = check::check_cached(
+            &self.files,
+            &self.trees,
+            &mut diagnostics,
+            cache.as_mut().map(|cache| (&mut cache.checked, rules)),
+        );
         let errors: Vec<crate::source::Span> =
             diagnostics.iter().filter(|d| d.is_error()).filter_map(|d| d.primary_span()).collect();
         // Freeing millions of tree nodes takes a while: done beside the lints.
@@ -181,7 +193,7 @@ impl Workspace {
                     Vec::new()
                 }
             });
-            let cache = cache.as_mut().map(|cache| (cache, rules));
+            let cache = cache.as_mut().map(|cache| (&mut cache.linted, rules));
             let linted = crate::lint::run_cached(&self.files, &project, &self.lints, &errors, cache);
             (linted, kept.join().unwrap_or_default())
         });

@@ -22,7 +22,7 @@ mod text;
 mod timing;
 mod value;
 
-use crate::cache::{Cache, Checked, ItemKey, Kept};
+use crate::cache::{ByGame, Checked, ItemKey, Kept};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Game, Project};
 use crate::source::{FileId, Files, Span};
@@ -61,11 +61,11 @@ pub fn check(files: &Files, trees: &[(FileId, SourceTree)], diagnostics: &mut Ve
 /// for every card whose text, place and context are unchanged, and keeping
 /// this check's results there for the next.  With the cache comes the
 /// [`rules_fingerprint`] of the files, which the lints read too.
-pub fn check_cached(
+pub(crate) fn check_cached(
     files: &Files,
     trees: &[(FileId, SourceTree)],
     diagnostics: &mut Vec<Diagnostic>,
-    mut cache: Option<(&mut Cache, u64)>,
+    mut cache: Option<(&mut ByGame<Checked>, u64)>,
 ) -> Project {
     let mut rulesets: Vec<Ruleset> = Vec::new();
     let mut content: Vec<(FileId, &SourceTree)> = Vec::new();
@@ -140,10 +140,10 @@ pub fn check_cached(
     for (i, trees) in games {
         used[i] = true;
         let id = &rulesets[i].id;
-        let kept = cache.as_mut().map(|(cache, _)| cache.checked.remove(id).unwrap_or_default());
+        let kept = cache.as_mut().map(|(cache, _)| cache.remove(id).unwrap_or_default());
         let (game, problems, kept) = check_game(files, &rulesets[i], &trees, kept, rules);
         if let (Some((cache, _)), Some(kept)) = (cache.as_mut(), kept) {
-            cache.checked.insert(id.clone(), kept);
+            cache.insert(id.clone(), kept);
         }
         checked.push((i, game));
         diagnostics.extend(problems);

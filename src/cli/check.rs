@@ -47,7 +47,7 @@ pub fn check_paths_with(
 #[derive(Default)]
 pub struct Kept {
     parses: std::collections::HashMap<String, cardsmith::workspace::Parsed>,
-    cache: cardsmith::cache::Cache,
+    cache: cardsmith::workspace::Cache,
 }
 
 /// Like [`check_paths`], reusing what the check before kept for every file

@@ -15,7 +15,7 @@ mod text;
 
 pub use catalogue::{Lint, CODES, LINTS};
 
-use crate::cache::{Cache, ItemKey, Kept};
+use crate::cache::{ByGame, ItemKey, Kept};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{Card, Game, LintLevel, Project};
 use crate::source::{Files, Span};
@@ -64,12 +64,12 @@ pub fn run(files: &Files, project: &Project, config: &Config, errors: &[Span]) -
 /// Like [`run`], reusing what `cache` kept of the lints of each card whose
 /// text, place and context are unchanged, and keeping this run's for the
 /// next.  `rules` is the fingerprint of the rulesets' texts.
-pub fn run_cached(
+pub(crate) fn run_cached(
     files: &Files,
     project: &Project,
     config: &Config,
     errors: &[Span],
-    mut cache: Option<(&mut Cache, u64)>,
+    mut cache: Option<(&mut ByGame<KeptFindings>, u64)>,
 ) -> Outcome {
     let mut outcome = Outcome::default();
     let mut findings: Vec<Found<'_>> = Vec::new();
@@ -84,7 +84,7 @@ pub fn run_cached(
         let vocabulary = text::Vocabulary::of(&context);
         let kept = cache.as_mut().map(|(cache, rules)| {
             let names: Vec<&str> = game.cards.iter().map(|c| c.name.as_str()).collect();
-            let kept = cache.linted.remove(&game.ruleset.id).unwrap_or_default();
+            let kept = cache.remove(&game.ruleset.id).unwrap_or_default();
             kept.for_context(crate::cache::fingerprint(&[(*rules, names)]))
         });
         let (per_card, about_names) = std::thread::scope(|scope| {
@@ -109,7 +109,7 @@ pub fn run_cached(
             fresh.extend(share.fresh);
         }
         if let (Some((cache, _)), Some(kept)) = (cache.as_mut(), kept) {
-            cache.linted.insert(game.ruleset.id.clone(), kept.renewed(files, used, fresh));
+            cache.insert(game.ruleset.id.clone(), kept.renewed(files, used, fresh));
         }
         findings.extend(about_names);
         findings.extend(rules_found);

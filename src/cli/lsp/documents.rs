@@ -34,7 +34,7 @@ pub struct Documents {
     /// Each file's parse in the last check, given back to the next.
     parses: HashMap<PathBuf, Parsed>,
     /// What checking and linting each card gave in the last check.
-    cache: Option<cardsmith::cache::Cache>,
+    cache: Option<cardsmith::workspace::Cache>,
 }
 
 impl Documents {
