@@ -13,6 +13,7 @@ pub mod bundled;
 pub mod cache;
 pub mod card_size;
 pub mod check;
+pub mod codes;
 pub mod config;
 pub mod diagnostics;
 pub mod engine;

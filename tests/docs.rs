@@ -109,7 +109,7 @@ fn every_code_named_in_the_docs_exists() {
             if code.len() == 5 && code[1..].bytes().all(|b| b.is_ascii_digit()) && boundary_before && boundary_after {
                 named += 1;
                 assert!(
-                    cardsmith::diagnostics::registry::find(code).is_some(),
+                    cardsmith::codes::find(code).is_some(),
                     "{} names {code}, which is no diagnostic code",
                     page.display()
                 );

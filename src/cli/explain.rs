@@ -1,16 +1,16 @@
 //! `cardsmith explain CODE`.
 
-use cardsmith::diagnostics::registry;
+use cardsmith::codes;
 use miette::{miette, Result};
 use std::process::ExitCode;
 
 pub fn run(code: Option<&str>, list: bool) -> Result<ExitCode> {
     if list || code.is_none() {
-        let list: String = registry::all().iter().map(|code| format!("{}  {}\n", code.id, code.name)).collect();
+        let list: String = codes::all().iter().map(|code| format!("{}  {}\n", code.id, code.name)).collect();
         return super::stdout(&list).map(|()| ExitCode::SUCCESS);
     }
     let query = code.unwrap_or_default();
-    match registry::find(query) {
+    match codes::find(query) {
         Some(code) => {
             super::stdout(&format!("{} ({})\n\n{}\n", code.id, code.name, code.explanation))?;
             Ok(ExitCode::SUCCESS)

@@ -3,10 +3,10 @@
 //! Every phase reports problems as [`Diagnostic`] values: a stable [`Code`], a
 //! severity, a message, labelled spans, notes and a help line.  They are
 //! rendered in one place ([`render`]).  Each code is defined, with its long
-//! explanation, beside the code that emits it; [`registry`] gathers them for
-//! `cardsmith explain`.
+//! explanation, beside the code that emits it; [`crate::codes`] gathers them
+//! for `cardsmith explain`.  This module is below every stage: it reads
+//! none of them.
 
-pub mod registry;
 pub mod render;
 
 /// Declares a family of codes and its `ALL` list:

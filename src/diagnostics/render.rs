@@ -337,13 +337,15 @@ mod tests {
     use super::*;
     use crate::source::Span;
 
+    const TOO_LARGE: crate::diagnostics::Code =
+        crate::diagnostics::Code { id: "E0009", name: "file-too-large", explanation: "" };
+
     fn one_error_per_line(lines: usize) -> (Files, Vec<Diagnostic>) {
         let mut files = Files::new();
         let id = files.add("a.cards", "x\n".repeat(lines));
         let diagnostics = (0..lines)
             .map(|line| {
-                Diagnostic::error(&crate::syntax::codes::FILE_TOO_LARGE, "too large")
-                    .primary(Span::new(id, line * 2, line * 2 + 1), "here")
+                Diagnostic::error(&TOO_LARGE, "too large").primary(Span::new(id, line * 2, line * 2 + 1), "here")
             })
             .collect();
         (files, diagnostics)

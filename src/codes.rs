@@ -1,6 +1,9 @@
-//! Every diagnostic code, gathered from the modules that emit them.
+//! The registry of diagnostic codes: every code, gathered from the stages
+//! that emit them, for `cardsmith explain` and the docs.  It stands above
+//! every stage (each declares its codes beside the code that emits them);
+//! no stage reads it.
 
-use super::Code;
+use crate::diagnostics::Code;
 
 /// All codes, sorted by id.
 pub fn all() -> Vec<&'static Code> {
