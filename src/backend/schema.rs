@@ -13,3 +13,19 @@ pub fn text() -> String {
     text.push('\n');
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Spans, fixed-point decimals and resolved ids are the IR's own: the
+    /// engine data's schema still says a value, a decimal's text and an id.
+    #[test]
+    fn the_schema_knows_values_and_text_not_spans_or_handles() {
+        let schema = text();
+        for name in ["Spanned", "Decimal", "Resolved", "\"Id\""] {
+            assert!(!schema.contains(name), "the schema names `{name}`");
+        }
+        assert!(schema.contains("\"$ref\": \"#/$defs/Value\""), "field values are values");
+    }
+}
