@@ -582,7 +582,8 @@ fn read_template(root: &Path, name: &str) -> Result<String> {
             help = "a project's templates are read from its own templates/ folder: copy the file into the project instead of linking to it",
             "cannot use the template {name}: {why}"
         )),
-        Source::TooLarge(why) | Source::Unreadable(why) => Err(miette!(help = read::TEMPLATE.help, "{why}")),
+        Source::TooLarge(_) => Err(read::too_large(&root.join(name), &read::TEMPLATE)),
+        Source::Unreadable(why) => Err(miette!(help = read::TEMPLATE.help, "{why}")),
     }
 }
 

@@ -102,7 +102,7 @@ pub fn utf8(path: &Path, bytes: Vec<u8>) -> Result<String> {
     })
 }
 
-fn too_large(path: &Path, limit: &Limit) -> miette::Report {
+pub fn too_large(path: &Path, limit: &Limit) -> miette::Report {
     miette!(
         help = limit.help,
         "{} is larger than {} bytes ({} MiB), the most {} may hold",
