@@ -1,0 +1,104 @@
+//! What cardsmith writes is safe from a project it did not make and from
+//! edits made while it runs: `fmt` and `lint --fix` never overwrite an edit
+//! saved meanwhile nor split hard links, exported tables never hold a
+//! formula, outputs named by the manifest stay inside the project, and only
+//! folders a run made are removed.
+
+mod common;
+use common::{cardsmith, stderr};
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// A card that `fmt` changes (the spaces before `{`) and `lint --fix` changes
+/// (the casing of `UNSTOPPABLE`, `burn` for Resource Burn).
+const UNTIDY: &str = "game dreadnaught-2e\n\noffense \"Burner\"   {\n  symbol kinetic\n  arc standard\n  at 3.5 { impact burn 1; impact damage 2 }\n  text \"Inflict 1 burn and 3 {damage}. UNSTOPPABLE.\"\n}\n";
+
+/// The two commands that rewrite input files, each with the words of its
+/// warning for a file it leaves as it is.
+const REWRITERS: [(&[&str], &str); 2] = [(&["fmt"], "formatted"), (&["lint", "--fix"], "fixed")];
+
+/// Files whose name marks them as a rewrite's temporary files.
+fn temporary_files(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .expect("folder")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|name| name.contains(".cardsmith-"))
+        .collect()
+}
+
+/// Waits for `until` to hold, for at most 10 seconds.
+fn wait_for(what: &str, until: impl Fn() -> bool) {
+    let started = Instant::now();
+    while !until() {
+        assert!(started.elapsed() < Duration::from_secs(10), "waited 10 s for {what}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// An edit saved while `fmt` or `lint --fix` has its new text ready is kept:
+/// the run, held just before its rename, finds the file changed and leaves it.
+#[test]
+fn an_edit_saved_while_a_file_is_rewritten_is_kept() {
+    for (command, doing) in REWRITERS {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("burner.cards");
+        std::fs::write(&path, UNTIDY).expect("write");
+        let release = dir.path().join("release");
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_cardsmith"))
+            .args(command)
+            .arg("burner.cards")
+            .current_dir(dir.path())
+            .env("CARDSMITH_TEST_HOOK_PAUSE_BEFORE_RENAME_MS", "20000")
+            .env("CARDSMITH_TEST_HOOK_RELEASE_FILE", &release)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("cardsmith starts");
+        // The new text is written beside the file (and flushed) before the pause.
+        wait_for("the new text", || !temporary_files(dir.path()).is_empty());
+        std::thread::sleep(Duration::from_millis(100));
+        let edit = UNTIDY.replace("Burner", "Scorcher");
+        std::fs::write(&path, &edit).expect("the user's edit");
+        std::fs::write(&release, "").expect("release");
+        let output = child.wait_with_output().expect("cardsmith ends");
+        assert_eq!(output.status.code(), Some(1), "{command:?}: {}", stderr(&output));
+        let warning = format!(
+            "warning: burner.cards changed while it was being {doing}; left as it is — run `cardsmith {}` again",
+            command.join(" ")
+        );
+        assert!(stderr(&output).contains(&warning), "{command:?}: {}", stderr(&output));
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), edit, "{command:?} lost the edit");
+        assert_eq!(temporary_files(dir.path()), Vec::<String>::new(), "{command:?}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_file_with_hard_links_is_left_whole_with_a_warning() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (path, other) = (dir.path().join("burner.cards"), dir.path().join("other-name"));
+    for (command, _) in REWRITERS {
+        let _ = std::fs::remove_file(&other);
+        std::fs::write(&path, UNTIDY).expect("write");
+        std::fs::hard_link(&path, &other).expect("hard link");
+        let output = cardsmith(&[command, &["burner.cards"]].concat(), dir.path());
+        assert_eq!(output.status.code(), Some(1), "{command:?}: {}", stderr(&output));
+        assert!(
+            stderr(&output)
+                .contains("warning: burner.cards has 2 hard links; left as it is: replacing it would part it"),
+            "{command:?}: {}",
+            stderr(&output)
+        );
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), UNTIDY, "{command:?}");
+        // Still one file under two names.
+        std::fs::write(&other, "changed").expect("write");
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), "changed", "{command:?} split the link");
+        // With a file of its own, it is rewritten.
+        std::fs::remove_file(&other).expect("unlink");
+        std::fs::write(&path, UNTIDY).expect("write");
+        let output = cardsmith(&[command, &["burner.cards"]].concat(), dir.path());
+        assert!(output.status.code().is_some_and(|c| c < 2), "{command:?}: {}", stderr(&output));
+        assert_ne!(std::fs::read_to_string(&path).expect("read"), UNTIDY, "{command:?}");
+    }
+}
