@@ -102,3 +102,58 @@ fn a_file_with_hard_links_is_left_whole_with_a_warning() {
         assert_ne!(std::fs::read_to_string(&path).expect("read"), UNTIDY, "{command:?}");
     }
 }
+
+/// A card whose name and text a spreadsheet would run as formulas.  (Plain
+/// numbers, negative ones too, stay as they are: the byte-for-byte round
+/// trip of every bundled game in `tests/spreadsheet.rs` holds them.)
+const FORMULAS: &str = "game dreadnaught-2e\n\noffense \"=HYPERLINK(1)\" {\n  symbol kinetic\n  arc standard\n  at 3.5 { impact damage 2 }\n  text \"=cmd|' /C calc'!A0\"\n}\n";
+
+#[test]
+fn an_exported_cell_never_starts_a_formula_and_comes_back_as_written() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("cardsmith.toml"), "[project]\npaths = [\"cards\"]\n").expect("manifest");
+    std::fs::create_dir(dir.path().join("cards")).expect("cards");
+    std::fs::write(dir.path().join("cards/formulas.cards"), FORMULAS).expect("cards");
+    let output = cardsmith(&["export", "--csv"], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let table = std::fs::read_to_string(dir.path().join("csv/dreadnaught-2e-offense.csv")).expect("table");
+    assert!(table.contains("\n'=HYPERLINK(1),"), "{table}");
+    assert!(table.contains(",'=cmd|' /C calc'!A0,"), "{table}");
+    let mut reader = csv::Reader::from_reader(table.as_bytes());
+    for cell in reader.records().flat_map(|r| r.expect("record").iter().map(str::to_string).collect::<Vec<_>>()) {
+        assert!(!cell.starts_with(['=', '+', '-', '@', '\t', '\r']) || cell.parse::<f64>().is_ok(), "{cell:?}");
+    }
+    // Imported back, the quote is gone and no warning is given.
+    std::fs::rename(dir.path().join("cards/formulas.cards"), dir.path().join("formulas.cards.old")).expect("move");
+    let args = ["import", "csv/dreadnaught-2e-offense.csv", "--game", "dreadnaught-2e", "--kind", "offense", "-o"];
+    let output = cardsmith(&[&args[..], &["cards/back.cards"]].concat(), dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(!stderr(&output).contains("E0801"), "{}", stderr(&output));
+    let back = std::fs::read_to_string(dir.path().join("cards/back.cards")).expect("imported");
+    assert!(back.contains("offense \"=HYPERLINK(1)\""), "{back}");
+    assert!(back.contains("text \"=cmd|' /C calc'!A0\""), "{back}");
+}
+
+#[test]
+fn an_imported_cell_that_a_spreadsheet_would_run_is_a_warning_at_its_cell() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("cardsmith.toml"), "[project]\npaths = [\"cards\"]\n").expect("manifest");
+    std::fs::create_dir(dir.path().join("cards")).expect("cards");
+    let table = "name,symbol,arc,at,text\n\
+                 Shot,kinetic,narrow,3.5 { impact damage 3 },\"=HYPERLINK(\"\"http://example.com\"\")\"\n\
+                 @Shot,kinetic,narrow,3.5 { impact damage 3 },Deal 3 {damage}.\n";
+    std::fs::write(dir.path().join("offense.csv"), table).expect("table");
+    let args = ["import", "offense.csv", "--game", "dreadnaught-2e", "--kind", "offense", "-o", "cards/o.cards"];
+    let output = cardsmith(&args, dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stderr(&output);
+    assert!(
+        text.contains(
+            "offense.csv:2: column `text`: warning[E0801]: this cell starts with `=`: a spreadsheet would run it as a formula"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("offense.csv:3: column `name`: warning[E0801]: this cell starts with `@`"), "{text}");
+    let cards = std::fs::read_to_string(dir.path().join("cards/o.cards")).expect("written");
+    assert!(cards.contains("text \"=HYPERLINK(\\\"http://example.com\\\")\""), "{cards}");
+}
