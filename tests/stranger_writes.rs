@@ -5,7 +5,7 @@
 //! folders a run made are removed.
 
 mod common;
-use common::{cardsmith, stderr};
+use common::{bundled_project, cardsmith, contents, stderr};
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -156,4 +156,48 @@ fn an_imported_cell_that_a_spreadsheet_would_run_is_a_warning_at_its_cell() {
     assert!(text.contains("offense.csv:3: column `name`: warning[E0801]: this cell starts with `@`"), "{text}");
     let cards = std::fs::read_to_string(dir.path().join("cards/o.cards")).expect("written");
     assert!(cards.contains("text \"=HYPERLINK(\\\"http://example.com\\\")\""), "{cards}");
+}
+
+/// An output folder the manifest names outside the project (`..`, an
+/// absolute path, a link that leads out) is refused at its setting, and
+/// nothing is written there; `--out` may name it.
+#[test]
+fn an_output_folder_the_manifest_names_outside_the_project_is_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let project = dir.path().join("project");
+    std::fs::create_dir(&project).expect("project");
+    let outside = dir.path().join("outside");
+    std::fs::create_dir(&outside).expect("outside");
+    let cards = bundled_project("dreadnaught-2e");
+    std::fs::rename(cards.path().join("cards"), project.join("cards")).expect("cards");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&outside, project.join("link")).expect("link");
+    let absolute = outside.join("out").to_string_lossy().replace('\\', "/");
+    let mut settings = vec!["../outside/out".to_string(), absolute, "..".to_string(), ".".to_string()];
+    if cfg!(unix) {
+        settings.extend(["link".to_string(), "link/out".to_string()]);
+    }
+    for (command, table) in [(&["build"][..], "build"), (&["print", "--format", "html"], "print")] {
+        for out in &settings {
+            let manifest = format!("[project]\npaths = [\"cards\"]\n[{table}]\nout = \"{out}\"\n");
+            std::fs::write(project.join("cardsmith.toml"), &manifest).expect("manifest");
+            let output = cardsmith(command, &project);
+            assert_eq!(output.status.code(), Some(2), "{command:?} {out}: {}", stderr(&output));
+            let message =
+                format!("error[E0013]: `[{table}] out` must be a folder inside the project, and `{out}` is not");
+            assert!(stderr(&output).contains(&message), "{command:?} {out}: {}", stderr(&output));
+            assert!(stderr(&output).contains("cardsmith.toml:4:"), "{command:?} {out}: {}", stderr(&output));
+            assert!(stderr(&output).contains("`--out DIR` on the command line"), "{}", stderr(&output));
+            assert!(contents(&outside).is_empty(), "{command:?} {out} wrote outside");
+        }
+        // Inside the project it is written; named on the command line, outside too.
+        let manifest = format!("[project]\npaths = [\"cards\"]\n[{table}]\nout = \"made\"\n");
+        std::fs::write(project.join("cardsmith.toml"), &manifest).expect("manifest");
+        let output = cardsmith(command, &project);
+        assert_eq!(output.status.code(), Some(0), "{command:?}: {}", stderr(&output));
+        assert!(project.join("made/.cardsmith-output").is_file(), "{command:?}");
+        let output = cardsmith(&[command, &["-o", "../outside/given"]].concat(), &project);
+        assert_eq!(output.status.code(), Some(0), "{command:?}: {}", stderr(&output));
+        std::fs::remove_dir_all(outside.join("given")).expect("written outside when asked");
+    }
 }

@@ -21,7 +21,7 @@ pub(super) const DEFAULT_OUT: &str = "csv";
 pub fn export(paths: &[PathBuf], out: Option<&Path>, format: MessageFormat) -> Result<ExitCode> {
     let project = Project::find()?;
     let inputs = build::inputs(&project, paths)?;
-    let out = out.map_or_else(|| project.folder(None, DEFAULT_OUT), Path::to_path_buf);
+    let out = out.map_or_else(|| project.home().join(DEFAULT_OUT), Path::to_path_buf);
     output::refuse_overlap(&out, &inputs, Some(project.home()))?;
     let outcome = build::load(&project, &inputs)?;
     check::print(&outcome, format)?;
