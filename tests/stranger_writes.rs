@@ -201,3 +201,25 @@ fn an_output_folder_the_manifest_names_outside_the_project_is_refused() {
         std::fs::remove_dir_all(outside.join("given")).expect("written outside when asked");
     }
 }
+
+/// Standard error that cannot be written (a full disk) never makes a run
+/// panic: it goes on and exits 2, not 101, and writes what it would have.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_standard_error_is_no_panic() {
+    let dir = bundled_project("dreadnaught-2e");
+    for command in
+        [&["check"][..], &["build"], &["fmt"], &["fmt", "--check"], &["print", "--format", "html"], &["lint"]]
+    {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").expect("/dev/full");
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_cardsmith"))
+            .args(command)
+            .current_dir(dir.path())
+            .stderr(full)
+            .output()
+            .expect("cardsmith runs");
+        assert_eq!(output.status.code(), Some(2), "{command:?}");
+    }
+    assert!(dir.path().join("out/.cardsmith-output").is_file(), "the build was written all the same");
+    assert!(dir.path().join("print/.cardsmith-output").is_file(), "the print was written all the same");
+}
