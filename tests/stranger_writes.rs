@@ -223,3 +223,34 @@ fn a_full_standard_error_is_no_panic() {
     assert!(dir.path().join("out/.cardsmith-output").is_file(), "the build was written all the same");
     assert!(dir.path().join("print/.cardsmith-output").is_file(), "the print was written all the same");
 }
+
+/// Folders beside the output named like a run's temporary folders are
+/// removed only when a run made them (they hold its marker, or nothing); a
+/// stranger's folder of that name is left whole, with a warning.
+#[test]
+fn only_folders_a_run_made_are_removed_beside_the_output() {
+    let dir = bundled_project("dreadnaught-2e");
+    for (command, out) in [(&["build"][..], "out"), (&["print", "--format", "html"], "print")] {
+        let strangers = [format!(".{out}.tmp-123"), format!(".{out}.old-456"), format!(".{out}.tmp-x")];
+        for stranger in &strangers {
+            std::fs::create_dir(dir.path().join(stranger)).expect("folder");
+            std::fs::write(dir.path().join(stranger).join("thesis.txt"), "years of work").expect("file");
+        }
+        let leftover = dir.path().join(format!(".{out}.tmp-999"));
+        std::fs::create_dir(&leftover).expect("folder");
+        std::fs::write(leftover.join(".cardsmith-output"), "").expect("marker");
+        std::fs::write(leftover.join("half-written.json"), "{").expect("file");
+        let empty = dir.path().join(format!(".{out}.old-998"));
+        std::fs::create_dir(&empty).expect("folder");
+        let output = cardsmith(command, dir.path());
+        assert_eq!(output.status.code(), Some(0), "{command:?}: {}", stderr(&output));
+        for stranger in &strangers {
+            let kept = std::fs::read_to_string(dir.path().join(stranger).join("thesis.txt"));
+            assert_eq!(kept.ok().as_deref(), Some("years of work"), "{command:?} removed {stranger}");
+        }
+        let warning = format!(".{out}.tmp-123 as it is: it is named like a folder a killed cardsmith run leaves");
+        assert!(stderr(&output).contains(&warning), "{command:?}: {}", stderr(&output));
+        assert!(!leftover.exists(), "{command:?} kept a killed run's folder");
+        assert!(!empty.exists(), "{command:?} kept an empty leftover");
+    }
+}

@@ -63,6 +63,8 @@ pub fn replace_folder_streamed(
         remove_leftovers(&parent, &name);
     }
     let temp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
+    // A folder of that name that is not this run's is never removed.
+    std::fs::create_dir(&temp).into_diagnostic().wrap_err_with(|| format!("cannot create {}", temp.display()))?;
     let written = write_all(&temp, names, &write).and_then(|()| {
         pause_for_tests();
         move_into_place(&temp, out, &parent, &name)
@@ -142,21 +144,43 @@ fn open_for_locking(parent: &Path) -> std::io::Result<std::fs::File> {
     std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(parent.join(".cardsmith-lock"))
 }
 
-/// Temporary folders of runs that were killed before they finished.
+/// Temporary folders of runs that were killed before they finished: named
+/// as a run names them (`.out.tmp-PID`, `.out.old-PID`) and either empty or
+/// holding the marker, which a run writes into its folder first.  A folder
+/// that is named so but holds files cardsmith did not write is someone
+/// else's: it is left as it is, with a warning.
 fn remove_leftovers(parent: &Path, name: &str) {
     let Ok(entries) = std::fs::read_dir(parent) else { return };
     let prefixes = [format!(".{name}.tmp-"), format!(".{name}.old-")];
     for entry in entries.flatten() {
         let file_name = entry.file_name();
         let file_name = file_name.to_string_lossy();
-        if prefixes.iter().any(|p| file_name.starts_with(p.as_str())) {
-            let _ = std::fs::remove_dir_all(entry.path());
+        let Some(id) = prefixes.iter().find_map(|p| file_name.strip_prefix(p.as_str())) else { continue };
+        let folder = entry.path();
+        let is_folder = std::fs::symlink_metadata(&folder).is_ok_and(|meta| meta.is_dir());
+        if id.is_empty() || !id.bytes().all(|b| b.is_ascii_digit()) || !is_folder {
+            continue;
+        }
+        if std::fs::remove_dir(&folder).is_ok() {
+            continue;
+        }
+        if std::fs::symlink_metadata(folder.join(MARKER)).is_ok_and(|meta| meta.is_file()) {
+            let _ = std::fs::remove_dir_all(&folder);
+        } else {
+            eprintln!(
+                "warning: left {} as it is: it is named like a folder a killed cardsmith run leaves, but holds \
+                 files cardsmith did not write",
+                folder.display()
+            );
         }
     }
 }
 
+/// Writes the files into the new folder `temp`, the marker first (empty,
+/// so the folder is known as cardsmith's should the run be killed) and
+/// last (with its text, once every file is written).
 fn write_all(temp: &Path, names: &[&str], write: &dyn Fn(usize, &mut dyn Write) -> Result<()>) -> Result<()> {
-    std::fs::create_dir(temp).into_diagnostic().wrap_err_with(|| format!("cannot create {}", temp.display()))?;
+    write_file(&temp.join(MARKER), |_| Ok(()))?;
     for (i, name) in names.iter().enumerate() {
         let path = file_in(temp, name)?;
         write_file(&path, |handle| write(i, handle))?;
