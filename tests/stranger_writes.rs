@@ -254,3 +254,29 @@ fn only_folders_a_run_made_are_removed_beside_the_output() {
         assert!(!empty.exists(), "{command:?} kept an empty leftover");
     }
 }
+
+/// `new` on a full disk leaves nothing behind (no empty `cardsmith.toml`
+/// that would stop the next run), and runs again once there is room.  The
+/// full disk is a file size limit of 0 bytes, with the signal it raises
+/// ignored so that each write fails as on a full disk.
+#[cfg(unix)]
+#[test]
+fn new_on_a_full_disk_leaves_nothing_and_runs_again() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cardsmith_bin = env!("CARGO_BIN_EXE_cardsmith");
+    for args in [&["new", "fleet", "--game", "dreadnaught-2e"][..], &["new", "fleet", "--ruleset"]] {
+        let script = format!("trap '' XFSZ; ulimit -f 0; exec '{cardsmith_bin}' {}", args.join(" "));
+        let output =
+            std::process::Command::new("sh").args(["-c", &script]).current_dir(dir.path()).output().expect("sh runs");
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {}", stderr(&output));
+        assert!(stderr(&output).contains("cannot write"), "{args:?}: {}", stderr(&output));
+        assert_eq!(std::fs::read_dir(dir.path()).expect("folder").count(), 0, "{args:?}: something was left");
+        let output = cardsmith(args, dir.path());
+        assert_eq!(output.status.code(), Some(0), "{args:?}: {}", stderr(&output));
+        let manifest = std::fs::read_to_string(dir.path().join("fleet/cardsmith.toml")).expect("manifest");
+        assert!(manifest.contains("name = \"fleet\""), "{manifest}");
+        let check = cardsmith(&["check"], &dir.path().join("fleet"));
+        assert_eq!(check.status.code(), Some(0), "{args:?}: {}", stderr(&check));
+        std::fs::remove_dir_all(dir.path().join("fleet")).expect("clean");
+    }
+}

@@ -257,6 +257,28 @@ fn exchange(_: &Path, _: &Path) -> bool {
     false
 }
 
+/// Moves the folder `from` to `to`, which must not exist: where the system
+/// can tell, not even as an empty folder made meanwhile.
+pub fn move_new_folder(from: &Path, to: &Path) -> Result<()> {
+    let moved = rename_without_replacing(from, to);
+    moved.into_diagnostic().wrap_err_with(|| format!("cannot create {}", to.display()))
+}
+
+#[cfg(target_os = "linux")]
+fn rename_without_replacing(from: &Path, to: &Path) -> std::io::Result<()> {
+    use rustix::fs::{renameat_with, RenameFlags, CWD};
+    match renameat_with(CWD, from, CWD, to, RenameFlags::NOREPLACE) {
+        // A file system that cannot refuse to replace: the caller checked.
+        Err(rustix::io::Errno::INVAL | rustix::io::Errno::NOSYS) => std::fs::rename(from, to),
+        other => other.map_err(std::io::Error::from),
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn rename_without_replacing(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::rename(from, to)
+}
+
 /// Writes a new file atomically and never over another: the text is
 /// written and flushed beside it, then linked in under its name, which fails
 /// if a file of that name appeared meanwhile.
