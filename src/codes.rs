@@ -13,6 +13,7 @@ pub fn all() -> Vec<&'static Code> {
     codes.extend_from_slice(crate::check::codes::ALL);
     codes.extend_from_slice(crate::lint::CODES);
     codes.extend_from_slice(crate::backend::print::codes::ALL);
+    codes.extend_from_slice(crate::spreadsheet::ALL);
     codes.sort_by_key(|c| c.id);
     codes
 }

@@ -51,8 +51,11 @@ The message says which type the key takes.";
     CONFIG_BAD_VALUE "E0013" "config-bad-value" "\
 A setting in `cardsmith.toml` has the right type but a value cardsmith cannot
 use: a lint name that does not exist in `[lints]`, a level other than
-\"allow\", \"warn\" or \"deny\", or a `[print.sizes]` value that is not a
-card size (poker, bridge, tarot, mini, or WxH in millimetres).
+\"allow\", \"warn\" or \"deny\", a `[print.sizes]` value that is not a
+card size (poker, bridge, tarot, mini, or WxH in millimetres), or an output
+folder (`[build] out`, `[print] out`) outside the project: a project's own
+settings write only inside it (`--out` on the command line can name any
+folder).
 `cardsmith lint --list` lists the lints.
 
     [lints]
@@ -68,7 +71,8 @@ pub struct Manifest {
     pub game: Option<String>,
     /// `[project] paths`, each with its span for later diagnostics.
     pub paths: Option<Vec<(String, Span)>>,
-    pub build_out: Option<String>,
+    /// `[build] out`, with its value's span.
+    pub build_out: Option<(String, Span)>,
     pub print: PrintSettings,
     pub lints: lint::Config,
 }
@@ -76,7 +80,8 @@ pub struct Manifest {
 /// `[print]`: defaults for `cardsmith print`; the command line wins.
 #[derive(Clone, Debug, Default)]
 pub struct PrintSettings {
-    pub out: Option<String>,
+    /// `[print] out`, with its value's span.
+    pub out: Option<(String, Span)>,
     pub formats: Option<Vec<String>>,
     pub paper: Option<String>,
     pub card: Option<String>,
@@ -273,7 +278,7 @@ impl Reader {
             };
             let value_span = item.span().map_or(key_span, |r| self.span(Some(r)));
             match self.setting(*kind, item) {
-                Some(setting) => self.store(table_name, key, setting),
+                Some(setting) => self.store(table_name, key, setting, value_span),
                 None => {
                     let (what, example) = kind.describe();
                     self.wrong_type(&format!("`{table_name}.{key}`"), value_span, what, &format!("{key} = {example}"));
@@ -323,15 +328,15 @@ impl Reader {
         })
     }
 
-    fn store(&mut self, table: &str, key: &str, setting: Setting) {
+    fn store(&mut self, table: &str, key: &str, setting: Setting, span: Span) {
         let manifest = &mut self.manifest;
         let print = &mut manifest.print;
         match (table, key, setting) {
             ("project", "name", Setting::Text(s)) => manifest.name = Some(s),
             ("project", "game", Setting::Text(s)) => manifest.game = Some(s),
             ("project", "paths", Setting::List(l)) => manifest.paths = Some(l),
-            ("build", "out", Setting::Text(s)) => manifest.build_out = Some(s),
-            ("print", "out", Setting::Text(s)) => print.out = Some(s),
+            ("build", "out", Setting::Text(s)) => manifest.build_out = Some((s, span)),
+            ("print", "out", Setting::Text(s)) => print.out = Some((s, span)),
             ("print", "format" | "formats", Setting::List(l)) => {
                 print.formats = Some(l.into_iter().map(|(s, _)| s).collect())
             }
@@ -443,7 +448,7 @@ mod tests {
         assert_eq!(problems, vec![]);
         let paths: Vec<&str> = manifest.paths.iter().flatten().map(|(p, _)| p.as_str()).collect();
         assert_eq!(paths, ["cards", "more"]);
-        assert_eq!(manifest.build_out.as_deref(), Some("o"));
+        assert_eq!(manifest.build_out.map(|(out, _)| out).as_deref(), Some("o"));
         assert_eq!(manifest.print.formats, Some(vec!["pdf".to_string(), "png".to_string()]));
         assert_eq!(
             (manifest.print.bleed, manifest.print.backs, manifest.print.dpi),

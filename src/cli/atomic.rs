@@ -26,7 +26,9 @@ const MARKER_TEXT: &str = "This folder is written by cardsmith and replaced as a
 
 /// Test hook, not a user setting: when set to a number of milliseconds, the
 /// build sleeps that long after writing its temporary folder and before moving
-/// it into place, so a test can kill it at a known moment.
+/// it into place (and `fmt` and `lint --fix` before renaming a file into
+/// place), so a test can kill it, or change what it writes over, at a known
+/// moment.
 const PAUSE_HOOK: &str = "CARDSMITH_TEST_HOOK_PAUSE_BEFORE_RENAME_MS";
 const RELEASE_HOOK: &str = "CARDSMITH_TEST_HOOK_RELEASE_FILE";
 
@@ -61,6 +63,8 @@ pub fn replace_folder_streamed(
         remove_leftovers(&parent, &name);
     }
     let temp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
+    // A folder of that name that is not this run's is never removed.
+    std::fs::create_dir(&temp).into_diagnostic().wrap_err_with(|| format!("cannot create {}", temp.display()))?;
     let written = write_all(&temp, names, &write).and_then(|()| {
         pause_for_tests();
         move_into_place(&temp, out, &parent, &name)
@@ -140,21 +144,43 @@ fn open_for_locking(parent: &Path) -> std::io::Result<std::fs::File> {
     std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(parent.join(".cardsmith-lock"))
 }
 
-/// Temporary folders of runs that were killed before they finished.
+/// Temporary folders of runs that were killed before they finished: named
+/// as a run names them (`.out.tmp-PID`, `.out.old-PID`) and either empty or
+/// holding the marker, which a run writes into its folder first.  A folder
+/// that is named so but holds files cardsmith did not write is someone
+/// else's: it is left as it is, with a warning.
 fn remove_leftovers(parent: &Path, name: &str) {
     let Ok(entries) = std::fs::read_dir(parent) else { return };
     let prefixes = [format!(".{name}.tmp-"), format!(".{name}.old-")];
     for entry in entries.flatten() {
         let file_name = entry.file_name();
         let file_name = file_name.to_string_lossy();
-        if prefixes.iter().any(|p| file_name.starts_with(p.as_str())) {
-            let _ = std::fs::remove_dir_all(entry.path());
+        let Some(id) = prefixes.iter().find_map(|p| file_name.strip_prefix(p.as_str())) else { continue };
+        let folder = entry.path();
+        let is_folder = std::fs::symlink_metadata(&folder).is_ok_and(|meta| meta.is_dir());
+        if id.is_empty() || !id.bytes().all(|b| b.is_ascii_digit()) || !is_folder {
+            continue;
+        }
+        if std::fs::remove_dir(&folder).is_ok() {
+            continue;
+        }
+        if std::fs::symlink_metadata(folder.join(MARKER)).is_ok_and(|meta| meta.is_file()) {
+            let _ = std::fs::remove_dir_all(&folder);
+        } else {
+            eprintln!(
+                "warning: left {} as it is: it is named like a folder a killed cardsmith run leaves, but holds \
+                 files cardsmith did not write",
+                folder.display()
+            );
         }
     }
 }
 
+/// Writes the files into the new folder `temp`, the marker first (empty,
+/// so the folder is known as cardsmith's should the run be killed) and
+/// last (with its text, once every file is written).
 fn write_all(temp: &Path, names: &[&str], write: &dyn Fn(usize, &mut dyn Write) -> Result<()>) -> Result<()> {
-    std::fs::create_dir(temp).into_diagnostic().wrap_err_with(|| format!("cannot create {}", temp.display()))?;
+    write_file(&temp.join(MARKER), |_| Ok(()))?;
     for (i, name) in names.iter().enumerate() {
         let path = file_in(temp, name)?;
         write_file(&path, |handle| write(i, handle))?;
@@ -187,9 +213,9 @@ fn write_file(path: &Path, write: impl FnOnce(&mut dyn Write) -> Result<()>) -> 
         .wrap_err_with(|| format!("cannot write {}", path.display()))
 }
 
-/// Holds a run before its swap for the tests of what happens meanwhile: for
-/// the milliseconds `PAUSE_HOOK` says, or until the file `RELEASE_HOOK` names
-/// appears, whichever comes first.
+/// Holds a run before its swap (or a file's rename) for the tests of what
+/// happens meanwhile: for the milliseconds `PAUSE_HOOK` says, or until the
+/// file `RELEASE_HOOK` names appears, whichever comes first.
 fn pause_for_tests() {
     let Some(ms) = std::env::var(PAUSE_HOOK).ok().and_then(|v| v.parse::<u64>().ok()) else { return };
     let release = std::env::var_os(RELEASE_HOOK).map(std::path::PathBuf::from);
@@ -231,6 +257,28 @@ fn exchange(_: &Path, _: &Path) -> bool {
     false
 }
 
+/// Moves the folder `from` to `to`, which must not exist: where the system
+/// can tell, not even as an empty folder made meanwhile.
+pub fn move_new_folder(from: &Path, to: &Path) -> Result<()> {
+    let moved = rename_without_replacing(from, to);
+    moved.into_diagnostic().wrap_err_with(|| format!("cannot create {}", to.display()))
+}
+
+#[cfg(target_os = "linux")]
+fn rename_without_replacing(from: &Path, to: &Path) -> std::io::Result<()> {
+    use rustix::fs::{renameat_with, RenameFlags, CWD};
+    match renameat_with(CWD, from, CWD, to, RenameFlags::NOREPLACE) {
+        // A file system that cannot refuse to replace: the caller checked.
+        Err(rustix::io::Errno::INVAL | rustix::io::Errno::NOSYS) => std::fs::rename(from, to),
+        other => other.map_err(std::io::Error::from),
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn rename_without_replacing(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::rename(from, to)
+}
+
 /// Writes a new file atomically and never over another: the text is
 /// written and flushed beside it, then linked in under its name, which fails
 /// if a file of that name appeared meanwhile.
@@ -249,27 +297,86 @@ pub fn create_file(path: &Path, text: &str) -> Result<()> {
     Ok(())
 }
 
+/// What became of a file [`replace_file`] was asked to replace.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Replaced {
+    /// The file holds the new text.
+    Yes,
+    /// The file no longer held what was read (it was saved meanwhile), so
+    /// writing would have lost that edit: it is left as it is.
+    ChangedMeanwhile,
+    /// The file has this many names (hard links).  A replacement would have
+    /// only the one name, the others keeping the old text, so it is left as
+    /// it is.
+    HardLinked(u64),
+}
+
+impl Replaced {
+    /// The warning for a file left as it is: `name` is the file as shown,
+    /// `doing` what was being done to it (`formatted`) and `command` the
+    /// command to run again (`fmt`).
+    pub fn warning(&self, name: &str, doing: &str, command: &str) -> Option<String> {
+        match self {
+            Replaced::Yes => None,
+            Replaced::ChangedMeanwhile => Some(format!(
+                "warning: {name} changed while it was being {doing}; left as it is — run `cardsmith {command}` again"
+            )),
+            Replaced::HardLinked(links) => Some(format!(
+                "warning: {name} has {links} hard links; left as it is: replacing it would part it from its other \
+                 names, which would keep the old text\n  help: give it a file of its own (`cp {name} {name}.new && \
+                 mv {name}.new {name}`), then run `cardsmith {command}` again"
+            )),
+        }
+    }
+}
+
 /// Replaces one file's contents atomically, keeping what the file is: a
 /// link stays a link and its target gets the new contents, and the target's
 /// permissions (and, where allowed, owner) stay as they were.  The text is
 /// written and flushed to a temporary file in the target's folder, then
 /// renamed over the target, and the folder is flushed so the rename lasts.
-pub fn replace_file(path: &Path, text: &str) -> Result<()> {
+///
+/// `read` is what the file held when it was read: the file is replaced only
+/// if it still holds exactly that just before the rename, so an edit saved
+/// meanwhile is never lost (an edit in the instant between that comparison
+/// and the rename is beyond any check).  A file with several hard links is
+/// not replaced either, as the rename would split them.
+pub fn replace_file(path: &Path, read: &[u8], text: &str) -> Result<Replaced> {
     let target = path.canonicalize().into_diagnostic().wrap_err_with(|| format!("cannot write {}", path.display()))?;
+    if let Some(links) = hard_links(&target).filter(|links| *links > 1) {
+        return Ok(Replaced::HardLinked(links));
+    }
     let (dir, name) = split(&target)?;
     let temp = dir.join(format!(".{name}.cardsmith-{}", std::process::id()));
     let written = write_beside(&target, &temp, text.as_bytes()).and_then(|()| {
+        pause_for_tests();
+        if !super::read::holds(&target, read) {
+            return Ok(Replaced::ChangedMeanwhile);
+        }
         std::fs::rename(&temp, &target)
             .into_diagnostic()
-            .wrap_err_with(|| format!("cannot replace {}", target.display()))
+            .wrap_err_with(|| format!("cannot replace {}", target.display()))?;
+        Ok(Replaced::Yes)
     });
-    if written.is_err() {
+    if !matches!(written, Ok(Replaced::Yes)) {
         let _ = std::fs::remove_file(&temp);
         return written;
     }
     // The rename is done; a folder that cannot be flushed only loses it to a crash.
     let _ = std::fs::File::open(&dir).and_then(|folder| folder.sync_all());
-    Ok(())
+    Ok(Replaced::Yes)
+}
+
+/// How many names (hard links) a file has, where the system says.
+#[cfg(unix)]
+fn hard_links(path: &Path) -> Option<u64> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).ok().map(|meta| meta.nlink())
+}
+
+#[cfg(not(unix))]
+fn hard_links(_: &Path) -> Option<u64> {
+    None
 }
 
 /// Writes `bytes` to the new file `temp`, flushed, with the permissions and
@@ -307,4 +414,26 @@ fn write_beside(target: &Path, temp: &Path, bytes: &[u8]) -> Result<()> {
         .and_then(|()| file.sync_all())
         .into_diagnostic()
         .wrap_err_with(|| format!("cannot write {}", temp.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_that_no_longer_holds_what_was_read_is_left_as_it_is() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("a.cards");
+        std::fs::write(&path, "saved meanwhile").expect("write");
+        assert_eq!(replace_file(&path, b"as read", "formatted").expect("no error"), Replaced::ChangedMeanwhile);
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), "saved meanwhile");
+        // Only the file itself is left: the temporary file is gone.
+        assert_eq!(std::fs::read_dir(dir.path()).expect("folder").count(), 1);
+        // A longer or shorter file is changed too.
+        for read in [&b"saved"[..], b"saved meanwhile, and more"] {
+            assert_eq!(replace_file(&path, read, "formatted").expect("no error"), Replaced::ChangedMeanwhile);
+        }
+        assert_eq!(replace_file(&path, b"saved meanwhile", "formatted").expect("written"), Replaced::Yes);
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), "formatted");
+    }
 }

@@ -18,7 +18,7 @@ pub fn run(paths: &[PathBuf], out: Option<&Path>, format: MessageFormat) -> Resu
     let inputs = inputs(&project, paths)?;
     let out = match out {
         Some(out) => out.to_path_buf(),
-        None => project.folder(project.manifest.build_out.as_deref(), DEFAULT_OUT),
+        None => project.output_folder(project.manifest.build_out.as_ref(), "[build] out", DEFAULT_OUT)?,
     };
     output::refuse_overlap(&out, &inputs, Some(project.home()))?;
     let outcome = load(&project, &inputs)?;

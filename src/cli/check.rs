@@ -4,8 +4,8 @@ use super::project;
 use cardsmith::diagnostics::render::{self, MessageFormat};
 use cardsmith::diagnostics::Diagnostic;
 use cardsmith::workspace::Outcome;
-use miette::{IntoDiagnostic, Result};
-use std::io::{IsTerminal, Write};
+use miette::Result;
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -77,7 +77,7 @@ pub fn print(outcome: &Outcome, format: MessageFormat) -> Result<()> {
     if format == MessageFormat::Json {
         super::stdout(&text)?;
     } else {
-        std::io::stderr().lock().write_all(text.as_bytes()).into_diagnostic()?;
+        eprint!("{text}");
     }
     eprintln!("{}", summary(outcome));
     Ok(())

@@ -47,10 +47,10 @@ pub fn run(paths: &[PathBuf], check_only: bool) -> Result<ExitCode> {
         }
         Err(_) => Ok(Formatted { broken: None, changed: None }),
     });
-    let (mut unformatted, mut broken) = (0, 0);
+    let (mut unformatted, mut broken, mut left) = (0, 0, 0);
     for ((path, bytes), result) in read.into_iter().zip(results) {
         // A file that could not be read stops the run here, in order.
-        bytes?;
+        let bytes = bytes?;
         let Formatted { broken: problems, changed } = result?;
         if let Some(rendered) = problems {
             eprint!("{rendered}");
@@ -60,8 +60,11 @@ pub fn run(paths: &[PathBuf], check_only: bool) -> Result<ExitCode> {
             unformatted += 1;
             if check_only {
                 super::stdout(&output)?;
-            } else {
-                atomic::replace_file(path, &output)?;
+            } else if let Some(warning) =
+                atomic::replace_file(path, &bytes, &output)?.warning(&project::display_name(path), "formatted", "fmt")
+            {
+                eprintln!("{warning}");
+                left += 1;
             }
         }
     }
@@ -71,7 +74,7 @@ pub fn run(paths: &[PathBuf], check_only: bool) -> Result<ExitCode> {
         "{verb} {unformatted} of {total} file{}; {broken} with syntax errors, whose broken items are kept as written",
         if total == 1 { "" } else { "s" }
     );
-    Ok(if broken > 0 || (check_only && unformatted > 0) { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if broken > 0 || left > 0 || (check_only && unformatted > 0) { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 /// The names each file writes as a rulebook prints them (`Close Action`,

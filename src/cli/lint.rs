@@ -32,15 +32,23 @@ pub fn run(paths: &[PathBuf], fix: bool, list: bool, format: MessageFormat) -> R
             check::print(&outcome, format)?;
             return Ok(ExitCode::from(1));
         }
-        let fixed = write_fixes(&proposed)?;
-        eprintln!(
-            "fixed {} problem{} in {} file{}",
-            outcome.fixes.len(),
-            plural(outcome.fixes.len()),
-            fixed,
-            plural(fixed)
-        );
+        let left = write_fixes(&outcome.files, &proposed)?;
+        let fixed = proposed.len() - left;
+        if left == 0 {
+            let problems = outcome.fixes.len();
+            eprintln!("fixed {problems} problem{} in {fixed} file{}", plural(problems), plural(fixed));
+        } else {
+            eprintln!(
+                "fixed {fixed} file{}; {left} left as {}",
+                plural(fixed),
+                if left == 1 { "it was" } else { "they were" }
+            );
+        }
         outcome = check::check_paths(&project, paths)?;
+        if left > 0 {
+            check::print(&outcome, format)?;
+            return Ok(ExitCode::from(1));
+        }
     }
     check::print(&outcome, format)?;
     Ok(if outcome.stats.errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
@@ -99,10 +107,21 @@ fn new_problems(before: &cardsmith::workspace::Outcome, after: &cardsmith::works
     introduced
 }
 
-/// Writes the fixed files, each replaced atomically.  Returns how many.
-fn write_fixes(texts: &BTreeMap<String, String>) -> Result<usize> {
+/// Writes the fixed files, each replaced atomically if it still holds what
+/// the check read (`files`), and warns of each left as it is.  Returns how
+/// many were left.
+fn write_fixes(files: &cardsmith::source::Files, texts: &BTreeMap<String, String>) -> Result<usize> {
+    let read: BTreeMap<&str, &cardsmith::source::SourceFile> =
+        files.ids().map(|id| files.get(id)).map(|source| (source.name.as_str(), source)).collect();
+    let mut left = 0;
     for (name, text) in texts {
-        atomic::replace_file(&PathBuf::from(name), text)?;
+        let Some(source) = read.get(name.as_str()) else { continue };
+        let bytes = if source.had_bom { format!("\u{feff}{}", source.text) } else { source.text.clone() };
+        let replaced = atomic::replace_file(&PathBuf::from(name), bytes.as_bytes(), text)?;
+        if let Some(warning) = replaced.warning(name, "fixed", "lint --fix") {
+            eprintln!("{warning}");
+            left += 1;
+        }
     }
-    Ok(texts.len())
+    Ok(left)
 }

@@ -6,6 +6,7 @@ mod atomic;
 mod budget;
 mod build;
 mod check;
+pub mod console;
 mod explain;
 mod fmt;
 mod lint;
@@ -253,13 +254,18 @@ pub fn main() -> ExitCode {
         Command::New { name, game, ruleset } => new::run(&name, game.as_deref(), ruleset),
         Command::Lsp => lsp::run(),
     };
-    match result {
+    let code = match result {
         Ok(code) => code,
         Err(report) => {
             eprintln!("{}", describe(&report));
             ExitCode::from(USAGE_OR_IO)
         }
+    };
+    // What could not be said could not be read: the run did not do its job.
+    if console::stderr_lost() {
+        return ExitCode::from(USAGE_OR_IO);
     }
+    code
 }
 
 /// Hands a command's large results (files, trees, IR, diagnostics) to the

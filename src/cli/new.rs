@@ -26,9 +26,15 @@ pub fn run(folder: &Path, game: Option<&str>, own_ruleset: bool) -> Result<ExitC
             "no starter project for game `{game}`"
         ));
     };
-    let (name, cards) = create(folder, Some(game))?;
+    let name = project_name(folder)?;
     let title = title_case(&name);
-    write(&cards.join(format!("{name}.cards")), &starter.replace("{{name}}", &card_string_text(&title)))?;
+    write_project(
+        folder,
+        &[
+            (MANIFEST.to_string(), manifest(&name, Some(game))),
+            (format!("cards/{name}.cards"), starter.replace("{{name}}", &card_string_text(&title))),
+        ],
+    )?;
     super::stdout(&format!(
         "created {} for {game}; next: cd {} && cardsmith check\n",
         folder.display(),
@@ -37,34 +43,69 @@ pub fn run(folder: &Path, game: Option<&str>, own_ruleset: bool) -> Result<ExitC
     Ok(ExitCode::SUCCESS)
 }
 
-/// The project folder, its manifest and its `cards` folder; returns the
-/// project's name and the `cards` folder.
-fn create(folder: &Path, game: Option<&str>) -> Result<(String, std::path::PathBuf)> {
+/// The name of a project to create in `folder`, which must not exist yet.
+fn project_name(folder: &Path) -> Result<String> {
     if folder.exists() {
         return Err(miette!(help = "choose a new folder name", "{} already exists", folder.display()));
     }
-    let name = folder.file_name().and_then(|n| n.to_str()).unwrap_or("my-cards").to_string();
-    let cards = folder.join("cards");
-    std::fs::create_dir_all(&cards).into_diagnostic().wrap_err_with(|| format!("cannot create {}", cards.display()))?;
+    Ok(folder.file_name().and_then(|n| n.to_str()).unwrap_or("my-cards").to_string())
+}
+
+/// The project's manifest.
+fn manifest(name: &str, game: Option<&str>) -> String {
     let game = game.map(|g| format!("game = {}\n", toml_string(g))).unwrap_or_default();
-    let manifest = format!(
+    format!(
         "[project]\nname = {}\n{game}# What `cardsmith check` reads when given no paths.\npaths = [\"cards\"]\n",
-        toml_string(&name),
-    );
-    write(&folder.join(MANIFEST), &manifest)?;
-    Ok((name, cards))
+        toml_string(name),
+    )
+}
+
+/// Creates the project folder holding `files` (by their paths inside it),
+/// all or nothing: they are written into a temporary folder beside it,
+/// which is then renamed into place, so that a run that fails midway (a
+/// full disk) leaves nothing that would stop the next.
+fn write_project(folder: &Path, files: &[(String, String)]) -> Result<()> {
+    let parent = folder.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = folder.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    std::fs::create_dir_all(parent)
+        .into_diagnostic()
+        .wrap_err_with(|| format!("cannot create {}", parent.display()))?;
+    let temp = parent.join(format!(".{name}.new-{}", std::process::id()));
+    std::fs::create_dir(&temp).into_diagnostic().wrap_err_with(|| format!("cannot create {}", temp.display()))?;
+    let written = files
+        .iter()
+        .try_for_each(|(path, text)| {
+            let path = temp.join(path);
+            if let Some(folder) = path.parent() {
+                std::fs::create_dir_all(folder)
+                    .into_diagnostic()
+                    .wrap_err_with(|| format!("cannot create {}", folder.display()))?;
+            }
+            super::atomic::create_file(&path, text)
+        })
+        .and_then(|()| super::atomic::move_new_folder(&temp, folder));
+    if written.is_err() {
+        let _ = std::fs::remove_dir_all(&temp);
+    }
+    written
 }
 
 /// `new NAME --ruleset`: the starter game, its id made from the folder's name.
 fn own_game(folder: &Path) -> Result<ExitCode> {
-    let (name, cards) = create(folder, None)?;
+    let name = project_name(folder)?;
     let id = game_id(&name);
     let title = card_string_text(&title_case(&name));
     let fill =
         |template: &str| template.replace("{{id}}", &id).replace("{{title}}", &title).replace("{{name}}", &title);
     let (ruleset, starter) = OWN_GAME;
-    write(&cards.join(format!("{id}.rules")), &fill(ruleset))?;
-    write(&cards.join(format!("{id}.cards")), &fill(starter))?;
+    write_project(
+        folder,
+        &[
+            (MANIFEST.to_string(), manifest(&name, None)),
+            (format!("cards/{id}.rules"), fill(ruleset)),
+            (format!("cards/{id}.cards"), fill(starter)),
+        ],
+    )?;
     super::stdout(&format!(
         "created {} with its own game `{id}` (cards/{id}.rules; docs/rulesets.md explains each line); next: cd {} \
          && cardsmith check\n",
@@ -91,10 +132,6 @@ fn game_id(name: &str) -> String {
     } else {
         id.to_string()
     }
-}
-
-fn write(path: &Path, text: &str) -> Result<()> {
-    std::fs::write(path, text).into_diagnostic().wrap_err_with(|| format!("cannot write {}", path.display()))
 }
 
 /// A TOML basic string holding `text` exactly.

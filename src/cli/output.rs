@@ -54,7 +54,7 @@ pub fn require_cards(outcome: &Outcome, inputs: &[PathBuf]) -> Result<()> {
 
 /// `path` as the file system resolves it: its nearest existing ancestor
 /// canonicalised, with the rest of the path appended.
-fn resolve(path: &Path) -> PathBuf {
+pub fn resolve(path: &Path) -> PathBuf {
     let mut existing = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     let mut missing = Vec::new();
     let mut real = loop {

@@ -218,7 +218,7 @@ pub(super) fn preview(project: &Project, paths: &[PathBuf]) -> Result<Preview> {
 fn output_folder(args: &Args, project: &Project, inputs: &[PathBuf]) -> Result<PathBuf> {
     let out = match &args.out {
         Some(out) => out.clone(),
-        None => project.folder(project.manifest.print.out.as_deref(), DEFAULT_OUT),
+        None => project.output_folder(project.manifest.print.out.as_ref(), "[print] out", DEFAULT_OUT)?,
     };
     let mut read = inputs.to_vec();
     read.extend(project.root.as_deref().map(|root| root.join(TEMPLATES)));

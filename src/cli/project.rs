@@ -1,7 +1,8 @@
 //! Finding the project and the files to read.
 
 use cardsmith::config::Manifest;
-use cardsmith::source::Files;
+use cardsmith::diagnostics::Diagnostic;
+use cardsmith::source::{Files, Span};
 use miette::{miette, IntoDiagnostic, Result, WrapErr};
 use std::path::{Path, PathBuf};
 
@@ -85,10 +86,30 @@ impl Project {
         self.root.as_deref().unwrap_or(&self.cwd)
     }
 
-    /// A setting's folder, relative to the project root (or to the current
-    /// folder outside a project).
-    pub fn folder(&self, setting: Option<&str>, default: &str) -> PathBuf {
-        self.root.as_deref().unwrap_or(&self.cwd).join(setting.unwrap_or(default))
+    /// An output folder: the one the manifest's `key` names (`setting`),
+    /// else `default`, relative to the project root (or to the current folder
+    /// outside a project).  A folder the manifest names must lie inside the
+    /// project, links followed, so that a project from someone else cannot
+    /// write elsewhere; it is an `E0013` at the setting otherwise.  (`--out`
+    /// on the command line is the user's own word and may name any folder.)
+    pub fn output_folder(&self, setting: Option<&(String, Span)>, key: &str, default: &str) -> Result<PathBuf> {
+        let Some((name, span)) = setting else { return Ok(self.home().join(default)) };
+        let folder = self.home().join(name);
+        let (Some(root), Some(source)) = (&self.root, &self.manifest_source) else { return Ok(folder) };
+        let real_root = root.canonicalize().into_diagnostic()?;
+        let real = super::output::resolve(&folder);
+        if real.starts_with(&real_root) && real != real_root {
+            return Ok(folder);
+        }
+        let mut files = Files::new();
+        let id = files.add(&source.name, source.text.as_str());
+        let outside = Diagnostic::error(
+            &cardsmith::config::CONFIG_BAD_VALUE,
+            format!("`{key}` must be a folder inside the project, and `{name}` is not"),
+        )
+        .primary(Span::new(id, span.start as usize, span.end as usize), format!("leads to {}", real.display()))
+        .help("name a folder inside the project, such as \"out\"; `--out DIR` on the command line can name any folder");
+        Err(report(&files, &[outside]))
     }
 
     /// A workspace with the project's settings applied.

@@ -102,6 +102,13 @@ pub fn utf8(path: &Path, bytes: Vec<u8>) -> Result<String> {
     })
 }
 
+/// Whether the regular file at `path` holds exactly `expected`, read to at
+/// most one byte past it; a file that cannot be read does not.
+pub fn holds(path: &Path, expected: &[u8]) -> bool {
+    let Ok(file) = open_regular(path) else { return false };
+    at_most(file, path, expected.len() as u64 + 1).is_ok_and(|bytes| bytes == expected)
+}
+
 pub fn too_large(path: &Path, limit: &Limit) -> miette::Report {
     miette!(
         help = limit.help,

@@ -21,7 +21,7 @@ pub(super) const DEFAULT_OUT: &str = "csv";
 pub fn export(paths: &[PathBuf], out: Option<&Path>, format: MessageFormat) -> Result<ExitCode> {
     let project = Project::find()?;
     let inputs = build::inputs(&project, paths)?;
-    let out = out.map_or_else(|| project.folder(None, DEFAULT_OUT), Path::to_path_buf);
+    let out = out.map_or_else(|| project.home().join(DEFAULT_OUT), Path::to_path_buf);
     output::refuse_overlap(&out, &inputs, Some(project.home()))?;
     let outcome = build::load(&project, &inputs)?;
     check::print(&outcome, format)?;
@@ -81,6 +81,15 @@ pub fn import(args: &ImportArgs<'_>) -> Result<ExitCode> {
     workspace.add_text(&out_name, &generated.text);
     let outcome = workspace.check();
     let (mut errors, mut shown) = (0, 0);
+    for warning in &generated.warnings {
+        shown += 1;
+        if shown <= MOST_SHOWN {
+            eprintln!("{}", located(&table_name, warning));
+            if let Some(help) = &warning.help {
+                eprintln!("  help: {help}");
+            }
+        }
+    }
     for diagnostic in &outcome.diagnostics {
         let Some(span) = diagnostic.primary_span().filter(|s| outcome.files.get(s.file).name == out_name) else {
             continue;

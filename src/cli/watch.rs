@@ -304,8 +304,8 @@ impl Watched {
         let home = real(project.home())?;
         let settings = &project.manifest;
         let outputs = [
-            (settings.build_out.as_deref(), super::build::DEFAULT_OUT),
-            (settings.print.out.as_deref(), super::print::DEFAULT_OUT),
+            (settings.build_out.as_ref().map(|(out, _)| out.as_str()), super::build::DEFAULT_OUT),
+            (settings.print.out.as_ref().map(|(out, _)| out.as_str()), super::print::DEFAULT_OUT),
             (None, super::spreadsheet::DEFAULT_OUT),
         ];
         let outputs = outputs.iter().map(|(setting, default)| home.join(setting.unwrap_or(default))).collect();

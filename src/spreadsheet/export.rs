@@ -1,7 +1,7 @@
 //! `cardsmith export --csv`: one table per game and card kind, from checked
 //! cards and the lines they were written with.
 
-use super::{cell_from_string, columns, is_text_field, LINT_WORDS};
+use super::{cell_from_string, columns, guarded, is_text_field, LINT_WORDS};
 use crate::backend::OutputFile;
 use crate::check::model::Kind;
 use crate::ir::{Card, Project};
@@ -51,7 +51,7 @@ fn table(header: &[&str], rows: impl Iterator<Item = Vec<String>>) -> Result<Str
     let mut writer = csv::Writer::from_writer(Vec::new());
     writer.write_record(header)?;
     for row in rows {
-        writer.write_record(&row)?;
+        writer.write_record(row.into_iter().map(guarded))?;
     }
     let bytes = writer.into_inner().map_err(|e| e.into_error())?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())

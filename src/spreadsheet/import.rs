@@ -2,7 +2,10 @@
 //! spreadsheet, each line of it traced back to the cell it came from, so a
 //! problem the checker finds is reported by row and column.
 
-use super::{columns, header_key, is_text_field, string_from_cell, EFFECTS, LINTS, NAME, TAGS};
+use super::{
+    columns, header_key, is_formula, is_text_field, string_from_cell, unguarded, EFFECTS, FORMULA_CELL, LINTS, NAME,
+    TAGS,
+};
 use crate::check::model::Kind;
 use crate::check::names::suggest;
 use std::ops::Range;
@@ -12,6 +15,9 @@ use std::ops::Range;
 pub struct Generated {
     pub text: String,
     pub cards: usize,
+    /// Cells imported as they are that a spreadsheet would have run as
+    /// formulas ([`FORMULA_CELL`]), one warning each.
+    pub warnings: Vec<TableError>,
     origins: Vec<(Range<usize>, Cell)>,
 }
 
@@ -94,14 +100,45 @@ pub fn cards_from_table(
     };
     let headers = reader.headers().map_err(not_csv)?.clone();
     let fields = column_fields(&headers, kind, mapping)?;
-    let mut out = Generated { text: format!("game {game}\n"), cards: 0, origins: Vec::new() };
+    let mut out = Generated { text: format!("game {game}\n"), cards: 0, warnings: Vec::new(), origins: Vec::new() };
     for record in reader.records() {
         let record = record.map_err(not_csv)?;
         let row = record.position().map_or(0, |p| p.line());
+        let record = cells(&mut out, &headers, &record, row);
         card(&mut out, kind, &headers, &fields, &record, row)?;
         out.cards += 1;
     }
     Ok(out)
+}
+
+/// A row's cells as its card reads them: the `'` that export puts before a
+/// formula is taken away, and a formula without it is taken as the text it
+/// holds, with a warning at its cell.
+fn cells(out: &mut Generated, headers: &csv::StringRecord, record: &csv::StringRecord, row: u64) -> csv::StringRecord {
+    let mut cells = csv::StringRecord::new();
+    for (i, cell) in record.iter().enumerate() {
+        if is_formula(cell) {
+            let start = match cell.chars().next() {
+                Some('\t') => "a tab".to_string(),
+                Some('\r') => "a carriage return".to_string(),
+                first => format!("`{}`", first.unwrap_or_default()),
+            };
+            out.warnings.push(TableError {
+                cell: Some(Cell { row, column: headers.get(i).unwrap_or_default().to_string() }),
+                message: format!(
+                    "warning[{}]: this cell starts with {start}: a spreadsheet would run it as a formula",
+                    FORMULA_CELL.id
+                ),
+                help: Some(
+                    "it is imported as the text it holds: check that it is the text you meant (`cardsmith export` \
+                     writes such text with a `'` before it)"
+                        .to_string(),
+                ),
+            });
+        }
+        cells.push_field(unguarded(cell));
+    }
+    cells
 }
 
 /// Appends one row's card.

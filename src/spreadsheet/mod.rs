@@ -14,11 +14,33 @@
 //! only text (and the card's name) holds the text itself, without quotes: a
 //! `"` in the cell is a quote in the text, and `\{`, `\}`, `\*`, `\n`, `\t`
 //! and `\\` keep their meaning in card text.
+//!
+//! A cell a spreadsheet would run as a formula (text starting with `=`,
+//! `+`, `-`, `@`, a tab or a carriage return) is written with a `'` before
+//! it, read back without it, and, found without it on import, imported as
+//! text with a warning ([`FORMULA_CELL`]).
 
 pub mod export;
 pub mod import;
 
 use crate::check::model::{FieldDef, Kind, Repeat, Type};
+use crate::diagnostics::codes;
+
+codes! {
+FORMULA_CELL "E0801" "formula-cell" "\
+A cell of an imported table starts with `=`, `+`, `-`, `@`, a tab or a
+carriage return, and is not a plain number: a spreadsheet opening the table
+would have read it as a formula, and a formula can fetch addresses or run
+programs (`=HYPERLINK(...)`, `=cmd|' /C calc'!A0`).  The cell is imported as
+the text it holds; check that it is the text you meant, and open tables from
+others with care.
+
+`cardsmith export --csv` writes such text with a `'` before it, which
+spreadsheets read as text, and `cardsmith import` takes that `'` away again:
+
+    =Deal 3 damage       # warning: a spreadsheet would run it as a formula
+    '=Deal 3 damage      # the text `=Deal 3 damage`, as export writes it";
+}
 
 /// The column of a card's name.
 pub const NAME: &str = "name";
@@ -98,6 +120,46 @@ pub fn string_from_cell(cell: &str) -> String {
     out
 }
 
+/// The characters that make a spreadsheet read a cell as a formula when it
+/// starts with one (OWASP's list for CSV injection).
+const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
+
+/// Whether a spreadsheet would read a cell as a formula: it starts with one
+/// of [`FORMULA_STARTS`] and is not a plain number (`-3`, `+2.5`), which a
+/// spreadsheet reads as the number it is.
+pub fn is_formula(cell: &str) -> bool {
+    cell.starts_with(FORMULA_STARTS) && !is_plain_number(cell)
+}
+
+/// A sign, digits and at most one decimal point.
+fn is_plain_number(cell: &str) -> bool {
+    let digits = cell.strip_prefix(['-', '+']).unwrap_or(cell);
+    digits.chars().any(|c| c.is_ascii_digit())
+        && digits.chars().all(|c| c.is_ascii_digit() || c == '.')
+        && digits.matches('.').count() <= 1
+}
+
+/// A cell as export writes it: one that a spreadsheet would run as a
+/// formula gets a `'` before it, which spreadsheets read as "text follows".
+/// So does one that would be taken for such a cell on import (a formula
+/// after `'`s), so that [`unguarded`] gives back every cell exactly.
+pub fn guarded(cell: String) -> String {
+    if is_formula(cell.trim_start_matches('\'')) {
+        format!("'{cell}")
+    } else {
+        cell
+    }
+}
+
+/// A cell as import reads it: the `'` that [`guarded`] put before a formula
+/// is taken away.
+pub fn unguarded(cell: &str) -> &str {
+    match cell.strip_prefix('\'') {
+        Some(text) if is_formula(text.trim_start_matches('\'')) => text,
+        _ => cell,
+    }
+}
+
 /// A column's header made comparable: `Line of Fire`, `line_of_fire` and
 /// `line-of-fire` are one column.
 pub fn header_key(header: &str) -> String {
@@ -116,6 +178,29 @@ mod tests {
         }
         assert_eq!(cell_from_string(r#"He said \"go\"."#), r#"He said "go"."#);
         assert_eq!(string_from_cell("a \\ b\nc"), r#""a \\ b\nc""#);
+    }
+
+    #[test]
+    fn formulas_are_quoted_numbers_are_not_and_unquoting_gives_back_every_cell() {
+        for (cell, written) in [
+            ("=HYPERLINK(\"http://x\")", "'=HYPERLINK(\"http://x\")"),
+            ("+1+1", "'+1+1"),
+            ("-1 2", "'-1 2"),
+            ("@SUM(A1)", "'@SUM(A1)"),
+            ("\tx", "'\tx"),
+            ("\rx", "'\rx"),
+            ("'=x", "''=x"),
+            ("-3", "-3"),
+            ("+2.5", "+2.5"),
+            ("-", "'-"),
+            ("'-3", "'-3"),
+            ("'tis", "'tis"),
+            ("Deal 3", "Deal 3"),
+        ] {
+            assert_eq!(guarded(cell.to_string()), written, "{cell:?}");
+            assert_eq!(unguarded(written), cell, "{cell:?}");
+        }
+        assert!(is_formula("=1") && !is_formula("'=1") && !is_formula("-3.5") && is_formula("-3.5.1"));
     }
 
     #[test]
