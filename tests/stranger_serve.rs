@@ -1,9 +1,12 @@
-//! What a stranger's page or program can do to the preview server of
-//! `cardsmith watch --serve`: the real binary serving a new project, asked
-//! over raw TCP connections.
+//! What a stranger's page or program can do to the servers of cardsmith:
+//! the preview server of `cardsmith watch --serve`, the real binary serving
+//! a new project, asked over raw TCP connections; and the language server
+//! `cardsmith lsp`, sent messages of hostile shapes over its pipes.
 
 mod common;
+mod lsp_wire;
 
+use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
@@ -165,4 +168,89 @@ fn idle_connections_and_event_streams_never_lock_out_a_page_load() {
     let mut oldest = String::new();
     streams[0].read_to_string(&mut oldest).expect("the oldest stream ends");
     drop(idle);
+}
+
+/// `cardsmith lsp` on an empty project, initialized.
+struct Language {
+    wire: lsp_wire::Wire,
+    next_id: i64,
+    _dir: tempfile::TempDir,
+}
+
+impl Language {
+    fn start() -> Language {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(dir.path().join("cardsmith.toml"), "[project]\npaths = [\"cards\"]\n").expect("manifest");
+        std::fs::create_dir(dir.path().join("cards")).expect("cards");
+        let wire = lsp_wire::start(dir.path(), Stdio::null()).expect("cardsmith lsp starts");
+        let mut language = Language { wire, next_id: 1, _dir: dir };
+        let root = format!("file://{}", language._dir.path().display());
+        language.call("initialize", json!({ "processId": null, "rootUri": root, "capabilities": {} }));
+        language.notify("initialized", json!({}));
+        language
+    }
+
+    fn uri(&self, name: &str) -> String {
+        format!("file://{}", self._dir.path().join("cards").join(name).display())
+    }
+
+    fn send(&mut self, body: &[u8]) {
+        lsp_wire::send(&mut self.wire.input, body).expect("the server reads");
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({ "jsonrpc": "2.0", "method": method, "params": params }).to_string().as_bytes());
+    }
+
+    /// The response to a request.
+    fn call(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }).to_string().as_bytes());
+        self.response(&json!(id))
+    }
+
+    fn response(&mut self, id: &Value) -> Value {
+        loop {
+            let message = self.wire.output.recv_timeout(START).expect("an answer in time");
+            if message.get("method").is_none() && message["id"] == *id {
+                return message;
+            }
+        }
+    }
+}
+
+impl Drop for Language {
+    fn drop(&mut self) {
+        let _ = self.wire.child.kill();
+        let _ = self.wire.child.wait();
+    }
+}
+
+const CARD: &str = "game dreadnaught-2e\n\noffense \"Spinal Lance\" {\n  symbol kinetic\n  arc narrow\n  at 2.4 {\n    impact damage 8\n  }\n  text \"Deal 8 {damage}.\"\n}\n";
+
+#[test]
+fn twenty_thousand_range_edits_in_one_change_are_applied_at_once() {
+    let mut language = Language::start();
+    let uri = language.uri("lances.cards");
+    // A long file: the edits' cost must not grow with it.
+    let text = format!("{CARD}{}", "// a note on the lance\n".repeat(20_000));
+    let params = json!({ "textDocument": { "uri": uri, "languageId": "cardsmith", "version": 1, "text": text } });
+    language.notify("textDocument/didOpen", params);
+    // A comment line above the card, one edit each, each where the one
+    // before left the text: line i is the line the previous edit added.
+    let edits: Vec<Value> = (0..20_000)
+        .map(|i| {
+            let at = json!({ "line": i, "character": 0 });
+            json!({ "range": { "start": at, "end": at }, "text": "// 𝔠 added\n" })
+        })
+        .collect();
+    let change = json!({ "textDocument": { "uri": uri, "version": 2 }, "contentChanges": edits });
+    let sent = Instant::now();
+    language.notify("textDocument/didChange", change);
+    let symbols = language.call("textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } }));
+    let took = sent.elapsed();
+    assert_eq!(symbols["result"][0]["name"], "Spinal Lance", "{symbols}");
+    assert_eq!(symbols["result"][0]["range"]["start"], json!({ "line": 20_002, "character": 0 }), "{symbols}");
+    assert!(took < Duration::from_secs(3), "20,000 edits and a check took {took:?}");
 }

@@ -11,6 +11,7 @@
 
 mod convert;
 mod documents;
+mod edits;
 mod handlers;
 mod transport;
 
