@@ -254,3 +254,32 @@ fn twenty_thousand_range_edits_in_one_change_are_applied_at_once() {
     assert_eq!(symbols["result"][0]["range"]["start"], json!({ "line": 20_002, "character": 0 }), "{symbols}");
     assert!(took < Duration::from_secs(3), "20,000 edits and a check took {took:?}");
 }
+
+#[test]
+fn a_message_of_many_tiny_objects_is_refused_unparsed_and_the_server_goes_on() {
+    let mut language = Language::start();
+    // 600,000 objects in 4 MB: parsed, about 250 MB.
+    let objects = vec!["{\"a\":0}"; 600_000].join(",");
+    let body = format!(r#"{{"jsonrpc":"2.0","id":"big","method":"textDocument/hover","params":{{"x":[{objects}]}}}}"#);
+    language.send(body.as_bytes());
+    let refused = language.response(&json!("big"));
+    let message = refused["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("more than 500000 JSON values"), "{refused}");
+    assert_eq!(refused["error"]["code"], -32600, "{refused}");
+
+    // A body past the byte limit, 8 MiB of text escaped six times over, is
+    // skipped unread.
+    let body = format!(r#"{{"jsonrpc":"2.0","id":"long","method":"x","params":"{}"}}"#, " ".repeat(52 << 20));
+    language.send(body.as_bytes());
+    let refused = language.response(&Value::Null);
+    assert!(
+        refused["error"]["message"].as_str().unwrap_or_default().contains("the most read is 50397184"),
+        "{refused}"
+    );
+
+    let uri = language.uri("lances.cards");
+    let params = json!({ "textDocument": { "uri": uri, "languageId": "cardsmith", "version": 1, "text": CARD } });
+    language.notify("textDocument/didOpen", params);
+    let symbols = language.call("textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } }));
+    assert_eq!(symbols["result"][0]["name"], "Spinal Lance", "{symbols}");
+}
