@@ -283,3 +283,26 @@ fn a_message_of_many_tiny_objects_is_refused_unparsed_and_the_server_goes_on() {
     let symbols = language.call("textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } }));
     assert_eq!(symbols["result"][0]["name"], "Spinal Lance", "{symbols}");
 }
+
+#[test]
+fn engine_data_of_many_tiny_objects_is_refused_before_it_is_parsed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // 1,000,001 objects in 8 MB, within the bytes: parsed, about 700 MB.
+    let objects = vec![r#"{"a":0}"#; 1_000_001].join(",");
+    let document = format!(
+        r#"{{"format":2,"ruleset":{{"id":"g"}},"decks":[{{"name":"D","deck_type":"t","computed":{{"x":[{objects}]}}}}]}}"#
+    );
+    std::fs::write(dir.path().join("tiny.json"), document).expect("write");
+    let started = Instant::now();
+    let output = common::cardsmith(&["timeline", "--data", "tiny.json", "--play", "1:D"], dir.path());
+    let message = common::stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{message}");
+    assert!(
+        message.contains(
+            "tiny.json holds more than 2000000 JSON values (objects, arrays and their items), the most an engine \
+             data document may hold"
+        ),
+        "{message}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(5), "refused in {:?}", started.elapsed());
+}

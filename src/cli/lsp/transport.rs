@@ -14,6 +14,7 @@
 //! are apart, so that the messages read ahead of the one handled wait as
 //! bytes.
 
+use crate::cli::read;
 use lsp_server::{ErrorCode, Notification, Request, RequestId};
 use serde_json::Value;
 use std::io::{self, BufRead, Read, Write};
@@ -119,7 +120,7 @@ fn invalid(id: Option<RequestId>, code: ErrorCode, message: &str) -> Incoming {
 
 /// A body as a request, a notification or a response.
 fn decode(body: &[u8]) -> Incoming {
-    if !holds_at_most(body, MAX_VALUES) {
+    if !read::json_values_at_most(body, MAX_VALUES) {
         let message = format!(
             "a message of more than {MAX_VALUES} JSON values (objects, arrays and their items); \
              send a long change as the whole text instead"
@@ -144,31 +145,6 @@ fn decode(body: &[u8]) -> Incoming {
         (false, true) if value.get("result").is_some() || value.get("error").is_some() => Incoming::Response,
         _ => invalid(id, ErrorCode::InvalidRequest, "not a JSON-RPC request, notification or response"),
     }
-}
-
-/// Whether a JSON text holds at most `most` values, counted without
-/// parsing it: each `{` and `[` opens one, each `,` starts the next, and
-/// what is inside strings does not count.
-fn holds_at_most(body: &[u8], most: usize) -> bool {
-    let (mut values, mut in_string, mut escaped) = (0, false, false);
-    for &byte in body {
-        if in_string {
-            match byte {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-        } else if byte == b'"' {
-            in_string = true;
-        } else if matches!(byte, b'{' | b'[' | b',') {
-            values += 1;
-            if values > most {
-                return false;
-            }
-        }
-    }
-    true
 }
 
 /// A message's `id`, read without building anything else.
@@ -229,8 +205,8 @@ mod tests {
 
     #[test]
     fn values_are_counted_outside_strings() {
-        assert!(holds_at_most(br#"{"a":[1,2],"b":"{[,,]}\"{,"}"#, 4));
-        assert!(!holds_at_most(br#"{"a":[1,2],"b":3}"#, 3));
+        assert!(read::json_values_at_most(br#"{"a":[1,2],"b":"{[,,]}\"{,"}"#, 4));
+        assert!(!read::json_values_at_most(br#"{"a":[1,2],"b":3}"#, 3));
         let refused =
             decode(format!(r#"{{"id":7,"method":"m","params":[{}]}}"#, vec!["0"; MAX_VALUES + 1].join(",")).as_bytes());
         let Incoming::Invalid { id, message, .. } = refused else { panic!("{refused:?}") };
