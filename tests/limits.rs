@@ -159,8 +159,7 @@ fn timeline_refuses_engine_data_over_its_limit_unread() {
     std::fs::File::create(&data).and_then(|f| f.set_len(300 << 20)).expect("sparse file");
     let message = refused_at_once(&["timeline", "--data", "huge.json", "--play", "1:Kinetic Strike"], dir.path());
     assert!(
-        message
-            .contains("huge.json is larger than 268435456 bytes (256 MiB), the most an engine data document may hold"),
+        message.contains("huge.json is larger than 83886080 bytes (80 MiB), the most an engine data document may hold"),
         "{message}"
     );
 }

@@ -54,12 +54,19 @@ pub const FONT: Limit =
     Limit { bytes: 32 << 20, what: "a font", help: "use a smaller font file, or one with fewer scripts" };
 
 /// An engine data document for `timeline --data`: the engine data of
-/// 100,000 cards is about 100 MB.
+/// 20,000 cards is about 64 MB as `cardsmith build` writes it (indented).
+/// With [`ENGINE_DATA_VALUES`], this bounds what reading one takes to well
+/// under a gigabyte, whatever it holds.
 pub const ENGINE_DATA: Limit = Limit {
-    bytes: 256 << 20,
+    bytes: 80 << 20,
     what: "an engine data document",
     help: "pass a document written by `cardsmith build`, or build in memory by naming the card folders instead",
 };
+
+/// The most JSON values an engine data document may hold, counted before it
+/// is parsed ([`json_values_at_most`]): the engine data of 20,000 cards
+/// holds about 1,700,000, and a value parsed takes at most about 350 bytes.
+pub const ENGINE_DATA_VALUES: usize = 2_000_000;
 
 /// A card or ruleset file: at most one byte past the checker's limit, so that
 /// the checker reports a longer file with its own diagnostic (E0009
@@ -107,6 +114,33 @@ pub fn utf8(path: &Path, bytes: Vec<u8>) -> Result<String> {
 pub fn holds(path: &Path, expected: &[u8]) -> bool {
     let Ok(file) = open_regular(path) else { return false };
     at_most(file, path, expected.len() as u64 + 1).is_ok_and(|bytes| bytes == expected)
+}
+
+/// Whether a JSON text holds at most `most` values, counted without parsing
+/// it, in one pass: each `{` and `[` opens one, each `,` starts the next,
+/// and what is inside strings does not count.  What parsing a text builds
+/// grows with this count, not with its bytes: a few bytes (`{"a":0},`)
+/// can become hundreds.
+pub fn json_values_at_most(json: &[u8], most: usize) -> bool {
+    let (mut values, mut in_string, mut escaped) = (0, false, false);
+    for &byte in json {
+        if in_string {
+            match byte {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+        } else if byte == b'"' {
+            in_string = true;
+        } else if matches!(byte, b'{' | b'[' | b',') {
+            values += 1;
+            if values > most {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 pub fn too_large(path: &Path, limit: &Limit) -> miette::Report {

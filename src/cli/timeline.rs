@@ -8,7 +8,7 @@ use super::{build, check, read};
 use cardsmith::engine::data::Document;
 use cardsmith::engine::timeline::{self, Play, TimelineError};
 use miette::{miette, IntoDiagnostic, Result};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
@@ -48,7 +48,7 @@ enum Format {
 pub fn run(args: &Args) -> Result<ExitCode> {
     let documents = match &args.data {
         Some(path) => {
-            let text = read::text(path, &read::ENGINE_DATA)?;
+            let text = read_engine_data(path)?;
             vec![(path.display().to_string(), text)]
         }
         None => {
@@ -86,6 +86,21 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         Format::Json => super::stdout(&format!("{}\n", serde_json::to_string_pretty(&timeline).into_diagnostic()?))?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// An engine data document, under its limits of bytes and of values.
+fn read_engine_data(path: &Path) -> Result<String> {
+    let text = read::text(path, &read::ENGINE_DATA)?;
+    if !read::json_values_at_most(text.as_bytes(), read::ENGINE_DATA_VALUES) {
+        return Err(miette!(
+            help = "build in memory by naming the card folders instead (`cardsmith timeline cards --play …`)",
+            "{} holds more than {} JSON values (objects, arrays and their items), the most an engine data \
+             document may hold (the engine data of about 20,000 cards)",
+            path.display(),
+            read::ENGINE_DATA_VALUES
+        ));
+    }
+    Ok(text)
 }
 
 /// A timeline error as a diagnostic, with what would fix it.

@@ -2,6 +2,7 @@
 //! diagnostics last published for each file.
 
 use super::convert::{self, Encoding};
+use super::edits::EditedText;
 use crate::cli::project;
 use cardsmith::ide::Analysis;
 use cardsmith::source::FileId;
@@ -105,20 +106,14 @@ impl Documents {
     pub fn change(&mut self, params: lsp::DidChangeTextDocumentParams, encoding: Encoding) {
         let Some(path) = convert::path_of(&params.text_document.uri) else { return };
         let Some(text) = self.open.get_mut(&path) else { return };
+        let mut edited = EditedText::new(std::mem::take(text));
         for change in params.content_changes {
             match change.range {
-                None => *text = change.text,
-                Some(range) => {
-                    let mut files = cardsmith::source::Files::new();
-                    let file = files.add("", std::mem::take(text));
-                    let source = files.get(file);
-                    let start = convert::offset(source, range.start, encoding);
-                    let end = convert::offset(source, range.end, encoding).max(start);
-                    let bom = if source.had_bom { "\u{feff}" } else { "" };
-                    *text = format!("{bom}{}{}{}", &source.text[..start], change.text, &source.text[end..]);
-                }
+                None => edited = EditedText::new(change.text),
+                Some(range) => edited.replace(range, &change.text, encoding),
             }
         }
+        *text = edited.into_text();
         self.stale = true;
     }
 

@@ -11,6 +11,7 @@
 
 mod convert;
 mod documents;
+mod edits;
 mod handlers;
 mod transport;
 
@@ -25,10 +26,14 @@ use transport::Incoming;
 /// The methods a client may call before `initialize`: none but these.
 const BEFORE_INITIALIZE: &[&str] = &["initialize", "exit"];
 
+/// The most messages read ahead of the one handled.
+const MOST_READ_AHEAD: usize = 4;
+
 pub fn run() -> miette::Result<ExitCode> {
-    let (sender, receiver) = std::sync::mpsc::channel();
+    let (sender, receiver) = std::sync::mpsc::sync_channel(MOST_READ_AHEAD);
     // Reading on a thread of its own lets the loop see whether more
-    // messages wait before it checks again.
+    // messages wait before it checks again.  They wait unparsed, a few at
+    // most, so that one parsed message at a time is held.
     std::thread::spawn(move || {
         let mut input = std::io::stdin().lock();
         loop {
@@ -60,6 +65,7 @@ pub fn run() -> miette::Result<ExitCode> {
             }
             Err(std::sync::mpsc::TryRecvError::Disconnected) => break,
         };
+        let message = message.decode();
         if let Some(code) = server.handle(message, &mut out) {
             return Ok(code);
         }

@@ -5,13 +5,26 @@
 //! header declares; this one refuses a header line, a header block or a body
 //! over a limit, skips a refused body unallocated, and turns a message that is
 //! not JSON-RPC into an error to answer rather than the end of the session.
+//!
+//! What a body may build is bounded too: before it is parsed, one pass
+//! counts its JSON values (the objects and arrays it opens and the items
+//! after a comma, outside strings), and a body of more than [`MAX_VALUES`]
+//! is refused unparsed, so a message of a few megabytes of tiny objects
+//! cannot take gigabytes.  Reading ([`read`]) and parsing ([`Frame::decode`])
+//! are apart, so that the messages read ahead of the one handled wait as
+//! bytes.
 
+use crate::cli::read;
 use lsp_server::{ErrorCode, Notification, Request, RequestId};
 use serde_json::Value;
 use std::io::{self, BufRead, Read, Write};
 
-/// The largest message body read (a whole file's text is one message).
-pub const MAX_BODY: usize = 64 * 1024 * 1024;
+/// The largest message body read: a whole file's text is one message, and
+/// its JSON escapes take at most six bytes a byte (`\u001b`).
+pub const MAX_BODY: usize = 6 * cardsmith::syntax::MAX_FILE_SIZE + 64 * 1024;
+/// The most JSON values a body may hold: 50,000 range edits in one change
+/// are about 450,000, and each value parsed takes up to about 400 bytes.
+pub const MAX_VALUES: usize = 500_000;
 /// The longest header line, and the most header lines, of one message.
 const MAX_HEADER_LINE: usize = 8 * 1024;
 const MAX_HEADERS: usize = 32;
@@ -33,9 +46,28 @@ pub enum Incoming {
     },
 }
 
-/// Reads the next message; `None` at the end of the input.  An I/O error
-/// ends the session; a bad message does not.
-pub fn read(input: &mut impl BufRead) -> io::Result<Option<Incoming>> {
+/// A message as read, not yet parsed.
+#[derive(Debug)]
+pub enum Frame {
+    Body(Vec<u8>),
+    /// Refused unread: what to answer.
+    Refused(Incoming),
+}
+
+impl Frame {
+    /// The message, parsed.
+    pub fn decode(self) -> Incoming {
+        match self {
+            Frame::Body(body) => decode(&body),
+            Frame::Refused(answer) => answer,
+        }
+    }
+}
+
+/// Reads the next message's body, or what to answer a message that is
+/// refused unread; `None` at the end of the input.  An I/O error ends the
+/// session; a bad message does not.
+pub fn read(input: &mut impl BufRead) -> io::Result<Option<Frame>> {
     let mut length: Option<usize> = None;
     let mut lines = 0;
     loop {
@@ -65,17 +97,21 @@ pub fn read(input: &mut impl BufRead) -> io::Result<Option<Incoming>> {
         }
     }
     let Some(length) = length else {
-        return Ok(Some(invalid(None, ErrorCode::ParseError, "a message without a valid Content-Length header")));
+        return Ok(Some(Frame::Refused(invalid(
+            None,
+            ErrorCode::ParseError,
+            "a message without a valid Content-Length header",
+        ))));
     };
     if length > MAX_BODY {
         // Skipped unread, so the next message is read from its start.
         io::copy(&mut input.by_ref().take(length as u64), &mut io::sink())?;
         let message = format!("a message of {length} bytes; the most read is {MAX_BODY}");
-        return Ok(Some(invalid(None, ErrorCode::InvalidRequest, &message)));
+        return Ok(Some(Frame::Refused(invalid(None, ErrorCode::InvalidRequest, &message))));
     }
     let mut body = vec![0; length];
     input.read_exact(&mut body)?;
-    Ok(Some(decode(&body)))
+    Ok(Some(Frame::Body(body)))
 }
 
 fn invalid(id: Option<RequestId>, code: ErrorCode, message: &str) -> Incoming {
@@ -84,6 +120,13 @@ fn invalid(id: Option<RequestId>, code: ErrorCode, message: &str) -> Incoming {
 
 /// A body as a request, a notification or a response.
 fn decode(body: &[u8]) -> Incoming {
+    if !read::json_values_at_most(body, MAX_VALUES) {
+        let message = format!(
+            "a message of more than {MAX_VALUES} JSON values (objects, arrays and their items); \
+             send a long change as the whole text instead"
+        );
+        return invalid(id_alone(body), ErrorCode::InvalidRequest, &message);
+    }
     let Ok(value) = serde_json::from_slice::<Value>(body) else {
         return invalid(None, ErrorCode::ParseError, "the message is not JSON");
     };
@@ -102,6 +145,15 @@ fn decode(body: &[u8]) -> Incoming {
         (false, true) if value.get("result").is_some() || value.get("error").is_some() => Incoming::Response,
         _ => invalid(id, ErrorCode::InvalidRequest, "not a JSON-RPC request, notification or response"),
     }
+}
+
+/// A message's `id`, read without building anything else.
+fn id_alone(body: &[u8]) -> Option<RequestId> {
+    #[derive(serde::Deserialize)]
+    struct IdAlone {
+        id: Option<RequestId>,
+    }
+    serde_json::from_slice::<IdAlone>(body).ok()?.id
 }
 
 /// Writes one message with its header.
@@ -128,7 +180,8 @@ mod tests {
     fn read_all(input: &[u8]) -> Vec<String> {
         let mut reader = io::BufReader::new(input);
         let mut out = Vec::new();
-        while let Ok(Some(message)) = read(&mut reader) {
+        while let Ok(Some(frame)) = read(&mut reader) {
+            let message = frame.decode();
             out.push(
                 format!("{message:?}").split('(').next().unwrap_or("").split(' ').next().unwrap_or("").to_string(),
             );
@@ -148,5 +201,16 @@ mod tests {
             good.len()
         );
         assert_eq!(read_all(input.as_bytes()), ["Invalid", "Invalid", "Notification", "Invalid"]);
+    }
+
+    #[test]
+    fn values_are_counted_outside_strings() {
+        assert!(read::json_values_at_most(br#"{"a":[1,2],"b":"{[,,]}\"{,"}"#, 4));
+        assert!(!read::json_values_at_most(br#"{"a":[1,2],"b":3}"#, 3));
+        let refused =
+            decode(format!(r#"{{"id":7,"method":"m","params":[{}]}}"#, vec!["0"; MAX_VALUES + 1].join(",")).as_bytes());
+        let Incoming::Invalid { id, message, .. } = refused else { panic!("{refused:?}") };
+        assert_eq!(id, Some(RequestId::from(7)));
+        assert!(message.contains("more than 500000 JSON values"), "{message}");
     }
 }
