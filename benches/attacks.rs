@@ -21,11 +21,13 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-/// One attack: the files of its project and the command it runs.
+/// One attack: the files of its project, the command it runs and what it
+/// is given on standard input.
 struct Attack {
     name: &'static str,
     files: Vec<(String, Vec<u8>)>,
     args: Vec<&'static str>,
+    input: Vec<u8>,
 }
 
 const MANIFEST: &str = "[project]\npaths = [\"cards\"]\n";
@@ -41,6 +43,7 @@ fn template_attack(name: &'static str, template: String) -> Attack {
             ("templates/dreadnaught-2e/event.svg".into(), template.into_bytes()),
         ],
         args: vec!["print", "--format", "png"],
+        input: Vec::new(),
     }
 }
 
@@ -90,7 +93,7 @@ fn art_attack(name: &'static str, svg: String) -> Attack {
     let mut files = Vec::new();
     files_under(&example, &example, &mut files);
     files.push(("art/railgun.svg".into(), svg.into_bytes()));
-    Attack { name, files, args: vec!["print", "--format", "png"] }
+    Attack { name, files, args: vec!["print", "--format", "png"], input: Vec::new() }
 }
 
 /// Every file under `dir`, by its path from `root`.
@@ -145,22 +148,142 @@ fn print_attacks() -> Vec<Attack> {
     ]
 }
 
+/// A card file of `size` bytes or more that `fmt` changes on every line.
+fn misformatted(size: usize) -> Vec<u8> {
+    let card =
+        "offense   \"Lance {n}\"   {\n    symbol   kinetic\n    arc  narrow\n  at 2.4 {\n impact damage 8\n  }\n}\n";
+    let mut text = String::from("game dreadnaught-2e\n\n");
+    let mut n = 0;
+    while text.len() < size {
+        text.push_str(&card.replace("{n}", &n.to_string()));
+        n += 1;
+    }
+    text.into_bytes()
+}
+
+/// Language server messages, framed.
+fn framed(messages: &[String]) -> Vec<u8> {
+    let mut wire = Vec::new();
+    for message in messages {
+        wire.extend(format!("Content-Length: {}\r\n\r\n{message}", message.len()).into_bytes());
+    }
+    wire
+}
+
+fn lsp_session(name: &'static str, middle: Vec<String>) -> Attack {
+    let mut messages =
+        vec![r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":{}}}"#.to_string()];
+    messages.push(r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#.into());
+    messages.extend(middle);
+    messages.push(r#"{"jsonrpc":"2.0","id":9,"method":"shutdown"}"#.into());
+    messages.push(r#"{"jsonrpc":"2.0","method":"exit"}"#.into());
+    Attack { name, files: Vec::new(), args: vec!["lsp"], input: framed(&messages) }
+}
+
+fn command_attacks() -> Vec<Attack> {
+    let mut nested = String::from("cards");
+    for _ in 0..1500 {
+        nested.push_str("/a");
+    }
+    let lines = "// a note\n".repeat(20_000);
+    let uri = "file:///tmp/cardsmith-attack/a.cards";
+    let open = format!(
+        r#"{{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{{"textDocument":{{"uri":"{uri}","languageId":"cardsmith","version":1,"text":"game dreadnaught-2e\n{}"}}}}}}"#,
+        lines.replace('\n', "\\n")
+    );
+    let edits: Vec<String> = (0..20_000)
+        .map(|i| format!(r#"{{"range":{{"start":{{"line":{i},"character":0}},"end":{{"line":{i},"character":0}}}},"text":"// added\n"}}"#))
+        .collect();
+    let change = format!(
+        r#"{{"jsonrpc":"2.0","method":"textDocument/didChange","params":{{"textDocument":{{"uri":"{uri}","version":2}},"contentChanges":[{}]}}}}"#,
+        edits.join(",")
+    );
+    let tiny = vec![r#"{"a":0}"#; 8_000_000].join(",");
+    let hover = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"textDocument/hover","params":{{"x":[{tiny}]}}}}"#);
+    let engine = format!(
+        r#"{{"format":2,"ruleset":{{"id":"g"}},"decks":[{{"name":"D","computed":{{"x":[{}]}}}}]}}"#,
+        vec![r#"{"a":0}"#; 31_000_000].join(",")
+    );
+    vec![
+        Attack {
+            name: "fmt --check: a 2.7 MB file changed on every line",
+            files: vec![("cardsmith.toml".into(), MANIFEST.into()), ("cards/a.cards".into(), misformatted(2_700_000))],
+            args: vec!["fmt", "--check"],
+            input: Vec::new(),
+        },
+        Attack {
+            name: "check: 1,500 nested folders",
+            files: vec![("cardsmith.toml".into(), MANIFEST.into()), (format!("{nested}/a.cards"), EVENT.into())],
+            args: vec!["check"],
+            input: Vec::new(),
+        },
+        lsp_session("lsp: one didChange of 20,000 range edits", vec![open, change]),
+        lsp_session("lsp: a 64 MB message of tiny objects", vec![hover]),
+        Attack {
+            name: "timeline --data: 250 MB of tiny objects",
+            files: vec![("big.json".into(), engine.into_bytes())],
+            args: vec!["timeline", "--data", "big.json", "--play", "1:D"],
+            input: Vec::new(),
+        },
+    ]
+}
+
+/// The argument that makes this binary write the attacks' folders, in a
+/// process of its own: the kernel starts a child's peak memory from its
+/// parent's, so the process that runs and measures them stays small.
+const WRITE: &str = "--write-attacks";
+
 fn main() {
-    let filter: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
-    let attacks: Vec<Attack> = template_attacks().into_iter().chain(print_attacks()).collect();
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    if args.first().map(String::as_str) == Some(WRITE) {
+        let [_, dir, filter @ ..] = args.as_slice() else { panic!("{WRITE} DIR [FILTER...]") };
+        return write_attacks(Path::new(dir), filter);
+    }
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let wrote = Command::new(std::env::current_exe().expect("this benchmark"))
+        .arg(WRITE)
+        .arg(dir.path())
+        .args(&args)
+        .status()
+        .expect("the attacks are written");
+    assert!(wrote.success(), "writing the attacks failed");
     println!("exit: the program's exit code, or `signal N` when it was ended (6: aborted at 4 GB, 9: killed at 60 s)");
     println!();
     println!("| attack | exit | seconds | peak MB |");
     println!("| --- | ---: | ---: | ---: |");
-    for attack in attacks {
-        if !filter.is_empty() && !filter.iter().any(|f| attack.name.contains(f.as_str())) {
-            continue;
+    let mut folders: Vec<_> = std::fs::read_dir(dir.path()).expect("attacks").flatten().map(|e| e.path()).collect();
+    folders.sort();
+    for folder in folders {
+        let name = std::fs::read_to_string(folder.join("name")).expect("a name");
+        match run(&folder) {
+            Ok((status, seconds, peak_mb)) => println!("| {name} | {} | {seconds:.2} | {peak_mb:.0} |", exit(status)),
+            Err(e) => println!("| {name} | failed: {e} | | |"),
         }
-        match run(&attack) {
-            Ok((status, seconds, peak_mb)) => {
-                println!("| {} | {} | {seconds:.2} | {peak_mb:.0} |", attack.name, exit(status))
+    }
+}
+
+/// Writes each attack whose name holds one of `filter` (all, when none) as
+/// a folder: `project/` with its files, `name`, `args` (a line each) and
+/// `stdin`.  Each is made and written before the next is made.
+fn write_attacks(dir: &Path, filter: &[String]) {
+    let makers: [fn() -> Vec<Attack>; 3] = [template_attacks, print_attacks, command_attacks];
+    let mut number = 0;
+    for make in makers {
+        for attack in make() {
+            if !filter.is_empty() && !filter.iter().any(|f| attack.name.contains(f.as_str())) {
+                continue;
             }
-            Err(e) => println!("| {} | failed: {e} | | |", attack.name),
+            let folder = dir.join(format!("{number:03}"));
+            number += 1;
+            for (path, bytes) in &attack.files {
+                let target = folder.join("project").join(path);
+                std::fs::create_dir_all(target.parent().expect("a folder")).expect("a folder");
+                std::fs::write(target, bytes).expect("a file");
+            }
+            std::fs::create_dir_all(folder.join("project")).expect("a folder");
+            std::fs::write(folder.join("name"), attack.name).expect("a name");
+            std::fs::write(folder.join("args"), attack.args.join("\n")).expect("args");
+            std::fs::write(folder.join("stdin"), &attack.input).expect("stdin");
         }
     }
 }
@@ -176,22 +299,19 @@ fn exit(status: i32) -> String {
     }
 }
 
-/// Runs the attack in a fresh folder: its wait status, seconds and peak
+/// Runs the attack written in `folder`: its wait status, seconds and peak
 /// memory in MB.
-fn run(attack: &Attack) -> Result<(i32, f64, f64), String> {
-    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
-    for (path, bytes) in &attack.files {
-        let target = dir.path().join(path);
-        std::fs::create_dir_all(target.parent().expect("a folder")).map_err(|e| e.to_string())?;
-        std::fs::write(target, bytes).map_err(|e| e.to_string())?;
-    }
-    let start = Instant::now();
+fn run(folder: &Path) -> Result<(i32, f64, f64), String> {
+    let args = std::fs::read_to_string(folder.join("args")).map_err(|e| e.to_string())?;
+    let stdin = std::fs::File::open(folder.join("stdin")).map_err(|e| e.to_string())?;
     let binary = std::env::var_os("CARDSMITH_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_cardsmith").into());
+    let start = Instant::now();
     let child = Command::new("sh")
         .args(["-c", "ulimit -v 4194304; exec timeout -s KILL 60 \"$0\" \"$@\""])
         .arg(binary)
-        .args(&attack.args)
-        .current_dir(dir.path())
+        .args(args.lines())
+        .current_dir(folder.join("project"))
+        .stdin(stdin)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
