@@ -280,3 +280,45 @@ fn new_on_a_full_disk_leaves_nothing_and_runs_again() {
         std::fs::remove_dir_all(dir.path().join("fleet")).expect("clean");
     }
 }
+
+/// `fmt --check` on a file whose every line changes takes time in line with
+/// its size: finding the smallest diff took time in the square of the lines
+/// (300 KB: 26 s in a debug build, 2.7 MB: over ten minutes), and the diff
+/// is now cut short after half a second.  The bound is generous: a hang.
+#[test]
+fn the_diff_of_a_file_changed_on_every_line_is_quick() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut text = String::from("game dreadnaught-2e\n");
+    for i in 0..3000 {
+        text += &format!(
+            "\n   offense \"Burner {i}\"   {{\n     symbol kinetic   \n     arc standard\n     at 3.5 {{ impact damage 2 }}\n   }}\n"
+        );
+    }
+    std::fs::write(dir.path().join("big.cards"), &text).expect("write");
+    let started = Instant::now();
+    let output = cardsmith(&["fmt", "--check", "big.cards"], dir.path());
+    let took = started.elapsed();
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let diff = String::from_utf8_lossy(&output.stdout);
+    assert!(diff.starts_with("--- big.cards\n+++ big.cards (formatted)\n@@ "), "{}", &diff[..200]);
+    assert!(diff.contains("\n-   offense \"Burner 2999\"   {\n") && diff.contains("\n+offense \"Burner 2999\" {\n"));
+    assert!(took < Duration::from_secs(5), "fmt --check took {took:?}");
+}
+
+/// Folders nested 1,000 deep are walked in time in line with their number:
+/// resolving every folder's whole path anew took time in the cube of the
+/// depth (a debug build's `check` of 1,500: 33 s, now 0.34 s).  The bound is
+/// generous: a hang.
+#[test]
+fn folders_nested_deep_are_walked_quickly() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("cardsmith.toml"), "[project]\npaths = [\"cards\"]\n").expect("manifest");
+    let deepest = dir.path().join("cards").join(["d"; 1000].join("/"));
+    std::fs::create_dir_all(&deepest).expect("nested folders");
+    std::fs::write(deepest.join("burner.cards"), UNTIDY.replace("   {", " {")).expect("card");
+    let started = Instant::now();
+    let output = cardsmith(&["check"], dir.path());
+    let took = started.elapsed();
+    assert!(stderr(&output).contains("checked 1 file: 1 card"), "{}", stderr(&output));
+    assert!(took < Duration::from_secs(5), "check took {took:?}");
+}

@@ -162,15 +162,21 @@ pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
             std::fs::metadata(path).into_diagnostic().wrap_err_with(|| format!("cannot read {}", path.display()))?;
         if meta.is_dir() {
             let top = path.canonicalize().into_diagnostic()?;
-            walk.folder(path, &top)?;
+            walk.folder(path, top.clone(), &top)?;
         } else {
-            walk.file(path);
+            let real = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+            walk.file(path, real);
         }
     }
     walk.found.sort();
     Ok(walk.found)
 }
 
+/// A walk over folders.  Each entry's real path is its folder's with its
+/// name added, unless it is a link: only a link is resolved, so that the
+/// walk takes time in line with what it finds, however deep the folders
+/// nest (resolving every path anew costs in the square of the depth, and
+/// the system's own walk of each long path once more).
 #[derive(Default)]
 struct Walk {
     found: Vec<PathBuf>,
@@ -179,30 +185,29 @@ struct Walk {
 }
 
 impl Walk {
-    fn file(&mut self, path: &Path) {
-        let real = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    fn file(&mut self, path: &Path, real: PathBuf) {
         if self.seen.insert(real) {
             self.found.push(path.to_path_buf());
         }
     }
 
-    fn folder(&mut self, dir: &Path, top: &Path) -> Result<()> {
-        let real = dir.canonicalize().into_diagnostic().wrap_err_with(|| format!("cannot read {}", dir.display()))?;
-        if !self.seen.insert(real) {
+    /// Reads the folder `dir`, whose real path is `real`, inside `top`.
+    fn folder(&mut self, dir: &Path, real: PathBuf, top: &Path) -> Result<()> {
+        if !self.seen.insert(real.clone()) {
             return Ok(());
         }
         let entries =
             std::fs::read_dir(dir).into_diagnostic().wrap_err_with(|| format!("cannot list {}", dir.display()))?;
-        let mut paths: Vec<PathBuf> =
-            entries.map(|e| e.map(|e| e.path())).collect::<Result<_, _>>().into_diagnostic()?;
-        paths.sort();
-        for path in paths {
-            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let mut entries: Vec<std::fs::DirEntry> = entries.collect::<Result<_, _>>().into_diagnostic()?;
+        entries.sort_by_key(std::fs::DirEntry::file_name);
+        for entry in entries {
+            let (path, file_name) = (entry.path(), entry.file_name());
+            let name = file_name.to_str().unwrap_or("");
             if name.starts_with('.') || name == "target" {
                 continue;
             }
-            let link = std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink());
-            if link {
+            let link = entry.file_type().is_ok_and(|t| t.is_symlink());
+            let (real_entry, is_dir) = if link {
                 // A dangling link is no file to read.
                 let Ok(target) = path.canonicalize() else { continue };
                 if !target.starts_with(top) {
@@ -214,11 +219,15 @@ impl Walk {
                         top.display()
                     ));
                 }
-            }
-            if path.is_dir() {
-                self.folder(&path, top)?;
+                let is_dir = target.is_dir();
+                (target, is_dir)
+            } else {
+                (real.join(&file_name), entry.file_type().is_ok_and(|t| t.is_dir()))
+            };
+            if is_dir {
+                self.folder(&path, real_entry, top)?;
             } else if matches!(path.extension().and_then(|e| e.to_str()), Some("rules" | "cards")) {
-                self.file(&path);
+                self.file(&path, real_entry);
             }
         }
         Ok(())
