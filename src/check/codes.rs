@@ -397,6 +397,27 @@ includes one Offense Deck and one Defense Deck.
       deck \"Armour\"                # right: a Defense Deck
     }";
 
+DECK_INCLUDE_CYCLE "E0408" "deck-include-cycle" "\
+A deck includes itself, directly or through the decks it includes, so it
+would hold its own cards without end.  Each deck in the circle is reported
+at the line that leads back to it; take one of those lines out.
+
+    deck \"Armour\" defense {
+      deck \"Reserve\"    # wrong: \"Reserve\" includes \"Armour\"
+    }";
+
+DECK_TOO_LARGE "E0409" "deck-too-large" "\
+A deck holds more than 100,000 lines once the decks it includes are added
+in, each as many times as it is listed: a few short decks that each list
+the one before ten times hold a hundred million.  Such a deck is counted
+before it is built, and refused.  List a card once with its copies (`x3`)
+rather than a deck many times, or include fewer decks.
+
+    deck \"Swarm\" custom {
+      deck \"Wing\"    # wrong: listed 10 times, each Wing listing a Flight 10 times …
+      deck \"Wing\"
+    }";
+
 BAD_COPY_COUNT "E0407" "bad-copy-count" "\
 A copy count must be at least 1 (`x1`, `x2` ...).  Leave the card out of the
 deck instead of listing it `x0`.

@@ -19,6 +19,18 @@ use std::collections::HashMap;
 /// Included decks nest at most this deep.
 const MAX_INCLUDE_DEPTH: usize = 8;
 
+/// The most lines a deck may hold once the decks it includes are added in,
+/// each as many times as it is listed: counted before the deck is built.
+pub const MAX_DECK_LINES: u64 = 100_000;
+
+/// The decks being filled, outermost first, and the first circle of
+/// includes found below the outermost, by index.
+#[derive(Default)]
+struct Walk {
+    stack: Vec<usize>,
+    circle: Option<Vec<usize>>,
+}
+
 /// A line listing a card: `group "UCM Avalon" x1 flagship`.
 pub(super) struct EntryLine {
     pub name: String,
@@ -318,6 +330,7 @@ impl GameChecker<'_> {
             deck_names: RefCell::new(None),
             originals: RefCell::new(None),
             all_cards: cards,
+            lines: RefCell::new(vec![None; sources.len()]),
         };
         let mut decks = Vec::new();
         for (at, deck) in sources.iter().enumerate() {
@@ -325,7 +338,13 @@ impl GameChecker<'_> {
             let problems_before = self.diagnostics.len();
             let params = param_values(deck, deck_type);
             let mut pool = Pool { own: deck.symbol.as_ref().map(|(s, _)| s.clone()), ..Pool::default() };
-            let lost = self.fill(deck, &index, cards, &mut pool, &mut vec![at], true);
+            let held = index.lines_of(at);
+            let lost = if held > MAX_DECK_LINES {
+                self.report_too_large(deck, held);
+                true
+            } else {
+                self.fill(deck, &index, cards, &mut pool, &mut Walk { stack: vec![at], circle: None }, true)
+            };
             pool.original = self.original_pool(deck, deck_type, &index, cards);
             pool.sources = self.source_pools(deck, deck_type, &index, cards, &pool);
             let clean = self.diagnostics.len() == problems_before
@@ -490,7 +509,11 @@ impl GameChecker<'_> {
             originals.of_deck(index.sources, deck, base, value)?
         };
         let mut pool = Pool { own: Some(value.to_string()), ..Pool::default() };
-        let lost = self.fill(&index.sources[at], index, cards, &mut pool, &mut vec![at], false);
+        if index.lines_of(at) > MAX_DECK_LINES {
+            return None;
+        }
+        let mut walk = Walk { stack: vec![at], circle: None };
+        let lost = self.fill(&index.sources[at], index, cards, &mut pool, &mut walk, false);
         (!lost && !index.sources[at].broken).then_some((at, pool))
     }
 
@@ -500,7 +523,7 @@ impl GameChecker<'_> {
         index: &Index<'s, '_>,
         cards: &[&Card],
         pool: &mut Pool,
-        stack: &mut Vec<usize>,
+        walk: &mut Walk,
         report: bool,
     ) -> bool {
         let Some(deck_type) = self.ruleset.deck_type_of(&deck.deck_type) else { return false };
@@ -554,22 +577,42 @@ impl GameChecker<'_> {
                 }
                 continue;
             }
-            if stack.contains(&i) || stack.len() >= MAX_INCLUDE_DEPTH {
+            if let Some(first) = walk.stack.iter().position(|on| *on == i) {
                 if report {
                     self.report(
-                        Diagnostic::error(&codes::WRONG_DECK_INCLUDED, format!("deck `{name}` includes itself"))
-                            .primary(*span, "this inclusion leads back to the deck"),
+                        Diagnostic::error(&codes::DECK_INCLUDE_CYCLE, format!("deck `{name}` includes itself"))
+                            .primary(*span, "this inclusion leads back to the deck")
+                            .help("take this line out"),
                     );
+                } else if walk.circle.is_none() {
+                    walk.circle = Some(walk.stack[first..].iter().copied().chain([i]).collect());
                 }
+                lost = true;
                 continue;
             }
-            stack.push(i);
+            if walk.stack.len() >= MAX_INCLUDE_DEPTH {
+                if report {
+                    self.report(
+                        Diagnostic::error(
+                            &codes::WRONG_DECK_INCLUDED,
+                            format!("decks are included in one another more than {MAX_INCLUDE_DEPTH} deep"),
+                        )
+                        .primary(*span, "this inclusion goes too deep"),
+                    );
+                }
+                lost = true;
+                continue;
+            }
+            walk.stack.push(i);
             let mut inner = Pool { own: included.symbol.as_ref().map(|(s, _)| s.clone()), ..Pool::default() };
             // An included deck with a mistake is reported once, there: the
             // counts here would only repeat it.
             lost |= included.broken;
-            lost |= self.fill(included, index, cards, &mut inner, stack, false);
-            stack.pop();
+            lost |= self.fill(included, index, cards, &mut inner, walk, false);
+            walk.stack.pop();
+            if report {
+                self.report_circle(walk, index, *span);
+            }
             for entry in &inner.entries {
                 if !deck_type.set_aside.iter().any(|kind| cards[entry.card].kind == kind.as_str()) {
                     pool.entries.push(entry.clone());
@@ -578,6 +621,36 @@ impl GameChecker<'_> {
             pool.included.push(Included { deck_type: included.deck_type.clone(), span: *span, pool: inner });
         }
         lost
+    }
+
+    /// Reports a circle of includes found below this deck's line at `span`
+    /// when it leads back to this deck; a circle among the decks it
+    /// includes is reported at those decks.
+    fn report_circle(&mut self, walk: &mut Walk, index: &Index<'_, '_>, span: Span) {
+        let Some(circle) = walk.circle.take() else { return };
+        if circle.first() != walk.stack.first() {
+            return;
+        }
+        let names: Vec<String> = circle.iter().map(|i| format!("`{}`", index.sources[*i].name)).collect();
+        self.report(
+            Diagnostic::error(&codes::DECK_INCLUDE_CYCLE, format!("deck {} includes itself", names[0]))
+                .primary(span, format!("this inclusion leads back to the deck: {}", names.join(" → ")))
+                .help("take out one of the lines that include a deck of the circle"),
+        );
+    }
+
+    /// Reports a deck that holds more lines than a deck may, its included
+    /// decks added in.
+    fn report_too_large(&mut self, deck: &DeckSource<'_>, held: u64) {
+        let held = if held == u64::MAX { "more than 18 quintillion".to_string() } else { held.to_string() };
+        self.report(
+            Diagnostic::error(
+                &codes::DECK_TOO_LARGE,
+                format!("deck `{}` holds {held} lines once its included decks are added in", deck.name),
+            )
+            .primary(deck.node.head_span(), format!("a deck holds at most {MAX_DECK_LINES} lines"))
+            .help("list a card once with its copies (`x3`) rather than a deck many times, or include fewer decks"),
+        );
     }
 
     fn add_cards(
@@ -779,6 +852,29 @@ impl GameChecker<'_> {
 
 /// The value of each parameter for a deck: as set, else the default.  A
 /// parameter without either is reported and the deck's rules not counted.
+/// The lines the deck at `at` holds with every deck it includes added in,
+/// as often as it is listed (saturating), memoised in `lines`; a deck met
+/// again inside itself, or past the deepest nesting, adds nothing (both are
+/// reported where they are written).
+fn expanded_lines(at: usize, index: &Index<'_, '_>, lines: &mut [Option<u64>], depth: usize) -> u64 {
+    if let Some(held) = lines[at] {
+        return held;
+    }
+    if depth > MAX_INCLUDE_DEPTH {
+        return 0;
+    }
+    lines[at] = Some(0);
+    let deck = &index.sources[at];
+    let mut held = deck.cards.len() as u64;
+    for (name, _, inside) in &deck.includes {
+        if let Some(i) = inside.or_else(|| index.decks.get(name.as_str()).copied()) {
+            held = held.saturating_add(expanded_lines(i, index, lines, depth + 1));
+        }
+    }
+    lines[at] = Some(held);
+    held
+}
+
 fn param_values(deck: &DeckSource<'_>, deck_type: &DeckType) -> Vec<i64> {
     let set = deck.params.iter().map(|set| set.map(|(n, _)| n));
     deck_type.params.iter().zip(set).map(|(param, set)| set.or(param.default).unwrap_or(0)).collect()
@@ -826,6 +922,19 @@ struct Index<'s, 'n> {
     deck_names: RefCell<Option<Suggester<'s>>>,
     /// The decks other decks may be based on, built at the first such deck.
     originals: RefCell<Option<Originals<'s>>>,
+    /// The lines each deck holds with its included decks added in, counted
+    /// at the first need ([`expanded_lines`]).
+    lines: RefCell<Vec<Option<u64>>>,
+}
+
+impl Index<'_, '_> {
+    /// The lines the deck at `at` holds with its included decks added in.
+    fn lines_of(&self, at: usize) -> u64 {
+        let mut lines = std::mem::take(&mut *self.lines.borrow_mut());
+        let held = expanded_lines(at, self, &mut lines, 0);
+        *self.lines.borrow_mut() = lines;
+        held
+    }
 }
 
 /// The decks of each deck type and match value (`offense`, `missiles`), and
