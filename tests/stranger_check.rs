@@ -90,3 +90,43 @@ fn a_deck_that_lists_another_several_times_is_counted_in_full() {
     let d2 = data["decks"].as_array().and_then(|d| d.iter().find(|d| d["name"] == "D2")).expect("D2");
     assert_eq!(d2["cards"][0]["count"], 100, "{d2}");
 }
+
+/// A project of the chains ruleset with `defs` added and one deck rule.
+fn rules_project(dir: &Path, defs: &str, rule: &str) {
+    project(dir, "\ndeck \"Single\" pile {\n  card \"Bead\"\n}\n");
+    let ruleset = RULESET.replace(
+        "deck-type pile \"Pile\" {\n",
+        &format!("{defs}\ndeck-type pile \"Pile\" {{\n  require \"the rule\" {rule}\n"),
+    );
+    std::fs::write(dir.join("cards/chains.rules"), ruleset).expect("ruleset");
+}
+
+#[test]
+fn a_rule_whose_definitions_double_at_every_level_is_refused_before_it_is_built() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // 2^30 nodes if it were built.
+    let rule = format!("{}1{} > 0", "f(".repeat(30), ")".repeat(30));
+    rules_project(dir.path(), "def f(n) n + n\n", &rule);
+    let (code, said) = run(dir.path(), &["check"]);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("error[E0425]: the rule expands to more than 100000 nodes of expression"), "{said}");
+    assert!(said.contains("1 error, 0 warnings"), "{said}");
+}
+
+#[test]
+fn a_rule_of_definitions_within_the_limits_holds() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    rules_project(dir.path(), "def f(n) n + n\n", "f(f(f(count()))) == 8");
+    let (code, said) = run(dir.path(), &["check"]);
+    assert_eq!(code, Some(0), "{said}");
+}
+
+#[test]
+fn many_definitions_are_read_in_time_in_line_with_their_number() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let defs: String = (0..20_000).map(|i| format!("def d{i}(n) n + {i}\n")).collect();
+    rules_project(dir.path(), &defs, "d19999(count()) > 0");
+    let (code, said) = run(dir.path(), &["check"]);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("19999 warnings"), "every other definition is unused: {said}");
+}

@@ -585,7 +585,9 @@ with a number.
 RECURSIVE_DEFINITION "E0425" "recursive-definition" "\
 A rule calls a definition (`def`) that uses itself, directly or through
 other definitions, or definitions that use each other more than 8 deep, or
-so many that the rule would expand to more than 10,000 calls.  A
+so many that the rule would expand to more than 10,000 calls or more than
+100,000 nodes of expression (a parameter used twice copies its argument
+twice, so `f(f(f(1)))` with `def f(n) n + n` doubles at every level).  A
 definition is expanded where it is called, so it cannot repeat itself:
 
     def many(n) count() >= n and many(n)        # wrong: uses itself

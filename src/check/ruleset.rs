@@ -11,6 +11,7 @@ use super::names::{ident_at, string_at, suggest};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::source::{FileId, Files, Span};
 use crate::syntax::ast::{Name, Node, SourceTree, ValueKind};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 #[path = "effect_decls.rs"]
@@ -38,6 +39,7 @@ pub fn load(
         timing: Default::default(),
         special_refs: Vec::new(),
         defs: Vec::new(),
+        def_at: HashMap::new(),
     };
     let id = match super::names::id_at(header, 0) {
         Some(id) => id.to_string(),
@@ -151,6 +153,8 @@ struct Loader<'a> {
     timing: super::timing::Pending,
     /// The definitions (`def`) rules may call, the base's first.
     defs: Vec<super::rules::Def>,
+    /// Where each definition is in `defs`, by name.
+    def_at: HashMap<String, usize>,
 }
 
 /// A kind or role a declaration names: what names it, and where.
@@ -861,18 +865,22 @@ impl Loader<'_> {
             self.bad(at, "a definition names each parameter once");
             return;
         }
-        if let Some(at) = self.defs.iter().position(|d| d.name.text == name.text) {
-            if self.defs[at].span.file == node.span.file {
-                self.diagnostics.push(
-                    Diagnostic::error(&codes::DUPLICATE_DECLARATION, format!("`def {}` is declared twice", name.text))
-                        .primary(name.span, "declared again here")
-                        .secondary(self.defs[at].name.span, "first declared here"),
-                );
-                return;
-            }
-            self.defs.remove(at);
+        let def = super::rules::Def { name, params, body, span: node.span };
+        let Some(&at) = self.def_at.get(&def.name.text) else {
+            self.def_at.insert(def.name.text.clone(), self.defs.len());
+            self.defs.push(def);
+            return;
+        };
+        if self.defs[at].span.file == node.span.file {
+            self.diagnostics.push(
+                Diagnostic::error(&codes::DUPLICATE_DECLARATION, format!("`def {}` is declared twice", def.name.text))
+                    .primary(def.name.span, "declared again here")
+                    .secondary(self.defs[at].name.span, "first declared here"),
+            );
+            return;
         }
-        self.defs.push(super::rules::Def { name, params, body, span: node.span });
+        // A ruleset's own definition replaces the one it extends.
+        self.defs[at] = def;
     }
 
     /// The definitions, less those whose name means something else in a

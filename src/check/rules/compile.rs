@@ -6,7 +6,7 @@
 //! The recursion is as deep as brackets, calls and `not` nest in the rule,
 //! which the reader bounds (`E0014`).
 
-use super::defs::{Def, Expansion};
+use super::defs::{self, Def, DefIndex, Expansion};
 use super::Scope;
 use super::{
     ArgWanted, Arith, Call, CallNode, Cmp, Compiled, EffectFilter, Filter, Filters, Node, Op, Ty, Wanted, FUNCTIONS,
@@ -183,6 +183,7 @@ pub(in crate::check) struct Names<'r> {
     ruleset: &'r Ruleset,
     /// The ruleset's definitions (`def`), expanded where rules call them.
     defs: &'r [Def],
+    defs_by_name: DefIndex<'r>,
     /// Which definitions some rule calls.
     used: RefCell<Vec<bool>>,
     /// Every field name the ruleset declares, at any depth.
@@ -204,7 +205,8 @@ impl<'r> Names<'r> {
         fields.sort_unstable();
         fields.dedup();
         let text_fields = field_names(ruleset, holds_text);
-        Names { ruleset, defs, used, fields, text_fields, field_values: field_values(ruleset) }
+        let defs_by_name = defs::index(defs);
+        Names { ruleset, defs, defs_by_name, used, fields, text_fields, field_values: field_values(ruleset) }
     }
 
     /// The definitions no rule compiled so far calls.
@@ -231,6 +233,7 @@ impl<'r> Names<'r> {
 pub(in crate::check) struct Compiler<'n, 'r> {
     ruleset: &'r Ruleset,
     defs: &'r [Def],
+    defs_by_name: &'n DefIndex<'r>,
     used: &'n RefCell<Vec<bool>>,
     fields: &'n [&'r str],
     text_fields: &'n [&'r str],
@@ -254,6 +257,7 @@ impl<'n, 'r> Compiler<'n, 'r> {
         Compiler {
             ruleset: names.ruleset,
             defs: names.defs,
+            defs_by_name: &names.defs_by_name,
             used: &names.used,
             fields: &names.fields,
             text_fields: &names.text_fields,
@@ -273,7 +277,7 @@ impl<'n, 'r> Compiler<'n, 'r> {
         let expr = if self.defs.is_empty() {
             expr
         } else {
-            expanded = Expansion::new(self.defs, self.used).expand(expr, diagnostics)?;
+            expanded = Expansion::new(self.defs, self.defs_by_name, self.used).expand(expr, diagnostics)?;
             &expanded
         };
         let root = self.value(expr, diagnostics)?;

@@ -7,8 +7,11 @@
 //! definition may stand for a number, a truth or a filter, and the expanded
 //! rule is typed like any other.  A definition may use another, but not
 //! itself, directly or through others, and expansions nest at most
-//! [`MAX_NESTING`] deep and are at most [`MAX_EXPANSIONS`] in a rule, so a
-//! rule stays bounded however its definitions are written.  Every walk here
+//! [`MAX_NESTING`] deep, are at most [`MAX_EXPANSIONS`] in a rule, and
+//! build at most [`MAX_EXPANDED_NODES`] nodes of expression in a rule
+//! (a parameter used twice doubles its argument, so calls nested in
+//! arguments would otherwise double a rule at each level), so a rule stays
+//! bounded however its definitions are written.  Every walk here
 //! recurses only as deep as one expression nests (bounded by the reader)
 //! times that nesting.
 
@@ -25,6 +28,18 @@ pub const MAX_NESTING: usize = 8;
 /// How many calls of definitions one rule may expand to.
 pub const MAX_EXPANSIONS: usize = 10_000;
 
+/// How many nodes of expression the expansions of one rule may build, its
+/// arguments copied in as often as their parameters are used.
+pub const MAX_EXPANDED_NODES: usize = 100_000;
+
+/// The definitions of a ruleset by name, for the expansions of its rules.
+pub type DefIndex<'d> = std::collections::HashMap<&'d str, usize>;
+
+/// The index of `defs` by name.
+pub fn index(defs: &[Def]) -> DefIndex<'_> {
+    defs.iter().enumerate().map(|(i, def)| (def.name.text.as_str(), i)).collect()
+}
+
 /// `def NAME(PARAM, …) EXPRESSION`.
 #[derive(Debug)]
 pub struct Def {
@@ -38,16 +53,19 @@ pub struct Def {
 /// The state of one rule's expansion.
 pub(super) struct Expansion<'d> {
     defs: &'d [Def],
+    by_name: &'d DefIndex<'d>,
     /// Which definitions some rule calls, for the ones none does.
     used: &'d RefCell<Vec<bool>>,
     /// The definitions being expanded, outermost first.
     active: Vec<usize>,
     expansions: usize,
+    /// The nodes the expansions built so far.
+    nodes: usize,
 }
 
 impl<'d> Expansion<'d> {
-    pub fn new(defs: &'d [Def], used: &'d RefCell<Vec<bool>>) -> Self {
-        Expansion { defs, used, active: Vec::new(), expansions: 0 }
+    pub fn new(defs: &'d [Def], by_name: &'d DefIndex<'d>, used: &'d RefCell<Vec<bool>>) -> Self {
+        Expansion { defs, by_name, used, active: Vec::new(), expansions: 0, nodes: 0 }
     }
 
     /// `expr` with every call of a definition expanded; `None` when a call
@@ -90,7 +108,7 @@ impl<'d> Expansion<'d> {
     }
 
     fn find(&self, name: &str) -> Option<usize> {
-        self.defs.iter().position(|d| d.name.text == name)
+        self.by_name.get(name).copied()
     }
 
     /// A call of the definition at `index` with `args` (already expanded).
@@ -124,21 +142,27 @@ impl<'d> Expansion<'d> {
             );
             return None;
         }
+        let recursion = "a definition may use others, never itself; write the repetition out";
         let problem = if self.active.contains(&index) {
-            Some(format!("`{}` uses itself", def.name.text))
+            Some((format!("`{}` uses itself", def.name.text), recursion))
         } else if self.active.len() >= MAX_NESTING {
-            Some(format!("definitions use definitions more than {MAX_NESTING} deep"))
+            Some((format!("definitions use definitions more than {MAX_NESTING} deep"), recursion))
         } else if self.expansions >= MAX_EXPANSIONS {
-            Some(format!("the rule expands to more than {MAX_EXPANSIONS} calls of definitions"))
+            Some((format!("the rule expands to more than {MAX_EXPANSIONS} calls of definitions"), recursion))
+        } else if self.spend_nodes(def, args) {
+            Some((
+                format!("the rule expands to more than {MAX_EXPANDED_NODES} nodes of expression"),
+                "a parameter used twice copies its argument twice, at every level of calls nested in arguments: nest fewer calls, or use each parameter once",
+            ))
         } else {
             None
         };
-        if let Some(message) = problem {
+        if let Some((message, help)) = problem {
             diagnostics.push(
                 Diagnostic::error(&codes::RECURSIVE_DEFINITION, message)
                     .primary(name.span, "expanded here")
                     .secondary(def.span, "defined here")
-                    .help("a definition may use others, never itself; write the repetition out"),
+                    .help(help),
             );
             return None;
         }
@@ -149,6 +173,63 @@ impl<'d> Expansion<'d> {
         self.active.pop();
         expanded.map(grouped)
     }
+}
+
+impl Expansion<'_> {
+    /// Adds what substituting `args` into `def` builds to the rule's nodes,
+    /// counted before it is built; whether that passes the limit.
+    fn spend_nodes(&mut self, def: &Def, args: &[Expr]) -> bool {
+        let left = MAX_EXPANDED_NODES.saturating_sub(self.nodes);
+        let sizes: Vec<usize> = args.iter().map(|arg| nodes_at_most(arg, left)).collect();
+        let mut built = nodes_at_most(&def.body, left);
+        for (param, size) in def.params.iter().zip(sizes) {
+            let uses = uses_of(&def.body, &param.text);
+            built = built.saturating_add(uses.saturating_mul(size));
+        }
+        self.nodes = self.nodes.saturating_add(built);
+        self.nodes > MAX_EXPANDED_NODES
+    }
+}
+
+/// The nodes of `expr`, counted up to just past `most`.
+fn nodes_at_most(expr: &Expr, most: usize) -> usize {
+    let mut count = 0;
+    let mut work = vec![expr];
+    while let Some(expr) = work.pop() {
+        count += 1;
+        if count > most {
+            break;
+        }
+        match expr {
+            Expr::Int(..) | Expr::Str(..) | Expr::Name(..) => {}
+            Expr::Not(inner, _) | Expr::Group(inner, _) => work.push(inner),
+            Expr::Chain { first, rest, .. } => {
+                work.push(first);
+                work.extend(rest.iter().map(|(_, e)| e));
+            }
+            Expr::Call { args, .. } => work.extend(args),
+        }
+    }
+    count
+}
+
+/// How often `body` names the parameter `param`.
+fn uses_of(body: &Expr, param: &str) -> usize {
+    let mut uses = 0;
+    let mut work = vec![body];
+    while let Some(expr) = work.pop() {
+        match expr {
+            Expr::Name(name) => uses += usize::from(name.text == param),
+            Expr::Int(..) | Expr::Str(..) => {}
+            Expr::Not(inner, _) | Expr::Group(inner, _) => work.push(inner),
+            Expr::Chain { first, rest, .. } => {
+                work.push(first);
+                work.extend(rest.iter().map(|(_, e)| e));
+            }
+            Expr::Call { args, .. } => work.extend(args),
+        }
+    }
+    uses
 }
 
 /// A run of operators in brackets, so that it stays one operand where it
