@@ -21,6 +21,7 @@ const TARGETS: &[(&str, Target)] = &[
     ("layout", targets::layout),
     ("print", targets::print),
     ("template", targets::template),
+    ("decks", targets::decks),
 ];
 
 fn files_under(dir: &Path, found: &mut Vec<PathBuf>) {

@@ -79,6 +79,45 @@ fn check_together(sources: &[(&str, Vec<u8>)]) {
     }
 }
 
+/// A ruleset whose one deck type includes itself, for [`decks`].
+const CHAINS: &str = "ruleset chains {\n  title \"Chains\"\n}\n\nkind token \"Token\" {\n  field worth int\n}\n\n\
+                      deck-type pile \"Pile\" {\n  includes pile\n  require \"a pile holds a card\" count() >= 1\n}\n";
+
+/// Decks that include one another in any graph: the first byte says how
+/// many decks (1 to 12), and each following pair of bytes gives a deck the
+/// next line: a card with its copies, or another deck listed up to 15
+/// times.  Circles, self-inclusion and decks that multiply past the limit
+/// all come up; checking is bounded (no deck is built past its limit) and
+/// every diagnostic points inside its file.
+pub fn decks(data: &[u8]) {
+    let Some((&first, rest)) = data.split_first() else { return };
+    let count = usize::from(first % 12) + 1;
+    let mut bodies = vec![String::new(); count];
+    for (line, pair) in rest.chunks_exact(2).enumerate() {
+        let body = &mut bodies[line % count];
+        match pair[0] % 4 {
+            0 => body.push_str(&format!("  card \"Bead\" x{}\n", pair[1] % 9 + 1)),
+            _ => body
+                .push_str(&format!("  deck \"D{}\"\n", usize::from(pair[1]) % count).repeat(usize::from(pair[0] % 16))),
+        }
+    }
+    let mut cards = String::from("game chains\n\ntoken \"Bead\" {\n  worth 1\n}\n");
+    for (i, body) in bodies.iter().enumerate() {
+        cards.push_str(&format!("\ndeck \"D{i}\" pile {{\n{body}}}\n"));
+    }
+    let mut workspace = Workspace::new();
+    workspace.add_bytes("chains.rules", CHAINS.as_bytes().to_vec());
+    workspace.add_bytes("decks.cards", cards.into_bytes());
+    let outcome = workspace.check();
+    diagnostics_are_sound(&outcome.files, &outcome.diagnostics);
+    for game in &outcome.project.games {
+        for deck in &game.decks {
+            let lines: u64 = deck.cards.iter().map(|entry| entry.count.max(0) as u64).sum();
+            assert!(lines <= 9 * cardsmith::check::MAX_DECK_LINES, "deck `{}` holds {lines} copies", deck.name);
+        }
+    }
+}
+
 /// The formatter: what it accepts it formats once and for all.
 pub fn fmt(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else { return };

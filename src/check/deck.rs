@@ -23,12 +23,28 @@ const MAX_INCLUDE_DEPTH: usize = 8;
 /// each as many times as it is listed: counted before the deck is built.
 pub const MAX_DECK_LINES: u64 = 100_000;
 
-/// The decks being filled, outermost first, and the first circle of
-/// includes found below the outermost, by index.
+/// The decks being filled, outermost first, the first circle of includes
+/// found below the outermost, by index, and the lines walked so far.  The
+/// walk stops past [`MAX_DECK_LINES`]: counted beforehand, a deck's lines
+/// are exact only where no circle runs, and decks that include one another
+/// many times over would otherwise be walked along every path.
 #[derive(Default)]
 struct Walk {
     stack: Vec<usize>,
     circle: Option<Vec<usize>>,
+    walked: u64,
+}
+
+impl Walk {
+    fn from(at: usize) -> Walk {
+        Walk { stack: vec![at], ..Walk::default() }
+    }
+
+    /// Counts `lines` walked; whether the walk is past its limit.
+    fn spend(&mut self, lines: usize) -> bool {
+        self.walked = self.walked.saturating_add(lines as u64);
+        self.walked > MAX_DECK_LINES
+    }
 }
 
 /// A line listing a card: `group "UCM Avalon" x1 flagship`.
@@ -339,11 +355,16 @@ impl GameChecker<'_> {
             let params = param_values(deck, deck_type);
             let mut pool = Pool { own: deck.symbol.as_ref().map(|(s, _)| s.clone()), ..Pool::default() };
             let held = index.lines_of(at);
+            let mut walk = Walk::from(at);
             let lost = if held > MAX_DECK_LINES {
-                self.report_too_large(deck, held);
+                self.report_too_large(deck, Some(held));
                 true
             } else {
-                self.fill(deck, &index, cards, &mut pool, &mut Walk { stack: vec![at], circle: None }, true)
+                let lost = self.fill(deck, &index, cards, &mut pool, &mut walk, true);
+                if walk.walked > MAX_DECK_LINES {
+                    self.report_too_large(deck, None);
+                }
+                lost
             };
             pool.original = self.original_pool(deck, deck_type, &index, cards);
             pool.sources = self.source_pools(deck, deck_type, &index, cards, &pool);
@@ -512,9 +533,9 @@ impl GameChecker<'_> {
         if index.lines_of(at) > MAX_DECK_LINES {
             return None;
         }
-        let mut walk = Walk { stack: vec![at], circle: None };
+        let mut walk = Walk::from(at);
         let lost = self.fill(&index.sources[at], index, cards, &mut pool, &mut walk, false);
-        (!lost && !index.sources[at].broken).then_some((at, pool))
+        (!lost && !index.sources[at].broken && walk.walked <= MAX_DECK_LINES).then_some((at, pool))
     }
 
     fn fill<'s>(
@@ -528,6 +549,9 @@ impl GameChecker<'_> {
     ) -> bool {
         let Some(deck_type) = self.ruleset.deck_type_of(&deck.deck_type) else { return false };
         let saved = (!report).then(|| std::mem::take(&mut self.diagnostics));
+        if walk.spend(deck.cards.len()) {
+            return true;
+        }
         let mut lost = self.add_cards(deck, deck_type, cards, index, pool);
         if let Some(saved) = saved {
             // A deck read again for another (included, or an original) whose
@@ -537,6 +561,9 @@ impl GameChecker<'_> {
             self.diagnostics = saved;
         }
         for (name, span, inside) in &deck.includes {
+            if walk.spend(1) {
+                return true;
+            }
             let Some(i) = inside.or_else(|| index.decks.get(name.as_str()).copied()) else {
                 if self.lost_names.contains(name) {
                     lost = true;
@@ -641,8 +668,14 @@ impl GameChecker<'_> {
 
     /// Reports a deck that holds more lines than a deck may, its included
     /// decks added in.
-    fn report_too_large(&mut self, deck: &DeckSource<'_>, held: u64) {
-        let held = if held == u64::MAX { "more than 18 quintillion".to_string() } else { held.to_string() };
+    /// `held` is the count when it is known; a walk stopped past the limit
+    /// knows only that it is past.
+    fn report_too_large(&mut self, deck: &DeckSource<'_>, held: Option<u64>) {
+        let held = match held {
+            Some(u64::MAX) => "more than 18 quintillion".to_string(),
+            Some(held) => held.to_string(),
+            None => format!("more than {MAX_DECK_LINES}"),
+        };
         self.report(
             Diagnostic::error(
                 &codes::DECK_TOO_LARGE,
@@ -853,7 +886,9 @@ impl GameChecker<'_> {
 /// The value of each parameter for a deck: as set, else the default.  A
 /// parameter without either is reported and the deck's rules not counted.
 /// The lines the deck at `at` holds with every deck it includes added in,
-/// as often as it is listed (saturating), memoised in `lines`; a deck met
+/// as often as it is listed (saturating), the lines that include them
+/// counted too (a deck of a thousand lines each including an empty deck
+/// is walked a thousand times), memoised in `lines`; a deck met
 /// again inside itself, or past the deepest nesting, adds nothing (both are
 /// reported where they are written).
 fn expanded_lines(at: usize, index: &Index<'_, '_>, lines: &mut [Option<u64>], depth: usize) -> u64 {
@@ -868,7 +903,7 @@ fn expanded_lines(at: usize, index: &Index<'_, '_>, lines: &mut [Option<u64>], d
     let mut held = deck.cards.len() as u64;
     for (name, _, inside) in &deck.includes {
         if let Some(i) = inside.or_else(|| index.decks.get(name.as_str()).copied()) {
-            held = held.saturating_add(expanded_lines(i, index, lines, depth + 1));
+            held = held.saturating_add(1).saturating_add(expanded_lines(i, index, lines, depth + 1));
         }
     }
     lines[at] = Some(held);

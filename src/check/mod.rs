@@ -27,6 +27,7 @@ use crate::diagnostics::Diagnostic;
 use crate::ir::{Game, Project};
 use crate::source::{FileId, Files, Span};
 use crate::syntax::ast::SourceTree;
+pub use deck::MAX_DECK_LINES;
 use model::Ruleset;
 pub use names::{suggest, Suggester};
 use std::collections::HashMap;
