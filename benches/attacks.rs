@@ -180,6 +180,43 @@ fn lsp_session(name: &'static str, middle: Vec<String>) -> Attack {
     Attack { name, files: Vec::new(), args: vec!["lsp"], input: framed(&messages) }
 }
 
+const CHAINS: &str = "ruleset chains {\n  title \"Chains\"\n}\n\nkind token \"Token\" {\n  field worth int\n}\n\n\
+                      deck-type pile \"Pile\" {\n  includes pile\n}\n";
+
+/// A project of the chains ruleset (with `defs` and a deck rule `rule`
+/// when given) and `decks`.
+fn chains_attack(name: &'static str, defs: &str, rule: &str, decks: &str) -> Attack {
+    let rule = if rule.is_empty() { String::new() } else { format!("  require \"the rule\" {rule}\n") };
+    let ruleset = CHAINS.replace("deck-type pile \"Pile\" {\n", &format!("{defs}\ndeck-type pile \"Pile\" {{\n{rule}"));
+    let cards = format!("game chains\n\ntoken \"Bead\" {{\n  worth 1\n}}\n{decks}");
+    Attack {
+        name,
+        files: vec![
+            ("cardsmith.toml".into(), MANIFEST.into()),
+            ("cards/chains.rules".into(), ruleset.into_bytes()),
+            ("cards/decks.cards".into(), cards.into_bytes()),
+        ],
+        args: vec!["build"],
+        input: Vec::new(),
+    }
+}
+
+fn check_attacks() -> Vec<Attack> {
+    let mut tenfold = String::from("\ndeck \"D0\" pile {\n  card \"Bead\"\n}\n");
+    for level in 1..=8 {
+        let lines = format!("  deck \"D{}\"\n", level - 1).repeat(10);
+        tenfold.push_str(&format!("\ndeck \"D{level}\" pile {{\n{lines}}}\n"));
+    }
+    let single = "\ndeck \"Single\" pile {\n  card \"Bead\"\n}\n";
+    let doubling = format!("{}1{} > 0", "f(".repeat(30), ")".repeat(30));
+    let many: String = (0..100_000).map(|i| format!("def d{i}(n) n + {i}\n")).collect();
+    vec![
+        chains_attack("check: 8 decks each listing the one before 10 times", "", "", &tenfold),
+        chains_attack("check: def f(n) n + n called 30 deep", "def f(n) n + n\n", &doubling, single),
+        chains_attack("check: 100,000 def lines", &many, "d99999(count()) > 0", single),
+    ]
+}
+
 fn command_attacks() -> Vec<Attack> {
     let mut nested = String::from("cards");
     for _ in 0..1500 {
@@ -266,7 +303,7 @@ fn main() {
 /// a folder: `project/` with its files, `name`, `args` (a line each) and
 /// `stdin`.  Each is made and written before the next is made.
 fn write_attacks(dir: &Path, filter: &[String]) {
-    let makers: [fn() -> Vec<Attack>; 3] = [template_attacks, print_attacks, command_attacks];
+    let makers: [fn() -> Vec<Attack>; 4] = [template_attacks, print_attacks, check_attacks, command_attacks];
     let mut number = 0;
     for make in makers {
         for attack in make() {
