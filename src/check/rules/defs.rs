@@ -200,15 +200,7 @@ fn nodes_at_most(expr: &Expr, most: usize) -> usize {
         if count > most {
             break;
         }
-        match expr {
-            Expr::Int(..) | Expr::Str(..) | Expr::Name(..) => {}
-            Expr::Not(inner, _) | Expr::Group(inner, _) => work.push(inner),
-            Expr::Chain { first, rest, .. } => {
-                work.push(first);
-                work.extend(rest.iter().map(|(_, e)| e));
-            }
-            Expr::Call { args, .. } => work.extend(args),
-        }
+        push_children(expr, &mut work);
     }
     count
 }
@@ -218,18 +210,25 @@ fn uses_of(body: &Expr, param: &str) -> usize {
     let mut uses = 0;
     let mut work = vec![body];
     while let Some(expr) = work.pop() {
-        match expr {
-            Expr::Name(name) => uses += usize::from(name.text == param),
-            Expr::Int(..) | Expr::Str(..) => {}
-            Expr::Not(inner, _) | Expr::Group(inner, _) => work.push(inner),
-            Expr::Chain { first, rest, .. } => {
-                work.push(first);
-                work.extend(rest.iter().map(|(_, e)| e));
-            }
-            Expr::Call { args, .. } => work.extend(args),
+        if let Expr::Name(name) = expr {
+            uses += usize::from(name.text == param);
         }
+        push_children(expr, &mut work);
     }
     uses
+}
+
+/// Pushes the expressions `expr` holds onto `work`.
+fn push_children<'e>(expr: &'e Expr, work: &mut Vec<&'e Expr>) {
+    match expr {
+        Expr::Int(..) | Expr::Str(..) | Expr::Name(..) => {}
+        Expr::Not(inner, _) | Expr::Group(inner, _) => work.push(inner),
+        Expr::Chain { first, rest, .. } => {
+            work.push(first);
+            work.extend(rest.iter().map(|(_, e)| e));
+        }
+        Expr::Call { args, .. } => work.extend(args),
+    }
 }
 
 /// A run of operators in brackets, so that it stays one operand where it
