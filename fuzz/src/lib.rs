@@ -84,13 +84,15 @@ const CHAINS: &str = "ruleset chains {\n  title \"Chains\"\n}\n\nkind token \"To
                       deck-type pile \"Pile\" {\n  includes pile\n  require \"a pile holds a card\" count() >= 1\n}\n";
 
 /// Decks that include one another in any graph: the first byte says how
-/// many decks (1 to 12), and each following pair of bytes gives a deck the
-/// next line: a card with its copies, or another deck listed up to 15
+/// many decks (1 to 12), and each following pair of bytes (512 at most)
+/// gives a deck the next line: a card with its copies, or another deck listed up to 15
 /// times.  Circles, self-inclusion and decks that multiply past the limit
 /// all come up; checking is bounded (no deck is built past its limit) and
 /// every diagnostic points inside its file.
 pub fn decks(data: &[u8]) {
     let Some((&first, rest)) = data.split_first() else { return };
+    // At most 512 lines: the limits, not the input's length, are the test.
+    let rest = &rest[..rest.len().min(1024)];
     let count = usize::from(first % 12) + 1;
     let mut bodies = vec![String::new(); count];
     for (line, pair) in rest.chunks_exact(2).enumerate() {
