@@ -98,3 +98,66 @@ fn a_deck_of_a_hundred_thousand_cards_through_includes_checks_clean() {
     assert!(data.contains("\"count\": 100000"), "the largest deck holds every copy");
     assert!(took < PROMPTLY, "took {took:?}");
 }
+
+/// A ruleset of one kind whose one deck type's rule is `rule`, after `defs`.
+fn rules_with(defs: &str, rule: &str) -> String {
+    format!(
+        "ruleset piles {{\n  title \"Piles\"\n}}\n\nkind token \"Token\" {{\n  field worth int\n}}\n\n{defs}\n\
+         deck-type pile \"Pile\" {{\n  require \"the rule\" {rule}\n}}\n"
+    )
+}
+
+fn check_rules(defs: &str, rule: &str) -> (Output, Duration) {
+    let files = [("piles.rules", rules_with(defs, rule)), ("a.cards", piles("deck \"P\" pile {\n  card \"T\"\n}\n"))];
+    let (output, took, _dir) = run_in(&files, &["check", "."]);
+    (output, took)
+}
+
+/// `f(f(…f(1)…))` thirty deep, `def f(n) n + n`: thirty calls, but a
+/// tree of 2^30 ones.  It once ran past 30 s.
+#[test]
+fn definitions_nested_in_arguments_thirty_deep_are_refused_promptly() {
+    let rule = format!("count() <= {}1{}", "f(".repeat(30), ")".repeat(30));
+    let (output, took) = check_rules("def f(n) n + n\n", &rule);
+    let said = said(&output);
+    assert_eq!(output.status.code(), Some(1), "{said}");
+    assert!(said.contains("error[E0428]: the rule grows past 100,000 parts"), "{said}");
+    assert!(said.contains("1 error, 0 warnings"), "one mistake, one message: {said}");
+    assert!(took < PROMPTLY, "took {took:?}");
+}
+
+/// Definitions that each call the one before twice, thirty of them: too
+/// deep, said once, and none of them called unused.
+#[test]
+fn a_chain_of_thirty_definitions_is_one_error() {
+    let mut defs = String::from("def f0(n) n + n\n");
+    for level in 1..30 {
+        defs.push_str(&format!("def f{level}(n) f{0}(n) + f{0}(n)\n", level - 1));
+    }
+    let (output, took) = check_rules(&defs, "count() <= f29(1)");
+    let said = said(&output);
+    assert_eq!(output.status.code(), Some(1), "{said}");
+    assert!(said.contains("error[E0425]: definitions use definitions more than 8 deep"), "{said}");
+    assert!(said.contains("1 error, 0 warnings"), "{said}");
+    assert!(took < PROMPTLY, "took {took:?}");
+}
+
+/// Twelve levels of the same doubling stay within the limit, and hold.
+#[test]
+fn definitions_nested_twelve_deep_check_clean() {
+    let rule = format!("count() <= {}1{}", "f(".repeat(12), ")".repeat(12));
+    let (output, _) = check_rules("def f(n) n + n\n", &rule);
+    assert_eq!(output.status.code(), Some(0), "{}", said(&output));
+}
+
+/// 20,000 definitions, each found by name: once each was looked for among
+/// all those before it.
+#[test]
+fn twenty_thousand_definitions_check_in_time_in_line_with_their_number() {
+    let defs: String = (0..20_000).map(|i| format!("def d{i}(n) count() >= n\n")).collect();
+    let (output, took) = check_rules(&defs, "d19999(1)");
+    let said = said(&output);
+    assert_eq!(output.status.code(), Some(0), "{said}");
+    assert!(said.contains("19999 warnings"), "every other definition is unused: {said}");
+    assert!(took < PROMPTLY, "took {took:?}");
+}

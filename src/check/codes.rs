@@ -591,13 +591,23 @@ with a number.
 RECURSIVE_DEFINITION "E0425" "recursive-definition" "\
 A rule calls a definition (`def`) that uses itself, directly or through
 other definitions, or definitions that use each other more than 8 deep, or
-so many that the rule would expand to more than 10,000 calls or more than
-100,000 nodes of expression (a parameter used twice copies its argument
-twice, so `f(f(f(1)))` with `def f(n) n + n` doubles at every level).  A
+so many that the rule would expand to more than 10,000 calls.  A
 definition is expanded where it is called, so it cannot repeat itself:
 
     def many(n) count() >= n and many(n)        # wrong: uses itself
     def many(n) count() >= n                    # right";
+
+RULE_TOO_LARGE "E0428" "rule-too-large" "\
+A rule grows past 100,000 parts (numbers, names, calls and operands) as its
+definitions are expanded.  A definition is copied where it is called, and
+its argument is copied at each use of a parameter, so a call inside a
+call's argument can double the rule at each level: `f(f(f(1)))` with
+`def f(n) n + n` holds eight ones, and thirty levels a billion.  The size
+is counted before anything is built.
+
+    def twice(n) n + n
+    require \"small\" count() <= twice(twice(twice(twice(1))))   # grows fast
+    require \"small\" count() <= 16                              # the same, written out";
 
 RULE_SCOPE "E0426" "rule-scope" "\
 A rule uses a function that means nothing where the rule is declared.  A

@@ -8,7 +8,7 @@ use super::codes;
 use super::game::GameChecker;
 use super::includes::{self, Expansion, GraphDeck};
 use super::model::{DeckParam, DeckType, Type};
-use super::names::{article, ident_at, string_at, suggest, Suggester};
+use super::names::{article, ident_at, string_at, suggest, thousands, Suggester};
 use super::rules::{self, Included, Pool};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{Card, Deck, DeckEntry, Value};
@@ -527,11 +527,11 @@ impl GameChecker<'_> {
                         &codes::DECK_TOO_LARGE,
                         format!(
                             "the decks of this game hold more than {} cards in all; `{}` and the decks after it are not checked",
-                            includes::thousands(includes::MAX_GAME_CARDS),
+                            thousands(includes::MAX_GAME_CARDS),
                             deck.name
                         ),
                     )
-                    .primary(deck.node.values[0].span, format!("this deck would bring {} more", includes::thousands(size)))
+                    .primary(deck.node.values[0].span, format!("this deck would bring {} more", thousands(size)))
                     .note("each deck counts with the decks it includes, and with the deck it is measured against")
                     .help("split the decks into several projects, or include large decks fewer times"),
                 );

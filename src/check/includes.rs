@@ -8,6 +8,7 @@
 
 use super::codes;
 use super::game::GameChecker;
+use super::names::thousands;
 use crate::diagnostics::Diagnostic;
 use crate::source::Span;
 use std::cell::Cell;
@@ -199,35 +200,5 @@ impl GameChecker<'_> {
         };
         expansion.refused[deck] = true;
         self.report(diagnostic);
-    }
-}
-
-/// A count as messages write it: `1,000,000`.
-pub(super) fn thousands(count: i64) -> String {
-    let digits = count.unsigned_abs().to_string();
-    let mut grouped = String::new();
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            grouped.push(',');
-        }
-        grouped.push(digit);
-    }
-    if count < 0 {
-        grouped.insert(0, '-');
-    }
-    grouped
-}
-
-#[cfg(test)]
-mod tests {
-    use super::thousands;
-
-    #[test]
-    fn counts_are_grouped_by_thousands() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(100_000), "100,000");
-        assert_eq!(thousands(-1_234_567), "-1,234,567");
     }
 }
