@@ -421,8 +421,9 @@ counted until the cycle is broken.
 DECK_TOO_LARGE "E0409" "deck-too-large" "\
 A deck holds more than 100,000 cards, or its included decks nest more than
 8 deep.  A deck's cards are counted with those of the decks it includes,
-each included deck as many times as it is listed, so ten lines including a
-deck of 10,000 cards already hold 100,000.  The count is made before any
+each included deck as many times as it is listed, and each line that
+includes a deck counts as one card (it is built, even for an empty deck), so
+ten lines including a deck of 10,000 cards already hold 100,010.  The count is made before any
 deck is put together, so a few lines cannot fill the memory.  The decks of
 one game hold at most 10,000,000 cards in all, each deck counted with its
 includes and with the deck it is measured against; decks past that are not

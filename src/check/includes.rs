@@ -16,7 +16,7 @@ use std::cell::Cell;
 /// Included decks nest at most this deep, the deck itself counted.
 pub(super) const MAX_INCLUDE_DEPTH: usize = 8;
 /// A deck holds at most this many cards, those of its included decks
-/// counted with them.
+/// counted with them, and each inclusion counted as one.
 pub const MAX_DECK_CARDS: i64 = 100_000;
 /// The decks of one game are expanded to at most this many cards in all:
 /// each deck, and each deck another is measured against, counted every
@@ -37,7 +37,8 @@ pub(super) struct GraphDeck<'s> {
 
 /// What the walk found about each deck, and the game's budget of cards.
 pub(super) struct Expansion {
-    /// The cards each deck holds, included decks multiplied through.
+    /// The cards each deck holds, included decks multiplied through, and
+    /// one for each inclusion.
     pub cards: Vec<i64>,
     /// How deep its includes nest, the deck itself counted.
     depth: Vec<usize>,
@@ -154,7 +155,8 @@ impl GameChecker<'_> {
         let mut deepest = 0;
         let mut includes_refused = false;
         for &(to, _) in &graph_deck.includes {
-            cards = cards.saturating_add(expansion.cards[to]);
+            // The inclusion itself is built too, though its deck be empty.
+            cards = cards.saturating_add(1).saturating_add(expansion.cards[to]);
             deepest = deepest.max(expansion.depth[to]);
             includes_refused |= expansion.refused[to];
         }
@@ -182,7 +184,7 @@ impl GameChecker<'_> {
             let diagnostic = if graph_deck.includes.is_empty() {
                 diagnostic
             } else {
-                diagnostic.note("each included deck counts as many times as it is listed, with the decks it includes")
+                diagnostic.note("each included deck counts as many times as it is listed, with the decks it includes, and each line including one counts as a card")
             };
             diagnostic.help("list fewer copies, or include the large decks fewer times")
         } else if deepest + 1 > MAX_INCLUDE_DEPTH {
