@@ -162,3 +162,22 @@ fn twenty_thousand_definitions_check_in_time_in_line_with_their_number() {
     assert!(said.contains("19999 warnings"), "every other definition is unused: {said}");
     assert!(took < PROMPTLY, "took {took:?}");
 }
+
+/// A deck listing another several times holds its cards as often.
+#[test]
+fn a_deck_that_lists_another_several_times_is_counted_in_full() {
+    let files = [("piles.rules", PILES.to_string()), ("a.cards", chain_of_decks(1, 2, 10))];
+    let (output, _, dir) = run_in(&files, &["build", "."]);
+    assert_eq!(output.status.code(), Some(0), "{}", said(&output));
+    let data = std::fs::read_to_string(dir.path().join("out/piles.json")).expect("engine data");
+    let data: serde_json::Value = serde_json::from_str(&data).expect("json");
+    let d2 = data["decks"].as_array().and_then(|d| d.iter().find(|d| d["name"] == "D2")).expect("D2");
+    assert_eq!(d2["cards"][0]["count"], 100, "{d2}");
+}
+
+/// A definition called inside its own argument, within the limits, holds.
+#[test]
+fn a_rule_of_definitions_within_the_limits_holds() {
+    let (output, _) = check_rules("def f(n) n + n\n", "f(f(f(count()))) == 8");
+    assert_eq!(output.status.code(), Some(0), "{}", said(&output));
+}
