@@ -1,148 +1,183 @@
-//! `check` on a project from a stranger: decks that include one another in a
-//! circle are an error at the lines that close it, and a deck that would
-//! hold more lines than a deck may, its included decks added in, is refused
-//! before it is built, however small its file.
+//! What a project from a stranger costs the checker: small inputs that
+//! once filled the memory or ran for minutes (decks including decks many
+//! times over, definitions calling definitions, long definition tables)
+//! are refused or checked promptly, through the real binary, each with the
+//! diagnostic that says what is wrong.
 
 mod common;
-use common::{cardsmith, stderr};
 
-use std::path::Path;
+use std::process::Output;
 use std::time::{Duration, Instant};
 
-const RULESET: &str = "ruleset chains {\n  title \"Chains\"\n}\n\nkind token \"Token\" {\n  field worth int\n}\n\n\
-                       deck-type pile \"Pile\" {\n  includes pile\n}\n";
+/// The longest a refused attack may take, generously: once, these ran past
+/// 30 s or aborted for want of memory.
+const PROMPTLY: Duration = Duration::from_secs(5);
 
-const BEAD: &str = "game chains\n\ntoken \"Bead\" {\n  worth 1\n}\n";
+/// A ruleset of one kind and one deck type that includes its own type.
+const PILES: &str = "ruleset piles {\n  title \"Piles\"\n}\n\nkind token \"Token\" {\n  field worth int\n}\n\n\
+                     deck-type pile \"Pile\" {\n  includes pile\n  require \"small piles\" count() <= 100000\n}\n";
 
-fn project(dir: &Path, decks: &str) {
-    std::fs::write(dir.join("cardsmith.toml"), "[project]\npaths = [\"cards\"]\n").expect("manifest");
-    std::fs::create_dir_all(dir.join("cards")).expect("cards");
-    std::fs::write(dir.join("cards/chains.rules"), RULESET).expect("ruleset");
-    std::fs::write(dir.join("cards/decks.cards"), format!("{BEAD}{decks}")).expect("cards");
-}
-
-/// Runs `args` promptly, giving the exit code and what it said.
-fn run(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
-    let started = Instant::now();
-    let output = cardsmith(args, dir);
-    assert!(started.elapsed() < Duration::from_secs(5), "took {:?}", started.elapsed());
-    (output.status.code(), stderr(&output))
-}
-
-#[test]
-fn decks_that_include_each_other_are_an_error_at_each_line_that_closes_the_circle() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let decks = "\ndeck \"Ring\" pile {\n  card \"Bead\" x2\n  deck \"Loop\"\n}\n\n\
-                 deck \"Loop\" pile {\n  card \"Bead\"\n  deck \"Ring\"\n}\n";
-    project(dir.path(), decks);
-    let (code, said) = run(dir.path(), &["build"]);
-    assert_eq!(code, Some(1), "{said}");
-    assert!(said.contains("error[E0408]: deck `Ring` includes itself"), "{said}");
-    assert!(said.contains("this inclusion leads back to the deck: `Ring` → `Loop` → `Ring`"), "{said}");
-    assert!(said.contains("error[E0408]: deck `Loop` includes itself"), "{said}");
-    assert!(said.contains("2 errors, 0 warnings"), "one error a deck, nothing else: {said}");
-    assert!(!dir.path().join("out").exists(), "nothing is written");
-}
-
-#[test]
-fn a_deck_that_includes_itself_is_an_error_at_that_line() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    project(dir.path(), "\ndeck \"Knot\" pile {\n  card \"Bead\"\n  deck \"Knot\"\n}\n");
-    let (code, said) = run(dir.path(), &["check"]);
-    assert_eq!(code, Some(1), "{said}");
-    assert!(said.contains("error[E0408]: deck `Knot` includes itself"), "{said}");
-    assert!(said.contains("decks.cards:9:8"), "{said}");
-}
-
-/// Decks `D0` (one card) to `Dn`, each listing the one before ten times.
-fn tenfold(levels: usize) -> String {
-    let mut decks = String::from("\ndeck \"D0\" pile {\n  card \"Bead\"\n}\n");
-    for level in 1..=levels {
-        let lines = format!("  deck \"D{}\"\n", level - 1).repeat(10);
-        decks.push_str(&format!("\ndeck \"D{level}\" pile {{\n{lines}}}\n"));
+/// Writes `files` into a new folder and runs `args` there, timed.
+fn run_in(files: &[(&str, String)], args: &[&str]) -> (Output, Duration, tempfile::TempDir) {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).expect("written");
     }
-    decks
+    let started = Instant::now();
+    let output = common::cardsmith(args, dir.path());
+    (output, started.elapsed(), dir)
+}
+
+fn said(output: &Output) -> String {
+    format!("{}{}", common::stderr(output), String::from_utf8_lossy(&output.stdout))
+}
+
+/// A card file of the `piles` game: one token, then `decks`.
+fn piles(decks: &str) -> String {
+    format!("game piles\n\ntoken \"T\" {{\n  worth 1\n}}\n\n{decks}")
+}
+
+/// Deck `D0` lists the token `base` times; each deck `D1` … up to
+/// `levels` lists the one before it `times` times.
+fn chain_of_decks(base: usize, levels: usize, times: usize) -> String {
+    let mut decks = format!("deck \"D0\" pile {{\n{}}}\n", "  card \"T\"\n".repeat(base));
+    for level in 1..=levels {
+        decks.push_str(&format!(
+            "\ndeck \"D{level}\" pile {{\n{}}}\n",
+            format!("  deck \"D{}\"\n", level - 1).repeat(times)
+        ));
+    }
+    piles(&decks)
 }
 
 #[test]
-fn a_deck_of_a_hundred_million_lines_from_a_kilobyte_is_refused_before_it_is_built() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    project(dir.path(), &tenfold(8));
-    let (code, said) = run(dir.path(), &["build"]);
-    assert_eq!(code, Some(1), "{said}");
-    // Dk holds 10 × (1 + what D(k-1) holds): each include line counts.
-    let d8 = "error[E0409]: deck `D8` holds 211111110 lines once its included decks are added in";
-    assert!(said.contains(d8), "{said}");
-    assert!(said.contains("a deck holds at most 100000 lines"), "{said}");
-    // D5 to D8 are past the limit; D4 holds 21,110.
-    assert!(said.contains("4 errors, 0 warnings"), "{said}");
+fn decks_that_include_each_other_are_an_error_and_nothing_is_built() {
+    let decks = "deck \"D\" pile {\n  card \"T\"\n  deck \"E\"\n}\n\ndeck \"E\" pile {\n  deck \"D\"\n}\n";
+    let files = [("piles.rules", PILES.to_string()), ("a.cards", piles(decks))];
+    let (output, took, dir) = run_in(&files, &["build", "."]);
+    let said = said(&output);
+    assert_eq!(output.status.code(), Some(1), "{said}");
+    assert!(said.contains("error[E0408]: decks include each other in a cycle: `D` → `E` → `D`"), "{said}");
+    assert_eq!(said.matches("error[").count(), 1, "one mistake, one message:\n{said}");
+    assert!(!dir.path().join("out").exists(), "engine data was written for a cycle");
+    assert!(took < PROMPTLY, "took {took:?}");
 }
 
+#[test]
+fn a_deck_that_includes_itself_is_the_same_error() {
+    let files = [("piles.rules", PILES.to_string()), ("a.cards", piles("deck \"S\" pile {\n  deck \"S\"\n}\n"))];
+    let (output, _, _dir) = run_in(&files, &["check", "."]);
+    let said = said(&output);
+    assert_eq!(output.status.code(), Some(1), "{said}");
+    assert!(said.contains("error[E0408]: deck `S` includes itself"), "{said}");
+}
+
+/// 1.2 KB: eight decks, each listing the one before ten times, 10^8 cards
+/// in the last.  It once took 6.9 GB and aborted.
+#[test]
+fn eight_decks_each_listing_the_last_ten_times_are_refused_promptly() {
+    let attack = chain_of_decks(10, 7, 10);
+    assert!(attack.len() < 1300, "{} bytes", attack.len());
+    let files = [("piles.rules", PILES.to_string()), ("a.cards", attack)];
+    let (output, took, _dir) = run_in(&files, &["check", "."]);
+    let said = said(&output);
+    assert_eq!(output.status.code(), Some(1), "{said}");
+    assert!(said.contains("error[E0409]: deck `D4` holds 111,110 cards; a deck holds at most 100,000"), "{said}");
+    // The decks including `D4` are too large because of it: one report.
+    assert_eq!(said.matches("error[").count(), 1, "{said}");
+    assert!(took < PROMPTLY, "took {took:?}");
+}
+
+/// The same shape within the limit: 80,000 cards and 11,110 inclusions in
+/// the largest deck.
+#[test]
+fn a_deck_of_eighty_thousand_cards_through_includes_checks_clean() {
+    let files = [("piles.rules", PILES.to_string()), ("a.cards", chain_of_decks(8, 4, 10))];
+    let (output, took, dir) = run_in(&files, &["build", "."]);
+    assert_eq!(output.status.code(), Some(0), "{}", said(&output));
+    let data = std::fs::read_to_string(dir.path().join("out/piles.json")).expect("engine data");
+    assert!(data.contains("\"count\": 80000"), "the largest deck holds every copy");
+    assert!(took < PROMPTLY, "took {took:?}");
+}
+
+/// A ruleset of one kind whose one deck type's rule is `rule`, after `defs`.
+fn rules_with(defs: &str, rule: &str) -> String {
+    format!(
+        "ruleset piles {{\n  title \"Piles\"\n}}\n\nkind token \"Token\" {{\n  field worth int\n}}\n\n{defs}\n\
+         deck-type pile \"Pile\" {{\n  require \"the rule\" {rule}\n}}\n"
+    )
+}
+
+fn check_rules(defs: &str, rule: &str) -> (Output, Duration) {
+    let files = [("piles.rules", rules_with(defs, rule)), ("a.cards", piles("deck \"P\" pile {\n  card \"T\"\n}\n"))];
+    let (output, took, _dir) = run_in(&files, &["check", "."]);
+    (output, took)
+}
+
+/// `f(f(…f(1)…))` thirty deep, `def f(n) n + n`: thirty calls, but a
+/// tree of 2^30 ones.  It once ran past 30 s.
+#[test]
+fn definitions_nested_in_arguments_thirty_deep_are_refused_promptly() {
+    let rule = format!("count() <= {}1{}", "f(".repeat(30), ")".repeat(30));
+    let (output, took) = check_rules("def f(n) n + n\n", &rule);
+    let said = said(&output);
+    assert_eq!(output.status.code(), Some(1), "{said}");
+    assert!(said.contains("error[E0428]: the rule grows past 100,000 parts"), "{said}");
+    assert!(said.contains("1 error, 0 warnings"), "one mistake, one message: {said}");
+    assert!(took < PROMPTLY, "took {took:?}");
+}
+
+/// Definitions that each call the one before twice, thirty of them: too
+/// deep, said once, and none of them called unused.
+#[test]
+fn a_chain_of_thirty_definitions_is_one_error() {
+    let mut defs = String::from("def f0(n) n + n\n");
+    for level in 1..30 {
+        defs.push_str(&format!("def f{level}(n) f{0}(n) + f{0}(n)\n", level - 1));
+    }
+    let (output, took) = check_rules(&defs, "count() <= f29(1)");
+    let said = said(&output);
+    assert_eq!(output.status.code(), Some(1), "{said}");
+    assert!(said.contains("error[E0425]: definitions use definitions more than 8 deep"), "{said}");
+    assert!(said.contains("1 error, 0 warnings"), "{said}");
+    assert!(took < PROMPTLY, "took {took:?}");
+}
+
+/// Twelve levels of the same doubling stay within the limit, and hold.
+#[test]
+fn definitions_nested_twelve_deep_check_clean() {
+    let rule = format!("count() <= {}1{}", "f(".repeat(12), ")".repeat(12));
+    let (output, _) = check_rules("def f(n) n + n\n", &rule);
+    assert_eq!(output.status.code(), Some(0), "{}", said(&output));
+}
+
+/// 20,000 definitions, each found by name: once each was looked for among
+/// all those before it.
+#[test]
+fn twenty_thousand_definitions_check_in_time_in_line_with_their_number() {
+    let defs: String = (0..20_000).map(|i| format!("def d{i}(n) count() >= n\n")).collect();
+    let (output, took) = check_rules(&defs, "d19999(1)");
+    let said = said(&output);
+    assert_eq!(output.status.code(), Some(0), "{said}");
+    assert!(said.contains("19999 warnings"), "every other definition is unused: {said}");
+    assert!(took < PROMPTLY, "took {took:?}");
+}
+
+/// A deck listing another several times holds its cards as often.
 #[test]
 fn a_deck_that_lists_another_several_times_is_counted_in_full() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    project(dir.path(), &tenfold(2));
-    let (code, said) = run(dir.path(), &["build"]);
-    assert_eq!(code, Some(0), "{said}");
-    let data = std::fs::read_to_string(dir.path().join("out/chains.json")).expect("engine data");
+    let files = [("piles.rules", PILES.to_string()), ("a.cards", chain_of_decks(1, 2, 10))];
+    let (output, _, dir) = run_in(&files, &["build", "."]);
+    assert_eq!(output.status.code(), Some(0), "{}", said(&output));
+    let data = std::fs::read_to_string(dir.path().join("out/piles.json")).expect("engine data");
     let data: serde_json::Value = serde_json::from_str(&data).expect("json");
     let d2 = data["decks"].as_array().and_then(|d| d.iter().find(|d| d["name"] == "D2")).expect("D2");
     assert_eq!(d2["cards"][0]["count"], 100, "{d2}");
 }
 
-/// A project of the chains ruleset with `defs` added and one deck rule.
-fn rules_project(dir: &Path, defs: &str, rule: &str) {
-    project(dir, "\ndeck \"Single\" pile {\n  card \"Bead\"\n}\n");
-    let ruleset = RULESET.replace(
-        "deck-type pile \"Pile\" {\n",
-        &format!("{defs}\ndeck-type pile \"Pile\" {{\n  require \"the rule\" {rule}\n"),
-    );
-    std::fs::write(dir.join("cards/chains.rules"), ruleset).expect("ruleset");
-}
-
-#[test]
-fn a_rule_whose_definitions_double_at_every_level_is_refused_before_it_is_built() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    // 2^30 nodes if it were built.
-    let rule = format!("{}1{} > 0", "f(".repeat(30), ")".repeat(30));
-    rules_project(dir.path(), "def f(n) n + n\n", &rule);
-    let (code, said) = run(dir.path(), &["check"]);
-    assert_eq!(code, Some(1), "{said}");
-    assert!(said.contains("error[E0425]: the rule expands to more than 100000 nodes of expression"), "{said}");
-    assert!(said.contains("1 error, 0 warnings"), "{said}");
-}
-
+/// A definition called inside its own argument, within the limits, holds.
 #[test]
 fn a_rule_of_definitions_within_the_limits_holds() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    rules_project(dir.path(), "def f(n) n + n\n", "f(f(f(count()))) == 8");
-    let (code, said) = run(dir.path(), &["check"]);
-    assert_eq!(code, Some(0), "{said}");
-}
-
-#[test]
-fn many_definitions_are_read_in_time_in_line_with_their_number() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let defs: String = (0..20_000).map(|i| format!("def d{i}(n) n + {i}\n")).collect();
-    rules_project(dir.path(), &defs, "d19999(count()) > 0");
-    let (code, said) = run(dir.path(), &["check"]);
-    assert_eq!(code, Some(0), "{said}");
-    assert!(said.contains("19999 warnings"), "every other definition is unused: {said}");
-}
-
-#[test]
-fn decks_that_each_list_all_the_others_many_times_are_walked_within_the_limit() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    // Circles everywhere: every path of eight decks that repeats none
-    // would be walked, 9 × 10 lines at each step.
-    let mut decks = String::new();
-    for deck in 0..10 {
-        let lines: String = (0..10).filter(|d| *d != deck).map(|d| format!("  deck \"D{d}\"\n").repeat(10)).collect();
-        decks.push_str(&format!("\ndeck \"D{deck}\" pile {{\n  card \"Bead\"\n{lines}}}\n"));
-    }
-    project(dir.path(), &decks);
-    let (code, said) = run(dir.path(), &["check"]);
-    assert_eq!(code, Some(1), "{said}");
-    assert!(said.contains("error[E0409]: deck `D0` holds"), "{said}");
-    assert!(said.contains("10 errors, 0 warnings"), "one error a deck: {said}");
+    let (output, _) = check_rules("def f(n) n + n\n", "f(f(f(count()))) == 8");
+    assert_eq!(output.status.code(), Some(0), "{}", said(&output));
 }

@@ -397,33 +397,40 @@ includes one Offense Deck and one Defense Deck.
       deck \"Armour\"                # right: a Defense Deck
     }";
 
-DECK_INCLUDE_CYCLE "E0408" "deck-include-cycle" "\
-A deck includes itself, directly or through the decks it includes, so it
-would hold its own cards without end.  Each deck in the circle is reported
-at the line that leads back to it; take one of those lines out.
-
-    deck \"Armour\" defense {
-      deck \"Reserve\"    # wrong: \"Reserve\" includes \"Armour\"
-    }";
-
-DECK_TOO_LARGE "E0409" "deck-too-large" "\
-A deck holds more than 100,000 lines once the decks it includes are added
-in, each as many times as it is listed: a few short decks that each list
-the one before ten times hold a hundred million.  Such a deck is counted
-before it is built, and refused.  List a card once with its copies (`x3`)
-rather than a deck many times, or include fewer decks.
-
-    deck \"Swarm\" custom {
-      deck \"Wing\"    # wrong: listed 10 times, each Wing listing a Flight 10 times …
-      deck \"Wing\"
-    }";
-
 BAD_COPY_COUNT "E0407" "bad-copy-count" "\
 A copy count must be at least 1 (`x1`, `x2` ...).  Leave the card out of the
 deck instead of listing it `x0`.
 
     card \"Rail Torpedo\" x0    # wrong
     card \"Rail Torpedo\" x1    # right";
+
+DECK_INCLUDE_CYCLE "E0408" "deck-include-cycle" "\
+A deck includes itself, directly or through the decks it includes: the
+deck would hold itself, so it could never be counted out.  The error is at
+the line that closes the cycle, and names the decks in it; none of them is
+counted until the cycle is broken.
+
+    deck \"Outer\" pile {
+      deck \"Inner\"
+    }
+    deck \"Inner\" pile {
+      deck \"Outer\"    # wrong: `Outer` includes `Inner`
+      card \"Token\"    # right: list the cards instead
+    }";
+
+DECK_TOO_LARGE "E0409" "deck-too-large" "\
+A deck holds more than 100,000 cards, or its included decks nest more than
+8 deep.  A deck's cards are counted with those of the decks it includes,
+each included deck as many times as it is listed, and each line that
+includes a deck counts as one card (it is built, even for an empty deck), so
+ten lines including a deck of 10,000 cards already hold 100,010.  The count is made before any
+deck is put together, so a few lines cannot fill the memory.  The decks of
+one game hold at most 10,000,000 cards in all, each deck counted with its
+includes and with the deck it is measured against; decks past that are not
+checked.
+
+    deck \"Ten\" pile { deck \"Big\"; deck \"Big\"; deck \"Big\" }   # each `Big` counts
+    card \"Token\" x5000000                                      # wrong: too many copies";
 
 BAD_TIMING "E0120" "bad-timing" "\
 A timing declaration of the ruleset (`initiative`, `side`, `phase`,
@@ -585,13 +592,23 @@ with a number.
 RECURSIVE_DEFINITION "E0425" "recursive-definition" "\
 A rule calls a definition (`def`) that uses itself, directly or through
 other definitions, or definitions that use each other more than 8 deep, or
-so many that the rule would expand to more than 10,000 calls or more than
-100,000 nodes of expression (a parameter used twice copies its argument
-twice, so `f(f(f(1)))` with `def f(n) n + n` doubles at every level).  A
+so many that the rule would expand to more than 10,000 calls.  A
 definition is expanded where it is called, so it cannot repeat itself:
 
     def many(n) count() >= n and many(n)        # wrong: uses itself
     def many(n) count() >= n                    # right";
+
+RULE_TOO_LARGE "E0428" "rule-too-large" "\
+A rule grows past 100,000 parts (numbers, names, calls and operands) as its
+definitions are expanded.  A definition is copied where it is called, and
+its argument is copied at each use of a parameter, so a call inside a
+call's argument can double the rule at each level: `f(f(f(1)))` with
+`def f(n) n + n` holds eight ones, and thirty levels a billion.  The size
+is counted before anything is built.
+
+    def twice(n) n + n
+    require \"small\" count() <= twice(twice(twice(twice(1))))   # grows fast
+    require \"small\" count() <= 16                              # the same, written out";
 
 RULE_SCOPE "E0426" "rule-scope" "\
 A rule uses a function that means nothing where the rule is declared.  A

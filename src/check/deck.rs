@@ -6,8 +6,9 @@
 
 use super::codes;
 use super::game::GameChecker;
+use super::includes::{self, Expansion, GraphDeck};
 use super::model::{DeckParam, DeckType, Type};
-use super::names::{article, ident_at, string_at, suggest, Suggester};
+use super::names::{article, ident_at, string_at, suggest, thousands, Suggester};
 use super::rules::{self, Included, Pool};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{Card, Deck, DeckEntry, Value};
@@ -15,37 +16,6 @@ use crate::source::Span;
 use crate::syntax::ast::{Node, ValueKind};
 use std::cell::RefCell;
 use std::collections::HashMap;
-
-/// Included decks nest at most this deep.
-const MAX_INCLUDE_DEPTH: usize = 8;
-
-/// The most lines a deck may hold once the decks it includes are added in,
-/// each as many times as it is listed: counted before the deck is built.
-pub const MAX_DECK_LINES: u64 = 100_000;
-
-/// The decks being filled, outermost first, the first circle of includes
-/// found below the outermost, by index, and the lines walked so far.  The
-/// walk stops past [`MAX_DECK_LINES`]: counted beforehand, a deck's lines
-/// are exact only where no circle runs, and decks that include one another
-/// many times over would otherwise be walked along every path.
-#[derive(Default)]
-struct Walk {
-    stack: Vec<usize>,
-    circle: Option<Vec<usize>>,
-    walked: u64,
-}
-
-impl Walk {
-    fn from(at: usize) -> Walk {
-        Walk { stack: vec![at], ..Walk::default() }
-    }
-
-    /// Counts `lines` walked; whether the walk is past its limit.
-    fn spend(&mut self, lines: usize) -> bool {
-        self.walked = self.walked.saturating_add(lines as u64);
-        self.walked > MAX_DECK_LINES
-    }
-}
 
 /// A line listing a card: `group "UCM Avalon" x1 flagship`.
 pub(super) struct EntryLine {
@@ -338,15 +308,17 @@ impl GameChecker<'_> {
         let card_index: HashMap<&str, usize> = cards.iter().enumerate().map(|(i, c)| (c.name.as_str(), i)).collect();
         let duplicated = self.duplicate_decks(sources);
         let deck_index = deck_index(sources);
+        let graph = self.graph_decks(sources, &deck_index);
         let index = Index {
             sources,
             cards: &card_index,
             decks: &deck_index,
+            expansion: self.include_graph(&graph),
+            budget_reported: RefCell::new(false),
             card_names: RefCell::new(None),
             deck_names: RefCell::new(None),
             originals: RefCell::new(None),
             all_cards: cards,
-            lines: RefCell::new(vec![None; sources.len()]),
         };
         let mut decks = Vec::new();
         for (at, deck) in sources.iter().enumerate() {
@@ -354,18 +326,7 @@ impl GameChecker<'_> {
             let problems_before = self.diagnostics.len();
             let params = param_values(deck, deck_type);
             let mut pool = Pool { own: deck.symbol.as_ref().map(|(s, _)| s.clone()), ..Pool::default() };
-            let held = index.lines_of(at);
-            let mut walk = Walk::from(at);
-            let lost = if held > MAX_DECK_LINES {
-                self.report_too_large(deck, Some(held));
-                true
-            } else {
-                let lost = self.fill(deck, &index, cards, &mut pool, &mut walk, true);
-                if walk.walked > MAX_DECK_LINES {
-                    self.report_too_large(deck, None);
-                }
-                lost
-            };
+            let lost = self.expand(at, &index, cards, &mut pool, true);
             pool.original = self.original_pool(deck, deck_type, &index, cards);
             pool.sources = self.source_pools(deck, deck_type, &index, cards, &pool);
             let clean = self.diagnostics.len() == problems_before
@@ -431,10 +392,6 @@ impl GameChecker<'_> {
         duplicated
     }
 
-    /// Puts a deck's cards, and those of the decks it includes, in `pool`.
-    /// Problems are reported only for the outermost deck (`report`); an
-    /// included deck reports its own when it is checked itself.  Returns
-    /// whether the deck, or one it includes, names an item that did not parse.
     /// A deck's cards with their copies, each card once, or once for each
     /// set of tags its lines give it.
     fn deck_entries(&self, pool: &Pool, cards: &[&Card]) -> Vec<DeckEntry> {
@@ -530,28 +487,76 @@ impl GameChecker<'_> {
             originals.of_deck(index.sources, deck, base, value)?
         };
         let mut pool = Pool { own: Some(value.to_string()), ..Pool::default() };
-        if index.lines_of(at) > MAX_DECK_LINES {
-            return None;
-        }
-        let mut walk = Walk::from(at);
-        let lost = self.fill(&index.sources[at], index, cards, &mut pool, &mut walk, false);
-        (!lost && !index.sources[at].broken && walk.walked <= MAX_DECK_LINES).then_some((at, pool))
+        let lost = self.expand(at, index, cards, &mut pool, false);
+        (!lost && !index.sources[at].broken).then_some((at, pool))
     }
 
+    /// Where each deck's include lines lead, as the include graph sees
+    /// them: the lines `fill` follows.
+    fn graph_decks<'s>(&self, sources: &'s [DeckSource<'_>], decks: &HashMap<&str, usize>) -> Vec<GraphDeck<'s>> {
+        let graph_deck = |deck: &'s DeckSource<'_>| {
+            let deck_type = self.ruleset.deck_type_of(&deck.deck_type);
+            let includes = deck
+                .includes
+                .iter()
+                .filter_map(|(name, span, inside)| {
+                    let to = include_target(decks, name, *inside)?;
+                    deck_type.is_some_and(|t| may_include(t, &sources[to])).then_some((to, *span))
+                })
+                .collect();
+            let own = deck.cards.iter().fold(0i64, |sum, line| sum.saturating_add(line.count));
+            GraphDeck { name: &deck.name, own, span: deck.node.values[0].span, includes }
+        };
+        sources.iter().map(graph_deck).collect()
+    }
+
+    /// Puts deck `at`'s cards, and those of the decks it includes, in
+    /// `pool`, if the game's budget has room for them (reported once, at
+    /// the deck that goes past it).  Returns whether the deck could not be
+    /// counted whole: it names an item that did not parse, includes a deck
+    /// that is refused, or does not fit the budget.
+    fn expand(&mut self, at: usize, index: &Index<'_, '_>, cards: &[&Card], pool: &mut Pool, report: bool) -> bool {
+        let expansion = &index.expansion;
+        // A refused deck's own lines are still read, for their mistakes.
+        let size = if expansion.refused[at] { 0 } else { expansion.cards[at] };
+        if !expansion.spend(size) {
+            if !std::mem::replace(&mut *index.budget_reported.borrow_mut(), true) {
+                let deck = &index.sources[at];
+                self.report(
+                    Diagnostic::error(
+                        &codes::DECK_TOO_LARGE,
+                        format!(
+                            "the decks of this game hold more than {} cards in all; `{}` and the decks after it are not checked",
+                            thousands(includes::MAX_GAME_CARDS),
+                            deck.name
+                        ),
+                    )
+                    .primary(deck.node.values[0].span, format!("this deck would bring {} more", thousands(size)))
+                    .note("each deck counts with the decks it includes, and with the deck it is measured against")
+                    .help("split the decks into several projects, or include large decks fewer times"),
+                );
+            }
+            return true;
+        }
+        self.fill(&index.sources[at], at, index, cards, pool, report)
+    }
+
+    /// Puts a deck's cards, and those of the decks it includes, in `pool`.
+    /// Problems are reported only for the outermost deck (`report`); an
+    /// included deck reports its own when it is checked itself.  Returns
+    /// whether the deck, or one it includes, names an item that did not
+    /// parse or is refused by the include graph.
     fn fill<'s>(
         &mut self,
         deck: &DeckSource<'_>,
+        at: usize,
         index: &Index<'s, '_>,
         cards: &[&Card],
         pool: &mut Pool,
-        walk: &mut Walk,
         report: bool,
     ) -> bool {
         let Some(deck_type) = self.ruleset.deck_type_of(&deck.deck_type) else { return false };
         let saved = (!report).then(|| std::mem::take(&mut self.diagnostics));
-        if walk.spend(deck.cards.len()) {
-            return true;
-        }
         let mut lost = self.add_cards(deck, deck_type, cards, index, pool);
         if let Some(saved) = saved {
             // A deck read again for another (included, or an original) whose
@@ -561,10 +566,7 @@ impl GameChecker<'_> {
             self.diagnostics = saved;
         }
         for (name, span, inside) in &deck.includes {
-            if walk.spend(1) {
-                return true;
-            }
-            let Some(i) = inside.or_else(|| index.decks.get(name.as_str()).copied()) else {
+            let Some(i) = include_target(index.decks, name, *inside) else {
                 if self.lost_names.contains(name) {
                     lost = true;
                 } else if report {
@@ -577,7 +579,7 @@ impl GameChecker<'_> {
                 continue;
             };
             let included = &index.sources[i];
-            if !deck_type.includes.iter().any(|t| included.deck_type == t.as_str()) {
+            if !may_include(deck_type, included) {
                 if report {
                     self.report(
                         Diagnostic::error(
@@ -604,42 +606,18 @@ impl GameChecker<'_> {
                 }
                 continue;
             }
-            if let Some(first) = walk.stack.iter().position(|on| *on == i) {
-                if report {
-                    self.report(
-                        Diagnostic::error(&codes::DECK_INCLUDE_CYCLE, format!("deck `{name}` includes itself"))
-                            .primary(*span, "this inclusion leads back to the deck")
-                            .help("take this line out"),
-                    );
-                } else if walk.circle.is_none() {
-                    walk.circle = Some(walk.stack[first..].iter().copied().chain([i]).collect());
-                }
+            // A cycle, or a deck past a limit, is reported by the include
+            // graph; a deck the graph refuses is never expanded, so
+            // neither recursion nor copying can run away.
+            if index.expansion.refused[at] || index.expansion.refused[i] {
                 lost = true;
                 continue;
             }
-            if walk.stack.len() >= MAX_INCLUDE_DEPTH {
-                if report {
-                    self.report(
-                        Diagnostic::error(
-                            &codes::WRONG_DECK_INCLUDED,
-                            format!("decks are included in one another more than {MAX_INCLUDE_DEPTH} deep"),
-                        )
-                        .primary(*span, "this inclusion goes too deep"),
-                    );
-                }
-                lost = true;
-                continue;
-            }
-            walk.stack.push(i);
             let mut inner = Pool { own: included.symbol.as_ref().map(|(s, _)| s.clone()), ..Pool::default() };
             // An included deck with a mistake is reported once, there: the
             // counts here would only repeat it.
             lost |= included.broken;
-            lost |= self.fill(included, index, cards, &mut inner, walk, false);
-            walk.stack.pop();
-            if report {
-                self.report_circle(walk, index, *span);
-            }
+            lost |= self.fill(included, i, index, cards, &mut inner, false);
             for entry in &inner.entries {
                 if !deck_type.set_aside.iter().any(|kind| cards[entry.card].kind == kind.as_str()) {
                     pool.entries.push(entry.clone());
@@ -648,42 +626,6 @@ impl GameChecker<'_> {
             pool.included.push(Included { deck_type: included.deck_type.clone(), span: *span, pool: inner });
         }
         lost
-    }
-
-    /// Reports a circle of includes found below this deck's line at `span`
-    /// when it leads back to this deck; a circle among the decks it
-    /// includes is reported at those decks.
-    fn report_circle(&mut self, walk: &mut Walk, index: &Index<'_, '_>, span: Span) {
-        let Some(circle) = walk.circle.take() else { return };
-        if circle.first() != walk.stack.first() {
-            return;
-        }
-        let names: Vec<String> = circle.iter().map(|i| format!("`{}`", index.sources[*i].name)).collect();
-        self.report(
-            Diagnostic::error(&codes::DECK_INCLUDE_CYCLE, format!("deck {} includes itself", names[0]))
-                .primary(span, format!("this inclusion leads back to the deck: {}", names.join(" → ")))
-                .help("take out one of the lines that include a deck of the circle"),
-        );
-    }
-
-    /// Reports a deck that holds more lines than a deck may, its included
-    /// decks added in.
-    /// `held` is the count when it is known; a walk stopped past the limit
-    /// knows only that it is past.
-    fn report_too_large(&mut self, deck: &DeckSource<'_>, held: Option<u64>) {
-        let held = match held {
-            Some(u64::MAX) => "more than 18 quintillion".to_string(),
-            Some(held) => held.to_string(),
-            None => format!("more than {MAX_DECK_LINES}"),
-        };
-        self.report(
-            Diagnostic::error(
-                &codes::DECK_TOO_LARGE,
-                format!("deck `{}` holds {held} lines once its included decks are added in", deck.name),
-            )
-            .primary(deck.node.head_span(), format!("a deck holds at most {MAX_DECK_LINES} lines"))
-            .help("list a card once with its copies (`x3`) rather than a deck many times, or include fewer decks"),
-        );
     }
 
     fn add_cards(
@@ -885,31 +827,6 @@ impl GameChecker<'_> {
 
 /// The value of each parameter for a deck: as set, else the default.  A
 /// parameter without either is reported and the deck's rules not counted.
-/// The lines the deck at `at` holds with every deck it includes added in,
-/// as often as it is listed (saturating), the lines that include them
-/// counted too (a deck of a thousand lines each including an empty deck
-/// is walked a thousand times), memoised in `lines`; a deck met
-/// again inside itself, or past the deepest nesting, adds nothing (both are
-/// reported where they are written).
-fn expanded_lines(at: usize, index: &Index<'_, '_>, lines: &mut [Option<u64>], depth: usize) -> u64 {
-    if let Some(held) = lines[at] {
-        return held;
-    }
-    if depth > MAX_INCLUDE_DEPTH {
-        return 0;
-    }
-    lines[at] = Some(0);
-    let deck = &index.sources[at];
-    let mut held = deck.cards.len() as u64;
-    for (name, _, inside) in &deck.includes {
-        if let Some(i) = inside.or_else(|| index.decks.get(name.as_str()).copied()) {
-            held = held.saturating_add(1).saturating_add(expanded_lines(i, index, lines, depth + 1));
-        }
-    }
-    lines[at] = Some(held);
-    held
-}
-
 fn param_values(deck: &DeckSource<'_>, deck_type: &DeckType) -> Vec<i64> {
     let set = deck.params.iter().map(|set| set.map(|(n, _)| n));
     deck_type.params.iter().zip(set).map(|(param, set)| set.or(param.default).unwrap_or(0)).collect()
@@ -947,29 +864,32 @@ fn deck_index<'s>(sources: &'s [DeckSource<'_>]) -> HashMap<&'s str, usize> {
     index
 }
 
+/// The deck an include line names: the one defined inside the deck, or
+/// else the deck of that name.
+fn include_target(decks: &HashMap<&str, usize>, name: &str, inside: Option<usize>) -> Option<usize> {
+    inside.or_else(|| decks.get(name).copied())
+}
+
+/// Whether a deck type may include a deck (`includes offense defense`).
+fn may_include(deck_type: &DeckType, included: &DeckSource<'_>) -> bool {
+    deck_type.includes.iter().any(|t| included.deck_type == t.as_str())
+}
+
 struct Index<'s, 'n> {
     sources: &'s [DeckSource<'n>],
     cards: &'s HashMap<&'s str, usize>,
     decks: &'s HashMap<&'s str, usize>,
+    /// Each deck's size and whether it may be expanded, from the include
+    /// graph, and the game's budget of cards.
+    expansion: Expansion,
+    /// Whether going past the game's budget has been reported.
+    budget_reported: RefCell<bool>,
     all_cards: &'s [&'s Card],
     /// Suggestions for unknown names, built at the first one.
     card_names: RefCell<Option<Suggester<'s>>>,
     deck_names: RefCell<Option<Suggester<'s>>>,
     /// The decks other decks may be based on, built at the first such deck.
     originals: RefCell<Option<Originals<'s>>>,
-    /// The lines each deck holds with its included decks added in, counted
-    /// at the first need ([`expanded_lines`]).
-    lines: RefCell<Vec<Option<u64>>>,
-}
-
-impl Index<'_, '_> {
-    /// The lines the deck at `at` holds with its included decks added in.
-    fn lines_of(&self, at: usize) -> u64 {
-        let mut lines = std::mem::take(&mut *self.lines.borrow_mut());
-        let held = expanded_lines(at, self, &mut lines, 0);
-        *self.lines.borrow_mut() = lines;
-        held
-    }
 }
 
 /// The decks of each deck type and match value (`offense`, `missiles`), and

@@ -1,4 +1,5 @@
-//! Small helpers for reading node values and suggesting names.
+//! Small helpers for reading node values, suggesting names and writing
+//! counts in messages.
 
 use crate::syntax::ast::{Node, ValueKind};
 use std::collections::HashMap;
@@ -149,9 +150,25 @@ impl<'a> Suggester<'a> {
     }
 }
 
+/// A count as messages write it: `1,000,000`.
+pub fn thousands(count: i64) -> String {
+    let digits = count.unsigned_abs().to_string();
+    let mut grouped = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    if count < 0 {
+        grouped.insert(0, '-');
+    }
+    grouped
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{suggest, Suggester};
+    use super::{suggest, thousands, Suggester};
 
     #[test]
     fn suggests_close_names_only() {
@@ -191,5 +208,14 @@ mod tests {
             assert_eq!(suggester.suggest(query), suggest(query, names), "{query}");
             assert_eq!(suggester.suggest(query), suggest(query, names), "{query}, remembered");
         }
+    }
+
+    #[test]
+    fn counts_are_grouped_by_thousands() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(100_000), "100,000");
+        assert_eq!(thousands(-1_234_567), "-1,234,567");
     }
 }

@@ -39,7 +39,7 @@ pub fn load(
         timing: Default::default(),
         special_refs: Vec::new(),
         defs: Vec::new(),
-        def_at: HashMap::new(),
+        def_index: HashMap::new(),
     };
     let id = match super::names::id_at(header, 0) {
         Some(id) => id.to_string(),
@@ -151,10 +151,11 @@ struct Loader<'a> {
     based_on_lines: Vec<(String, Span)>,
     /// Names used by the timing declarations, checked once all are declared.
     timing: super::timing::Pending,
-    /// The definitions (`def`) rules may call, the base's first.
-    defs: Vec<super::rules::Def>,
-    /// Where each definition is in `defs`, by name.
-    def_at: HashMap<String, usize>,
+    /// The definitions (`def`) rules may call, the base's first; one an
+    /// extension replaces is left as `None` where it was.
+    defs: Vec<Option<super::rules::Def>>,
+    /// Where each definition is among `defs`, by name.
+    def_index: HashMap<String, usize>,
 }
 
 /// A kind or role a declaration names: what names it, and where.
@@ -865,29 +866,27 @@ impl Loader<'_> {
             self.bad(at, "a definition names each parameter once");
             return;
         }
-        let def = super::rules::Def { name, params, body, span: node.span };
-        let Some(&at) = self.def_at.get(&def.name.text) else {
-            self.def_at.insert(def.name.text.clone(), self.defs.len());
-            self.defs.push(def);
-            return;
-        };
-        if self.defs[at].span.file == node.span.file {
-            self.diagnostics.push(
-                Diagnostic::error(&codes::DUPLICATE_DECLARATION, format!("`def {}` is declared twice", def.name.text))
-                    .primary(def.name.span, "declared again here")
-                    .secondary(self.defs[at].name.span, "first declared here"),
-            );
-            return;
+        if let Some(&at) = self.def_index.get(&name.text) {
+            if let Some(first) = self.defs[at].as_ref().filter(|first| first.span.file == node.span.file) {
+                self.diagnostics.push(
+                    Diagnostic::error(&codes::DUPLICATE_DECLARATION, format!("`def {}` is declared twice", name.text))
+                        .primary(name.span, "declared again here")
+                        .secondary(first.name.span, "first declared here"),
+                );
+                return;
+            }
+            self.defs[at] = None;
         }
-        // A ruleset's own definition replaces the one it extends.
-        self.defs[at] = def;
+        self.def_index.insert(name.text.clone(), self.defs.len());
+        self.defs.push(Some(super::rules::Def { name, params, body, span: node.span }));
     }
 
     /// The definitions, less those whose name means something else in a
     /// rule (each reported): calling them would be ambiguous.
     fn usable_defs(&mut self, ruleset: &Ruleset) -> Vec<super::rules::Def> {
         let names = super::rules::Names::new(ruleset, &[]);
-        let mut defs = std::mem::take(&mut self.defs);
+        self.def_index.clear();
+        let mut defs: Vec<super::rules::Def> = std::mem::take(&mut self.defs).into_iter().flatten().collect();
         defs.retain(|def| {
             let taken = names.taken(&def.name.text);
             if taken {

@@ -6,7 +6,7 @@
 //! The recursion is as deep as brackets, calls and `not` nest in the rule,
 //! which the reader bounds (`E0014`).
 
-use super::defs::{self, Def, DefIndex, Expansion};
+use super::defs::{Def, Expansion};
 use super::Scope;
 use super::{
     ArgWanted, Arith, Call, CallNode, Cmp, Compiled, EffectFilter, Filter, Filters, Node, Op, Ty, Wanted, FUNCTIONS,
@@ -19,7 +19,7 @@ use crate::ir::Plus;
 use crate::source::Span;
 use crate::syntax::ast::{BinOp, Expr, Name};
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// What a function's arguments are: some of fixed types, then any number
 /// of one type (or none).
@@ -183,7 +183,8 @@ pub(in crate::check) struct Names<'r> {
     ruleset: &'r Ruleset,
     /// The ruleset's definitions (`def`), expanded where rules call them.
     defs: &'r [Def],
-    defs_by_name: DefIndex<'r>,
+    /// Each definition by its name.
+    def_index: HashMap<&'r str, usize>,
     /// Which definitions some rule calls.
     used: RefCell<Vec<bool>>,
     /// Every field name the ruleset declares, at any depth.
@@ -205,8 +206,8 @@ impl<'r> Names<'r> {
         fields.sort_unstable();
         fields.dedup();
         let text_fields = field_names(ruleset, holds_text);
-        let defs_by_name = defs::index(defs);
-        Names { ruleset, defs, defs_by_name, used, fields, text_fields, field_values: field_values(ruleset) }
+        let def_index = defs.iter().enumerate().map(|(i, def)| (def.name.text.as_str(), i)).collect();
+        Names { ruleset, defs, def_index, used, fields, text_fields, field_values: field_values(ruleset) }
     }
 
     /// The definitions no rule compiled so far calls.
@@ -233,7 +234,7 @@ impl<'r> Names<'r> {
 pub(in crate::check) struct Compiler<'n, 'r> {
     ruleset: &'r Ruleset,
     defs: &'r [Def],
-    defs_by_name: &'n DefIndex<'r>,
+    def_index: &'n HashMap<&'r str, usize>,
     used: &'n RefCell<Vec<bool>>,
     fields: &'n [&'r str],
     text_fields: &'n [&'r str],
@@ -257,7 +258,7 @@ impl<'n, 'r> Compiler<'n, 'r> {
         Compiler {
             ruleset: names.ruleset,
             defs: names.defs,
-            defs_by_name: &names.defs_by_name,
+            def_index: &names.def_index,
             used: &names.used,
             fields: &names.fields,
             text_fields: &names.text_fields,
@@ -277,7 +278,7 @@ impl<'n, 'r> Compiler<'n, 'r> {
         let expr = if self.defs.is_empty() {
             expr
         } else {
-            expanded = Expansion::new(self.defs, self.defs_by_name, self.used).expand(expr, diagnostics)?;
+            expanded = Expansion::new(self.defs, self.def_index, self.used).expand(expr, diagnostics)?;
             &expanded
         };
         let root = self.value(expr, diagnostics)?;

@@ -7,19 +7,22 @@
 //! definition may stand for a number, a truth or a filter, and the expanded
 //! rule is typed like any other.  A definition may use another, but not
 //! itself, directly or through others, and expansions nest at most
-//! [`MAX_NESTING`] deep, are at most [`MAX_EXPANSIONS`] in a rule, and
-//! build at most [`MAX_EXPANDED_NODES`] nodes of expression in a rule
-//! (a parameter used twice doubles its argument, so calls nested in
-//! arguments would otherwise double a rule at each level), so a rule stays
-//! bounded however its definitions are written.  Every walk here
+//! [`MAX_NESTING`] deep and are at most [`MAX_EXPANSIONS`] in a rule.  A
+//! parameter used twice copies its argument twice, so calls nested in
+//! arguments (`f(f(f(1)))`) could double the rule at each level with few
+//! calls: the size of every expansion is counted before it is built, and a
+//! rule may grow to at most [`MAX_NODES`] parts, so a rule stays bounded
+//! however its definitions are written.  Every walk here
 //! recurses only as deep as one expression nests (bounded by the reader)
 //! times that nesting.
 
 use crate::check::codes;
+use crate::check::names::thousands;
 use crate::diagnostics::Diagnostic;
 use crate::source::Span;
 use crate::syntax::ast::{Expr, Name};
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// How deep definitions may use definitions.
@@ -28,17 +31,9 @@ pub const MAX_NESTING: usize = 8;
 /// How many calls of definitions one rule may expand to.
 pub const MAX_EXPANSIONS: usize = 10_000;
 
-/// How many nodes of expression the expansions of one rule may build, its
-/// arguments copied in as often as their parameters are used.
-pub const MAX_EXPANDED_NODES: usize = 100_000;
-
-/// The definitions of a ruleset by name, for the expansions of its rules.
-pub type DefIndex<'d> = std::collections::HashMap<&'d str, usize>;
-
-/// The index of `defs` by name.
-pub fn index(defs: &[Def]) -> DefIndex<'_> {
-    defs.iter().enumerate().map(|(i, def)| (def.name.text.as_str(), i)).collect()
-}
+/// How many parts (numbers, names, calls, operands) one rule may hold once
+/// its definitions are expanded: as many as a long rule written out.
+pub const MAX_NODES: usize = 100_000;
 
 /// `def NAME(PARAM, …) EXPRESSION`.
 #[derive(Debug)]
@@ -53,24 +48,32 @@ pub struct Def {
 /// The state of one rule's expansion.
 pub(super) struct Expansion<'d> {
     defs: &'d [Def],
-    by_name: &'d DefIndex<'d>,
+    /// Each definition by its name.
+    by_name: &'d HashMap<&'d str, usize>,
     /// Which definitions some rule calls, for the ones none does.
     used: &'d RefCell<Vec<bool>>,
     /// The definitions being expanded, outermost first.
     active: Vec<usize>,
     expansions: usize,
-    /// The nodes the expansions built so far.
+    /// The parts the expansions so far have put into the rule.
     nodes: usize,
+    /// Whether a call went too deep, too far or grew the rule past
+    /// [`MAX_NODES`]: the others would repeat it, so it is reported once
+    /// and nothing more is expanded.
+    stopped: bool,
 }
 
 impl<'d> Expansion<'d> {
-    pub fn new(defs: &'d [Def], by_name: &'d DefIndex<'d>, used: &'d RefCell<Vec<bool>>) -> Self {
-        Expansion { defs, by_name, used, active: Vec::new(), expansions: 0, nodes: 0 }
+    pub fn new(defs: &'d [Def], by_name: &'d HashMap<&'d str, usize>, used: &'d RefCell<Vec<bool>>) -> Self {
+        Expansion { defs, by_name, used, active: Vec::new(), expansions: 0, nodes: 0, stopped: false }
     }
 
     /// `expr` with every call of a definition expanded; `None` when a call
     /// is wrong, each reported.
     pub fn expand(&mut self, expr: &Expr, diagnostics: &mut Vec<Diagnostic>) -> Option<Expr> {
+        if self.stopped {
+            return None;
+        }
         match expr {
             Expr::Int(..) | Expr::Str(..) => Some(expr.clone()),
             Expr::Name(name) => match self.find(&name.text) {
@@ -142,31 +145,43 @@ impl<'d> Expansion<'d> {
             );
             return None;
         }
-        let recursion = "a definition may use others, never itself; write the repetition out";
         let problem = if self.active.contains(&index) {
-            Some((format!("`{}` uses itself", def.name.text), recursion))
+            Some(format!("`{}` uses itself", def.name.text))
         } else if self.active.len() >= MAX_NESTING {
-            Some((format!("definitions use definitions more than {MAX_NESTING} deep"), recursion))
+            Some(format!("definitions use definitions more than {MAX_NESTING} deep"))
         } else if self.expansions >= MAX_EXPANSIONS {
-            Some((format!("the rule expands to more than {MAX_EXPANSIONS} calls of definitions"), recursion))
-        } else if self.spend_nodes(def, args) {
-            Some((
-                format!("the rule expands to more than {MAX_EXPANDED_NODES} nodes of expression"),
-                "a parameter used twice copies its argument twice, at every level of calls nested in arguments: nest fewer calls, or use each parameter once",
-            ))
+            Some(format!("the rule expands to more than {MAX_EXPANSIONS} calls of definitions"))
         } else {
             None
         };
-        if let Some((message, help)) = problem {
+        if let Some(message) = problem {
+            self.stopped = true;
+            self.mark_reachable(index);
             diagnostics.push(
                 Diagnostic::error(&codes::RECURSIVE_DEFINITION, message)
                     .primary(name.span, "expanded here")
                     .secondary(def.span, "defined here")
-                    .help(help),
+                    .help("a definition may use others, never itself; write the repetition out"),
             );
             return None;
         }
         self.expansions += 1;
+        self.nodes = self.nodes.saturating_add(substituted_size(&def.body, &def.params, args));
+        if self.nodes > MAX_NODES {
+            self.stopped = true;
+            self.mark_reachable(index);
+            diagnostics.push(
+                Diagnostic::error(
+                    &codes::RULE_TOO_LARGE,
+                    format!("the rule grows past {} parts as its definitions are expanded", thousands(MAX_NODES as i64)),
+                )
+                .primary(name.span, "expanded here")
+                .secondary(def.span, "defined here")
+                .note("a definition is copied where it is called, with a copy of its argument for each use of a parameter")
+                .help("call definitions fewer times inside each other's arguments, or write a shorter rule"),
+            );
+            return None;
+        }
         let body = substitute(&def.body, &def.params, args);
         self.active.push(index);
         let expanded = self.expand(&body, diagnostics);
@@ -176,58 +191,27 @@ impl<'d> Expansion<'d> {
 }
 
 impl Expansion<'_> {
-    /// Adds what substituting `args` into `def` builds to the rule's nodes,
-    /// counted before it is built; whether that passes the limit.
-    fn spend_nodes(&mut self, def: &Def, args: &[Expr]) -> bool {
-        let left = MAX_EXPANDED_NODES.saturating_sub(self.nodes);
-        let sizes: Vec<usize> = args.iter().map(|arg| nodes_at_most(arg, left)).collect();
-        let mut built = nodes_at_most(&def.body, left);
-        for (param, size) in def.params.iter().zip(sizes) {
-            let uses = uses_of(&def.body, &param.text);
-            built = built.saturating_add(uses.saturating_mul(size));
+    /// Marks as used every definition the one at `index` uses, directly or
+    /// through others: an expansion stopped at it does not reach them, and
+    /// they are not unused.
+    fn mark_reachable(&self, index: usize) {
+        let mut used = self.used.borrow_mut();
+        let mut pending = vec![index];
+        while let Some(def) = pending.pop() {
+            let mut stack = vec![&*self.defs[def].body];
+            while let Some(expr) = stack.pop() {
+                let name = match expr {
+                    Expr::Name(name) | Expr::Call { name, .. } => Some(name.text.as_str()),
+                    _ => None,
+                };
+                if let Some(&called) = name.and_then(|name| self.by_name.get(name)) {
+                    if !std::mem::replace(&mut used[called], true) {
+                        pending.push(called);
+                    }
+                }
+                push_operands(expr, &mut stack);
+            }
         }
-        self.nodes = self.nodes.saturating_add(built);
-        self.nodes > MAX_EXPANDED_NODES
-    }
-}
-
-/// The nodes of `expr`, counted up to just past `most`.
-fn nodes_at_most(expr: &Expr, most: usize) -> usize {
-    let mut count = 0;
-    let mut work = vec![expr];
-    while let Some(expr) = work.pop() {
-        count += 1;
-        if count > most {
-            break;
-        }
-        push_children(expr, &mut work);
-    }
-    count
-}
-
-/// How often `body` names the parameter `param`.
-fn uses_of(body: &Expr, param: &str) -> usize {
-    let mut uses = 0;
-    let mut work = vec![body];
-    while let Some(expr) = work.pop() {
-        if let Expr::Name(name) = expr {
-            uses += usize::from(name.text == param);
-        }
-        push_children(expr, &mut work);
-    }
-    uses
-}
-
-/// Pushes the expressions `expr` holds onto `work`.
-fn push_children<'e>(expr: &'e Expr, work: &mut Vec<&'e Expr>) {
-    match expr {
-        Expr::Int(..) | Expr::Str(..) | Expr::Name(..) => {}
-        Expr::Not(inner, _) | Expr::Group(inner, _) => work.push(inner),
-        Expr::Chain { first, rest, .. } => {
-            work.push(first);
-            work.extend(rest.iter().map(|(_, e)| e));
-        }
-        Expr::Call { args, .. } => work.extend(args),
     }
 }
 
@@ -237,6 +221,49 @@ fn grouped(expr: Expr) -> Expr {
     match expr {
         Expr::Chain { span, .. } => Expr::Group(Box::new(expr), span),
         other => other,
+    }
+}
+
+/// The parts `substitute` makes, counted without making them: each
+/// argument counted at each use of its parameter, saturating.
+fn substituted_size(body: &Expr, params: &[Name], args: &[Expr]) -> usize {
+    let sizes: Vec<usize> = args.iter().map(size).collect();
+    let mut total = 0usize;
+    let mut stack = vec![body];
+    while let Some(expr) = stack.pop() {
+        total = total.saturating_add(match expr {
+            // A parameter's argument, put in brackets.
+            Expr::Name(name) => {
+                params.iter().position(|p| p.text == name.text).map_or(1, |i| sizes[i].saturating_add(1))
+            }
+            _ => 1,
+        });
+        push_operands(expr, &mut stack);
+    }
+    total
+}
+
+/// The parts of an expression, counted with a stack of its own.
+fn size(expr: &Expr) -> usize {
+    let mut total = 0usize;
+    let mut stack = vec![expr];
+    while let Some(expr) = stack.pop() {
+        total = total.saturating_add(1);
+        push_operands(expr, &mut stack);
+    }
+    total
+}
+
+/// Puts the operands of `expr` on `stack`.
+fn push_operands<'e>(expr: &'e Expr, stack: &mut Vec<&'e Expr>) {
+    match expr {
+        Expr::Int(..) | Expr::Str(..) | Expr::Name(..) => {}
+        Expr::Not(inner, _) | Expr::Group(inner, _) => stack.push(inner),
+        Expr::Chain { first, rest, .. } => {
+            stack.push(first);
+            stack.extend(rest.iter().map(|(_, e)| e));
+        }
+        Expr::Call { args, .. } => stack.extend(args),
     }
 }
 
