@@ -159,14 +159,22 @@ fn idle_connections_and_event_streams_never_lock_out_a_page_load() {
     assert!(page.contains("<figure"), "the whole page");
     assert!(asked.elapsed() < ANSWER, "the page took {:?}", asked.elapsed());
 
-    // The newest stream is open and the oldest was closed: its page's
-    // EventSource would reconnect.
+    // The newest stream is open, and all but the 8 newest of the others
+    // were closed: their pages' EventSource would reconnect.  Which are
+    // newest is the order the server read their requests in, which under
+    // load need not be the order they connected in.
     let mut newest = BufReader::new(streams.pop().expect("streams"));
     let mut line = String::new();
     newest.read_line(&mut line).expect("the newest stream's head");
     assert!(line.starts_with("HTTP/1.1 200"), "{line}");
-    let mut oldest = String::new();
-    streams[0].read_to_string(&mut oldest).expect("the oldest stream ends");
+    let mut closed = 0;
+    for stream in &mut streams {
+        stream.set_read_timeout(Some(Duration::from_millis(500))).expect("timeout");
+        let mut rest = String::new();
+        closed += usize::from(stream.read_to_string(&mut rest).is_ok());
+    }
+    let older = streams.len();
+    assert!(closed + 8 >= older, "only {closed} of {older} older streams were closed");
     drop(idle);
 }
 
