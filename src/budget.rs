@@ -21,8 +21,35 @@ struct Scope {
     /// Bytes allocated by the work, less those it released.
     used: isize,
     limit: usize,
-    /// What the work is, for the message; lives as long as the scope.
-    what: *const str,
+    /// What the work is, for the message: copied in, since the allocator
+    /// that reports an overrun may allocate nothing.
+    what: Name,
+}
+
+/// A short text kept without allocating: the first [`Name::BYTES`] bytes of
+/// a name, cut at a character boundary.
+#[derive(Clone, Copy)]
+pub struct Name {
+    bytes: [u8; Name::BYTES],
+    len: usize,
+}
+
+impl Name {
+    const BYTES: usize = 160;
+
+    fn of(text: &str) -> Name {
+        let mut len = text.len().min(Name::BYTES);
+        while !text.is_char_boundary(len) {
+            len -= 1;
+        }
+        let mut bytes = [0; Name::BYTES];
+        bytes[..len].copy_from_slice(&text.as_bytes()[..len]);
+        Name { bytes, len }
+    }
+
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or_default()
+    }
 }
 
 thread_local! {
@@ -31,7 +58,7 @@ thread_local! {
 
 /// A budget spent: the work, and the limit it went past.
 pub struct Overrun {
-    pub what: &'static str,
+    pub what: Name,
     pub limit: Limit,
 }
 
@@ -65,7 +92,7 @@ pub fn within<T>(memory: usize, time: Duration, what: &str, work: impl FnOnce() 
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let id = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     running().push((id, Instant::now() + time, time, what.to_string()));
-    let previous = SCOPE.replace(Some(Scope { used: 0, limit: memory, what: what as *const str }));
+    let previous = SCOPE.replace(Some(Scope { used: 0, limit: memory, what: Name::of(what) }));
     let result = work();
     SCOPE.set(previous);
     running().retain(|(running, ..)| *running != id);
@@ -93,11 +120,7 @@ pub fn charge(bytes: usize) -> Option<Overrun> {
     let used = scope.used.saturating_add(bytes.min(isize::MAX as usize) as isize);
     if used > scope.limit as isize {
         SCOPE.set(None);
-        // SAFETY: `what` borrows the argument of the `within` still running
-        // on this thread (a scope is removed when its `within` returns), and
-        // the overrun is reported before that call can return.
-        let what = unsafe { &*scope.what };
-        return Some(Overrun { what, limit: Limit::Memory(scope.limit) });
+        return Some(Overrun { what: scope.what, limit: Limit::Memory(scope.limit) });
     }
     SCOPE.set(Some(Scope { used, ..scope }));
     None
@@ -124,7 +147,7 @@ mod tests {
             credit(60);
             assert!(charge(60).is_none(), "released bytes are free again");
             let over = charge(41).expect("past the budget");
-            assert_eq!((over.what, over.limit), ("test work", Limit::Memory(100)));
+            assert_eq!((over.what.as_str(), over.limit), ("test work", Limit::Memory(100)));
             assert!(charge(1000).is_none(), "an overrun is reported once");
         });
         assert!(charge(usize::MAX).is_none(), "no budget outside `within`");

@@ -46,7 +46,7 @@ unsafe impl GlobalAlloc for Budgeted {
 /// already off, so a second report cannot come).
 fn charge(bytes: usize) {
     if let Some(over) = cardsmith::budget::charge(bytes) {
-        stop(over.what, over.limit);
+        stop(over.what.as_str(), over.limit);
     }
 }
 

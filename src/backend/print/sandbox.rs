@@ -100,7 +100,8 @@ pub fn check_extends(parents: &HashMap<String, String>) -> Result<(), String> {
     names.sort();
     for start in names {
         let mut chain = vec![start];
-        while let Some(parent) = parents.get(*chain.last().expect("a chain")) {
+        let mut at = start;
+        while let Some(parent) = parents.get(at) {
             if let Some(first) = chain.iter().position(|n| *n == parent) {
                 let names: Vec<String> = chain[first..].iter().chain([&parent]).map(|n| format!("`{n}`")).collect();
                 return Err(format!("{} extends itself ({})", names[0], names.join(" → ")));
@@ -111,6 +112,7 @@ pub fn check_extends(parents: &HashMap<String, String>) -> Result<(), String> {
                 ));
             }
             chain.push(parent);
+            at = parent;
         }
     }
     Ok(())
@@ -285,14 +287,15 @@ fn longest_chain<'g>(
     depth: &mut HashMap<&'g Callable, usize>,
 ) -> Result<(), String> {
     let mut path: Vec<(&Callable, usize)> = vec![(root, 0)];
-    while let Some(&(at, next)) = path.last() {
+    while let Some(&mut (at, ref mut next_slot)) = path.last_mut() {
+        let next = *next_slot;
         if depth.contains_key(at) && next == 0 {
             path.pop();
             continue;
         }
         let callees = calls.get(at).map(Vec::as_slice).unwrap_or_default();
         if let Some(callee) = callees.get(next) {
-            path.last_mut().expect("a path").1 += 1;
+            *next_slot += 1;
             if let Some(start) = path.iter().position(|(on, _)| *on == callee) {
                 return Err(cycle_message(path[start..].iter().map(|(c, _)| *c).chain([callee])));
             }
