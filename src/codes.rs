@@ -10,6 +10,7 @@ pub fn all() -> Vec<&'static Code> {
     let mut codes: Vec<&'static Code> = Vec::new();
     codes.extend_from_slice(crate::syntax::codes::ALL);
     codes.extend_from_slice(crate::config::ALL);
+    codes.extend_from_slice(crate::ruleset::codes::ALL);
     codes.extend_from_slice(crate::check::codes::ALL);
     codes.extend_from_slice(crate::lint::CODES);
     codes.extend_from_slice(crate::backend::print::codes::ALL);

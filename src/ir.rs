@@ -2,7 +2,8 @@
 //! typed against the game's ruleset.  Built only from a checked syntax tree;
 //! every backend consumes it and none re-validates it.
 
-use crate::check::model::{DeckType, Kind, Ruleset};
+use crate::ruleset::model::Ruleset;
+pub use crate::ruleset::model::{DeckTypeId, KindId, Plus, Resolved};
 use crate::source::Span;
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -166,17 +167,6 @@ pub struct PerQuantity {
     pub alone: bool,
 }
 
-/// Where a `+` was written next to an effect's number.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum Plus {
-    None,
-    /// `8+`: another effect on the card can increase the value.
-    After,
-    /// `+2`: added to the current value of your card.
-    Before,
-}
-
 /// Effects that apply only when a condition holds.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Conditional {
@@ -284,7 +274,7 @@ pub enum Value {
     /// not a number, and never read as one.
     Special {
         token: String,
-        meaning: crate::check::special::Meaning,
+        meaning: crate::ruleset::special::Meaning,
     },
     Keyword {
         id: String,
@@ -367,89 +357,6 @@ impl JsonSchema for Decimal {
 
     fn schema_name() -> std::borrow::Cow<'static, str> {
         "Decimal".into()
-    }
-
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        String::json_schema(generator)
-    }
-}
-
-/// A declaration of the game's ruleset that the checker resolved a name to:
-/// its place in the ruleset's list, so later stages reach it without looking
-/// the name up again, and its id, which the engine data writes (as the plain
-/// id it always was) and messages show.
-pub struct Resolved<T> {
-    index: usize,
-    id: std::sync::Arc<str>,
-    declaration: std::marker::PhantomData<fn() -> T>,
-}
-
-/// A card's kind: an entry of `Ruleset::kinds`.
-pub type KindId = Resolved<Kind>;
-/// A deck's type: an entry of `Ruleset::deck_types`.
-pub type DeckTypeId = Resolved<DeckType>;
-
-impl<T> Resolved<T> {
-    /// The declaration at `index` of its list, whose id is `id`.
-    pub fn new(index: usize, id: &str) -> Resolved<T> {
-        Resolved { index, id: id.into(), declaration: std::marker::PhantomData }
-    }
-
-    pub fn index(&self) -> usize {
-        self.index
-    }
-
-    pub fn id(&self) -> &str {
-        &self.id
-    }
-}
-
-impl<T> Clone for Resolved<T> {
-    fn clone(&self) -> Self {
-        Resolved { index: self.index, id: self.id.clone(), declaration: std::marker::PhantomData }
-    }
-}
-
-impl<T> std::fmt::Debug for Resolved<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}#{}", self.id, self.index)
-    }
-}
-
-impl<T> std::fmt::Display for Resolved<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.id)
-    }
-}
-
-impl<T> PartialEq for Resolved<T> {
-    fn eq(&self, other: &Self) -> bool {
-        self.index == other.index
-    }
-}
-
-impl<T> Eq for Resolved<T> {}
-
-/// Whether it is the declaration with this id.
-impl<T> PartialEq<&str> for Resolved<T> {
-    fn eq(&self, id: &&str) -> bool {
-        &*self.id == *id
-    }
-}
-
-impl<T> Serialize for Resolved<T> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.id)
-    }
-}
-
-impl<T> JsonSchema for Resolved<T> {
-    fn inline_schema() -> bool {
-        true
-    }
-
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "Id".into()
     }
 
     fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {

@@ -22,6 +22,7 @@ pub mod ide;
 pub mod ir;
 pub mod lint;
 pub mod parallel;
+pub mod ruleset;
 pub mod source;
 pub mod spreadsheet;
 pub mod syntax;

@@ -5,7 +5,7 @@
 //! fields) is documented by the ruleset itself, and only the language's own
 //! constructs must appear in the guide.
 
-use cardsmith::check::model::{Ruleset, Schema};
+use cardsmith::ruleset::model::{Ruleset, Schema};
 use cardsmith::syntax::{self, ast::Node};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

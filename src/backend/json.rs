@@ -9,8 +9,8 @@
 //! version.
 
 use super::OutputFile;
-use crate::check::model::{Ruleset, Schema};
 use crate::ir::{Card, Deck, Game, Project};
+use crate::ruleset::model::{Ruleset, Schema};
 use crate::source::{Files, Span};
 use schemars::JsonSchema;
 use serde::Serialize;

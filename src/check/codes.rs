@@ -23,14 +23,6 @@ spelling, or add the `.rules` file to the paths you check.
     game dreadnaught-3e    # wrong: no ruleset has this id
     game dreadnaught-2e    # right";
 
-BAD_RULESET "E0103" "bad-ruleset" "\
-A declaration in a ruleset file is malformed: a kind, field, keyword, deck
-type or rule does not have the shape the ruleset language expects.  The
-message says what is missing.  See docs/language.md, section \"Rulesets\".
-
-    amount lots    # wrong: an amount form is shown by example
-    amount 3       # right";
-
 DUPLICATE_RULESET "E0104" "duplicate-ruleset" "\
 Two ruleset files declare the same ruleset id.  Each game has one ruleset;
 rename one of them, or check only one of the two.
@@ -38,14 +30,6 @@ rename one of them, or check only one of the two.
     ruleset sampler { title \"Sampler\" }                     # in sampler.rules
     ruleset sampler { title \"Sampler, house rules\" }        # in house.rules: wrong
     ruleset sampler-house { title \"Sampler, house rules\" }  # in house.rules: right";
-
-DUPLICATE_DECLARATION "E0105" "duplicate-declaration" "\
-A ruleset declares the same name twice (two kinds, two keywords, two range
-bands ...).  Names must be unique within their kind of declaration.
-
-    kind token \"Token\" { field power int required }
-    kind token \"Token\" { field cost int }    # wrong: `kind token` again
-    kind relic \"Relic\" { field cost int }    # right";
 
 UNKNOWN_KIND "E0201" "unknown-kind" "\
 A top-level item starts with a name that is not a card kind of the game (nor
@@ -203,14 +187,6 @@ A field has more or fewer values than it takes.  `move` on a System Card,
 for example, takes the smaller move, the larger move and the initiative:
 
     move 2 4 3.0";
-
-INITIATIVE_OFF_SCALE "E0304" "initiative-off-scale" "\
-An initiative is not a step of the game's initiative scale.  Dreadnaught 2e
-counts down from `X` through `5.9`, `5.8` ... to `0.0`, one decimal place
-always written: the rulebook's \"initiative 5\" is `5.0`.
-
-    at 5 { impact damage 3 }      # wrong
-    at 5.0 { impact damage 3 }    # right";
 
 OUT_OF_BOUNDS "E0305" "out-of-bounds" "\
 A number is outside the bounds its field allows (for example an
@@ -432,74 +408,6 @@ checked.
     deck \"Ten\" pile { deck \"Big\"; deck \"Big\"; deck \"Big\" }   # each `Big` counts
     card \"Token\" x5000000                                      # wrong: too many copies";
 
-BAD_TIMING "E0120" "bad-timing" "\
-A timing declaration of the ruleset (`initiative`, `side`, `phase`,
-`step-names`, `tie-break`) does not have the shape the language expects.  The
-message says what is missing.  For example, a side names the player who plays
-it:
-
-    side north \"North\" player 1
-
-See docs/rulesets.md, section \"Timing\".";
-
-UNKNOWN_TIMING_NAME "E0121" "unknown-timing-name" "\
-A timing declaration names something the ruleset does not declare: a side in
-a `side` tie-break rule, a field in `higher`, `lower` or `choose`, a deck type
-in a phase's `plays`, the enum of `step-names`, or a step that is not a value
-of that enum.  For example, with only `side north` and `side south`
-declared:
-
-    tie-break {
-      side north suoth   // did you mean `south`?
-      simultaneous
-    }";
-
-TIE_BREAK_OUTCOME "E0122" "tie-break-outcome" "\
-A tie-break list must say what happens to plays that none of its rules
-separates, with an outcome as its last rule: `simultaneous` (they resolve at
-the same time and cannot affect each other) or `roll \"how\"` (a roll decides).
-An outcome decides every tie left, so nothing may follow it:
-
-    tie-break {
-      higher power
-      side north south
-      simultaneous
-    }";
-
-BAD_SPECIAL "E0131" "bad-special" "\
-A special value is a token a card writes in place of a value, such as `-`
-(not applicable) or `*` (see the card's text).  A ruleset declares a token
-with its meaning, and a field's type says which tokens it accepts:
-
-    special \"X\" see-text \"Varies: the card's text gives the value\"
-    kind ship \"Ship\" {
-      field hull int or \"X\" required
-    }
-
-`-` (`not-applicable`) and `*` (`see-text`) are known without a declaration.
-The meaning is `not-applicable` or `see-text`; the token is at most 8
-characters, with no digit, space, quote, brace, comma or `;`.  This error
-says a declaration is malformed, or a type accepts a token that is not
-declared or that is already one of its values (an enum value, the
-initiative scale's `X`), which cards could then no longer write.";
-
-BAD_SETUP "E0132" "bad-setup" "\
-A ruleset's `setup` block says how a game is set up: players, counters,
-zones and the steps that fill them.  A line of it is malformed, names a zone,
-card kind or deck type the ruleset does not declare, or deals more cards
-than a zone holds:
-
-    setup {
-      players 2
-      counter hp \"HP\" 24
-      zone draw-deck \"Draw Deck\" { owner each; visibility hidden; ordered }
-      zone hand \"Hand\" { owner each; visibility private; limit 7 }
-      decks offense defense to draw-deck
-      shuffle draw-deck
-      deal 6 from draw-deck to hand
-    }
-
-See docs/rulesets.md, section \"Set-up\".";
 TOO_FEW_OPTIONS "E0330" "too-few-options" "\
 A `choose` block offers the player a choice, so it holds at least two
 options: each effect line or `when` block inside it is one option, and an
@@ -536,100 +444,4 @@ are written, so a line written below it still resolves first:
 
 Move the line above the `then` block, or into it (or into a second `then`
 block after the first, to resolve after it).";
-
-UNKNOWN_RULE_FUNCTION "E0420" "unknown-rule-function" "\
-A rule calls a function the rule language does not have.  The functions
-are `count`, `distinct`, `groups`, `max-copies`, `max-groups`, `all`, `any`,
-`sum`, `sum-rows`, `subset`, `values`, `out-of-range`, `decks`, `every`,
-`value`, `numbers`, `effects`, `rows`, `each-row`, `args`, `each-arg`,
-`some`, `choices`, `min`, `max`, `shared`, `removed` and `added`
-(docs/rulesets.md, \"Rule expressions\"):
-
-    require \"20 Offense Cards\" cuont(offense) == 20   # wrong
-    require \"20 Offense Cards\" count(offense) == 20   # right";
-
-RULE_ARITY "E0421" "rule-arity" "\
-A rule function is given too few or too many arguments.  `sum` takes a field
-and then filters, `value` a field and a position, `every` one rule:
-
-    require \"the smaller move first\" value(move) <= value(move, 2)      # wrong
-    require \"the smaller move first\" value(move, 1) <= value(move, 2)   # right";
-
-RULE_TYPE "E0422" "rule-type" "\
-A part of a rule has the wrong type.  A rule has numbers (`3`,
-`count(offense)`), truths (`count() == 27`, `all(...)`, `any(...)`), and, as
-arguments, filters (`offense`, `cost >= 2`), fields, deck types and
-positions.  A rule as a whole is a truth (a `compute` line's is a number);
-`and`, `or` and `not` join truths; `+ - * /` and `< <= > >=` take numbers;
-`==` and `!=` compare two numbers or two truths.
-
-    require \"ships have a cost\" cost                    # wrong: a filter
-    require \"ships have a cost\" all(cost)               # right
-    require \"no extras\" count(extra)                    # wrong: a number
-    require \"no extras\" count(extra) == 0               # right";
-
-UNKNOWN_RULE_NAME "E0423" "unknown-rule-name" "\
-A rule names a kind, tag, keyword, field or deck type its ruleset does not
-declare.  A filter is a kind, tag or keyword, or a field (the cards that
-have it); `sum` and `values` take a field; `decks` takes deck types.
-
-    require \"scouts cost nothing\" all(not (cost and scuot))   # wrong
-    require \"scouts cost nothing\" all(not (cost and scout))   # right";
-
-IMPOSSIBLE_RULE_VALUE "E0424" "impossible-rule-value" "\
-A field test compares a field with a name the field can never hold: the
-ruleset declares every value of the field (an enum, symbols, arcs ...), and
-this is none of them, so the test would never hold and the rule would
-silently never fire.  A field of numbers holds no names at all: compare it
-with a number.
-
-    enum faction { unaligned; blob; star }
-    require \"no unaligned ships\" all(faction != unalinged)   # wrong
-    require \"no unaligned ships\" all(faction != unaligned)   # right
-    require \"no free ships\" all(cost != free)                # wrong: cost is a number
-    require \"no free ships\" all(cost >= 1)                   # right";
-
-RECURSIVE_DEFINITION "E0425" "recursive-definition" "\
-A rule calls a definition (`def`) that uses itself, directly or through
-other definitions, or definitions that use each other more than 8 deep, or
-so many that the rule would expand to more than 10,000 calls.  A
-definition is expanded where it is called, so it cannot repeat itself:
-
-    def many(n) count() >= n and many(n)        # wrong: uses itself
-    def many(n) count() >= n                    # right";
-
-RULE_TOO_LARGE "E0428" "rule-too-large" "\
-A rule grows past 100,000 parts (numbers, names, calls and operands) as its
-definitions are expanded.  A definition is copied where it is called, and
-its argument is copied at each use of a parameter, so a call inside a
-call's argument can double the rule at each level: `f(f(f(1)))` with
-`def f(n) n + n` holds eight ones, and thirty levels a billion.  The size
-is counted before anything is built.
-
-    def twice(n) n + n
-    require \"small\" count() <= twice(twice(twice(twice(1))))   # grows fast
-    require \"small\" count() <= 16                              # the same, written out";
-
-RULE_SCOPE "E0426" "rule-scope" "\
-A rule uses a function that means nothing where the rule is declared.  A
-rule of a kind, shape or field is about one card; a deck type's rule is
-about the cards of a deck, and may look into the decks it includes; a
-play limit is about the cards one player plays in a turn.  `value` and
-`numbers` read one card, so they belong in a kind's rules; `decks`,
-`every` and `some` look into included decks, so they belong in a deck
-type that `includes` others:
-
-    deck-type line \"Line\" {
-      require \"small moves\" value(move, 1) <= 2     # wrong: one card's value
-      require \"small moves\" sum(move) <= 6          # right
-    }";
-
-UNUSED_DEFINITION "W0427" "unused-definition" "\
-A ruleset declares a definition (`def`) that no rule calls.  A definition
-is checked where a rule calls it, with the arguments it is given, so a
-mistake in one that nothing calls would go unseen.  Call it from a rule,
-or remove it:
-
-    def at-most(n) count() <= n
-    require \"a band has at most 3 units\" at-most(3)";
 }

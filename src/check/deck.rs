@@ -7,11 +7,11 @@
 use super::codes;
 use super::game::GameChecker;
 use super::includes::{self, Expansion, GraphDeck};
-use super::model::{DeckParam, DeckType, Type};
-use super::names::{article, ident_at, string_at, suggest, thousands, Suggester};
 use super::rules::{self, Included, Pool};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{Card, Deck, DeckEntry, Value};
+use crate::ruleset::model::{DeckParam, DeckType, Type};
+use crate::ruleset::names::{article, ident_at, string_at, suggest, thousands, Suggester};
 use crate::source::Span;
 use crate::syntax::ast::{Node, ValueKind};
 use std::cell::RefCell;
@@ -746,7 +746,7 @@ impl GameChecker<'_> {
     fn report_members(
         &mut self,
         deck: &DeckSource<'_>,
-        rule: &crate::check::model::Constraint,
+        rule: &crate::ruleset::model::Constraint,
         code: &'static crate::diagnostics::Code,
         message: &str,
         members: &[(Span, crate::ir::DeckTypeId, String)],
@@ -901,7 +901,7 @@ struct Originals<'s> {
 }
 
 impl<'s> Originals<'s> {
-    fn of(sources: &'s [DeckSource<'_>], ruleset: &crate::check::model::Ruleset) -> Self {
+    fn of(sources: &'s [DeckSource<'_>], ruleset: &crate::ruleset::model::Ruleset) -> Self {
         let targets: Vec<&str> = ruleset.deck_types.iter().filter_map(|t| t.based_on.as_deref()).collect();
         let mut originals = Originals::default();
         for (at, source) in sources.iter().enumerate() {

@@ -7,10 +7,10 @@
 
 use super::codes;
 use super::game::{CardContext, GameChecker};
-use super::model::{Schema, StateDef, Type, TypeSpec};
-use super::names::{article, suggest};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Body, Choice, Condition, Conditional, Effect, PerQuantity, Plus, StateArg, Value};
+use crate::ruleset::model::{Schema, StateDef, Type, TypeSpec};
+use crate::ruleset::names::{article, suggest};
 use crate::source::Span;
 use crate::syntax::ast::{self, Name, Node, ValueKind};
 
@@ -402,7 +402,7 @@ impl GameChecker<'_> {
         };
         // A band may be written by its printed name: `when range Far..`.
         let by_name = |name: String| {
-            super::printed::printed_name(self.ruleset, &crate::check::model::Type::RangeBand, &name).unwrap_or(name)
+            super::printed::printed_name(self.ruleset, &crate::ruleset::model::Type::RangeBand, &name).unwrap_or(name)
         };
         let (from, to) = (by_name(from), to.map(by_name));
         let bands: Vec<&str> = self.ruleset.ranges.iter().map(|b| b.id.as_str()).collect();

@@ -5,11 +5,11 @@
 //! any order and across files.
 
 use super::codes;
-use super::model::{Kind, Ruleset, Schema, Type};
-use super::names::{article, string_at, suggest};
 use super::rules::{Evaluation, Pool, PoolEntry};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{self, Body, Card, Field, Spanned, Value};
+use crate::ruleset::model::{Kind, Ruleset, Schema, Type};
+use crate::ruleset::names::{article, string_at, suggest};
 use crate::source::{Files, Span};
 use crate::syntax::ast::{Node, ValueKind};
 use std::collections::HashMap;
@@ -370,7 +370,12 @@ impl<'a> GameChecker<'a> {
 
     /// One line of a block, for a field of its schema: its values and, for a
     /// block field, its block (or its fields written on the same line).
-    fn field_line(&mut self, field: &super::model::FieldDef, node: &Node, card: &CardContext) -> Option<Field> {
+    fn field_line(
+        &mut self,
+        field: &crate::ruleset::model::FieldDef,
+        node: &Node,
+        card: &CardContext,
+    ) -> Option<Field> {
         let name = node.name.text.as_str();
         let problems_before = self.diagnostics.len();
         let field_shape = field.schema.shape.as_deref().and_then(|s| self.ruleset.shape(s));
@@ -519,8 +524,8 @@ pub(super) fn deck_symbol(files: &Files, ruleset: &Ruleset, node: &Node, schema:
 /// Splits `weapon "Name" lock 4+ attack 2` into the head (`weapon "Name"`) and
 /// one node per inline field, when every value after the head starts or
 /// continues a field of `schema`.
-fn split_inline(node: &Node, takes: &[super::model::TypeSpec], schema: &Schema) -> Option<(Node, Vec<Node>)> {
-    if takes.iter().any(|t| t.repeat != super::model::Repeat::One) || node.values.len() <= takes.len() {
+fn split_inline(node: &Node, takes: &[crate::ruleset::model::TypeSpec], schema: &Schema) -> Option<(Node, Vec<Node>)> {
+    if takes.iter().any(|t| t.repeat != crate::ruleset::model::Repeat::One) || node.values.len() <= takes.len() {
         return None;
     }
     let is_field = |v: &crate::syntax::ast::Value| matches!(&v.kind, ValueKind::Ident(n) if schema.field(n).is_some());
@@ -552,10 +557,10 @@ fn split_inline(node: &Node, takes: &[super::model::TypeSpec], schema: &Schema) 
 /// The first word after a block field's values, written on one line, when
 /// it names no field of the block (`cost check` where a cost has no `check`),
 /// as a node of its own for the report.
-fn unknown_inline_field(node: &Node, takes: &[super::model::TypeSpec], schema: &Schema) -> Option<Node> {
+fn unknown_inline_field(node: &Node, takes: &[crate::ruleset::model::TypeSpec], schema: &Schema) -> Option<Node> {
     let word = node.values.get(takes.len())?;
     let ValueKind::Ident(name) = &word.kind else { return None };
-    if schema.field(name).is_some() || takes.iter().any(|t| t.repeat != super::model::Repeat::One) {
+    if schema.field(name).is_some() || takes.iter().any(|t| t.repeat != crate::ruleset::model::Repeat::One) {
         return None;
     }
     let name = crate::syntax::ast::Name { text: name.clone(), span: word.span };

@@ -8,8 +8,8 @@
 
 use super::codes;
 use super::game::GameChecker;
-use super::names::thousands;
 use crate::diagnostics::Diagnostic;
+use crate::ruleset::names::thousands;
 use crate::source::Span;
 use std::cell::Cell;
 

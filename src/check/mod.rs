@@ -12,41 +12,35 @@ mod deck;
 mod effects;
 mod game;
 mod includes;
-pub mod model;
-pub(crate) mod names;
 mod printed;
 mod rules;
-mod ruleset;
-pub mod setup;
-pub mod special;
 mod text;
-mod timing;
 mod value;
 
 use crate::cache::{ByGame, Checked, ItemKey, Kept};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Game, Project};
+use crate::ruleset::model::Ruleset;
+pub use crate::ruleset::names::{suggest, Suggester};
 use crate::source::{FileId, Files, Span};
 use crate::syntax::ast::SourceTree;
 pub use includes::MAX_DECK_CARDS;
-use model::Ruleset;
-pub use names::{suggest, Suggester};
 use std::collections::HashMap;
 use std::sync::Arc;
 
 /// The `game` a content file names, if its first item is a `game` line.
 pub fn game_of(tree: &SourceTree) -> Option<&str> {
-    tree.nodes.first().filter(|n| n.name.text == "game").and_then(|n| names::id_at(n, 0))
+    tree.nodes.first().filter(|n| n.name.text == "game").and_then(|n| crate::ruleset::names::id_at(n, 0))
 }
 
 /// The id a ruleset file declares, if it is one.
 pub fn ruleset_id(tree: &SourceTree) -> Option<&str> {
-    tree.nodes.first().filter(|n| n.name.text == "ruleset").and_then(|n| names::id_at(n, 0))
+    tree.nodes.first().filter(|n| n.name.text == "ruleset").and_then(|n| crate::ruleset::names::id_at(n, 0))
 }
 
 /// The id of the ruleset a ruleset file extends, if any.
 pub fn extended_id(tree: &SourceTree) -> Option<&str> {
-    ruleset::extends(tree).map(|(id, _)| id)
+    crate::ruleset::extends(tree).map(|(id, _)| id)
 }
 
 /// Whether the file declares a ruleset.
@@ -75,7 +69,7 @@ pub(crate) fn check_cached(
     for (file, tree) in trees {
         if is_ruleset(tree) {
             let bases = bases_of(tree, &ruleset_trees, diagnostics);
-            if let Some(ruleset) = ruleset::load(files, *file, tree, &bases, diagnostics) {
+            if let Some(ruleset) = crate::ruleset::load(files, *file, tree, &bases, diagnostics) {
                 if let Some(first) = rulesets.iter().find(|r| r.id == ruleset.id) {
                     diagnostics.push(
                         Diagnostic::error(
@@ -170,7 +164,7 @@ fn bases_of<'t>(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<&'t SourceTree> {
     let mut bases: Vec<&'t SourceTree> = Vec::new();
-    let mut current = ruleset::extends(tree);
+    let mut current = crate::ruleset::extends(tree);
     while let Some((id, span)) = current {
         let Some((_, base)) = rulesets.iter().find(|(r, _)| *r == id) else {
             let known: Vec<&str> = rulesets.iter().map(|(r, _)| *r).collect();
@@ -183,13 +177,13 @@ fn bases_of<'t>(
         };
         if bases.iter().any(|b| std::ptr::eq(*b, *base)) || std::ptr::eq(*base, tree) || bases.len() >= 8 {
             diagnostics.push(
-                Diagnostic::error(&codes::BAD_RULESET, format!("ruleset `{id}` extends itself"))
+                Diagnostic::error(&crate::ruleset::codes::BAD_RULESET, format!("ruleset `{id}` extends itself"))
                     .primary(span, "this leads back to the ruleset"),
             );
             break;
         }
         bases.insert(0, base);
-        current = ruleset::extends(base);
+        current = crate::ruleset::extends(base);
     }
     bases
 }

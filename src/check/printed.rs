@@ -11,8 +11,9 @@
 //! keyword is left as it is, for the usual diagnostic.
 
 use super::game::{CardContext, GameChecker};
-use super::model::{EnumDef, KeywordDef, Repeat, Ruleset, Type, TypeSpec};
-use super::names::suggest;
+use crate::ruleset::model::{EnumDef, KeywordDef, Repeat, Ruleset, Type, TypeSpec};
+pub(super) use crate::ruleset::names::spelling;
+use crate::ruleset::names::suggest;
 use crate::source::Span;
 use crate::syntax::ast::{self, Name, ValueKind};
 use std::borrow::Cow;
@@ -241,20 +242,6 @@ fn word_of(value: &ast::Value) -> Option<&str> {
         ValueKind::Call { name, .. } => Some(&name.text),
         _ => None,
     }
-}
-
-/// A name in one spelling: lower case, words single-spaced, no space inside
-/// or before brackets nor before a comma.
-pub(super) fn spelling(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for word in text.split_whitespace() {
-        let joins = word.starts_with(['(', ')', ',']) || out.ends_with('(') || out.is_empty();
-        if !joins {
-            out.push(' ');
-        }
-        out.extend(word.chars().map(|c| c.to_ascii_lowercase()));
-    }
-    out
 }
 
 /// The id of the declared name of type `ty` that `written` spells as a

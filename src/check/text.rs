@@ -3,9 +3,9 @@
 
 use super::codes;
 use super::game::GameChecker;
-use super::names::suggest;
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Text, TextPart};
+use crate::ruleset::names::suggest;
 use crate::source::Span;
 use crate::syntax::ast::{self, ValueKind};
 

@@ -3,10 +3,10 @@
 
 use super::codes;
 use super::game::{CardContext, GameChecker};
-use super::model::{Repeat, Type, TypeSpec};
-use super::names::{article, suggest};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Decimal, Initiative, Spanned, Value};
+use crate::ruleset::model::{Repeat, Type, TypeSpec};
+use crate::ruleset::names::{article, suggest};
 use crate::syntax::ast::{self, Node, ValueKind};
 
 impl GameChecker<'_> {
@@ -277,7 +277,7 @@ impl GameChecker<'_> {
         let Some(scale) = self.ruleset.initiative.clone() else {
             self.report(
                 Diagnostic::error(
-                    &codes::INITIATIVE_OFF_SCALE,
+                    &crate::ruleset::codes::INITIATIVE_OFF_SCALE,
                     format!("the game `{}` declares no initiative scale", self.ruleset.id),
                 )
                 .primary(value.span, "no scale to place this on")
@@ -288,10 +288,13 @@ impl GameChecker<'_> {
         let off_scale = |this: &mut Self, help: String| {
             let text = this.files.text(value.span).to_string();
             this.report(
-                Diagnostic::error(&codes::INITIATIVE_OFF_SCALE, format!("initiative `{text}` is not on the scale"))
-                    .primary(value.span, "not a step of this game's initiative")
-                    .note(format!("the scale is {}", scale.describe()))
-                    .help(help),
+                Diagnostic::error(
+                    &crate::ruleset::codes::INITIATIVE_OFF_SCALE,
+                    format!("initiative `{text}` is not on the scale"),
+                )
+                .primary(value.span, "not a step of this game's initiative")
+                .note(format!("the scale is {}", scale.describe()))
+                .help(help),
             );
             None
         };
@@ -574,7 +577,7 @@ fn is_name_type(ty: &Type) -> bool {
     matches!(ty, Type::Symbol | Type::Arc | Type::RangeBand | Type::DeckSymbol | Type::Kind | Type::Tag | Type::Enum(_))
 }
 
-fn signature(def: &super::model::KeywordDef) -> String {
+fn signature(def: &crate::ruleset::model::KeywordDef) -> String {
     if def.params.is_empty() {
         return def.id.clone();
     }
@@ -595,10 +598,8 @@ fn signature(def: &super::model::KeywordDef) -> String {
 
 /// `B`, `A++`: one capital letter and any number of `+`.
 pub(super) fn grade(text: &str) -> Option<Value> {
-    let mut chars = text.chars();
-    let letter = chars.next().filter(char::is_ascii_uppercase)?;
-    let rest = chars.as_str();
-    rest.chars().all(|c| c == '+').then(|| Value::Grade { letter: letter.to_string(), plus: rest.len() as i64 })
+    let (letter, plus) = crate::ruleset::special::grade(text)?;
+    Some(Value::Grade { letter: letter.to_string(), plus: plus as i64 })
 }
 
 /// How a keyword written on a card would be declared: `warp-drive "Warp

@@ -3,9 +3,9 @@
 
 use super::project::{self, Project};
 use super::{atomic, build, check, output, read};
-use cardsmith::check::model::Ruleset;
 use cardsmith::diagnostics::render::MessageFormat;
 use cardsmith::diagnostics::Severity;
+use cardsmith::ruleset::model::Ruleset;
 use cardsmith::spreadsheet::{self, import::TableError};
 use miette::{miette, Result};
 use std::path::{Path, PathBuf};

@@ -5,7 +5,7 @@
 
 use super::decls::children;
 use super::{parse, Analysis};
-use crate::check::model::{FieldDef, Ruleset, Schema, Type};
+use crate::ruleset::model::{FieldDef, Ruleset, Schema, Type};
 use crate::source::FileId;
 use crate::syntax::ast::Node;
 

@@ -3,7 +3,7 @@
 //! kinds and shapes at any depth, each with the span of its id.  The checker's
 //! model keeps no spans for these, and an editor needs exactly them.
 
-use crate::check::names::{id_at, ident_at, string_at};
+use crate::ruleset::names::{id_at, ident_at, string_at};
 use crate::source::{FileId, Span};
 use crate::syntax::ast::{Node, SourceTree, ValueKind};
 

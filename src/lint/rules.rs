@@ -4,9 +4,9 @@
 
 use super::catalogue::{EFFECT_WITHOUT_INITIATIVE, RULE_IS_WARNING, TEXT_TOO_LONG, UNPAYABLE_COST, UNUSUAL_ROLE};
 use super::{lint, Context, Found};
-use crate::check::model::{Kind, Type};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{Body, Card, Effect, TextPart, Value};
+use crate::ruleset::model::{Kind, Type};
 
 /// Runs the lints of one card on each of `cards` (cards without errors);
 /// [`recommendations`] is the one about the ruleset.

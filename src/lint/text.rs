@@ -3,9 +3,9 @@
 
 use super::catalogue::{KEYWORD_SPELLING, TERMINOLOGY_DRIFT, TEXT_STRUCTURE_MISMATCH};
 use super::{lint, Context, Fix, Found};
-use crate::check::model::{KeywordAmount, KeywordDef, KeywordEffect, Repeat, Ruleset};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Body, Card, Effect, Field, Spanned, Value};
+use crate::ruleset::model::{KeywordAmount, KeywordDef, KeywordEffect, Repeat, Ruleset};
 use crate::source::Span;
 
 /// Runs the text lints on `cards` (cards without errors).
@@ -341,7 +341,7 @@ fn structure<'a>(context: &Context<'a>, card: &'a Card, texts: &[&Field], found:
                 format!(
                     "`{}` has {} {} effect its text never mentions",
                     card.name,
-                    crate::check::names::article(&effect.symbol),
+                    crate::ruleset::names::article(&effect.symbol),
                     effect.symbol
                 ),
             )
@@ -505,7 +505,7 @@ fn words_of(name: &str) -> impl Iterator<Item = &str> {
 }
 
 /// Every name and word the ruleset declares, ids and printed names alike.
-fn ruleset_terms(ruleset: &crate::check::model::Ruleset) -> Vec<&str> {
+fn ruleset_terms(ruleset: &crate::ruleset::model::Ruleset) -> Vec<&str> {
     let mut out: Vec<&str> = Vec::new();
     let named = ruleset.symbols.iter().chain(&ruleset.icons).chain(&ruleset.arcs);
     out.extend(named.flat_map(|n| [n.id.as_str(), n.display.as_str()]));

@@ -3,8 +3,8 @@
 
 use super::{cell_from_string, columns, guarded, is_text_field, LINT_WORDS};
 use crate::backend::OutputFile;
-use crate::check::model::Kind;
 use crate::ir::{Card, Project};
+use crate::ruleset::model::Kind;
 use crate::source::{FileId, Files, Span};
 use crate::syntax::ast::{Node, ValueKind};
 use std::collections::HashMap;

@@ -6,8 +6,8 @@ use super::{
     columns, header_key, is_formula, is_text_field, string_from_cell, unguarded, EFFECTS, FORMULA_CELL, LINTS, NAME,
     TAGS,
 };
-use crate::check::model::Kind;
-use crate::check::names::suggest;
+use crate::ruleset::model::Kind;
+use crate::ruleset::names::suggest;
 use std::ops::Range;
 
 /// A card file made from a table.

@@ -23,8 +23,8 @@
 pub mod export;
 pub mod import;
 
-use crate::check::model::{FieldDef, Kind, Repeat, Type};
 use crate::diagnostics::codes;
+use crate::ruleset::model::{FieldDef, Kind, Repeat, Type};
 
 codes! {
 FORMULA_CELL "E0801" "formula-cell" "\

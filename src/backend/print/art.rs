@@ -15,9 +15,9 @@
 
 use super::codes;
 use super::svg::Unusable;
-use crate::check::model::Type;
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Card, Game, Project, Value};
+use crate::ruleset::model::Type;
 use base64::Engine;
 use resvg::usvg::ImageKind;
 use std::collections::{BTreeMap, HashMap};

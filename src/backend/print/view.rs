@@ -10,10 +10,10 @@
 
 use super::fonts::Style;
 use super::rich::{Handle, Line, Run, Table};
-use crate::check::model::{EnumDef, Ruleset, Schema, StateDef, Type};
 use crate::ir::{
     Body, Card, Choice, Condition, Effect, Field, Initiative, Plus, Spanned, StateArg, Text, TextPart, Value,
 };
+use crate::ruleset::model::{EnumDef, Ruleset, Schema, StateDef, Type};
 use crate::source::Span;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -561,7 +561,7 @@ impl<'a> Viewer<'a> {
             Initiative::X => ("X".into(), None),
             Initiative::Step(tenths) => {
                 let whole = self.ruleset.initiative.as_ref().is_some_and(|s| s.whole_steps);
-                let text = crate::check::model::tenths(tenths);
+                let text = crate::ruleset::model::tenths(tenths);
                 match (whole, text.split_once('.')) {
                     (true, Some((step, "0"))) => (step.to_string(), None),
                     (true, Some((step, priority))) => (step.to_string(), Some(priority.to_string())),

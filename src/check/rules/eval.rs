@@ -6,9 +6,10 @@
 //! may be absurd.  The recursion is as deep as the rule nests, which the
 //! reader bounds.
 
+use super::words;
 use super::{ArgWanted, Arith, Call, CallNode, Cmp, Compiled, EffectFilter, Filter, Node, Op, Wanted};
-use crate::check::model::{EnumDef, Ruleset, Type};
 use crate::ir::{Body, Card, DeckTypeId, Effect, Field, Spanned, Value};
+use crate::ruleset::model::{EnumDef, Ruleset, Type};
 use crate::source::Span;
 use std::collections::BTreeMap;
 
@@ -925,11 +926,6 @@ pub(super) fn says(text: &crate::ir::Text, words: &[Box<str>]) -> bool {
         }
     }
     holds(&run)
-}
-
-/// The words of a text: its runs of letters and digits.
-pub(super) fn words(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty())
 }
 
 /// The included decks of the given types (all, when none is given).

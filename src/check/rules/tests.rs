@@ -2,9 +2,9 @@
 //! what they evaluate to, and the mistake each wrong rule is refused for.
 
 use super::{Compiled, Evaluation, Pool, PoolEntry};
-use crate::check::model::Ruleset;
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Body, Card};
+use crate::ruleset::model::Ruleset;
 use crate::source::{FileId, Files, Span};
 use crate::syntax::ast::MAX_EXPR_DEPTH;
 
@@ -20,7 +20,7 @@ fn ruleset(lines: &str) -> (Ruleset, Vec<Diagnostic>, Files) {
     let id = files.add("chains.rules", text);
     let mut diagnostics = Vec::new();
     let tree = crate::syntax::parse(&files, id, &mut diagnostics);
-    let ruleset = crate::check::ruleset::load(&files, id, &tree, &[], &mut diagnostics);
+    let ruleset = crate::ruleset::load(&files, id, &tree, &[], &mut diagnostics);
     (ruleset.unwrap_or_else(|| panic!("no ruleset: {diagnostics:?}")), diagnostics, files)
 }
 

@@ -2,7 +2,6 @@
 //! indexed.  Content is checked against this; nothing here is specific to a
 //! game.
 
-use crate::ir::{DeckTypeId, KindId};
 use crate::source::Span;
 use crate::syntax::ast::Expr;
 use schemars::JsonSchema;
@@ -78,18 +77,18 @@ pub struct Ruleset {
 /// `+` after it, or one with `+` before it, and what that means in the game.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct AmountForm {
-    pub form: crate::ir::Plus,
+    pub form: Plus,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub meaning: Option<String>,
 }
 
 impl AmountForm {
     /// How the form is written, with 3 for the number.
-    pub fn example(form: crate::ir::Plus) -> &'static str {
+    pub fn example(form: Plus) -> &'static str {
         match form {
-            crate::ir::Plus::None => "3",
-            crate::ir::Plus::After => "3+",
-            crate::ir::Plus::Before => "+3",
+            Plus::None => "3",
+            Plus::After => "3+",
+            Plus::Before => "+3",
         }
     }
 }
@@ -349,7 +348,7 @@ pub struct KeywordEffect {
     pub role: String,
     pub symbol: String,
     pub amount: KeywordAmount,
-    pub plus: crate::ir::Plus,
+    pub plus: Plus,
     /// Where the role, the symbol and the amount are written.
     #[serde(skip)]
     pub spans: [Span; 3],
@@ -752,13 +751,13 @@ impl Ruleset {
         self.conditions.iter().find(|c| c.id == id)
     }
     /// Whether an effect's amount may take `form`.
-    pub fn allows_amount(&self, form: crate::ir::Plus) -> bool {
+    pub fn allows_amount(&self, form: Plus) -> bool {
         self.amount_forms.is_empty() || self.amount_forms.iter().any(|f| f.form == form)
     }
 
     /// The amount forms effects may take, as written (`3`, `3+`, `+3`).
     pub fn amount_examples(&self) -> Vec<&'static str> {
-        let all = [crate::ir::Plus::None, crate::ir::Plus::After, crate::ir::Plus::Before];
+        let all = [Plus::None, Plus::After, Plus::Before];
         all.into_iter().filter(|f| self.allows_amount(*f)).map(AmountForm::example).collect()
     }
     pub fn quantity(&self, id: &str) -> Option<&StateDef> {
@@ -801,5 +800,99 @@ impl Ruleset {
     }
     pub fn icon_names(&self) -> impl Iterator<Item = &str> {
         self.icons.iter().chain(&self.symbols).map(|i| i.id.as_str())
+    }
+}
+
+/// Where a `+` was written next to an effect's number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Plus {
+    None,
+    /// `8+`: another effect on the card can increase the value.
+    After,
+    /// `+2`: added to the current value of your card.
+    Before,
+}
+
+/// A declaration of the game's ruleset that the checker resolved a name to:
+/// its place in the ruleset's list, so later stages reach it without looking
+/// the name up again, and its id, which the engine data writes (as the plain
+/// id it always was) and messages show.
+pub struct Resolved<T> {
+    index: usize,
+    id: std::sync::Arc<str>,
+    declaration: std::marker::PhantomData<fn() -> T>,
+}
+
+/// A card's kind: an entry of `Ruleset::kinds`.
+pub type KindId = Resolved<Kind>;
+/// A deck's type: an entry of `Ruleset::deck_types`.
+pub type DeckTypeId = Resolved<DeckType>;
+
+impl<T> Resolved<T> {
+    /// The declaration at `index` of its list, whose id is `id`.
+    pub fn new(index: usize, id: &str) -> Resolved<T> {
+        Resolved { index, id: id.into(), declaration: std::marker::PhantomData }
+    }
+
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+}
+
+impl<T> Clone for Resolved<T> {
+    fn clone(&self) -> Self {
+        Resolved { index: self.index, id: self.id.clone(), declaration: std::marker::PhantomData }
+    }
+}
+
+impl<T> std::fmt::Debug for Resolved<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}#{}", self.id, self.index)
+    }
+}
+
+impl<T> std::fmt::Display for Resolved<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.id)
+    }
+}
+
+impl<T> PartialEq for Resolved<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.index == other.index
+    }
+}
+
+impl<T> Eq for Resolved<T> {}
+
+/// Whether it is the declaration with this id.
+impl<T> PartialEq<&str> for Resolved<T> {
+    fn eq(&self, id: &&str) -> bool {
+        &*self.id == *id
+    }
+}
+
+impl<T> Serialize for Resolved<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.id)
+    }
+}
+
+impl<T> JsonSchema for Resolved<T> {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Id".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        String::json_schema(generator)
     }
 }

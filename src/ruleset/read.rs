@@ -1126,7 +1126,7 @@ impl Loader<'_> {
         labels: &std::collections::BTreeMap<String, String>,
         lines: Vec<(String, String, Span)>,
     ) -> std::collections::BTreeMap<String, String> {
-        use super::printed::spelling;
+        use super::names::spelling;
         let mut printed: std::collections::BTreeMap<String, String> = std::collections::BTreeMap::new();
         for (written, value, span) in lines {
             let spelt = spelling(&written);

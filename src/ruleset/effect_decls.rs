@@ -6,14 +6,14 @@
 //! each.
 
 use super::{children, Loader};
-use crate::check::codes;
-use crate::check::model::{
+use crate::diagnostics::Diagnostic;
+use crate::ruleset::codes;
+use crate::ruleset::model::Plus;
+use crate::ruleset::model::{
     AmountForm, KeywordAmount, KeywordArg, KeywordCondition, KeywordDef, KeywordEffect, Param, Repeat, Ruleset,
     StateDef, Type,
 };
-use crate::check::names::{ident_at, string_at, suggest};
-use crate::diagnostics::Diagnostic;
-use crate::ir::Plus;
+use crate::ruleset::names::{ident_at, string_at, suggest};
 use crate::syntax::ast::{Node, ValueKind};
 
 /// Words a card writes after `when` that the checker itself reads: a
@@ -273,7 +273,7 @@ impl Loader<'_> {
 
 /// The names a value of a name type may take in this ruleset.
 fn declared_names<'r>(ruleset: &'r Ruleset, ty: &Type) -> Vec<&'r str> {
-    let ids = |named: &'r [crate::check::model::Named]| named.iter().map(|n| n.id.as_str()).collect();
+    let ids = |named: &'r [crate::ruleset::model::Named]| named.iter().map(|n| n.id.as_str()).collect();
     match ty {
         Type::Symbol => ids(&ruleset.symbols),
         Type::Arc => ids(&ruleset.arcs),

@@ -16,9 +16,9 @@
 //! recurses only as deep as one expression nests (bounded by the reader)
 //! times that nesting.
 
-use crate::check::codes;
-use crate::check::names::thousands;
 use crate::diagnostics::Diagnostic;
+use crate::ruleset::codes;
+use crate::ruleset::names::thousands;
 use crate::source::Span;
 use crate::syntax::ast::{Expr, Name};
 use std::cell::RefCell;

@@ -11,11 +11,11 @@ use super::Scope;
 use super::{
     ArgWanted, Arith, Call, CallNode, Cmp, Compiled, EffectFilter, Filter, Filters, Node, Op, Ty, Wanted, FUNCTIONS,
 };
-use crate::check::codes;
-use crate::check::model::{DeckParam, Ruleset, Schema, Type};
-use crate::check::names::suggest;
 use crate::diagnostics::Diagnostic;
-use crate::ir::Plus;
+use crate::ruleset::codes;
+use crate::ruleset::model::Plus;
+use crate::ruleset::model::{DeckParam, Ruleset, Schema, Type};
+use crate::ruleset::names::suggest;
 use crate::source::Span;
 use crate::syntax::ast::{BinOp, Expr, Name};
 use std::cell::{Cell, RefCell};
@@ -179,7 +179,7 @@ impl Function {
 
 /// The names of one ruleset that rules use, gathered once for all its
 /// rules.
-pub(in crate::check) struct Names<'r> {
+pub(crate) struct Names<'r> {
     ruleset: &'r Ruleset,
     /// The ruleset's definitions (`def`), expanded where rules call them.
     defs: &'r [Def],
@@ -231,7 +231,7 @@ impl<'r> Names<'r> {
 
 /// Compiles the rules of one place of a ruleset: a deck type's rules may
 /// use its parameters by name; other rules have none.
-pub(in crate::check) struct Compiler<'n, 'r> {
+pub(crate) struct Compiler<'n, 'r> {
     ruleset: &'r Ruleset,
     defs: &'r [Def],
     def_index: &'n HashMap<&'r str, usize>,
@@ -623,8 +623,8 @@ impl<'n, 'r> Compiler<'n, 'r> {
                 let named = self.filter(named, diagnostics);
                 return Some(Filter::Mentions(field?, Some(Box::new(named?))));
             }
-            (SAYS, [field, Expr::Str(words, _)]) if super::eval::words(words).next().is_some() => {
-                let words = super::eval::words(words).map(|w| w.to_lowercase().into_boxed_str()).collect();
+            (SAYS, [field, Expr::Str(words, _)]) if super::words(words).next().is_some() => {
+                let words = super::words(words).map(|w| w.to_lowercase().into_boxed_str()).collect();
                 return self.field(field, diagnostics).map(|field| Filter::Says(field, words));
             }
             (MENTIONS, _) => (
@@ -1160,7 +1160,7 @@ const MENTIONS: &str = "mentions";
 const SAYS: &str = "says";
 
 /// Whether a field holds text (the fields `says` and `mentions` read).
-fn holds_text(field: &crate::check::model::FieldDef) -> bool {
+fn holds_text(field: &crate::ruleset::model::FieldDef) -> bool {
     field.schema.takes.iter().any(|t| t.ty == Type::Text)
 }
 
@@ -1206,7 +1206,7 @@ fn field_values(ruleset: &Ruleset) -> BTreeMap<&str, Vec<&str>> {
 /// all (none for a number); `None` for text and names the ruleset does not
 /// list.
 fn declared_names<'r>(ruleset: &'r Ruleset, ty: &Type) -> Option<Vec<&'r str>> {
-    let ids = |named: &'r [crate::check::model::Named]| Some(named.iter().map(|n| n.id.as_str()).collect());
+    let ids = |named: &'r [crate::ruleset::model::Named]| Some(named.iter().map(|n| n.id.as_str()).collect());
     match ty {
         Type::Enum(id) | Type::Set(id) => {
             ruleset.enums.iter().find(|e| &e.id == id).map(|e| e.values.iter().map(String::as_str).collect())
@@ -1224,7 +1224,7 @@ fn declared_names<'r>(ruleset: &'r Ruleset, ty: &Type) -> Option<Vec<&'r str>> {
 
 /// Every field name the ruleset declares, at any depth, of the fields that
 /// are `wanted`.
-fn field_names(ruleset: &Ruleset, wanted: fn(&crate::check::model::FieldDef) -> bool) -> Vec<&str> {
+fn field_names(ruleset: &Ruleset, wanted: fn(&crate::ruleset::model::FieldDef) -> bool) -> Vec<&str> {
     let mut names: Vec<&str> = Vec::new();
     let mut schemas: Vec<&Schema> = ruleset.kinds.iter().map(|k| &k.schema).collect();
     schemas.extend(ruleset.shapes.iter().map(|(_, s)| s));

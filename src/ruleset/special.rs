@@ -172,7 +172,7 @@ fn is_a_value_of(token: &str, ty: &Type, ruleset: &Ruleset) -> bool {
             ruleset.enum_values(id).is_some_and(|values| values.iter().any(|v| v == token))
         }
         Type::Initiative => token == "X" && ruleset.initiative.as_ref().is_some_and(|scale| scale.has_x),
-        Type::Grade => super::value::grade(token).is_some(),
+        Type::Grade => grade(token).is_some(),
         _ => false,
     }
 }
@@ -188,4 +188,12 @@ fn bad_token(token: &str, span: Span) -> Diagnostic {
     Diagnostic::error(&codes::BAD_SPECIAL, format!("`\"{token}\"` cannot be written as a special value"))
         .primary(span, "not a token a card can write")
         .help("a token is at most 8 characters with no digit, space, quote, brace, comma or `;`, such as `-` or `*`")
+}
+
+/// `B`, `A++`: a grade's capital letter and its number of `+` marks.
+pub fn grade(text: &str) -> Option<(char, usize)> {
+    let mut chars = text.chars();
+    let letter = chars.next().filter(char::is_ascii_uppercase)?;
+    let rest = chars.as_str();
+    rest.chars().all(|c| c == '+').then_some((letter, rest.len()))
 }
