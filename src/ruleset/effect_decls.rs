@@ -5,7 +5,7 @@
 //! Read here so that the loader's match over declarations stays one line
 //! each.
 
-use super::{children, Loader};
+use super::{language, Loader};
 use crate::diagnostics::Diagnostic;
 use crate::ruleset::codes;
 use crate::ruleset::model::Plus;
@@ -23,7 +23,7 @@ const RESERVED_CONDITIONS: &[&str] = &["range"];
 impl Loader<'_> {
     /// `condition ID "Printed text" { param NAME TYPE …; doc "…" }`, or
     /// `quantity …` of the same shape.
-    pub(super) fn state_declaration(&mut self, node: &Node) -> Option<StateDef> {
+    pub(in crate::ruleset) fn state_declaration(&mut self, node: &Node) -> Option<StateDef> {
         let what = node.name.text.as_str();
         let (id, display) = self.id_and_display(node)?;
         if what == "condition" && RESERVED_CONDITIONS.contains(&id.as_str()) {
@@ -33,34 +33,35 @@ impl Loader<'_> {
             );
             return None;
         }
-        let mut declared = StateDef { id, display, params: Vec::new(), doc: None };
+        let declared = StateDef { id, display, params: Vec::new(), doc: None };
         // A declaration with a broken parameter is reported and left out, so
         // that cards using it raise no follow-on errors about its values.
-        let mut sound = true;
-        for child in children(node) {
-            match child.name.text.as_str() {
-                "param" => match self.param(child) {
-                    Some(param) if param.ty.repeat == Repeat::One => declared.params.push(param),
-                    Some(_) => {
-                        self.bad(
-                            child.head_span(),
-                            format!("a {what}'s parameter takes one value: `param NAME TYPE`, without `+` or `*`"),
-                        );
-                        sound = false;
-                    }
-                    None => sound = false,
-                },
-                "doc" => declared.doc = string_at(child, 0).map(str::to_string),
-                _ => self.unknown(child, &["param", "doc"]),
-            }
-        }
+        let mut lines = StateLines { declared, sound: true, what: what.to_string() };
+        self.read_block(node, &language::STATE, &mut lines);
+        let StateLines { declared, mut sound, .. } = lines;
         sound &= self.placeholders_are_params(node, &declared, what);
         sound.then_some(declared)
     }
 
+    /// `param NAME TYPE` in a condition or quantity: one value each.
+    pub(in crate::ruleset) fn state_param(&mut self, node: &Node, lines: &mut StateLines) {
+        match self.param(node) {
+            Some(param) if param.ty.repeat == Repeat::One => lines.declared.params.push(param),
+            Some(_) => {
+                let what = &lines.what;
+                self.bad(
+                    node.head_span(),
+                    format!("a {what}'s parameter takes one value: `param NAME TYPE`, without `+` or `*`"),
+                );
+                lines.sound = false;
+            }
+            None => lines.sound = false,
+        }
+    }
+
     /// `amount 3+ "what it means"`: a form effect amounts may take, shown
     /// by example (`3`, `3+` or `+3`).
-    pub(super) fn amount_form(&mut self, node: &Node) -> Option<AmountForm> {
+    pub(in crate::ruleset) fn amount_form(&mut self, node: &Node) -> Option<AmountForm> {
         let form = match node.values.first().map(|v| &v.kind) {
             Some(ValueKind::Int(_)) => Plus::None,
             Some(ValueKind::PlusAfter(_)) => Plus::After,
@@ -79,7 +80,7 @@ impl Loader<'_> {
     }
 
     /// `param NAME TYPE`: one parameter of a keyword or a condition.
-    pub(super) fn param(&mut self, node: &Node) -> Option<Param> {
+    pub(in crate::ruleset) fn param(&mut self, node: &Node) -> Option<Param> {
         let name = ident_at(node, 0).unwrap_or_default().to_string();
         match self.type_specs(node, 1).into_iter().next() {
             Some(ty) if !name.is_empty() => Some(Param { name, ty }),
@@ -108,7 +109,7 @@ impl Loader<'_> {
 impl Loader<'_> {
     /// `effect ROLE SYMBOL AMOUNT` in a keyword: the amount a number (`3`,
     /// `3+`, `+3`) or the name of one of the keyword's parameters.
-    pub(super) fn keyword_effect(&mut self, node: &Node) -> Option<KeywordEffect> {
+    pub(in crate::ruleset) fn keyword_effect(&mut self, node: &Node) -> Option<KeywordEffect> {
         let (Some(role), Some(symbol)) = (ident_at(node, 0), ident_at(node, 1)) else {
             self.bad(
                 node.head_span(),
@@ -137,7 +138,7 @@ impl Loader<'_> {
     /// `when CONDITION VALUES… { effect … }` in a keyword: its effect lines,
     /// each under the condition.  The values are checked against the
     /// condition's parameters once every declaration is read.
-    pub(super) fn keyword_conditional(&mut self, node: &Node) -> Vec<KeywordEffect> {
+    pub(in crate::ruleset) fn keyword_conditional(&mut self, node: &Node) -> Vec<KeywordEffect> {
         let Some(id) = ident_at(node, 0) else {
             self.bad(node.head_span(), "a keyword's condition is `when CONDITION VALUES… { effect … }`");
             return Vec::new();
@@ -154,12 +155,7 @@ impl Loader<'_> {
         let spans = node.values.iter().map(|v| v.span).collect();
         let condition = KeywordCondition { id: id.to_string(), args, spans };
         let mut effects = Vec::new();
-        for child in children(node) {
-            match child.name.text.as_str() {
-                "effect" => effects.extend(self.keyword_effect(child)),
-                _ => self.unknown(child, &["effect"]),
-            }
-        }
+        self.read_block(node, &language::WHEN, &mut effects);
         for effect in &mut effects {
             effect.when = Some(condition.clone());
         }
@@ -169,7 +165,7 @@ impl Loader<'_> {
     /// Each amount naming a parameter names one of the keyword's whole
     /// numbers, so that a card's argument is the effect's amount; a
     /// condition's value naming a parameter stands for it.
-    pub(super) fn keyword_effects_use_params(&mut self, keyword: &mut KeywordDef) {
+    pub(in crate::ruleset) fn keyword_effects_use_params(&mut self, keyword: &mut KeywordDef) {
         for condition in keyword.effects.iter_mut().filter_map(|e| e.when.as_mut()) {
             for arg in &mut condition.args {
                 if let KeywordArg::Name(name) = arg {
@@ -240,7 +236,7 @@ impl Loader<'_> {
 
     /// Each keyword effect's role and symbol are declared, once every
     /// declaration is read.
-    pub(super) fn keyword_effects_resolve(&mut self, ruleset: &Ruleset) {
+    pub(in crate::ruleset) fn keyword_effects_resolve(&mut self, ruleset: &Ruleset) {
         for keyword in &ruleset.keywords {
             let mut checked: Vec<&KeywordCondition> = Vec::new();
             for condition in keyword.effects.iter().filter_map(|e| e.when.as_ref()) {
@@ -289,4 +285,13 @@ fn declared_names<'r>(ruleset: &'r Ruleset, ty: &Type) -> Vec<&'r str> {
 /// The names between braces in a printed text: `"in the {arc} arc"` → `arc`.
 pub(crate) fn placeholders(text: &str) -> impl Iterator<Item = &str> {
     text.split('{').skip(1).filter_map(|part| part.split_once('}').map(|(name, _)| name))
+}
+
+/// A condition or quantity while its block is read: whether every
+/// parameter is sound.
+pub struct StateLines {
+    pub(in crate::ruleset) declared: StateDef,
+    sound: bool,
+    /// `condition` or `quantity`.
+    what: String,
 }

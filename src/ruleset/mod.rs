@@ -6,6 +6,7 @@
 //! checker ([`crate::check`]) applies a ruleset to cards and decks.
 
 pub mod codes;
+pub mod language;
 pub mod model;
 pub(crate) mod names;
 mod read;

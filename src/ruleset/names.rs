@@ -166,6 +166,20 @@ pub fn thousands(count: i64) -> String {
     grouped
 }
 
+/// A name in one spelling: lower case, words single-spaced, no space inside
+/// or before brackets nor before a comma.
+pub(crate) fn spelling(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        let joins = word.starts_with(['(', ')', ',']) || out.ends_with('(') || out.is_empty();
+        if !joins {
+            out.push(' ');
+        }
+        out.extend(word.chars().map(|c| c.to_ascii_lowercase()));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::{suggest, thousands, Suggester};
@@ -218,18 +232,4 @@ mod tests {
         assert_eq!(thousands(100_000), "100,000");
         assert_eq!(thousands(-1_234_567), "-1,234,567");
     }
-}
-
-/// A name in one spelling: lower case, words single-spaced, no space inside
-/// or before brackets nor before a comma.
-pub(crate) fn spelling(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for word in text.split_whitespace() {
-        let joins = word.starts_with(['(', ')', ',']) || out.ends_with('(') || out.is_empty();
-        if !joins {
-            out.push(' ');
-        }
-        out.extend(word.chars().map(|c| c.to_ascii_lowercase()));
-    }
-    out
 }

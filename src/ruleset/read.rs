@@ -6,8 +6,10 @@
 //! reported with the span of the declaration.
 
 use super::codes;
+use super::language::{self, About, Block, Body, Found, Occurs, Vocabulary};
 use super::model::*;
 use super::names::{ident_at, string_at, suggest};
+use super::setup::Setup;
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::source::{FileId, Files, Span};
 use crate::syntax::ast::{Name, Node, SourceTree, ValueKind};
@@ -16,6 +18,7 @@ use std::sync::Arc;
 
 #[path = "effect_decls.rs"]
 mod effect_decls;
+pub(super) use effect_decls::StateLines;
 
 /// Reads a ruleset.  Returns `None` when the file has no `ruleset` header.
 ///
@@ -40,6 +43,7 @@ pub fn load(
         special_refs: Vec::new(),
         defs: Vec::new(),
         def_index: HashMap::new(),
+        seen: Vec::new(),
     };
     let id = match super::names::id_at(header, 0) {
         Some(id) => id.to_string(),
@@ -80,17 +84,10 @@ pub fn load(
         amount_forms: Vec::new(),
         definitions: Vec::new(),
     };
-    for node in children(header) {
-        match node.name.text.as_str() {
-            "title" => ruleset.title = string_at(node, 0).unwrap_or_default().to_string(),
-            "extends" => ruleset.extends = super::names::id_at(node, 0).map(str::to_string),
-            _ => loader.unknown(node, &["title", "extends"]),
-        }
-    }
-    let mut seen: Vec<(String, String, Span)> = Vec::new();
+    loader.read_block(header, &language::HEADER_LINES, &mut ruleset);
     for tree in bases.iter().chain([&tree]) {
         for node in tree.nodes.iter().skip(1) {
-            loader.declaration(node, &mut ruleset, &mut seen);
+            loader.declaration(node, &mut ruleset);
         }
     }
     loader.resolve(&mut ruleset, file);
@@ -108,37 +105,9 @@ fn children(node: &Node) -> &[Node] {
     node.block.as_ref().map(|b| b.nodes.as_slice()).unwrap_or(&[])
 }
 
-const DECLARATIONS: &[&str] = &[
-    "symbol",
-    "icon",
-    "role",
-    "initiative",
-    "tie-break",
-    "side",
-    "phase",
-    "step-names",
-    "range",
-    "dice",
-    "arc",
-    "enum",
-    "deck-symbol",
-    "keyword",
-    "tag",
-    "shape",
-    "kind",
-    "deck-type",
-    "play-limit",
-    "special",
-    "setup",
-    "condition",
-    "quantity",
-    "amount",
-    "def",
-];
-
-struct Loader<'a> {
+pub(super) struct Loader<'a> {
     files: &'a Files,
-    diagnostics: &'a mut Vec<Diagnostic>,
+    pub(super) diagnostics: &'a mut Vec<Diagnostic>,
     /// Type names used by fields and parameters, checked once all enums are known.
     type_refs: Vec<(String, Span)>,
     /// Special values accepted by a type (`int or "*"`), checked once every
@@ -150,7 +119,10 @@ struct Loader<'a> {
     /// Each deck type's `based-on` line, checked once every type is read.
     based_on_lines: Vec<(String, Span)>,
     /// Names used by the timing declarations, checked once all are declared.
-    timing: super::timing::Pending,
+    pub(super) timing: super::timing::Pending,
+    /// The declarations read so far (what, id, where), so that one
+    /// declared twice in a file is reported.
+    pub(super) seen: Vec<(String, String, Span)>,
     /// The definitions (`def`) rules may call, the base's first; one an
     /// extension replaces is left as `None` where it was.
     defs: Vec<Option<super::rules::Def>>,
@@ -180,16 +152,6 @@ impl Loader<'_> {
         self.diagnostics.push(Diagnostic::error(&codes::BAD_RULESET, message).primary(span, "in this declaration"));
     }
 
-    fn unknown(&mut self, node: &Node, expected: &[&str]) {
-        let name = &node.name.text;
-        self.diagnostics.push(
-            Diagnostic::error(&codes::BAD_RULESET, format!("`{name}` is not part of the ruleset language here"))
-                .primary(node.name.span, "not understood here")
-                .note(format!("expected one of: {}", expected.join(", ")))
-                .suggest(suggest(name, expected.iter().copied())),
-        );
-    }
-
     fn id_and_display(&mut self, node: &Node) -> Option<(String, String)> {
         let Some(id) = ident_at(node, 0) else {
             self.bad(
@@ -203,7 +165,7 @@ impl Loader<'_> {
     }
 
     /// `dice D3 D6`: the sides of each die the game rolls.
-    fn dice(&mut self, node: &Node) -> Vec<i64> {
+    pub(super) fn dice(&mut self, node: &Node) -> Vec<i64> {
         let mut sides = Vec::new();
         for value in &node.values {
             match value.kind {
@@ -222,340 +184,382 @@ impl Loader<'_> {
                 }
             }
         }
-        if node.values.is_empty() || node.block.is_some() {
+        if node.values.is_empty() {
             self.bad(node.head_span(), "`dice` lists the dice the game rolls on one line: `dice D3 D6`");
         }
         sides
     }
 
-    fn doc(&mut self, node: &Node) -> Option<String> {
-        children(node).iter().find(|n| n.name.text == "doc").and_then(|n| string_at(n, 0)).map(str::to_string)
+    /// Reports a line that is not one of `block`'s, with those it could be.
+    fn unknown<T>(&mut self, node: &Node, block: &'static Block<T>) {
+        let name = &node.name.text;
+        let expected: Vec<&str> = block.lines().iter().map(|about| about.name).collect();
+        self.diagnostics.push(
+            Diagnostic::error(block.code, format!("`{name}` is not part of {} here", block.language))
+                .primary(node.name.span, "not understood here")
+                .note(format!("expected one of: {}", expected.join(", ")))
+                .suggest(suggest(name, expected.iter().copied())),
+        );
     }
 
-    fn declaration(&mut self, node: &Node, ruleset: &mut Ruleset, seen: &mut Vec<(String, String, Span)>) {
+    /// Reads one declaration of a file by its line in the language.
+    fn declaration(&mut self, node: &Node, ruleset: &mut Ruleset) {
+        let Some(Found::Own(line)) = language::FILE.find(&node.name.text) else {
+            self.unknown(node, &language::FILE);
+            return;
+        };
+        match line.about.occurs {
+            Occurs::Once => self.timing.once(node, self.diagnostics),
+            Occurs::ById if !self.first_of_its_id(node, ruleset) => return,
+            Occurs::ById | Occurs::Many => {}
+        }
+        self.no_stray_block(None, node, &line.about, &language::FILE);
+        (line.read)(self, node, ruleset);
+    }
+
+    /// Whether a declaration is the first of its kind and id in its file.
+    /// One of a base ruleset's is forgotten: a house rule replaces it.
+    fn first_of_its_id(&mut self, node: &Node, ruleset: &mut Ruleset) -> bool {
         let what = node.name.text.as_str();
-        if let Some(id) = ident_at(node, 0) {
-            if matches!(what, "initiative" | "tie-break" | "step-names" | "play-limit" | "cost-limit" | "dice") {
-            } else if let Some(at) =
-                seen.iter().position(|(w, i, first)| w == what && i == id && first.file != node.span.file)
-            {
-                // A house rule replaces the base game's declaration.
-                seen.remove(at);
-                ruleset.forget(what, id);
-            } else if let Some((_, _, first)) = seen.iter().find(|(w, i, _)| w == what && i == id) {
-                self.diagnostics.push(
-                    Diagnostic::error(&codes::DUPLICATE_DECLARATION, format!("`{what} {id}` is declared twice"))
-                        .primary(node.head_span(), "declared again here")
-                        .secondary(*first, "first declared here"),
-                );
-                return;
-            } else {
-                seen.push((what.to_string(), id.to_string(), node.head_span()));
+        let Some(id) = ident_at(node, 0) else { return true };
+        let seen = &mut self.seen;
+        if let Some(at) = seen.iter().position(|(w, i, first)| w == what && i == id && first.file != node.span.file) {
+            seen.remove(at);
+            ruleset.forget(what, id);
+        } else if let Some((_, _, first)) = seen.iter().find(|(w, i, _)| w == what && i == id) {
+            self.diagnostics.push(
+                Diagnostic::error(&codes::DUPLICATE_DECLARATION, format!("`{what} {id}` is declared twice"))
+                    .primary(node.head_span(), "declared again here")
+                    .secondary(*first, "first declared here"),
+            );
+            return false;
+        } else {
+            seen.push((what.to_string(), id.to_string(), node.head_span()));
+        }
+        true
+    }
+
+    /// Reads the lines of a node's block into `target`, each by its line
+    /// in `block`.
+    pub(super) fn read_block<T>(&mut self, node: &Node, block: &'static Block<T>, target: &mut T) {
+        for child in children(node) {
+            match block.find(&child.name.text) {
+                Some(Found::Own(line)) => {
+                    self.no_stray_block(Some(node), child, &line.about, block);
+                    (line.read)(self, child, target);
+                }
+                Some(Found::Schema(line, part)) => {
+                    self.no_stray_block(Some(node), child, &line.about, block);
+                    (line.read)(self, child, part(target));
+                }
+                None => self.unknown(child, block),
             }
         }
-        match what {
-            "symbol" | "icon" | "arc" => {
-                let Some((id, display)) = self.id_and_display(node) else { return };
-                let named = Named { id, display, doc: self.doc(node) };
-                match what {
-                    "symbol" => ruleset.symbols.push(named),
-                    "icon" => ruleset.icons.push(named),
-                    _ => ruleset.arcs.push(named),
-                }
+    }
+
+    /// Reports a block after a line that takes none: what it holds would
+    /// otherwise be ignored without a word.
+    fn no_stray_block<T>(&mut self, parent: Option<&Node>, line: &Node, about: &About, block: &'static Block<T>) {
+        let (Body::None, Some(stray)) = (&about.body, &line.block) else { return };
+        let mut holders: Vec<String> = parent.map(|p| format!("`{}`", p.name.text)).into_iter().collect();
+        holders.extend(block.lines().iter().filter(|a| !matches!(a.body, Body::None)).map(|a| format!("`{}`", a.name)));
+        let help = match holders.as_slice() {
+            [_, _, ..] if parent.is_some() => {
+                let (last, others) = holders.split_last().unwrap_or((&holders[0], &[]));
+                format!("only {} and {last} hold blocks", others.join(", "))
             }
-            "role" => {
-                let Some((id, display)) = self.id_and_display(node) else { return };
-                let mut role = Role { id, display, colour: None, applies_to: String::new(), mark: None };
-                for child in children(node) {
-                    match child.name.text.as_str() {
-                        "colour" => match ident_at(child, 0) {
-                            Some(colour) => role.colour = Some(colour.to_string()),
-                            None => self.bad(child.head_span(), "`colour` takes a colour name: `colour red`"),
-                        },
-                        "applies-to" => role.applies_to = string_at(child, 0).unwrap_or_default().to_string(),
-                        "mark" => match ident_at(child, 0) {
-                            Some(mark) => role.mark = Some(mark.to_string()),
-                            None => self.bad(child.head_span(), "`mark` takes the id of an icon: `mark square`"),
-                        },
-                        _ => self.unknown(child, &["colour", "applies-to", "mark"]),
-                    }
-                }
-                ruleset.roles.push(role);
-            }
-            "initiative" => {
-                self.timing.once(node, self.diagnostics);
-                ruleset.initiative = super::timing::scale(node, self.diagnostics);
-            }
-            // A ruleset's own list replaces the one it extends.
-            "tie-break" => {
-                self.timing.once(node, self.diagnostics);
-                ruleset.tie_break = super::timing::tie_break(node, &mut self.timing, self.diagnostics);
-            }
-            "side" => ruleset.sides.extend(super::timing::side(node, self.diagnostics)),
-            "phase" => ruleset.phases.extend(super::timing::phase(node, &mut self.timing, self.diagnostics)),
-            "step-names" => {
-                self.timing.once(node, self.diagnostics);
-                ruleset.step_names = super::timing::step_names(node, &mut self.timing, self.diagnostics);
-            }
-            // A ruleset's own list replaces the one it extends.
-            "dice" => {
-                self.timing.once(node, self.diagnostics);
-                ruleset.dice = self.dice(node);
-            }
-            "range" => {
-                let Some((id, display)) = self.id_and_display(node) else { return };
-                match node.values.iter().find_map(|v| match v.kind {
-                    ValueKind::Range { low, high } => Some((low, high)),
-                    _ => None,
-                }) {
-                    Some((low, high)) => ruleset.ranges.push(Band { id, display, low, high }),
-                    None => {
-                        self.bad(node.head_span(), format!("range `{id}` needs its distances, like `0..3` or `11..`"))
-                    }
-                }
-            }
-            "enum" => {
-                let Some(id) = ident_at(node, 0) else {
-                    self.bad(node.head_span(), "`enum` needs an id and its values: `enum colour red green`");
-                    return;
-                };
-                // Values in the head (names or strings), or one per line in a
-                // block with an optional weight and printed label: `L 1
-                // "Light"`.
-                let mut values: Vec<String> = node.values[1..]
-                    .iter()
-                    .filter_map(|v| match &v.kind {
-                        ValueKind::Ident(s) | ValueKind::String(s) => Some(s.clone()),
-                        _ => None,
-                    })
-                    .collect();
-                let (mut weights, mut labels) = (std::collections::BTreeMap::new(), std::collections::BTreeMap::new());
-                let mut printed_lines = Vec::new();
-                for child in children(node) {
-                    if let Some(line) = printed_line(child) {
-                        printed_lines.push(line);
-                        continue;
-                    }
-                    let value = child.name.text.clone();
-                    for item in &child.values {
-                        match &item.kind {
-                            ValueKind::Int(weight) if !weights.contains_key(&value) => {
-                                weights.insert(value.clone(), *weight);
-                            }
-                            ValueKind::String(label) if !labels.contains_key(&value) => {
-                                labels.insert(value.clone(), label.clone());
-                            }
-                            _ => self.bad(
-                                item.span,
-                                format!(
-                                    "enum value `{value}` takes a weight and a label at most: `{value} 1 \"Label\"`"
-                                ),
-                            ),
-                        }
-                    }
-                    values.push(value);
-                }
-                if values.is_empty() {
-                    self.bad(node.head_span(), format!("enum `{id}` has no values"));
-                }
-                let printed = self.printed_spellings(id, &values, &labels, printed_lines);
-                ruleset.enums.push(EnumDef { id: id.to_string(), values, weights, labels, printed });
-            }
-            "deck-symbol" => {
-                let Some((id, display)) = self.id_and_display(node) else { return };
-                let deck_type = ident_at(node, 2).map(str::to_string);
-                ruleset.deck_symbols.push(DeckSymbol { id, display, deck_type });
-            }
-            "keyword" => {
-                let Some((id, display)) = self.id_and_display(node) else { return };
-                let mut keyword = KeywordDef {
-                    id,
-                    display,
-                    params: Vec::new(),
-                    only: Vec::new(),
-                    doc: None,
-                    printed: Vec::new(),
-                    effects: Vec::new(),
-                };
-                for child in children(node) {
-                    match child.name.text.as_str() {
-                        "param" => keyword.params.extend(self.param(child)),
-                        "only" => keyword.only = self.noted_names(child, Wanted::Kind, &keyword.id),
-                        "doc" => keyword.doc = string_at(child, 0).map(str::to_string),
-                        "printed" => match string_at(child, 0) {
-                            Some(name) => keyword.printed.push(name.to_string()),
-                            None => self.bad(
-                                child.head_span(),
-                                "`printed` takes a name as a rulebook prints it: `printed \"L\"`",
-                            ),
-                        },
-                        "effect" => keyword.effects.extend(self.keyword_effect(child)),
-                        "when" => keyword.effects.extend(self.keyword_conditional(child)),
-                        _ => self.unknown(child, &["param", "only", "doc", "printed", "effect", "when"]),
-                    }
-                }
-                self.keyword_effects_use_params(&mut keyword);
-                ruleset.keywords.push(keyword);
-            }
-            "tag" => {
-                let Some((id, display)) = self.id_and_display(node) else { return };
-                let mut tag = TagDef { id, display, only: Vec::new(), doc: None };
-                for child in children(node) {
-                    match child.name.text.as_str() {
-                        "only" => tag.only = self.noted_names(child, Wanted::Kind, &tag.id),
-                        "doc" => tag.doc = string_at(child, 0).map(str::to_string),
-                        _ => self.unknown(child, &["only", "doc"]),
-                    }
-                }
-                ruleset.tags.push(tag);
-            }
-            "shape" => {
-                let Some(id) = ident_at(node, 0) else {
-                    self.bad(node.head_span(), "`shape` needs an id: `shape grid { ... }`");
-                    return;
-                };
-                let mut schema = Schema::default();
-                for child in children(node) {
-                    self.schema_item(child, &mut schema, None);
-                }
-                ruleset.shapes.push((id.to_string(), schema));
-            }
-            "kind" => {
-                let Some((id, display)) = self.id_and_display(node) else { return };
-                let mut kind = Kind {
-                    id,
-                    display,
-                    border: None,
-                    roles: Vec::new(),
-                    rare_roles: Vec::new(),
-                    text_limit: None,
-                    card_size: None,
-                    enters_at: None,
-                    enters_at_span: None,
-                    schema: Schema::default(),
-                };
-                for child in children(node) {
-                    match child.name.text.as_str() {
-                        "border" => kind.border = ident_at(child, 0).map(str::to_string),
-                        "roles" => kind.roles = self.noted_names(child, Wanted::Role, &kind.id),
-                        "rare-roles" => kind.rare_roles = idents(child),
-                        "text-limit" => match child.values.first().map(|v| &v.kind) {
-                            Some(ValueKind::Int(n)) => kind.text_limit = Some(*n),
-                            _ => self.bad(child.head_span(), "`text-limit` takes a number of characters"),
-                        },
-                        "card-size" => kind.card_size = self.card_size(child),
-                        "enters-at" => {
-                            kind.enters_at = self.enters_at(child);
-                            kind.enters_at_span = child.values.first().map(|v| v.span);
-                        }
-                        _ => self.schema_item(
-                            child,
-                            &mut kind.schema,
-                            Some(&["border", "roles", "rare-roles", "text-limit", "card-size", "enters-at"]),
-                        ),
-                    }
-                }
-                ruleset.kinds.push(kind);
-            }
-            "deck-type" => {
-                let Some((id, display)) = self.id_and_display(node) else { return };
-                let mut deck = DeckType {
-                    id,
-                    display,
-                    match_field: None,
-                    includes: Vec::new(),
-                    set_aside: Vec::new(),
-                    rules: Vec::new(),
-                    computed: Vec::new(),
-                    word: "deck".to_string(),
-                    entry: vec!["card".to_string()],
-                    entry_tags: Vec::new(),
-                    based_on: None,
-                    params: Vec::new(),
-                };
-                for child in children(node) {
-                    match child.name.text.as_str() {
-                        "match" => deck.match_field = ident_at(child, 0).map(str::to_string),
-                        "includes" => deck.includes = self.noted_names(child, Wanted::DeckType, &deck.id),
-                        "set-aside" => deck.set_aside = self.noted_names(child, Wanted::SetAside, &deck.id),
-                        "based-on" => match self.noted_names(child, Wanted::DeckType, &deck.id).as_slice() {
-                            [base] if *base != deck.id => {
-                                deck.based_on = Some(base.clone());
-                                self.based_on_lines.push((deck.id.clone(), child.head_span()));
-                            }
-                            [_] => self.bad(child.head_span(), "a deck type is based on another deck type, not itself"),
-                            _ => self.bad(child.head_span(), "`based-on` names one deck type: `based-on offense`"),
-                        },
-                        "word" => deck.word = ident_at(child, 0).unwrap_or("deck").to_string(),
-                        "entry" => deck.entry = idents(child),
-                        "entry-tags" => deck.entry_tags = self.noted_names(child, Wanted::Tag, &deck.id),
-                        "require" | "recommend" => {
-                            if let Some(rule) = self.constraint(child) {
-                                deck.rules.push(rule);
-                            }
-                        }
-                        "compute" => {
-                            if let Some(rule) = self.constraint(child) {
-                                deck.computed.push(rule);
-                            }
-                        }
-                        "param" => {
-                            if let Some(param) = self.deck_param(child, &deck.params) {
-                                deck.params.push(param);
-                            }
-                        }
-                        _ => self.unknown(
-                            child,
-                            &[
-                                "match",
-                                "includes",
-                                "set-aside",
-                                "based-on",
-                                "word",
-                                "entry",
-                                "entry-tags",
-                                "require",
-                                "recommend",
-                                "compute",
-                                "param",
-                            ],
-                        ),
-                    }
-                }
-                ruleset.deck_types.push(deck);
-            }
-            "cost-limit" => {
-                // `cost-limit ROLE SYMBOL MAX "why"`
-                match (ident_at(node, 0), ident_at(node, 1), node.values.get(2).map(|v| &v.kind)) {
-                    (Some(role), Some(symbol), Some(ValueKind::Int(max))) => ruleset.cost_limits.push(CostLimit {
-                        role: role.to_string(),
-                        symbol: symbol.to_string(),
-                        max: *max,
-                        reason: string_at(node, 3).unwrap_or("no ship can pay more").to_string(),
-                    }),
-                    _ => self.bad(node.head_span(), "write `cost-limit cost damage 24 \"why\"`"),
-                }
-            }
-            "play-limit" => {
-                if let Some(rule) = self.constraint(node) {
-                    ruleset.play_limits.push(rule);
-                }
-            }
-            "special" => super::special::declare(node, ruleset, seen, self.diagnostics),
-            "setup" => super::setup::declare(node, ruleset, self.diagnostics),
-            "condition" => ruleset.conditions.extend(self.state_declaration(node)),
-            "quantity" => ruleset.quantities.extend(self.state_declaration(node)),
-            "amount" => ruleset.amount_forms.extend(self.amount_form(node)),
-            "def" => self.definition(node),
-            _ => self.unknown(node, DECLARATIONS),
+            _ => format!("write `{}` on one line, without a block: `{}`", line.name.text, about.example),
+        };
+        self.diagnostics.push(
+            Diagnostic::error(block.code, format!("`{}` takes no block", line.name.text))
+                .primary(stray.span, "remove this block")
+                .help(help),
+        );
+    }
+
+    /// The text in quotes a line takes.
+    pub(super) fn string(&mut self, node: &Node) -> Option<String> {
+        let text = string_at(node, 0).map(str::to_string);
+        if text.is_none() {
+            let name = &node.name.text;
+            self.bad(node.head_span(), format!("`{name}` takes a text in quotes: `{name} \"…\"`"));
         }
+        text
+    }
+
+    /// A symbol, icon or arc.
+    pub(super) fn named(&mut self, node: &Node) -> Option<Named> {
+        let (id, display) = self.id_and_display(node)?;
+        let mut named = Named { id, display, doc: None };
+        self.read_block(node, &language::NAMED, &mut named);
+        Some(named)
+    }
+
+    pub(super) fn role(&mut self, node: &Node) -> Option<Role> {
+        let (id, display) = self.id_and_display(node)?;
+        let mut role = Role { id, display, colour: None, applies_to: String::new(), mark: None };
+        self.read_block(node, &language::ROLE, &mut role);
+        Some(role)
+    }
+
+    pub(super) fn role_colour(&mut self, node: &Node, role: &mut Role) {
+        match ident_at(node, 0) {
+            Some(colour) => role.colour = Some(colour.to_string()),
+            None => self.bad(node.head_span(), "`colour` takes a colour name: `colour red`"),
+        }
+    }
+
+    pub(super) fn role_mark(&mut self, node: &Node, role: &mut Role) {
+        match ident_at(node, 0) {
+            Some(mark) => role.mark = Some(mark.to_string()),
+            None => self.bad(node.head_span(), "`mark` takes the id of an icon: `mark square`"),
+        }
+    }
+
+    /// A `tie-break` block.  A ruleset's own list replaces the one it extends.
+    pub(super) fn tie_break(&mut self, node: &Node) -> Vec<TieBreak> {
+        let mut list = super::timing::TieBreaks::default();
+        self.read_block(node, &language::TIE_BREAK, &mut list);
+        super::timing::close_tie_break(node, list, self.diagnostics)
+    }
+
+    pub(super) fn phase(&mut self, node: &Node) -> Option<Phase> {
+        let mut phase = super::timing::open_phase(node, &mut self.timing, self.diagnostics)?;
+        self.read_block(node, &language::PHASE, &mut phase);
+        super::timing::close_phase(node, &phase, self.diagnostics);
+        Some(phase)
+    }
+
+    /// `range close "Close" 0..3`.
+    pub(super) fn range(&mut self, node: &Node) -> Option<Band> {
+        let (id, display) = self.id_and_display(node)?;
+        let band = node.values.iter().find_map(|v| match v.kind {
+            ValueKind::Range { low, high } => Some((low, high)),
+            _ => None,
+        });
+        let Some((low, high)) = band else {
+            self.bad(node.head_span(), format!("range `{id}` needs its distances, like `0..3` or `11..`"));
+            return None;
+        };
+        Some(Band { id, display, low, high })
+    }
+
+    /// `enum ID VALUE…`, or one value per line of its block with an
+    /// optional weight and printed label: `L 1 "Light"`.
+    pub(super) fn enum_def(&mut self, node: &Node) -> Option<EnumDef> {
+        let Some(id) = ident_at(node, 0) else {
+            self.bad(node.head_span(), "`enum` needs an id and its values: `enum colour red green`");
+            return None;
+        };
+        let mut values: Vec<String> = node.values[1..]
+            .iter()
+            .filter_map(|v| match &v.kind {
+                ValueKind::Ident(s) | ValueKind::String(s) => Some(s.clone()),
+                _ => None,
+            })
+            .collect();
+        let (mut weights, mut labels) = (std::collections::BTreeMap::new(), std::collections::BTreeMap::new());
+        let mut printed_lines = Vec::new();
+        for child in children(node) {
+            if let Some(line) = printed_line(child) {
+                printed_lines.push(line);
+                continue;
+            }
+            let value = child.name.text.clone();
+            for item in &child.values {
+                match &item.kind {
+                    ValueKind::Int(weight) if !weights.contains_key(&value) => {
+                        weights.insert(value.clone(), *weight);
+                    }
+                    ValueKind::String(label) if !labels.contains_key(&value) => {
+                        labels.insert(value.clone(), label.clone());
+                    }
+                    _ => self.bad(
+                        item.span,
+                        format!("enum value `{value}` takes a weight and a label at most: `{value} 1 \"Label\"`"),
+                    ),
+                }
+            }
+            values.push(value);
+        }
+        if values.is_empty() {
+            self.bad(node.head_span(), format!("enum `{id}` has no values"));
+        }
+        let printed = self.printed_spellings(id, &values, &labels, printed_lines);
+        Some(EnumDef { id: id.to_string(), values, weights, labels, printed })
+    }
+
+    pub(super) fn deck_symbol(&mut self, node: &Node) -> Option<DeckSymbol> {
+        let (id, display) = self.id_and_display(node)?;
+        let deck_type = ident_at(node, 2).map(str::to_string);
+        Some(DeckSymbol { id, display, deck_type })
+    }
+
+    pub(super) fn keyword(&mut self, node: &Node) -> Option<KeywordDef> {
+        let (id, display) = self.id_and_display(node)?;
+        let mut keyword = KeywordDef {
+            id,
+            display,
+            params: Vec::new(),
+            only: Vec::new(),
+            doc: None,
+            printed: Vec::new(),
+            effects: Vec::new(),
+        };
+        self.read_block(node, &language::KEYWORD, &mut keyword);
+        self.keyword_effects_use_params(&mut keyword);
+        Some(keyword)
+    }
+
+    /// `printed "L"` in a keyword.
+    pub(super) fn printed_name(&mut self, node: &Node) -> Option<String> {
+        let name = string_at(node, 0).map(str::to_string);
+        if name.is_none() {
+            self.bad(node.head_span(), "`printed` takes a name as a rulebook prints it: `printed \"L\"`");
+        }
+        name
+    }
+
+    pub(super) fn tag(&mut self, node: &Node) -> Option<TagDef> {
+        let (id, display) = self.id_and_display(node)?;
+        let mut tag = TagDef { id, display, only: Vec::new(), doc: None };
+        self.read_block(node, &language::TAG, &mut tag);
+        Some(tag)
+    }
+
+    pub(super) fn shape(&mut self, node: &Node) -> Option<(String, Schema)> {
+        let Some(id) = ident_at(node, 0) else {
+            self.bad(node.head_span(), "`shape` needs an id: `shape grid { ... }`");
+            return None;
+        };
+        let mut schema = Schema::default();
+        self.read_block(node, &language::SCHEMA, &mut schema);
+        Some((id.to_string(), schema))
+    }
+
+    pub(super) fn kind(&mut self, node: &Node) -> Option<Kind> {
+        let (id, display) = self.id_and_display(node)?;
+        let mut kind = Kind {
+            id,
+            display,
+            border: None,
+            roles: Vec::new(),
+            rare_roles: Vec::new(),
+            text_limit: None,
+            card_size: None,
+            enters_at: None,
+            enters_at_span: None,
+            schema: Schema::default(),
+        };
+        self.read_block(node, &language::KIND, &mut kind);
+        Some(kind)
+    }
+
+    /// `text-limit 240`.
+    pub(super) fn text_limit(&mut self, node: &Node) -> Option<i64> {
+        match node.values.first().map(|v| &v.kind) {
+            Some(ValueKind::Int(n)) => Some(*n),
+            _ => {
+                self.bad(node.head_span(), "`text-limit` takes a number of characters");
+                None
+            }
+        }
+    }
+
+    pub(super) fn deck_type(&mut self, node: &Node) -> Option<DeckType> {
+        let (id, display) = self.id_and_display(node)?;
+        let mut deck = DeckType {
+            id,
+            display,
+            match_field: None,
+            includes: Vec::new(),
+            set_aside: Vec::new(),
+            rules: Vec::new(),
+            computed: Vec::new(),
+            word: "deck".to_string(),
+            entry: vec!["card".to_string()],
+            entry_tags: Vec::new(),
+            based_on: None,
+            params: Vec::new(),
+        };
+        self.read_block(node, &language::DECK_TYPE, &mut deck);
+        Some(deck)
+    }
+
+    /// `based-on offense` in a deck type.
+    pub(super) fn based_on(&mut self, node: &Node, deck: &mut DeckType) {
+        match self.noted_names(node, Wanted::DeckType, &deck.id).as_slice() {
+            [base] if *base != deck.id => {
+                deck.based_on = Some(base.clone());
+                self.based_on_lines.push((deck.id.clone(), node.head_span()));
+            }
+            [_] => self.bad(node.head_span(), "a deck type is based on another deck type, not itself"),
+            _ => self.bad(node.head_span(), "`based-on` names one deck type: `based-on offense`"),
+        }
+    }
+
+    /// `param NAME int …` in a deck type.
+    pub(super) fn deck_param(&mut self, node: &Node, deck: &mut DeckType) {
+        if let Some(param) = self.deck_param_line(node, &deck.params) {
+            deck.params.push(param);
+        }
+    }
+
+    /// `cost-limit ROLE SYMBOL MAX "why"`.
+    pub(super) fn cost_limit(&mut self, node: &Node) -> Option<CostLimit> {
+        match (ident_at(node, 0), ident_at(node, 1), node.values.get(2).map(|v| &v.kind)) {
+            (Some(role), Some(symbol), Some(ValueKind::Int(max))) => Some(CostLimit {
+                role: role.to_string(),
+                symbol: symbol.to_string(),
+                max: *max,
+                reason: string_at(node, 3).unwrap_or("no ship can pay more").to_string(),
+            }),
+            _ => {
+                self.bad(node.head_span(), "write `cost-limit cost damage 24 \"why\"`");
+                None
+            }
+        }
+    }
+
+    /// A `setup` block: a second in the same file is an error.
+    pub(super) fn setup(&mut self, node: &Node, ruleset: &mut Ruleset) {
+        let Some(mut setup) = super::setup::open(node, ruleset, self.diagnostics) else { return };
+        self.read_block(node, &language::SETUP, &mut setup);
+        ruleset.setup = Some(setup);
+    }
+
+    /// A `zone` of the set-up.
+    pub(super) fn zone(&mut self, node: &Node, setup: &mut Setup) {
+        let Some(mut lines) = super::setup::open_zone(node, setup, self.diagnostics) else { return };
+        self.read_block(node, &language::ZONE, &mut lines);
+        super::setup::close_zone(lines, setup);
+    }
+
+    pub(super) fn kinds_named(&mut self, node: &Node, owner: &str) -> Vec<String> {
+        self.noted_names(node, Wanted::Kind, owner)
+    }
+
+    pub(super) fn roles_named(&mut self, node: &Node, owner: &str) -> Vec<String> {
+        self.noted_names(node, Wanted::Role, owner)
+    }
+
+    pub(super) fn deck_types_named(&mut self, node: &Node, owner: &str) -> Vec<String> {
+        self.noted_names(node, Wanted::DeckType, owner)
+    }
+
+    pub(super) fn set_aside_named(&mut self, node: &Node, owner: &str) -> Vec<String> {
+        self.noted_names(node, Wanted::SetAside, owner)
+    }
+
+    pub(super) fn tags_named(&mut self, node: &Node, owner: &str) -> Vec<String> {
+        self.noted_names(node, Wanted::Tag, owner)
     }
 
     /// `card-size tarot` or `card-size 70x120`: a size the print command
     /// knows, in millimetres.
     /// `enters-at 5.0`: a step of the initiative scale, in tenths; whether
     /// the scale has it is checked once the scale is known.
-    fn enters_at(&mut self, node: &Node) -> Option<i64> {
+    pub(super) fn enters_at(&mut self, node: &Node) -> Option<i64> {
         let tenths = match node.values.as_slice() {
             [value] => match &value.kind {
                 ValueKind::Decimal(d) => d.tenths(),
@@ -570,7 +574,7 @@ impl Loader<'_> {
         tenths
     }
 
-    fn card_size(&mut self, node: &Node) -> Option<(f32, f32)> {
+    pub(super) fn card_size(&mut self, node: &Node) -> Option<(f32, f32)> {
         let text = match node.values.as_slice() {
             [value] => match &value.kind {
                 ValueKind::Ident(name) | ValueKind::String(name) => Some(name.clone()),
@@ -592,33 +596,8 @@ impl Loader<'_> {
         }
     }
 
-    /// One line of a kind, shape or field block.
-    fn schema_item(&mut self, node: &Node, schema: &mut Schema, extra: Option<&[&str]>) {
-        match node.name.text.as_str() {
-            "field" => {
-                if let Some(field) = self.field(node) {
-                    schema.fields.push(field);
-                }
-            }
-            "takes" => schema.takes = self.type_specs(node, 0),
-            "together" => schema.together.push(idents(node)),
-            // `body effects` is the same line as in a field's block.
-            "effects" => schema.effects = true,
-            "body" if ident_at(node, 0) == Some("effects") => schema.effects = true,
-            "require" | "recommend" => {
-                if let Some(rule) = self.constraint(node) {
-                    schema.rules.push(rule);
-                }
-            }
-            _ => {
-                let mut expected = vec!["field", "takes", "together", "effects", "require", "recommend"];
-                expected.extend(extra.unwrap_or(&[]));
-                self.unknown(node, &expected);
-            }
-        }
-    }
-
-    fn field(&mut self, node: &Node) -> Option<FieldDef> {
+    /// `field NAME [TYPE…] [required] [many] { … }`.
+    pub(super) fn field(&mut self, node: &Node) -> Option<FieldDef> {
         let Some(name) = ident_at(node, 0) else {
             self.bad(node.head_span(), "a field needs a name and its types: `field arc arc`");
             return None;
@@ -649,51 +628,18 @@ impl Loader<'_> {
         }
         // `effects` and `flag` in the head are shorthands for a block of
         // effect lines and for a field that takes nothing.
-        let mut specs_from = 1;
-        match ident_at(node, 1) {
+        let specs_from = match ident_at(node, 1) {
             Some("effects") => {
                 field.schema.effects = true;
-                field.has_block = true;
-                specs_from = 2;
+                2
             }
-            Some("flag") => specs_from = 2,
-            _ => {}
-        }
+            Some("flag") => 2,
+            _ => 1,
+        };
         field.schema.takes = self.type_specs_until(node, specs_from, specs_end);
-        for child in children(node) {
-            match child.name.text.as_str() {
-                "required" => field.required = true,
-                "many" => field.many = true,
-                "doc" => field.doc = string_at(child, 0).map(str::to_string),
-                "label" => match string_at(child, 0) {
-                    Some(label) => field.label = Some(label.to_string()),
-                    None => self.bad(child.head_span(), "`label` takes the printed name: `label \"Admiral Value\"`"),
-                },
-                "by-cards-played" => field.by_cards_played = self.by_cards_played(child, field.schema.takes.len()),
-                "body" => {
-                    field.has_block = true;
-                    match ident_at(child, 0) {
-                        Some("effects") => field.schema.effects = true,
-                        Some(shape) => {
-                            self.type_refs.push((format!("shape:{shape}"), child.head_span()));
-                            field.schema.shape = Some(shape.to_string());
-                        }
-                        None => self.bad(child.head_span(), "`body` names `effects` or a shape"),
-                    }
-                }
-                // A bare `effects` line is the same as `body effects`, as in
-                // a kind or a shape.
-                "field" | "effects" => {
-                    field.has_block = true;
-                    self.schema_item(child, &mut field.schema, None);
-                }
-                _ => self.schema_item(
-                    child,
-                    &mut field.schema,
-                    Some(&["required", "many", "doc", "label", "body", "by-cards-played"]),
-                ),
-            }
-        }
+        self.read_block(node, &language::FIELD, &mut field);
+        // Fields and effect lines are what a field's block holds.
+        field.has_block |= field.schema.effects || !field.schema.fields.is_empty();
         if !field.has_block {
             if let Some(rule) = field.schema.rules.first() {
                 self.bad(
@@ -705,45 +651,76 @@ impl Loader<'_> {
         Some(field)
     }
 
+    /// `label "Admiral Value"` in a field.
+    pub(super) fn label(&mut self, node: &Node, field: &mut FieldDef) {
+        match string_at(node, 0) {
+            Some(label) => field.label = Some(label.to_string()),
+            None => self.bad(node.head_span(), "`label` takes the printed name: `label \"Admiral Value\"`"),
+        }
+    }
+
+    /// `body effects` or `body SHAPE` in a field.
+    pub(super) fn field_body(&mut self, node: &Node, field: &mut FieldDef) {
+        field.has_block = true;
+        match ident_at(node, 0) {
+            Some("effects") => field.schema.effects = true,
+            Some(shape) => {
+                self.type_refs.push((format!("shape:{shape}"), node.head_span()));
+                field.schema.shape = Some(shape.to_string());
+            }
+            None => self.bad(node.head_span(), "`body` names `effects` or a shape"),
+        }
+    }
+
+    /// `body effects` in a kind or shape, the same as an `effects` line.
+    pub(super) fn body_effects(&mut self, node: &Node, schema: &mut Schema) {
+        match ident_at(node, 0) {
+            Some("effects") => schema.effects = true,
+            _ => self.bad(node.head_span(), "here `body` takes only `effects`; a field's block may take a shape"),
+        }
+    }
+
     /// A field's `by-cards-played` block: a line `played N value K` (the
     /// field's value K, from 1, applies when a side plays N other cards) or
     /// `played N none`, each N once.
-    fn by_cards_played(&mut self, node: &Node, values: usize) -> Vec<CardsPlayed> {
+    pub(super) fn by_cards_played(&mut self, node: &Node, values: usize) -> Vec<CardsPlayed> {
         const FORM: &str =
             "write `played 2 value 1` (the field's first value when 2 other cards are played) or `played 3 none`";
-        let mut out: Vec<CardsPlayed> = Vec::new();
-        for line in children(node) {
-            let played = match (line.name.text.as_str(), line.values.first().map(|v| &v.kind)) {
-                ("played", Some(ValueKind::Int(n))) => u32::try_from(*n).ok(),
-                _ => None,
-            };
-            let value = match (line.values.get(1).map(|v| &v.kind), line.values.get(2).map(|v| &v.kind)) {
-                (Some(ValueKind::Ident(w)), None) if w == "none" => Some(None),
-                (Some(ValueKind::Ident(w)), Some(ValueKind::Int(k))) if w == "value" => {
-                    u32::try_from(*k).ok().filter(|k| (1..=values as u32).contains(k)).map(Some)
-                }
-                _ => None,
-            };
-            match (played, value) {
-                (Some(played), _) if out.iter().any(|c| c.played == played) => {
-                    self.bad(line.head_span(), format!("`played {played}` is given twice"))
-                }
-                (Some(played), Some(value)) => out.push(CardsPlayed { played, value }),
-                _ => self.bad(
-                    line.head_span(),
-                    format!(
-                        "expected `played N value K`, K from 1 to {values} (the field's values), or `played N none`"
-                    ),
-                ),
-            }
-        }
-        if out.is_empty() {
+        let mut played = Played { values, lines: Vec::new() };
+        self.read_block(node, &language::PLAYED, &mut played);
+        if played.lines.is_empty() {
             self.bad(node.head_span(), format!("`by-cards-played` holds no line: {FORM}"));
         }
-        out
+        played.lines
     }
 
-    fn type_specs(&mut self, node: &Node, from: usize) -> Vec<TypeSpec> {
+    /// One `played` line of a field's `by-cards-played` block.
+    pub(super) fn played(&mut self, line: &Node, into: &mut Played) {
+        let values = into.values;
+        let played = match line.values.first().map(|v| &v.kind) {
+            Some(ValueKind::Int(n)) => u32::try_from(*n).ok(),
+            _ => None,
+        };
+        let value = match (line.values.get(1).map(|v| &v.kind), line.values.get(2).map(|v| &v.kind)) {
+            (Some(ValueKind::Ident(w)), None) if w == "none" => Some(None),
+            (Some(ValueKind::Ident(w)), Some(ValueKind::Int(k))) if w == "value" => {
+                u32::try_from(*k).ok().filter(|k| (1..=values as u32).contains(k)).map(Some)
+            }
+            _ => None,
+        };
+        match (played, value) {
+            (Some(played), _) if into.lines.iter().any(|c| c.played == played) => {
+                self.bad(line.head_span(), format!("`played {played}` is given twice"))
+            }
+            (Some(played), Some(value)) => into.lines.push(CardsPlayed { played, value }),
+            _ => self.bad(
+                line.head_span(),
+                format!("expected `played N value K`, K from 1 to {values} (the field's values), or `played N none`"),
+            ),
+        }
+    }
+
+    pub(super) fn type_specs(&mut self, node: &Node, from: usize) -> Vec<TypeSpec> {
         self.type_specs_until(node, from, node.values.len())
     }
 
@@ -819,7 +796,7 @@ impl Loader<'_> {
         specs
     }
 
-    fn constraint(&mut self, node: &Node) -> Option<Constraint> {
+    pub(super) fn constraint(&mut self, node: &Node) -> Option<Constraint> {
         let message = string_at(node, 0).map(str::to_string);
         let (Some(message), Some(expr)) = (message, node.expr.clone()) else {
             self.bad(node.head_span(), "a rule is `require \"what it says\" EXPRESSION`");
@@ -833,7 +810,7 @@ impl Loader<'_> {
 
     /// `def NAME(PARAM, …) EXPRESSION`: a definition of an extension
     /// replaces the base's of the same name.
-    fn definition(&mut self, node: &Node) {
+    pub(super) fn definition(&mut self, node: &Node) {
         let usage = "a definition is `def NAME(PARAM, …) EXPRESSION`, such as `def at-most(n) count() <= n`";
         let (head, Some(body)) = (node.values.first(), node.expr.clone()) else {
             self.bad(node.head_span(), usage);
@@ -905,7 +882,7 @@ impl Loader<'_> {
     }
 
     /// `param NAME int [LOW..HIGH] [DEFAULT]` in a deck type.
-    fn deck_param(&mut self, node: &Node, declared: &[DeckParam]) -> Option<DeckParam> {
+    fn deck_param_line(&mut self, node: &Node, declared: &[DeckParam]) -> Option<DeckParam> {
         let usage = "a deck type's parameter is `param NAME int [LOW..HIGH] [DEFAULT]`, such as \
                      `param agreed-points int 500..999 999`";
         let (Some(name), Some("int")) = (ident_at(node, 0), ident_at(node, 1)) else {
@@ -1166,6 +1143,13 @@ fn printed_line(node: &Node) -> Option<(String, String, Span)> {
     }
 }
 
-fn idents(node: &Node) -> Vec<String> {
+pub(super) fn idents(node: &Node) -> Vec<String> {
     (0..node.values.len()).filter_map(|i| ident_at(node, i)).map(str::to_string).collect()
+}
+
+/// A field's `by-cards-played` lines while its block is read.
+pub struct Played {
+    /// How many values the field takes.
+    values: usize,
+    lines: Vec<CardsPlayed>,
 }

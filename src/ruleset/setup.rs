@@ -162,12 +162,9 @@ enum Wanted {
     Field,
 }
 
-const LINES: &[&str] = &["players", "counter", "zone", "decks", "place", "shuffle", "deal", "add", "mulligan"];
-const ZONE_LINES: &[&str] = &["owner", "visibility", "ordered", "limit", "holds"];
-
-/// Reads a `setup { … }` block.  A ruleset has one: a second in the same
-/// file is an error; an extension's replaces its base's.
-pub(super) fn declare(node: &Node, ruleset: &mut Ruleset, out: &mut Vec<Diagnostic>) {
+/// Opens a `setup { … }` block, or `None` (reported) when the ruleset has
+/// one already in the same file; an extension's replaces its base's.
+pub(super) fn open(node: &Node, ruleset: &Ruleset, out: &mut Vec<Diagnostic>) -> Option<Setup> {
     if let Some(first) = ruleset.setup.as_ref().filter(|s| s.span.file == node.span.file) {
         out.push(
             Diagnostic::error(&codes::DUPLICATE_DECLARATION, "`setup` is declared twice")
@@ -175,12 +172,12 @@ pub(super) fn declare(node: &Node, ruleset: &mut Ruleset, out: &mut Vec<Diagnost
                 .secondary(first.span, "first declared here")
                 .help("a game has one set-up: merge the two blocks"),
         );
-        return;
+        return None;
     }
     if let Some(extra) = node.values.first() {
         out.push(bad(extra.span, "`setup` takes no values", "write its lines in its block: `setup { players 2 }`"));
     }
-    let mut setup = Setup {
+    Some(Setup {
         players: Players::default(),
         counters: Vec::new(),
         zones: Vec::new(),
@@ -188,42 +185,24 @@ pub(super) fn declare(node: &Node, ruleset: &mut Ruleset, out: &mut Vec<Diagnost
         uses: Vec::new(),
         step_spans: Vec::new(),
         span: node.head_span(),
-    };
-    let lines = node.block.as_ref().map(|b| b.nodes.as_slice()).unwrap_or_default();
-    for line in lines {
-        setup_line(line, &mut setup, out);
-    }
-    ruleset.setup = Some(setup);
+    })
 }
 
-fn setup_line(line: &Node, setup: &mut Setup, out: &mut Vec<Diagnostic>) {
-    if line.name.text != "zone" {
-        no_block(line, out);
-    }
-    match line.name.text.as_str() {
-        "players" => match line.values.as_slice() {
-            [v] => match v.kind {
-                ValueKind::Int(n) if n >= 1 => setup.players = Players { min: n, max: n },
-                ValueKind::Range { low, high: Some(high) } if low >= 1 && high >= low => {
-                    setup.players = Players { min: low, max: high }
-                }
-                _ => out.push(bad(v.span, "expected a number of players", "write `players 2` or `players 2..4`")),
-            },
-            _ => out.push(bad(line.head_span(), "`players` takes one number", "write `players 2` or `players 2..4`")),
-        },
-        "counter" => counter(line, setup, out),
-        "zone" => zone(line, setup, out),
-        "decks" | "place" | "shuffle" | "deal" | "add" | "mulligan" => {
-            if let Some(step) = step(line, setup, out) {
-                setup.steps.push(step);
-                setup.step_spans.push(line.span);
+/// `players 2` or `players 2..4`.
+pub(super) fn players(line: &Node, setup: &mut Setup, out: &mut Vec<Diagnostic>) {
+    match line.values.as_slice() {
+        [v] => match v.kind {
+            ValueKind::Int(n) if n >= 1 => setup.players = Players { min: n, max: n },
+            ValueKind::Range { low, high: Some(high) } if low >= 1 && high >= low => {
+                setup.players = Players { min: low, max: high }
             }
-        }
-        _ => out.push(unknown(line, LINES)),
+            _ => out.push(bad(v.span, "expected a number of players", "write `players 2` or `players 2..4`")),
+        },
+        _ => out.push(bad(line.head_span(), "`players` takes one number", "write `players 2` or `players 2..4`")),
     }
 }
 
-fn counter(line: &Node, setup: &mut Setup, out: &mut Vec<Diagnostic>) {
+pub(super) fn counter(line: &Node, setup: &mut Setup, out: &mut Vec<Diagnostic>) {
     let example = "write `counter hp \"HP\" 24`: an id, a printed name and the starting value";
     let (Some(id), Some(display)) = (ident_at(line, 0), string_at(line, 1)) else {
         out.push(bad(line.head_span(), "a counter needs an id and a printed name", example));
@@ -248,20 +227,28 @@ fn counter(line: &Node, setup: &mut Setup, out: &mut Vec<Diagnostic>) {
     setup.counters.push(Counter { id: id.to_string(), display: display.to_string(), start });
 }
 
-fn zone(line: &Node, setup: &mut Setup, out: &mut Vec<Diagnostic>) {
+/// A zone while its block is read, with the names its lines use.
+pub struct ZoneLines {
+    zone: Zone,
+    uses: Vec<NameUse>,
+}
+
+/// Opens a `zone ID "NAME" { … }` line, or `None` (reported) when it has
+/// no id or the set-up has a zone of its id.
+pub(super) fn open_zone(line: &Node, setup: &Setup, out: &mut Vec<Diagnostic>) -> Option<ZoneLines> {
     let Some(id) = ident_at(line, 0) else {
         out.push(bad(line.head_span(), "a zone needs an id", "write `zone hand \"Hand\" { owner each }`"));
-        return;
+        return None;
     };
     if setup.zones.iter().any(|z| z.id == id) {
         out.push(bad(line.head_span(), format!("zone `{id}` is declared twice"), "remove one of them"));
-        return;
+        return None;
     }
     if let Some(extra) = line.values.get(2).or(line.values.get(1).filter(|_| string_at(line, 1).is_none())) {
         out.push(bad(extra.span, "a zone takes an id and a printed name", "write `zone hand \"Hand\" { owner each }`"));
     }
     let display = string_at(line, 1).unwrap_or(id).to_string();
-    let mut zone = Zone {
+    let zone = Zone {
         id: id.to_string(),
         display,
         owner: Owner::Each,
@@ -270,90 +257,116 @@ fn zone(line: &Node, setup: &mut Setup, out: &mut Vec<Diagnostic>) {
         limit: None,
         holds: Vec::new(),
     };
-    let items = line.block.as_ref().map(|b| b.nodes.as_slice()).unwrap_or_default();
-    for item in items {
-        zone_item(item, &mut zone, setup, out);
-    }
-    setup.zones.push(zone);
+    Some(ZoneLines { zone, uses: Vec::new() })
 }
 
-fn zone_item(item: &Node, zone: &mut Zone, setup: &mut Setup, out: &mut Vec<Diagnostic>) {
-    no_block(item, out);
-    let takes = match item.name.text.as_str() {
-        "ordered" => 0,
-        "holds" => usize::MAX,
-        _ => 1,
-    };
+/// Adds a zone whose block is read to the set-up.
+pub(super) fn close_zone(lines: ZoneLines, setup: &mut Setup) {
+    setup.uses.extend(lines.uses);
+    setup.zones.push(lines.zone);
+}
+
+/// Reports the values after the first `takes` of a zone's line.
+fn at_most(item: &Node, takes: usize, out: &mut Vec<Diagnostic>) {
     if let Some(extra) = item.values.get(takes) {
         out.push(bad(extra.span, format!("too many values for `{}`", item.name.text), "write one line per setting"));
     }
-    let word = ident_at(item, 0);
-    match item.name.text.as_str() {
-        "owner" => match word {
-            Some("each") => zone.owner = Owner::Each,
-            Some("shared") => zone.owner = Owner::Shared,
-            _ => out.push(bad(item.head_span(), "`owner` is `each` or `shared`", "write `owner each`")),
-        },
-        "visibility" => match word {
-            Some("hidden") => zone.visibility = Visibility::Hidden,
-            Some("private") => zone.visibility = Visibility::Private,
-            Some("public") => zone.visibility = Visibility::Public,
-            _ => out.push(bad(
-                item.head_span(),
-                "`visibility` is `hidden`, `private` or `public`",
-                "write `visibility public` for face-up cards",
-            )),
-        },
-        "ordered" => zone.ordered = true,
-        "limit" => match item.values.first().map(|v| &v.kind) {
-            Some(ValueKind::Int(n)) if *n >= 1 => zone.limit = Some(*n),
-            _ => out.push(bad(item.head_span(), "`limit` takes a number of cards, at least 1", "write `limit 7`")),
-        },
-        "holds" => {
-            for value in &item.values {
-                match &value.kind {
-                    ValueKind::Ident(kind) => {
-                        zone.holds.push(kind.clone());
-                        setup.uses.push(NameUse { what: Wanted::Kind, name: kind.clone(), span: value.span });
-                    }
-                    _ => out.push(bad(value.span, "`holds` lists card kinds", "write `holds caster`")),
-                }
-            }
-        }
-        _ => out.push(unknown(item, ZONE_LINES)),
+}
+
+pub(super) fn owner(item: &Node, lines: &mut ZoneLines, out: &mut Vec<Diagnostic>) {
+    at_most(item, 1, out);
+    match ident_at(item, 0) {
+        Some("each") => lines.zone.owner = Owner::Each,
+        Some("shared") => lines.zone.owner = Owner::Shared,
+        _ => out.push(bad(item.head_span(), "`owner` is `each` or `shared`", "write `owner each`")),
     }
 }
 
-/// One step line, or `None` (reported) when it is not written as its
-/// form says.  The names it uses are noted to be checked once the ruleset is
-/// read.
-fn step(line: &Node, setup: &mut Setup, out: &mut Vec<Diagnostic>) -> Option<Step> {
-    let name = line.name.text.as_str();
-    let mut reader = StepReader { line, uses: &mut setup.uses };
-    let step = match name {
-        "decks" => reader.decks(),
-        "place" => reader.place(),
-        "deal" => reader.deal(),
-        "add" => reader.add(),
-        "shuffle" => reader.only_zone().map(|zone| Step::Shuffle { zone }),
-        _ => reader.only_zone().map(|zone| Step::Mulligan { zone }),
-    };
-    if step.is_none() {
-        let example = match name {
-            "decks" => "write `decks draw to draw-deck`, or `decks draw to draw-deck set-aside reference`",
-            "place" => "write `place system from draw-deck to reference`",
-            "deal" => "write `deal 6 from draw-deck to hand`, or `deal hp of caster-slot from deck to life`",
-            "add" => "write `add hp to hp from reference`: a field, a counter and a zone",
-            "shuffle" => "write `shuffle draw-deck`",
-            _ => "write `mulligan hand`",
-        };
-        out.push(bad(line.head_span(), format!("`{name}` is not written as the set-up language expects"), example));
+pub(super) fn visibility(item: &Node, lines: &mut ZoneLines, out: &mut Vec<Diagnostic>) {
+    at_most(item, 1, out);
+    match ident_at(item, 0) {
+        Some("hidden") => lines.zone.visibility = Visibility::Hidden,
+        Some("private") => lines.zone.visibility = Visibility::Private,
+        Some("public") => lines.zone.visibility = Visibility::Public,
+        _ => out.push(bad(
+            item.head_span(),
+            "`visibility` is `hidden`, `private` or `public`",
+            "write `visibility public` for face-up cards",
+        )),
     }
-    step
+}
+
+pub(super) fn ordered(item: &Node, lines: &mut ZoneLines, out: &mut Vec<Diagnostic>) {
+    at_most(item, 0, out);
+    lines.zone.ordered = true;
+}
+
+pub(super) fn limit(item: &Node, lines: &mut ZoneLines, out: &mut Vec<Diagnostic>) {
+    at_most(item, 1, out);
+    match item.values.first().map(|v| &v.kind) {
+        Some(ValueKind::Int(n)) if *n >= 1 => lines.zone.limit = Some(*n),
+        _ => out.push(bad(item.head_span(), "`limit` takes a number of cards, at least 1", "write `limit 7`")),
+    }
+}
+
+pub(super) fn holds(item: &Node, lines: &mut ZoneLines, out: &mut Vec<Diagnostic>) {
+    for value in &item.values {
+        match &value.kind {
+            ValueKind::Ident(kind) => {
+                lines.zone.holds.push(kind.clone());
+                lines.uses.push(NameUse { what: Wanted::Kind, name: kind.clone(), span: value.span });
+            }
+            _ => out.push(bad(value.span, "`holds` lists card kinds", "write `holds caster`")),
+        }
+    }
+}
+
+/// How one step line reads, and the help when it does not.
+pub(super) struct StepForm {
+    pub(super) read: fn(&mut StepReader<'_>) -> Option<Step>,
+    pub(super) help: &'static str,
+}
+
+pub(super) const DECKS: StepForm = StepForm {
+    read: |reader| reader.decks(),
+    help: "write `decks draw to draw-deck`, or `decks draw to draw-deck set-aside reference`",
+};
+pub(super) const PLACE: StepForm =
+    StepForm { read: |reader| reader.place(), help: "write `place system from draw-deck to reference`" };
+pub(super) const DEAL: StepForm = StepForm {
+    read: |reader| reader.deal(),
+    help: "write `deal 6 from draw-deck to hand`, or `deal hp of caster-slot from deck to life`",
+};
+pub(super) const ADD: StepForm = StepForm {
+    read: |reader| reader.add(),
+    help: "write `add hp to hp from reference`: a field, a counter and a zone",
+};
+pub(super) const SHUFFLE: StepForm = StepForm {
+    read: |reader| reader.only_zone().map(|zone| Step::Shuffle { zone }),
+    help: "write `shuffle draw-deck`",
+};
+pub(super) const MULLIGAN: StepForm =
+    StepForm { read: |reader| reader.only_zone().map(|zone| Step::Mulligan { zone }), help: "write `mulligan hand`" };
+
+/// One step line, reported when it is not written as its form says.  The
+/// names it uses are noted to be checked once the ruleset is read.
+pub(super) fn step(line: &Node, form: &StepForm, setup: &mut Setup, out: &mut Vec<Diagnostic>) {
+    let mut reader = StepReader { line, uses: &mut setup.uses };
+    match (form.read)(&mut reader) {
+        Some(step) => {
+            setup.steps.push(step);
+            setup.step_spans.push(line.span);
+        }
+        None => out.push(bad(
+            line.head_span(),
+            format!("`{}` is not written as the set-up language expects", line.name.text),
+            form.help,
+        )),
+    }
 }
 
 /// Reads the words of one step line by position, noting each name it reads.
-struct StepReader<'a> {
+pub(super) struct StepReader<'a> {
     line: &'a Node,
     uses: &'a mut Vec<NameUse>,
 }
@@ -483,26 +496,6 @@ pub(super) fn check(ruleset: &Ruleset, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// Reports a block after a line that takes none: what it holds would
-/// otherwise be ignored without a word.
-fn no_block(line: &Node, out: &mut Vec<Diagnostic>) {
-    if let Some(block) = &line.block {
-        out.push(
-            Diagnostic::error(&codes::BAD_SETUP, format!("`{}` takes no block", line.name.text))
-                .primary(block.span, "remove this block")
-                .help("only `setup` and `zone` hold blocks"),
-        );
-    }
-}
-
 fn bad(span: Span, message: impl Into<String>, help: impl Into<String>) -> Diagnostic {
     Diagnostic::error(&codes::BAD_SETUP, message).primary(span, "in this set-up line").help(help)
-}
-
-fn unknown(node: &Node, expected: &[&str]) -> Diagnostic {
-    let name = &node.name.text;
-    Diagnostic::error(&codes::BAD_SETUP, format!("`{name}` is not part of the set-up language here"))
-        .primary(node.name.span, "not understood here")
-        .note(format!("expected one of: {}", expected.join(", ")))
-        .suggest(suggest(name, expected.iter().copied()))
 }

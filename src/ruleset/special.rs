@@ -118,15 +118,6 @@ pub(super) fn declare(
                 .help("a special value is a token, a meaning and a description in quotes"),
         );
     }
-    if let Some(block) = &node.block {
-        out.push(
-            Diagnostic::error(&codes::BAD_SPECIAL, "`special` takes no block")
-                .primary(block.span, "remove this block")
-                .help(format!(
-                    "write what it stands for in quotes after the meaning: `special \"{token}\" see-text \"…\"`"
-                )),
-        );
-    }
     let same_file = seen.iter().find(|(w, t, at)| w == "special" && *t == token && at.file == node.span.file);
     if let Some((_, _, first)) = same_file {
         out.push(

@@ -57,10 +57,6 @@ fn bad(diagnostics: &mut Vec<Diagnostic>, span: Span, message: impl Into<String>
     );
 }
 
-fn children(node: &Node) -> &[Node] {
-    node.block.as_ref().map(|b| b.nodes.as_slice()).unwrap_or(&[])
-}
-
 fn is_word(node: &Node, i: usize, word: &str) -> bool {
     ident_at(node, i) == Some(word)
 }
@@ -150,101 +146,115 @@ pub(super) fn step_names(node: &Node, pending: &mut Pending, diagnostics: &mut V
     }
 }
 
-/// `phase resolve "Resolve" { initiative }`, `phase action "Action" { alternate; step ac "Action" }`.
-pub(super) fn phase(node: &Node, pending: &mut Pending, diagnostics: &mut Vec<Diagnostic>) -> Option<Phase> {
+/// Opens `phase resolve "Resolve" { initiative }` or `phase action
+/// "Action" { alternate; step ac "Action" }`; its lines are read next.
+pub(super) fn open_phase(node: &Node, pending: &mut Pending, diagnostics: &mut Vec<Diagnostic>) -> Option<Phase> {
     let Some(id) = ident_at(node, 0) else {
         bad(diagnostics, node.head_span(), "a phase needs an id", "write `phase draw \"Draw Phase\"`");
         return None;
     };
     let display = string_at(node, 1).map(str::to_string).unwrap_or_else(|| id.to_string());
     pending.phases.push(node.head_span());
-    let mut phase = Phase {
+    Some(Phase {
         id: id.to_string(),
         display,
         steps: Vec::new(),
         initiative: false,
         alternate: false,
         plays: Vec::new(),
-    };
-    for child in children(node) {
-        match child.name.text.as_str() {
-            "step" => match ident_at(child, 0) {
-                Some(step) => {
-                    let display = string_at(child, 1).map(str::to_string).unwrap_or_else(|| step.to_string());
-                    pending.steps.push((step.to_string(), child.values[0].span));
-                    phase.steps.push(Step { id: step.to_string(), display });
-                }
-                None => bad(diagnostics, child.head_span(), "a step needs an id", "write `step cast \"Cast\"`"),
-            },
-            "initiative" => {
-                phase.initiative = true;
-                pending.initiative_phases.push(child.name.span);
-            }
-            "alternate" => phase.alternate = true,
-            "plays" => {
-                for (i, value) in child.values.iter().enumerate() {
-                    if let Some(deck_type) = ident_at(child, i) {
-                        pending.deck_types.push((deck_type.to_string(), value.span));
-                        phase.plays.push(deck_type.to_string());
-                    }
-                }
-                if phase.plays.is_empty() {
-                    let help = "write `plays squad`: the deck types whose decks are played";
-                    bad(diagnostics, child.head_span(), "`plays` names deck types", help);
-                }
-            }
-            _ => unknown(child, &["step", "initiative", "alternate", "plays"], diagnostics),
-        }
-    }
+    })
+}
+
+/// Checks a phase once its lines are read.
+pub(super) fn close_phase(node: &Node, phase: &Phase, diagnostics: &mut Vec<Diagnostic>) {
     if phase.initiative && !phase.steps.is_empty() {
         let help = "a phase's steps are either the initiative scale's or its own `step` lines";
-        bad(diagnostics, node.head_span(), format!("phase `{id}` has both `initiative` and steps"), help);
+        bad(diagnostics, node.head_span(), format!("phase `{}` has both `initiative` and steps", phase.id), help);
     }
-    Some(phase)
 }
 
-fn unknown(node: &Node, expected: &[&str], diagnostics: &mut Vec<Diagnostic>) {
-    let name = &node.name.text;
-    diagnostics.push(
-        Diagnostic::error(&codes::BAD_TIMING, format!("`{name}` is not part of the timing language here"))
-            .primary(node.name.span, "not understood here")
-            .note(format!("expected one of: {}", expected.join(", ")))
-            .suggest(suggest(name, expected.iter().copied())),
-    );
+/// `step cast "Cast"` in a phase.
+pub(super) fn step(node: &Node, phase: &mut Phase, pending: &mut Pending, diagnostics: &mut Vec<Diagnostic>) {
+    match ident_at(node, 0) {
+        Some(step) => {
+            let display = string_at(node, 1).map(str::to_string).unwrap_or_else(|| step.to_string());
+            pending.steps.push((step.to_string(), node.values[0].span));
+            phase.steps.push(Step { id: step.to_string(), display });
+        }
+        None => bad(diagnostics, node.head_span(), "a step needs an id", "write `step cast \"Cast\"`"),
+    }
 }
 
-/// The rules of a `tie-break` block, in order; the last must be an outcome.
-pub(super) fn tie_break(node: &Node, pending: &mut Pending, diagnostics: &mut Vec<Diagnostic>) -> Vec<TieBreak> {
-    let mut rules: Vec<TieBreak> = Vec::new();
-    let mut outcome: Option<Span> = None;
-    for child in children(node) {
-        let Some(rule) = tie_break_rule(child, pending, diagnostics) else { continue };
-        if let Some(first) = outcome {
-            diagnostics.push(
-                Diagnostic::error(&codes::TIE_BREAK_OUTCOME, "a tie-break rule after the list's outcome is never used")
-                    .primary(child.head_span(), "never reached")
-                    .secondary(first, "every tie left is decided here")
-                    .help("put the outcome (`simultaneous` or `roll`) last"),
-            );
-            continue;
+/// `initiative` in a phase: its steps are the scale's.
+pub(super) fn initiative_phase(node: &Node, phase: &mut Phase, pending: &mut Pending) {
+    phase.initiative = true;
+    pending.initiative_phases.push(node.name.span);
+}
+
+/// `plays squad` in a phase.
+pub(super) fn plays(node: &Node, phase: &mut Phase, pending: &mut Pending, diagnostics: &mut Vec<Diagnostic>) {
+    for (i, value) in node.values.iter().enumerate() {
+        if let Some(deck_type) = ident_at(node, i) {
+            pending.deck_types.push((deck_type.to_string(), value.span));
+            phase.plays.push(deck_type.to_string());
         }
-        if rule.is_outcome() {
-            outcome = Some(child.head_span());
-        }
-        rules.push(rule);
     }
-    if outcome.is_none() {
+    if phase.plays.is_empty() {
+        let help = "write `plays squad`: the deck types whose decks are played";
+        bad(diagnostics, node.head_span(), "`plays` names deck types", help);
+    }
+}
+
+/// A `tie-break` block's rules while it is read, and where its outcome is.
+#[derive(Default)]
+pub struct TieBreaks {
+    rules: Vec<TieBreak>,
+    outcome: Option<Span>,
+}
+
+/// How one line of a `tie-break` block reads.
+pub(super) type TieRule = fn(&Node, &mut Pending, &mut Vec<Diagnostic>) -> Option<TieBreak>;
+
+/// Adds a line's rule to the list; nothing may follow the outcome.
+pub(super) fn tie_rule(
+    node: &Node,
+    list: &mut TieBreaks,
+    rule: TieRule,
+    pending: &mut Pending,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let Some(rule) = rule(node, pending, diagnostics) else { return };
+    if let Some(first) = list.outcome {
+        diagnostics.push(
+            Diagnostic::error(&codes::TIE_BREAK_OUTCOME, "a tie-break rule after the list's outcome is never used")
+                .primary(node.head_span(), "never reached")
+                .secondary(first, "every tie left is decided here")
+                .help("put the outcome (`simultaneous` or `roll`) last"),
+        );
+        return;
+    }
+    if rule.is_outcome() {
+        list.outcome = Some(node.head_span());
+    }
+    list.rules.push(rule);
+}
+
+/// The rules of a `tie-break` block, in order, once it is read: the last
+/// must be an outcome.
+pub(super) fn close_tie_break(node: &Node, list: TieBreaks, diagnostics: &mut Vec<Diagnostic>) -> Vec<TieBreak> {
+    if list.outcome.is_none() {
         diagnostics.push(
             Diagnostic::error(&codes::TIE_BREAK_OUTCOME, "the tie-break list does not say what happens to a tie left")
                 .primary(node.head_span(), "no outcome at the end of this list")
                 .help("end the list with `simultaneous` (they resolve at the same time) or `roll \"D6\"`"),
         );
     }
-    rules
+    list.rules
 }
 
-fn tie_break_rule(node: &Node, pending: &mut Pending, diagnostics: &mut Vec<Diagnostic>) -> Option<TieBreak> {
-    let field = |pending: &mut Pending, diagnostics: &mut Vec<Diagnostic>, i: usize| match ident_at(node, i) {
+/// The field a `higher`, `lower` or `choose` rule compares, at position `i`.
+fn compared(node: &Node, i: usize, pending: &mut Pending, diagnostics: &mut Vec<Diagnostic>) -> Option<String> {
+    match ident_at(node, i) {
         Some(field) => {
             pending.fields.push((field.to_string(), node.values[i].span));
             Some(field.to_string())
@@ -254,42 +264,52 @@ fn tie_break_rule(node: &Node, pending: &mut Pending, diagnostics: &mut Vec<Diag
             bad(diagnostics, node.head_span(), format!("`{}` needs a field", node.name.text), &help);
             None
         }
-    };
-    match node.name.text.as_str() {
-        "kind" => kind_rule(node, pending, diagnostics),
-        "side" => {
-            // `side attacker defender if-needed`: the ultimate tiebreaker.
-            let if_needed = node.values.last().is_some_and(|v| v.kind == ValueKind::Ident(IF_NEEDED.into()));
-            let sides = &node.values[..node.values.len() - usize::from(if_needed)];
-            Some(TieBreak::Side { order: side_order(node, sides, pending, diagnostics)?, if_needed })
-        }
-        "higher" | "lower" => {
-            let highest = node.name.text == "higher";
-            Some(TieBreak::Value { field: field(pending, diagnostics, 0)?, highest })
-        }
-        "choose" => {
-            let highest = match ident_at(node, 0) {
-                Some("higher") => true,
-                Some("lower") => false,
-                _ => {
-                    let help = "write `choose lower rating`: the side whose play has the lower value chooses";
-                    bad(diagnostics, node.head_span(), "`choose` says `higher` or `lower`, then a field", help);
-                    return None;
-                }
-            };
-            Some(TieBreak::Choice { field: field(pending, diagnostics, 1)?, highest })
-        }
-        "simultaneous" => Some(TieBreak::Simultaneous),
-        "roll" => match string_at(node, 0) {
-            Some(text) => Some(TieBreak::Roll { text: text.to_string() }),
-            None => {
-                let help = "write `roll \"each rolls a D6; the higher chooses\"`";
-                bad(diagnostics, node.head_span(), "`roll` says how the roll is made", help);
-                None
-            }
-        },
+    }
+}
+
+/// `side attacker defender if-needed`: the ultimate tiebreaker.
+pub(super) fn side_rule(node: &Node, pending: &mut Pending, diagnostics: &mut Vec<Diagnostic>) -> Option<TieBreak> {
+    let if_needed = node.values.last().is_some_and(|v| v.kind == ValueKind::Ident(IF_NEEDED.into()));
+    let sides = &node.values[..node.values.len() - usize::from(if_needed)];
+    Some(TieBreak::Side { order: side_order(node, sides, pending, diagnostics)?, if_needed })
+}
+
+/// `higher power`.
+pub(super) fn higher_rule(node: &Node, pending: &mut Pending, diagnostics: &mut Vec<Diagnostic>) -> Option<TieBreak> {
+    Some(TieBreak::Value { field: compared(node, 0, pending, diagnostics)?, highest: true })
+}
+
+/// `lower power`.
+pub(super) fn lower_rule(node: &Node, pending: &mut Pending, diagnostics: &mut Vec<Diagnostic>) -> Option<TieBreak> {
+    Some(TieBreak::Value { field: compared(node, 0, pending, diagnostics)?, highest: false })
+}
+
+/// `choose lower rating`: the side whose play has the lower value chooses.
+pub(super) fn choose_rule(node: &Node, pending: &mut Pending, diagnostics: &mut Vec<Diagnostic>) -> Option<TieBreak> {
+    let highest = match ident_at(node, 0) {
+        Some("higher") => true,
+        Some("lower") => false,
         _ => {
-            unknown(node, &["kind", "side", "higher", "lower", "choose", "simultaneous", "roll"], diagnostics);
+            let help = "write `choose lower rating`: the side whose play has the lower value chooses";
+            bad(diagnostics, node.head_span(), "`choose` says `higher` or `lower`, then a field", help);
+            return None;
+        }
+    };
+    Some(TieBreak::Choice { field: compared(node, 1, pending, diagnostics)?, highest })
+}
+
+/// `simultaneous`: the plays still tied resolve at the same time.
+pub(super) fn simultaneous_rule(_: &Node, _: &mut Pending, _: &mut Vec<Diagnostic>) -> Option<TieBreak> {
+    Some(TieBreak::Simultaneous)
+}
+
+/// `roll "each rolls a D6; the higher chooses"`.
+pub(super) fn roll_rule(node: &Node, _: &mut Pending, diagnostics: &mut Vec<Diagnostic>) -> Option<TieBreak> {
+    match string_at(node, 0) {
+        Some(text) => Some(TieBreak::Roll { text: text.to_string() }),
+        None => {
+            let help = "write `roll \"each rolls a D6; the higher chooses\"`";
+            bad(diagnostics, node.head_span(), "`roll` says how the roll is made", help);
             None
         }
     }
@@ -300,7 +320,7 @@ fn tie_break_rule(node: &Node, pending: &mut Pending, diagnostics: &mut Vec<Diag
 const IF_NEEDED: &str = "if-needed";
 
 /// `kind spell by power highest`: kinds up to `by`.
-fn kind_rule(node: &Node, pending: &mut Pending, diagnostics: &mut Vec<Diagnostic>) -> Option<TieBreak> {
+pub(super) fn kind_rule(node: &Node, pending: &mut Pending, diagnostics: &mut Vec<Diagnostic>) -> Option<TieBreak> {
     let by = node.values.iter().position(|v| v.kind == ValueKind::Ident("by".into()));
     let mut kinds: Vec<String> = Vec::new();
     for i in 0..by.unwrap_or(node.values.len()) {

@@ -1,0 +1,1277 @@
+//! The ruleset language, declared once.
+//!
+//! Every line a `.rules` file can hold — each top-level declaration and each
+//! line of each block — is one [`Line`] here: its name, the values it takes,
+//! what it means, an example, what its block holds and how often it may be
+//! given, with the function that reads it into the model.  Everything else
+//! that knows the language derives from these tables: the reader
+//! ([`super::read`]) dispatches on them, its "expected one of" lists are
+//! their names, the editor's completion and hover in `.rules` files walk
+//! them ([`at`]), and the reference section of `docs/rulesets.md` is
+//! written from them ([`reference`]).
+//!
+//! The tables are grouped by where a line stands: [`FILE`] for the
+//! declarations of a file, then one [`Block`] per block a declaration opens.
+
+use super::codes;
+use super::model::*;
+use super::read::{self, Loader};
+use super::setup::{self, Setup, ZoneLines};
+use super::timing::{self, TieBreaks};
+use crate::diagnostics::Code;
+use crate::syntax::ast::Node;
+
+/// What a line of the language is, for the reader's messages, the editor
+/// and the docs.
+pub struct About {
+    /// The word the line starts with.
+    pub name: &'static str,
+    /// The values after the name, as the reference writes them (`ID
+    /// "NAME"`); empty when it takes none.
+    pub values: &'static str,
+    /// What the line means, in one or two sentences.
+    pub doc: &'static str,
+    /// The line as a designer would write it.
+    pub example: &'static str,
+    /// What its block holds.
+    pub body: Body,
+    /// How often a ruleset may give it (top-level declarations only).
+    pub occurs: Occurs,
+}
+
+/// What a line's block holds.
+pub enum Body {
+    /// No block: the line is written on one line.
+    None,
+    /// Lines of the language, declared by this vocabulary.
+    Lines(&'static dyn Vocabulary),
+    /// Lines of data the declaration reads itself (an enum's values), as
+    /// this text describes them.
+    Data(&'static str),
+}
+
+/// How often a top-level declaration may be given.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Occurs {
+    /// Once per id: a second of the same id in one file is an error, and
+    /// one in a file that extends the ruleset replaces the base's.
+    ById,
+    /// Once per ruleset: a second in one file is an error, one in an
+    /// extension replaces the base's.
+    Once,
+    /// Any number of times.
+    Many,
+}
+
+/// One line of the language, with the function that reads it into `T`,
+/// the part of the model its block (or the file) fills.
+pub struct Line<T: 'static> {
+    pub about: About,
+    pub(super) read: fn(&mut Loader<'_>, &Node, &mut T),
+}
+
+/// The lines that may stand in one place: the file, or one kind of block.
+pub struct Block<T: 'static> {
+    /// Where these lines stand, for messages and the docs: `a kind`.
+    pub place: &'static str,
+    /// The language its messages name: `the ruleset language`.
+    pub language: &'static str,
+    /// The code of a line that is not one of these.
+    pub code: &'static Code,
+    pub lines: &'static [Line<T>],
+    /// The lines of a shape may stand here too, filling this part of `T`.
+    pub(super) schema: Option<fn(&mut T) -> &mut Schema>,
+}
+
+/// The lines of one place, whatever part of the model they fill.
+pub trait Vocabulary: Sync {
+    /// Where these lines stand: `a kind`.
+    fn place(&self) -> &'static str;
+    /// Every line that may stand here, in the order the docs list them.
+    fn lines(&'static self) -> Vec<&'static About>;
+}
+
+impl<T> Vocabulary for Block<T> {
+    fn place(&self) -> &'static str {
+        self.place
+    }
+
+    fn lines(&'static self) -> Vec<&'static About> {
+        let own = self.lines.iter().map(|line| &line.about);
+        let Some(_) = self.schema else { return own.collect() };
+        // A shape's lines first, as a kind's block is mostly fields; a line
+        // of this block's own of the same name stands in their place.
+        let mut all: Vec<&'static About> = SCHEMA
+            .lines
+            .iter()
+            .map(|line| self.lines.iter().find(|l| l.about.name == line.about.name).map_or(&line.about, |l| &l.about))
+            .collect();
+        let rest: Vec<&'static About> = own.filter(|about| !all.iter().any(|a| a.name == about.name)).collect();
+        all.extend(rest);
+        all
+    }
+}
+
+impl<T> Block<T> {
+    /// The line of this block named `name`, and whether it fills the shape
+    /// part of `T`.
+    pub(super) fn find(&'static self, name: &str) -> Option<Found<T>> {
+        if let Some(line) = self.lines.iter().find(|l| l.about.name == name) {
+            return Some(Found::Own(line));
+        }
+        let part = self.schema?;
+        SCHEMA.lines.iter().find(|l| l.about.name == name).map(|line| Found::Schema(line, part))
+    }
+}
+
+/// A line found in a block: one of its own, or a shape's line filling a part.
+pub(super) enum Found<T: 'static> {
+    Own(&'static Line<T>),
+    Schema(&'static Line<Schema>, fn(&mut T) -> &mut Schema),
+}
+
+/// The vocabulary inside the blocks named by `path` (`["kind", "field"]`),
+/// from the top of a file: `None` when a name on the way is not a line
+/// there, or holds no lines of the language.
+pub fn at(path: &[&str]) -> Option<&'static dyn Vocabulary> {
+    let mut here: &'static dyn Vocabulary = &FILE;
+    for name in path {
+        let lines = here.lines();
+        let about = lines.into_iter().find(|a| a.name == *name)?;
+        match about.body {
+            Body::Lines(inner) => here = inner,
+            _ => return None,
+        }
+    }
+    Some(here)
+}
+
+/// The first line of a ruleset file.
+pub static HEADER: About = About {
+    name: "ruleset",
+    values: "ID",
+    doc: "Starts a ruleset file and names the game: content files say `game ID` to be checked against it.",
+    example: "ruleset my-game { title \"My Game\" }",
+    body: Body::Lines(&HEADER_LINES),
+    occurs: Occurs::Once,
+};
+
+/// What the `ruleset` line's block holds.
+pub static HEADER_LINES: Block<Ruleset> = Block {
+    place: "the `ruleset` line",
+    language: "the ruleset language",
+    code: &codes::BAD_RULESET,
+    lines: &[
+        Line {
+            about: About {
+                name: "title",
+                values: "\"TITLE\"",
+                doc: "The game's name as people write it.",
+                example: "title \"Dreadnaught 2e\"",
+                body: Body::None,
+                occurs: Occurs::Once,
+            },
+            read: |l, n, r| r.title = l.string(n).unwrap_or_default(),
+        },
+        Line {
+            about: About {
+                name: "extends",
+                values: "ID",
+                doc: "Builds on another ruleset: its declarations are read first, and one of this file with the same \
+                      name replaces the base's (a house rule).",
+                example: "extends dreadnaught-2e",
+                body: Body::None,
+                occurs: Occurs::Once,
+            },
+            read: |_, n, r| r.extends = super::names::id_at(n, 0).map(str::to_string),
+        },
+    ],
+    schema: None,
+};
+
+/// An id, then the name as printed.
+const ID_NAME: &str = "ID \"NAME\"";
+
+/// The declarations of a ruleset file, after its `ruleset` line.
+pub static FILE: Block<Ruleset> = Block {
+    place: "a ruleset file",
+    language: "the ruleset language",
+    code: &codes::BAD_RULESET,
+    lines: &[
+        Line {
+            about: About {
+                name: "symbol",
+                values: ID_NAME,
+                doc: "An effect symbol cards print with an amount (`damage 3`).",
+                example: "symbol damage \"Damage\"",
+                body: Body::Lines(&NAMED),
+                occurs: Occurs::ById,
+            },
+            read: |l, n, r| r.symbols.extend(l.named(n)),
+        },
+        Line {
+            about: About {
+                name: "icon",
+                values: ID_NAME,
+                doc: "An icon card text may show as `{ID}`.",
+                example: "icon check \"Check\"",
+                body: Body::Lines(&NAMED),
+                occurs: Occurs::ById,
+            },
+            read: |l, n, r| r.icons.extend(l.named(n)),
+        },
+        Line {
+            about: About {
+                name: "role",
+                values: ID_NAME,
+                doc: "A role an effect line plays (attack, defence, cost), with the colour and mark faces show it by.",
+                example: "role attack \"Attack\" { colour red }",
+                body: Body::Lines(&ROLE),
+                occurs: Occurs::ById,
+            },
+            read: |l, n, r| r.roles.extend(l.role(n)),
+        },
+        Line {
+            about: About {
+                name: "initiative",
+                values: "[X] from N to N by N [whole-steps]",
+                doc: "The initiative scale cards are played on, counting down or up, in tenths at most.",
+                example: "initiative X from 5.9 to 0.0 by 0.1",
+                body: Body::None,
+                occurs: Occurs::Once,
+            },
+            read: |l, n, r| r.initiative = timing::scale(n, l.diagnostics),
+        },
+        Line {
+            about: About {
+                name: "tie-break",
+                values: "",
+                doc: "How plays tied on the initiative scale are ordered: rules tried in turn, the last an outcome.",
+                example: "tie-break { kind defense offense; simultaneous }",
+                body: Body::Lines(&TIE_BREAK),
+                occurs: Occurs::Once,
+            },
+            read: |l, n, r| r.tie_break = l.tie_break(n),
+        },
+        Line {
+            about: About {
+                name: "side",
+                values: "ID [\"NAME\"] player N",
+                doc: "A side of the table, and the player who plays it.",
+                example: "side north \"North\" player 1",
+                body: Body::None,
+                occurs: Occurs::ById,
+            },
+            read: |l, n, r| r.sides.extend(timing::side(n, l.diagnostics)),
+        },
+        Line {
+            about: About {
+                name: "phase",
+                values: ID_NAME,
+                doc: "A phase of the turn, in order: its steps, or the initiative scale.",
+                example: "phase action \"Action Phase\" { alternate; step ac \"Action\" }",
+                body: Body::Lines(&PHASE),
+                occurs: Occurs::ById,
+            },
+            read: |l, n, r| r.phases.extend(l.phase(n)),
+        },
+        Line {
+            about: About {
+                name: "step-names",
+                values: "ENUM",
+                doc: "The enum whose values name the steps cards are played in.",
+                example: "step-names timing",
+                body: Body::None,
+                occurs: Occurs::Once,
+            },
+            read: |l, n, r| r.step_names = timing::step_names(n, &mut l.timing, l.diagnostics),
+        },
+        Line {
+            about: About {
+                name: "range",
+                values: "ID [\"NAME\"] LOW..[HIGH]",
+                doc: "A range band: the distances it spans.",
+                example: "range close \"Close\" 0..3",
+                body: Body::None,
+                occurs: Occurs::ById,
+            },
+            read: |l, n, r| r.ranges.extend(l.range(n)),
+        },
+        Line {
+            about: About {
+                name: "dice",
+                values: "DIE…",
+                doc: "The dice the game rolls, by their sides.",
+                example: "dice D3 D6",
+                body: Body::None,
+                occurs: Occurs::Once,
+            },
+            read: |l, n, r| r.dice = l.dice(n),
+        },
+        Line {
+            about: About {
+                name: "arc",
+                values: ID_NAME,
+                doc: "A firing arc a weapon may name.",
+                example: "arc forward \"Forward\"",
+                body: Body::Lines(&NAMED),
+                occurs: Occurs::ById,
+            },
+            read: |l, n, r| r.arcs.extend(l.named(n)),
+        },
+        Line {
+            about: About {
+                name: "enum",
+                values: "ID VALUE…",
+                doc: "A closed set of values a field may take, in the head or one per line of its block.",
+                example: "enum colour red green blue",
+                body: Body::Data(
+                    "one value per line, with an optional weight and printed label (`L 1 \"Light\"`), or \
+                     `printed \"AS PRINTED\" VALUE`",
+                ),
+                occurs: Occurs::ById,
+            },
+            read: |l, n, r| r.enums.extend(l.enum_def(n)),
+        },
+        Line {
+            about: About {
+                name: "deck-symbol",
+                values: "ID \"NAME\" [DECK-TYPE]",
+                doc: "A symbol a deck is marked by (a faction), optionally only for one deck type.",
+                example: "deck-symbol ucm \"UCM\"",
+                body: Body::None,
+                occurs: Occurs::ById,
+            },
+            read: |l, n, r| r.deck_symbols.extend(l.deck_symbol(n)),
+        },
+        Line {
+            about: About {
+                name: "keyword",
+                values: ID_NAME,
+                doc: "A keyword cards may carry, with its parameters, where it may stand and what it does.",
+                example: "keyword burnthrough \"Burnthrough\" { param n int }",
+                body: Body::Lines(&KEYWORD),
+                occurs: Occurs::ById,
+            },
+            read: |l, n, r| r.keywords.extend(l.keyword(n)),
+        },
+        Line {
+            about: About {
+                name: "tag",
+                values: ID_NAME,
+                doc: "A tag a card may carry in its head (`ship Falcon [elite]`).",
+                example: "tag elite \"Elite\" { only ship }",
+                body: Body::Lines(&TAG),
+                occurs: Occurs::ById,
+            },
+            read: |l, n, r| r.tags.extend(l.tag(n)),
+        },
+        Line {
+            about: About {
+                name: "shape",
+                values: "ID",
+                doc: "A block of fields a field's block may take (`body cost`), declared once for many fields.",
+                example: "shape cost { field log int 1.. }",
+                body: Body::Lines(&SCHEMA),
+                occurs: Occurs::ById,
+            },
+            read: |l, n, r| r.shapes.extend(l.shape(n)),
+        },
+        Line {
+            about: About {
+                name: "kind",
+                values: ID_NAME,
+                doc: "A kind of card: the top-level items of content files, with its fields and rules.",
+                example: "kind ship \"Ship\" { field hull int 1.. required }",
+                body: Body::Lines(&KIND),
+                occurs: Occurs::ById,
+            },
+            read: |l, n, r| r.kinds.extend(l.kind(n)),
+        },
+        Line {
+            about: About {
+                name: "deck-type",
+                values: ID_NAME,
+                doc: "A kind of deck content files may build, with its entries and construction rules.",
+                example: "deck-type fleet \"Fleet\" { word fleet; entry ship }",
+                body: Body::Lines(&DECK_TYPE),
+                occurs: Occurs::ById,
+            },
+            read: |l, n, r| r.deck_types.extend(l.deck_type(n)),
+        },
+        Line {
+            about: About {
+                name: "cost-limit",
+                values: "ROLE SYMBOL MAX \"WHY\"",
+                doc: "The most of a symbol an effect of a role may ask for.",
+                example: "cost-limit cost damage 24 \"no ship can pay more\"",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, r| r.cost_limits.extend(l.cost_limit(n)),
+        },
+        Line {
+            about: About {
+                name: "play-limit",
+                values: "\"MESSAGE\" EXPRESSION",
+                doc: "A bound on what one player plays in a turn, for engines.",
+                example: "play-limit \"one system a turn\" count(kind = system) <= 1",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, r| r.play_limits.extend(l.constraint(n)),
+        },
+        Line {
+            about: About {
+                name: "special",
+                values: "\"TOKEN\" MEANING [\"WHAT IT STANDS FOR\"]",
+                doc: "A token a card may write in place of a value: `not-applicable` or `see-text`.",
+                example: "special \"-\" not-applicable \"no value\"",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, r| super::special::declare(n, r, &mut l.seen, l.diagnostics),
+        },
+        Line {
+            about: About {
+                name: "setup",
+                values: "",
+                doc: "How a game is set up: players, counters, zones and the steps that fill them.",
+                example: "setup { players 2; zone hand \"Hand\" { owner each } }",
+                body: Body::Lines(&SETUP),
+                occurs: Occurs::Many,
+            },
+            read: |l, n, r| l.setup(n, r),
+        },
+        Line {
+            about: About {
+                name: "condition",
+                values: "ID \"PRINTED TEXT\"",
+                doc: "A condition an effect may be under (`when CONDITION …`), with its parameters.",
+                example: "condition at-range \"at {band}\" { param band range }",
+                body: Body::Lines(&STATE),
+                occurs: Occurs::ById,
+            },
+            read: |l, n, r| r.conditions.extend(l.state_declaration(n)),
+        },
+        Line {
+            about: About {
+                name: "quantity",
+                values: "ID \"PRINTED TEXT\"",
+                doc: "A quantity an effect's amount may be counted per (`per QUANTITY`), with its parameters.",
+                example: "quantity ships \"per ship\"",
+                body: Body::Lines(&STATE),
+                occurs: Occurs::ById,
+            },
+            read: |l, n, r| r.quantities.extend(l.state_declaration(n)),
+        },
+        Line {
+            about: About {
+                name: "amount",
+                values: "FORM [\"MEANING\"]",
+                doc: "A form an effect's amount may take, shown by example: `3`, `3+` or `+3`.",
+                example: "amount 3+ \"another effect can increase it\"",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, r| r.amount_forms.extend(l.amount_form(n)),
+        },
+        Line {
+            about: About {
+                name: "def",
+                values: "NAME[(PARAM, …)] EXPRESSION",
+                doc: "Names a rule expression for rules to call.",
+                example: "def at-most(n) count() <= n",
+                body: Body::None,
+                occurs: Occurs::ById,
+            },
+            read: |l, n, _| l.definition(n),
+        },
+    ],
+    schema: None,
+};
+
+/// A `doc` line: what a declaration means, shown on hover.
+const DOC: About = About {
+    name: "doc",
+    values: "\"TEXT\"",
+    doc: "What the declaration means, as the editor shows it on hover.",
+    example: "doc \"Ignores shields.\"",
+    body: Body::None,
+    occurs: Occurs::Many,
+};
+
+/// The block of a symbol, icon or arc.
+pub static NAMED: Block<Named> = Block {
+    place: "a symbol, icon or arc",
+    language: "the ruleset language",
+    code: &codes::BAD_RULESET,
+    lines: &[Line { about: DOC, read: |l, n, named| named.doc = l.string(n) }],
+    schema: None,
+};
+
+/// The block of a role.
+pub static ROLE: Block<Role> = Block {
+    place: "a role",
+    language: "the ruleset language",
+    code: &codes::BAD_RULESET,
+    lines: &[
+        Line {
+            about: About {
+                name: "colour",
+                values: "COLOUR",
+                doc: "The colour faces print the role's effects in.",
+                example: "colour red",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, role| l.role_colour(n, role),
+        },
+        Line {
+            about: About {
+                name: "applies-to",
+                values: "\"WHAT\"",
+                doc: "What the role's effects apply to, as the docs and faces say it.",
+                example: "applies-to \"the target\"",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, role| role.applies_to = l.string(n).unwrap_or_default(),
+        },
+        Line {
+            about: About {
+                name: "mark",
+                values: "ICON",
+                doc: "The icon faces print before the role's effects, so colour is never the only cue.",
+                example: "mark square",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, role| l.role_mark(n, role),
+        },
+    ],
+    schema: None,
+};
+
+/// An `only` line: the kinds a keyword or tag may stand on.
+const ONLY: About = About {
+    name: "only",
+    values: "KIND…",
+    doc: "The kinds of card it may stand on; without it, any kind.",
+    example: "only ship station",
+    body: Body::None,
+    occurs: Occurs::Many,
+};
+
+/// A `param` line of a keyword, condition or quantity.
+const PARAM: About = About {
+    name: "param",
+    values: "NAME TYPE",
+    doc: "A parameter, in order: cards write its value after the name (`burnthrough(4)`).",
+    example: "param n int 1..",
+    body: Body::None,
+    occurs: Occurs::Many,
+};
+
+/// An `effect` line of a keyword.
+const KEYWORD_EFFECT: About = About {
+    name: "effect",
+    values: "ROLE SYMBOL AMOUNT",
+    doc: "An effect the keyword has, the amount a number (`3`, `3+`, `+3`) or one of its parameters.",
+    example: "effect attack damage n",
+    body: Body::None,
+    occurs: Occurs::Many,
+};
+
+/// The block of a keyword.
+pub static KEYWORD: Block<KeywordDef> = Block {
+    place: "a keyword",
+    language: "the ruleset language",
+    code: &codes::BAD_RULESET,
+    lines: &[
+        Line { about: PARAM, read: |l, n, k| k.params.extend(l.param(n)) },
+        Line { about: ONLY, read: |l, n, k| k.only = l.kinds_named(n, &k.id) },
+        Line { about: DOC, read: |l, n, k| k.doc = l.string(n) },
+        Line {
+            about: About {
+                name: "printed",
+                values: "\"AS PRINTED\"",
+                doc: "Another name the rulebook prints the keyword by, which cards may write too.",
+                example: "printed \"L\"",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, k| k.printed.extend(l.printed_name(n)),
+        },
+        Line { about: KEYWORD_EFFECT, read: |l, n, k| k.effects.extend(l.keyword_effect(n)) },
+        Line {
+            about: About {
+                name: "when",
+                values: "CONDITION VALUE…",
+                doc: "Effects the keyword has only while a declared condition holds.",
+                example: "when at-range close { effect attack damage 1 }",
+                body: Body::Lines(&WHEN),
+                occurs: Occurs::Many,
+            },
+            read: |l, n, k| k.effects.extend(l.keyword_conditional(n)),
+        },
+    ],
+    schema: None,
+};
+
+/// The block of a keyword's `when` line.
+pub static WHEN: Block<Vec<KeywordEffect>> = Block {
+    place: "a keyword's `when`",
+    language: "the ruleset language",
+    code: &codes::BAD_RULESET,
+    lines: &[Line { about: KEYWORD_EFFECT, read: |l, n, effects| effects.extend(l.keyword_effect(n)) }],
+    schema: None,
+};
+
+/// The block of a tag.
+pub static TAG: Block<TagDef> = Block {
+    place: "a tag",
+    language: "the ruleset language",
+    code: &codes::BAD_RULESET,
+    lines: &[
+        Line { about: ONLY, read: |l, n, t| t.only = l.kinds_named(n, &t.id) },
+        Line { about: DOC, read: |l, n, t| t.doc = l.string(n) },
+    ],
+    schema: None,
+};
+
+/// A `require` line, and `recommend` at warning level.
+const fn rule(name: &'static str, doc: &'static str, example: &'static str) -> About {
+    About { name, values: "\"MESSAGE\" EXPRESSION", doc, example, body: Body::None, occurs: Occurs::Many }
+}
+
+const REQUIRE: About = rule(
+    "require",
+    "A rule that must hold, checked where it is declared (a card, a block, a deck); its message is the error.",
+    "require \"a ship has at most 3 weapons\" count(weapon) <= 3",
+);
+
+const RECOMMEND: About = rule(
+    "recommend",
+    "A rule that should hold: as `require`, at warning level.",
+    "recommend \"most fleets field an admiral\" count(kind = admiral) >= 1",
+);
+
+/// The lines of a shape, which a kind's and a field's blocks hold too.
+pub static SCHEMA: Block<Schema> = Block {
+    place: "a shape",
+    language: "the ruleset language",
+    code: &codes::BAD_RULESET,
+    lines: &[
+        Line {
+            about: About {
+                name: "field",
+                values: "NAME [TYPE…] [required] [many]",
+                doc: "A field cards write as a line of their block, with the types of its values in order; `effects` \
+                      as its type makes it a block of effect lines, `flag` a field that takes nothing.",
+                example: "field hull int 1.. required",
+                body: Body::Lines(&FIELD),
+                occurs: Occurs::Many,
+            },
+            read: |l, n, s| s.fields.extend(l.field(n)),
+        },
+        Line {
+            about: About {
+                name: "takes",
+                values: "TYPE…",
+                doc: "The values written on the line itself, before its block.",
+                example: "takes int text",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, s| s.takes = l.type_specs(n, 0),
+        },
+        Line {
+            about: About {
+                name: "together",
+                values: "FIELD…",
+                doc: "Fields given all together or not at all.",
+                example: "together lock attack",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |_, n, s| s.together.push(read::idents(n)),
+        },
+        Line {
+            about: About {
+                name: "effects",
+                values: "",
+                doc: "The block holds effect lines (`damage 3`), as the ruleset's symbols and roles allow.",
+                example: "effects",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |_, _, s| s.effects = true,
+        },
+        Line { about: REQUIRE, read: |l, n, s| s.rules.extend(l.constraint(n)) },
+        Line { about: RECOMMEND, read: |l, n, s| s.rules.extend(l.constraint(n)) },
+        Line {
+            about: About {
+                name: "body",
+                values: "effects",
+                doc: "The same as an `effects` line.",
+                example: "body effects",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, s| l.body_effects(n, s),
+        },
+    ],
+    schema: None,
+};
+
+/// A field's block: a shape's lines, for the lines inside it, and these.
+pub static FIELD: Block<FieldDef> = Block {
+    place: "a field",
+    language: "the ruleset language",
+    code: &codes::BAD_RULESET,
+    lines: &[
+        Line {
+            about: About {
+                name: "required",
+                values: "",
+                doc: "Every card of the kind gives the field.",
+                example: "required",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |_, _, f| f.required = true,
+        },
+        Line {
+            about: About {
+                name: "many",
+                values: "",
+                doc: "A card may give the field on several lines.",
+                example: "many",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |_, _, f| f.many = true,
+        },
+        Line { about: DOC, read: |l, n, f| f.doc = l.string(n) },
+        Line {
+            about: About {
+                name: "label",
+                values: "\"PRINTED NAME\"",
+                doc: "The name faces print before the field's value.",
+                example: "label \"Admiral Value\"",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, f| l.label(n, f),
+        },
+        Line {
+            about: About {
+                name: "body",
+                values: "effects | SHAPE",
+                doc: "What the field's block holds: effect lines, or the lines of a shape.",
+                example: "body cost",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, f| l.field_body(n, f),
+        },
+        Line {
+            about: About {
+                name: "by-cards-played",
+                values: "",
+                doc: "Which of the field's values applies when a side plays other cards in the same step.",
+                example: "by-cards-played { played 1 value 2; played 2 none }",
+                body: Body::Lines(&PLAYED),
+                occurs: Occurs::Many,
+            },
+            read: |l, n, f| f.by_cards_played = l.by_cards_played(n, f.schema.takes.len()),
+        },
+    ],
+    schema: Some(|f| &mut f.schema),
+};
+
+/// The block of a field's `by-cards-played`.
+pub static PLAYED: Block<read::Played> = Block {
+    place: "a `by-cards-played` block",
+    language: "the ruleset language",
+    code: &codes::BAD_RULESET,
+    lines: &[Line {
+        about: About {
+            name: "played",
+            values: "N value K | N none",
+            doc: "When a side plays N other cards, the field's value K (from 1) applies, or none.",
+            example: "played 2 value 1",
+            body: Body::None,
+            occurs: Occurs::Many,
+        },
+        read: |l, n, p| l.played(n, p),
+    }],
+    schema: None,
+};
+
+/// A kind's block: a shape's lines and these.
+pub static KIND: Block<Kind> = Block {
+    place: "a kind",
+    language: "the ruleset language",
+    code: &codes::BAD_RULESET,
+    lines: &[
+        Line {
+            about: About {
+                name: "border",
+                values: "COLOUR",
+                doc: "The colour of the kind's card border on faces.",
+                example: "border steelblue",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |_, n, k| k.border = super::names::ident_at(n, 0).map(str::to_string),
+        },
+        Line {
+            about: About {
+                name: "roles",
+                values: "ROLE…",
+                doc: "The roles the kind's effect lines may play.",
+                example: "roles attack defense",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, k| k.roles = l.roles_named(n, &k.id),
+        },
+        Line {
+            about: About {
+                name: "rare-roles",
+                values: "ROLE…",
+                doc: "Roles the kind allows but seldom uses: a lint notes them on a card.",
+                example: "rare-roles cost",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |_, n, k| k.rare_roles = read::idents(n),
+        },
+        Line {
+            about: About {
+                name: "text-limit",
+                values: "N",
+                doc: "The most characters of text a card of the kind fits.",
+                example: "text-limit 240",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, k| k.text_limit = l.text_limit(n),
+        },
+        Line {
+            about: About {
+                name: "card-size",
+                values: "SIZE",
+                doc: "The kind's printed size: poker, bridge, tarot, mini, or `\"WIDTHxHEIGHT\"` in millimetres.",
+                example: "card-size tarot",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, k| k.card_size = l.card_size(n),
+        },
+        Line {
+            about: About {
+                name: "enters-at",
+                values: "STEP",
+                doc: "The step of the initiative scale the kind's cards are played at.",
+                example: "enters-at 5.0",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, k| {
+                k.enters_at = l.enters_at(n);
+                k.enters_at_span = n.values.first().map(|v| v.span);
+            },
+        },
+    ],
+    schema: Some(|k| &mut k.schema),
+};
+
+/// The block of a deck type.
+pub static DECK_TYPE: Block<DeckType> = Block {
+    place: "a deck type",
+    language: "the ruleset language",
+    code: &codes::BAD_RULESET,
+    lines: &[
+        Line {
+            about: About {
+                name: "match",
+                values: "FIELD",
+                doc: "The line of a deck that says what it matches (its faction), compared with the cards' symbols.",
+                example: "match symbol",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |_, n, d| d.match_field = super::names::ident_at(n, 0).map(str::to_string),
+        },
+        Line {
+            about: About {
+                name: "includes",
+                values: "DECK-TYPE…",
+                doc: "Deck types a deck of this type may include by name.",
+                example: "includes battlegroup",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, d| d.includes = l.deck_types_named(n, &d.id),
+        },
+        Line {
+            about: About {
+                name: "set-aside",
+                values: "DECK-TYPE…",
+                doc: "Deck types set aside at set-up rather than shuffled in.",
+                example: "set-aside reference",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, d| d.set_aside = l.set_aside_named(n, &d.id),
+        },
+        Line {
+            about: About {
+                name: "based-on",
+                values: "DECK-TYPE",
+                doc: "A variant of another deck type, whose deck of the same match value is its original.",
+                example: "based-on offense",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, d| l.based_on(n, d),
+        },
+        Line {
+            about: About {
+                name: "word",
+                values: "WORD",
+                doc: "The word content files start a deck of this type with (`deck` unless given).",
+                example: "word fleet",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |_, n, d| d.word = super::names::ident_at(n, 0).unwrap_or("deck").to_string(),
+        },
+        Line {
+            about: About {
+                name: "entry",
+                values: "WORD…",
+                doc: "The words a deck's lines of cards start with (`card` unless given).",
+                example: "entry ship",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |_, n, d| d.entry = read::idents(n),
+        },
+        Line {
+            about: About {
+                name: "entry-tags",
+                values: "TAG…",
+                doc: "Tags a deck's line may give a card it lists.",
+                example: "entry-tags elite",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, d| d.entry_tags = l.tags_named(n, &d.id),
+        },
+        Line { about: REQUIRE, read: |l, n, d| d.rules.extend(l.constraint(n)) },
+        Line { about: RECOMMEND, read: |l, n, d| d.rules.extend(l.constraint(n)) },
+        Line {
+            about: About {
+                name: "compute",
+                values: "\"NAME\" EXPRESSION",
+                doc: "A value derived from a deck (a strategy rating), shown with it and written to the engine data.",
+                example: "compute \"strategy rating\" sum(strategy)",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, d| d.computed.extend(l.constraint(n)),
+        },
+        Line {
+            about: About {
+                name: "param",
+                values: "NAME int [LOW..HIGH] [DEFAULT]",
+                doc: "A number a deck sets by a line of its name, which the deck type's rules use.",
+                example: "param agreed-points int 500..999 999",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, d| l.deck_param(n, d),
+        },
+    ],
+    schema: None,
+};
+
+/// The block of a phase.
+pub static PHASE: Block<Phase> = Block {
+    place: "a phase",
+    language: "the timing language",
+    code: &codes::BAD_TIMING,
+    lines: &[
+        Line {
+            about: About {
+                name: "step",
+                values: ID_NAME,
+                doc: "A step of the phase, in order.",
+                example: "step cast \"Cast\"",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, p| timing::step(n, p, &mut l.timing, l.diagnostics),
+        },
+        Line {
+            about: About {
+                name: "initiative",
+                values: "",
+                doc: "The phase's steps are the initiative scale's.",
+                example: "initiative",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, p| timing::initiative_phase(n, p, &mut l.timing),
+        },
+        Line {
+            about: About {
+                name: "alternate",
+                values: "",
+                doc: "Players alternate single plays until both pass.",
+                example: "alternate",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |_, _, p| p.alternate = true,
+        },
+        Line {
+            about: About {
+                name: "plays",
+                values: "DECK-TYPE…",
+                doc: "The deck types whose decks are played in the phase.",
+                example: "plays squad",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, p| timing::plays(n, p, &mut l.timing, l.diagnostics),
+        },
+    ],
+    schema: None,
+};
+
+/// A tie-break rule that compares a field.
+const fn compares(name: &'static str, doc: &'static str, example: &'static str) -> About {
+    About { name, values: "FIELD", doc, example, body: Body::None, occurs: Occurs::Many }
+}
+
+/// The block of `tie-break`: rules tried in order.
+pub static TIE_BREAK: Block<TieBreaks> = Block {
+    place: "`tie-break`",
+    language: "the timing language",
+    code: &codes::BAD_TIMING,
+    lines: &[
+        Line {
+            about: About {
+                name: "kind",
+                values: "KIND… [by FIELD [highest|lowest]] [missing first|last]",
+                doc: "Plays of the kinds listed first go first; `by` orders plays of one kind by a field.",
+                example: "kind spell by power highest",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, t| timing::tie_rule(n, t, timing::kind_rule, &mut l.timing, l.diagnostics),
+        },
+        Line {
+            about: About {
+                name: "side",
+                values: "SIDE… [if-needed]",
+                doc: "Plays of the sides listed first go first; `if-needed` only when an effect needs an order.",
+                example: "side first last",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, t| timing::tie_rule(n, t, timing::side_rule, &mut l.timing, l.diagnostics),
+        },
+        Line {
+            about: compares("higher", "The play with the higher value of the field goes first.", "higher power"),
+            read: |l, n, t| timing::tie_rule(n, t, timing::higher_rule, &mut l.timing, l.diagnostics),
+        },
+        Line {
+            about: compares("lower", "The play with the lower value of the field goes first.", "lower power"),
+            read: |l, n, t| timing::tie_rule(n, t, timing::lower_rule, &mut l.timing, l.diagnostics),
+        },
+        Line {
+            about: About {
+                name: "choose",
+                values: "higher|lower FIELD",
+                doc: "The side whose play has the higher (or lower) value chooses the order.",
+                example: "choose lower rating",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, t| timing::tie_rule(n, t, timing::choose_rule, &mut l.timing, l.diagnostics),
+        },
+        Line {
+            about: About {
+                name: "simultaneous",
+                values: "",
+                doc: "An outcome: the plays still tied resolve at the same time.",
+                example: "simultaneous",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, t| timing::tie_rule(n, t, timing::simultaneous_rule, &mut l.timing, l.diagnostics),
+        },
+        Line {
+            about: About {
+                name: "roll",
+                values: "\"HOW\"",
+                doc: "An outcome: a roll decides, as the text says.",
+                example: "roll \"each rolls a D6; the higher chooses\"",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, t| timing::tie_rule(n, t, timing::roll_rule, &mut l.timing, l.diagnostics),
+        },
+    ],
+    schema: None,
+};
+
+/// A set-up step line.
+const fn setup_step(name: &'static str, values: &'static str, doc: &'static str, example: &'static str) -> About {
+    About { name, values, doc, example, body: Body::None, occurs: Occurs::Many }
+}
+
+/// The block of `setup`.
+pub static SETUP: Block<Setup> = Block {
+    place: "`setup`",
+    language: "the set-up language",
+    code: &codes::BAD_SETUP,
+    lines: &[
+        Line {
+            about: About {
+                name: "players",
+                values: "N | MIN..MAX",
+                doc: "How many players the game takes.",
+                example: "players 2..4",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, s| setup::players(n, s, l.diagnostics),
+        },
+        Line {
+            about: About {
+                name: "counter",
+                values: "ID \"NAME\" START",
+                doc: "A counter each player keeps (life, resources), with its starting value.",
+                example: "counter hp \"HP\" 24",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, s| setup::counter(n, s, l.diagnostics),
+        },
+        Line {
+            about: About {
+                name: "zone",
+                values: ID_NAME,
+                doc: "A place cards are kept: who owns it, who sees it, its order and limit, the kinds it holds.",
+                example: "zone hand \"Hand\" { owner each; visibility private; limit 7 }",
+                body: Body::Lines(&ZONE),
+                occurs: Occurs::Many,
+            },
+            read: |l, n, s| l.zone(n, s),
+        },
+        Line {
+            about: setup_step(
+                "decks",
+                "DECK-TYPE… to ZONE [set-aside ZONE]",
+                "Puts each player's decks of a type in a zone.",
+                "decks draw to draw-deck",
+            ),
+            read: |l, n, s| setup::step(n, &setup::DECKS, s, l.diagnostics),
+        },
+        Line {
+            about: setup_step(
+                "place",
+                "KIND… from ZONE to ZONE",
+                "Moves the cards of a kind from one zone to another.",
+                "place system from draw-deck to reference",
+            ),
+            read: |l, n, s| setup::step(n, &setup::PLACE, s, l.diagnostics),
+        },
+        Line {
+            about: setup_step("shuffle", "ZONE", "Shuffles a zone.", "shuffle draw-deck"),
+            read: |l, n, s| setup::step(n, &setup::SHUFFLE, s, l.diagnostics),
+        },
+        Line {
+            about: setup_step(
+                "deal",
+                "N | FIELD of ZONE from ZONE to ZONE",
+                "Deals cards from one zone to another: a number, or a card's field.",
+                "deal 6 from draw-deck to hand",
+            ),
+            read: |l, n, s| setup::step(n, &setup::DEAL, s, l.diagnostics),
+        },
+        Line {
+            about: setup_step(
+                "add",
+                "FIELD to COUNTER from ZONE",
+                "Adds the field of the cards in a zone to a counter.",
+                "add hp to hp from reference",
+            ),
+            read: |l, n, s| setup::step(n, &setup::ADD, s, l.diagnostics),
+        },
+        Line {
+            about: setup_step("mulligan", "ZONE", "Each player may redraw the zone once.", "mulligan hand"),
+            read: |l, n, s| setup::step(n, &setup::MULLIGAN, s, l.diagnostics),
+        },
+    ],
+    schema: None,
+};
+
+/// A zone line's setting.
+const fn zone_setting(name: &'static str, values: &'static str, doc: &'static str, example: &'static str) -> About {
+    About { name, values, doc, example, body: Body::None, occurs: Occurs::Many }
+}
+
+/// The block of a set-up zone.
+pub static ZONE: Block<ZoneLines> = Block {
+    place: "a zone",
+    language: "the set-up language",
+    code: &codes::BAD_SETUP,
+    lines: &[
+        Line {
+            about: zone_setting("owner", "each | shared", "Each player has the zone, or all share one.", "owner each"),
+            read: |l, n, z| setup::owner(n, z, l.diagnostics),
+        },
+        Line {
+            about: zone_setting(
+                "visibility",
+                "hidden | private | public",
+                "Who sees its cards: no one, their owner, everyone.",
+                "visibility public",
+            ),
+            read: |l, n, z| setup::visibility(n, z, l.diagnostics),
+        },
+        Line {
+            about: zone_setting("ordered", "", "Its cards keep an order (a deck).", "ordered"),
+            read: |l, n, z| setup::ordered(n, z, l.diagnostics),
+        },
+        Line {
+            about: zone_setting("limit", "N", "The most cards it holds.", "limit 7"),
+            read: |l, n, z| setup::limit(n, z, l.diagnostics),
+        },
+        Line {
+            about: zone_setting("holds", "KIND…", "The kinds of card it may hold.", "holds caster"),
+            read: |l, n, z| setup::holds(n, z, l.diagnostics),
+        },
+    ],
+    schema: None,
+};
+
+/// The block of a condition or quantity.
+pub static STATE: Block<read::StateLines> = Block {
+    place: "a condition or quantity",
+    language: "the ruleset language",
+    code: &codes::BAD_RULESET,
+    lines: &[
+        Line { about: PARAM, read: |l, n, s| l.state_param(n, s) },
+        Line { about: DOC, read: |l, n, s| s.declared.doc = l.string(n) },
+    ],
+    schema: None,
+};
