@@ -467,3 +467,67 @@ fn a_workspace_of_ten_thousand_cards() {
     client.request("shutdown", Value::Null);
     client.notify("exit", Value::Null);
 }
+
+/// A game of a designer's own, with a cursor line at each kind of place.
+const RULES: &str = r#"ruleset skirmish {
+  title "Skirmish"
+}
+
+kind unit "Unit" {
+  field hp int 1.. required {
+
+  }
+
+}
+
+enum colour {
+  red
+
+}
+
+setup {
+  zone hand "Hand" {
+
+  }
+}
+
+"#;
+
+/// The names of the lines the language declares inside the blocks at `path`.
+fn declared(path: &[&str]) -> Vec<String> {
+    let vocabulary = cardsmith::ruleset::language::at(path).expect("a block of the language");
+    vocabulary.lines().iter().map(|about| about.name.to_string()).collect()
+}
+
+#[test]
+fn completion_in_a_ruleset_offers_the_lines_declared_there() {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let file = dir.path().join("skirmish.rules");
+    std::fs::write(&file, RULES).expect("write");
+    let uri = format!("file://{}", file.display());
+    let mut client = Client::start(dir.path());
+    initialize(&mut client, dir.path(), json!({}));
+    open(&mut client, &uri, RULES);
+    let mut labels = |line: u32, character: u32| -> Vec<String> {
+        let items = client.request("textDocument/completion", at(&uri, line, character));
+        items.as_array().expect("a list").iter().map(|c| c["label"].as_str().unwrap_or("").to_string()).collect()
+    };
+    let cases: [(u32, u32, Vec<String>); 6] = [
+        (1, 2, vec!["title".into(), "extends".into()]),
+        (4, 0, declared(&[])),
+        (6, 4, declared(&["kind", "field"])),
+        (8, 2, declared(&["kind"])),
+        (19, 4, declared(&["setup", "zone"])),
+        (23, 0, declared(&[])),
+    ];
+    for (line, character, expected) in cases {
+        assert_eq!(labels(line, character), expected, "at line {line}");
+    }
+    // An enum's block holds its values, which are no lines of the language.
+    assert_eq!(labels(14, 2), Vec::<String>::new());
+    assert!(declared(&["kind"]).contains(&"field".to_string()) && declared(&["kind"]).contains(&"border".to_string()));
+
+    let hover = client.request("textDocument/hover", at(&uri, 5, 3));
+    let text = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(text.starts_with("`field NAME") && text.contains("For example: `field "), "{hover}");
+}

@@ -26,6 +26,8 @@ pub enum CompletionKind {
     EnumValue,
     Card,
     Icon,
+    /// A line of the ruleset language (`kind`, `field`, `require`).
+    Keyword,
 }
 
 impl Analysis {
@@ -36,6 +38,11 @@ impl Analysis {
         let line_start = text[..offset].rfind(['\n', '\r']).map_or(0, |i| i + 1);
         let prefix = &text[line_start..offset];
         let (_, tree) = parse(&self.files, file);
+        if crate::check::is_ruleset(&tree) || (tree.nodes.is_empty() && self.files.get(file).name.ends_with(".rules")) {
+            // Only a line's first word is a line of the language.
+            let typing_name = !prefix.trim_start().contains(char::is_whitespace);
+            return if typing_name { super::language::lines_at(&tree, line_start) } else { Vec::new() };
+        }
         if first_word(prefix) == Some("game") && tree.nodes.first().is_none_or(|n| n.span.end as usize >= offset) {
             return self.games();
         }
@@ -178,7 +185,7 @@ fn all_fields<'r>(ruleset: &'r Ruleset, schema: &'r Schema) -> impl Iterator<Ite
 }
 
 /// The nodes whose blocks hold an offset, outermost first.
-fn enclosing(nodes: &[Node], offset: usize) -> Vec<&Node> {
+pub(super) fn enclosing(nodes: &[Node], offset: usize) -> Vec<&Node> {
     let mut path = Vec::new();
     let mut level = nodes;
     while let Some(node) = level

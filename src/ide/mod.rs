@@ -12,6 +12,7 @@
 mod actions;
 mod complete;
 mod decls;
+mod language;
 mod nav;
 mod outline;
 mod sites;

@@ -117,6 +117,13 @@ impl Analysis {
         let site = self.site_at(file, offset);
         let mut parts = Vec::new();
         let mut span = None;
+        let (_, tree) = super::parse(&self.files, file);
+        if crate::check::is_ruleset(&tree) {
+            if let Some((at, text)) = super::language::line_named_at(&tree, offset) {
+                parts.push(text);
+                span = Some(at);
+            }
+        }
         if let (Some((at, site)), Some(game)) = (&site, self.game_of_file(file)) {
             let text = match site {
                 Site::Card(name) => self.card(&game, name).map(|c| self.card_summary(c)),

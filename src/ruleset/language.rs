@@ -146,6 +146,49 @@ pub fn at(path: &[&str]) -> Option<&'static dyn Vocabulary> {
     Some(here)
 }
 
+/// The reference section of `docs/rulesets.md`: every place lines stand,
+/// each with a table of its lines, from the top of a file down.
+pub fn reference() -> String {
+    let mut out = String::from(
+        "Written from the language's declaration (`src/ruleset/language.rs`); a test fails when this \
+         section differs from it.\n",
+    );
+    let mut places: Vec<&'static dyn Vocabulary> = vec![&HEADER_LINES, &FILE];
+    let mut next = 0;
+    while let Some(&place) = places.get(next) {
+        next += 1;
+        out.push_str(&format!("\n#### In {}\n\n| Line | Meaning | Example |\n|---|---|---|\n", place.place()));
+        for about in place.lines() {
+            out.push_str(&table_row(about));
+            if let Body::Lines(inner) = about.body {
+                if !places.iter().any(|p| p.place() == inner.place()) {
+                    places.push(inner);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// One line of the language as a row of its place's table.
+fn table_row(about: &About) -> String {
+    let cell = |text: &str| text.replace('|', "\\|");
+    let head =
+        if about.values.is_empty() { about.name.to_string() } else { format!("{} {}", about.name, about.values) };
+    let mut meaning = about.doc.to_string();
+    match about.occurs {
+        Occurs::ById => meaning.push_str(" One per id."),
+        Occurs::Once => meaning.push_str(" At most one."),
+        Occurs::Many => {}
+    }
+    match about.body {
+        Body::None => {}
+        Body::Lines(inner) => meaning.push_str(&format!(" Its block: the lines of {}.", inner.place())),
+        Body::Data(what) => meaning.push_str(&format!(" Its block: {what}.")),
+    }
+    format!("| `{}` | {} | `{}` |\n", cell(&head), cell(&meaning), cell(about.example))
+}
+
 /// The first line of a ruleset file.
 pub static HEADER: About = About {
     name: "ruleset",
@@ -415,7 +458,7 @@ pub static FILE: Block<Ruleset> = Block {
                 name: "play-limit",
                 values: "\"MESSAGE\" EXPRESSION",
                 doc: "A bound on what one player plays in a turn, for engines.",
-                example: "play-limit \"one system a turn\" count(kind = system) <= 1",
+                example: "play-limit \"at most 1 Primary Card a turn\" count(primary) <= 1",
                 body: Body::None,
                 occurs: Occurs::Many,
             },
@@ -436,7 +479,7 @@ pub static FILE: Block<Ruleset> = Block {
             about: About {
                 name: "setup",
                 values: "",
-                doc: "How a game is set up: players, counters, zones and the steps that fill them.",
+                doc: "How a game is set up: players, counters, zones and the steps that fill them. One per ruleset.",
                 example: "setup { players 2; zone hand \"Hand\" { owner each } }",
                 body: Body::Lines(&SETUP),
                 occurs: Occurs::Many,
@@ -654,7 +697,7 @@ const REQUIRE: About = rule(
 const RECOMMEND: About = rule(
     "recommend",
     "A rule that should hold: as `require`, at warning level.",
-    "recommend \"most fleets field an admiral\" count(kind = admiral) >= 1",
+    "recommend \"a fleet fields an admiral\" count(admiral) >= 1",
 );
 
 /// The lines of a shape, which a kind's and a field's blocks hold too.
@@ -979,7 +1022,7 @@ pub static DECK_TYPE: Block<DeckType> = Block {
                 name: "compute",
                 values: "\"NAME\" EXPRESSION",
                 doc: "A value derived from a deck (a strategy rating), shown with it and written to the engine data.",
-                example: "compute \"strategy rating\" sum(strategy)",
+                example: "compute \"points\" sum(points)",
                 body: Body::None,
                 occurs: Occurs::Many,
             },

@@ -158,6 +158,7 @@ impl Context<'_> {
                     CompletionKind::EnumValue => lsp::CompletionItemKind::ENUM_MEMBER,
                     CompletionKind::Card => lsp::CompletionItemKind::REFERENCE,
                     CompletionKind::Icon => lsp::CompletionItemKind::CONSTANT,
+                    CompletionKind::Keyword => lsp::CompletionItemKind::KEYWORD,
                 }),
                 ..Default::default()
             })
