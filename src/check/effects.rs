@@ -146,7 +146,14 @@ impl GameChecker<'_> {
                 format!("{} {} cannot have {named} effects", article(&kind.display), kind.display),
             )
             .primary(node.name.span, format!("`{role}` is not allowed here"))
-            .note(format!("{} {} allows: {}", article(&kind.display), kind.display, kind.roles.join(", "))),
+            .note(match kind.roles.as_slice() {
+                [] => format!(
+                    "{} {} allows no role: its kind has no `roles` line (`roles {role}` would allow this one)",
+                    article(&kind.display),
+                    kind.display
+                ),
+                roles => format!("{} {} allows: {}", article(&kind.display), kind.display, roles.join(", ")),
+            }),
         );
         false
     }

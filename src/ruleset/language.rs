@@ -1226,7 +1226,7 @@ pub static SETUP: Block<Setup> = Block {
                 "Puts each player's decks of a type in a zone.",
                 "decks draw to draw-deck",
             ),
-            read: |l, n, s| setup::step(n, &setup::DECKS, s, l.diagnostics),
+            read: |l, n, s| setup::step(n, setup::DECKS, l.values(), s, l.diagnostics),
         },
         Line {
             about: setup_step(
@@ -1235,11 +1235,11 @@ pub static SETUP: Block<Setup> = Block {
                 "Moves the cards of a kind from one zone to another.",
                 "place system from draw-deck to reference",
             ),
-            read: |l, n, s| setup::step(n, &setup::PLACE, s, l.diagnostics),
+            read: |l, n, s| setup::step(n, setup::PLACE, l.values(), s, l.diagnostics),
         },
         Line {
             about: setup_step("shuffle", "ZONE", "Shuffles a zone.", "shuffle draw-deck"),
-            read: |l, n, s| setup::step(n, &setup::SHUFFLE, s, l.diagnostics),
+            read: |l, n, s| setup::step(n, setup::SHUFFLE, l.values(), s, l.diagnostics),
         },
         Line {
             about: setup_step(
@@ -1248,7 +1248,7 @@ pub static SETUP: Block<Setup> = Block {
                 "Deals cards from one zone to another: a number, or a card's field.",
                 "deal 6 from draw-deck to hand",
             ),
-            read: |l, n, s| setup::step(n, &setup::DEAL, s, l.diagnostics),
+            read: |l, n, s| setup::step(n, setup::DEAL, l.values(), s, l.diagnostics),
         },
         Line {
             about: setup_step(
@@ -1257,11 +1257,11 @@ pub static SETUP: Block<Setup> = Block {
                 "Adds the field of the cards in a zone to a counter.",
                 "add hp to hp from reference",
             ),
-            read: |l, n, s| setup::step(n, &setup::ADD, s, l.diagnostics),
+            read: |l, n, s| setup::step(n, setup::ADD, l.values(), s, l.diagnostics),
         },
         Line {
             about: setup_step("mulligan", "ZONE", "Each player may redraw the zone once.", "mulligan hand"),
-            read: |l, n, s| setup::step(n, &setup::MULLIGAN, s, l.diagnostics),
+            read: |l, n, s| setup::step(n, setup::MULLIGAN, l.values(), s, l.diagnostics),
         },
     ],
     schema: None,

@@ -44,6 +44,7 @@ pub fn load(
         defs: Vec::new(),
         def_index: HashMap::new(),
         seen: Vec::new(),
+        line: None,
     };
     let id = match super::names::id_at(header, 0) {
         Some(id) => id.to_string(),
@@ -123,6 +124,8 @@ pub(super) struct Loader<'a> {
     /// The declarations read so far (what, id, where), so that one
     /// declared twice in a file is reported.
     pub(super) seen: Vec<(String, String, Span)>,
+    /// The declaration of the line being read, for its messages.
+    line: Option<&'static About>,
     /// The definitions (`def`) rules may call, the base's first; one an
     /// extension replaces is left as `None` where it was.
     defs: Vec<Option<super::rules::Def>>,
@@ -214,6 +217,7 @@ impl Loader<'_> {
             Occurs::ById | Occurs::Many => {}
         }
         self.no_stray_block(None, node, &line.about, &language::FILE);
+        self.line = Some(&line.about);
         (line.read)(self, node, ruleset);
     }
 
@@ -246,10 +250,12 @@ impl Loader<'_> {
             match block.find(&child.name.text) {
                 Some(Found::Own(line)) => {
                     self.no_stray_block(Some(node), child, &line.about, block);
+                    self.line = Some(&line.about);
                     (line.read)(self, child, target);
                 }
                 Some(Found::Schema(line, part)) => {
                     self.no_stray_block(Some(node), child, &line.about, block);
+                    self.line = Some(&line.about);
                     (line.read)(self, child, part(target));
                 }
                 None => self.unknown(child, block),
@@ -275,6 +281,11 @@ impl Loader<'_> {
                 .primary(stray.span, "remove this block")
                 .help(help),
         );
+    }
+
+    /// The values the line being read takes, as the language writes them.
+    pub(super) fn values(&self) -> &'static str {
+        self.line.map_or("", |about| about.values)
     }
 
     /// The text in quotes a line takes.

@@ -321,38 +321,21 @@ pub(super) fn holds(item: &Node, lines: &mut ZoneLines, out: &mut Vec<Diagnostic
     }
 }
 
-/// How one step line reads, and the help when it does not.
-pub(super) struct StepForm {
-    pub(super) read: fn(&mut StepReader<'_>) -> Option<Step>,
-    pub(super) help: &'static str,
-}
+/// How one step line reads its words.
+pub(super) type StepForm = fn(&mut StepReader<'_>) -> Option<Step>;
 
-pub(super) const DECKS: StepForm = StepForm {
-    read: |reader| reader.decks(),
-    help: "write `decks draw to draw-deck`, or `decks draw to draw-deck set-aside reference`",
-};
-pub(super) const PLACE: StepForm =
-    StepForm { read: |reader| reader.place(), help: "write `place system from draw-deck to reference`" };
-pub(super) const DEAL: StepForm = StepForm {
-    read: |reader| reader.deal(),
-    help: "write `deal 6 from draw-deck to hand`, or `deal hp of caster-slot from deck to life`",
-};
-pub(super) const ADD: StepForm = StepForm {
-    read: |reader| reader.add(),
-    help: "write `add hp to hp from reference`: a field, a counter and a zone",
-};
-pub(super) const SHUFFLE: StepForm = StepForm {
-    read: |reader| reader.only_zone().map(|zone| Step::Shuffle { zone }),
-    help: "write `shuffle draw-deck`",
-};
-pub(super) const MULLIGAN: StepForm =
-    StepForm { read: |reader| reader.only_zone().map(|zone| Step::Mulligan { zone }), help: "write `mulligan hand`" };
+pub(super) const DECKS: StepForm = |reader| reader.decks();
+pub(super) const PLACE: StepForm = |reader| reader.place();
+pub(super) const DEAL: StepForm = |reader| reader.deal();
+pub(super) const ADD: StepForm = |reader| reader.add();
+pub(super) const SHUFFLE: StepForm = |reader| reader.only_zone().map(|zone| Step::Shuffle { zone });
+pub(super) const MULLIGAN: StepForm = |reader| reader.only_zone().map(|zone| Step::Mulligan { zone });
 
 /// One step line, reported when it is not written as its form says.  The
 /// names it uses are noted to be checked once the ruleset is read.
-pub(super) fn step(line: &Node, form: &StepForm, setup: &mut Setup, out: &mut Vec<Diagnostic>) {
+pub(super) fn step(line: &Node, form: StepForm, written: &str, setup: &mut Setup, out: &mut Vec<Diagnostic>) {
     let mut reader = StepReader { line, uses: &mut setup.uses };
-    match (form.read)(&mut reader) {
+    match form(&mut reader) {
         Some(step) => {
             setup.steps.push(step);
             setup.step_spans.push(line.span);
@@ -360,7 +343,7 @@ pub(super) fn step(line: &Node, form: &StepForm, setup: &mut Setup, out: &mut Ve
         None => out.push(bad(
             line.head_span(),
             format!("`{}` is not written as the set-up language expects", line.name.text),
-            form.help,
+            format!("write `{} {written}`", line.name.text),
         )),
     }
 }
