@@ -274,7 +274,7 @@ pub enum Value {
     /// not a number, and never read as one.
     Special {
         token: String,
-        meaning: crate::ruleset::special::Meaning,
+        meaning: crate::ruleset::model::special::Meaning,
     },
     Keyword {
         id: String,

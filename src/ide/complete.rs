@@ -3,7 +3,7 @@
 //! The line being typed rarely parses, so the context is read from the text
 //! before the offset and from the items around it.
 
-use super::decls::children;
+use super::decls::enclosing;
 use super::{parse, Analysis};
 use crate::ruleset::model::{FieldDef, Ruleset, Schema, Type};
 use crate::source::FileId;
@@ -41,7 +41,8 @@ impl Analysis {
         if crate::check::is_ruleset(&tree) || (tree.nodes.is_empty() && self.files.get(file).name.ends_with(".rules")) {
             // Only a line's first word is a line of the language.
             let typing_name = !prefix.trim_start().contains(char::is_whitespace);
-            return if typing_name { super::language::lines_at(&tree, line_start) } else { Vec::new() };
+            let lines = if typing_name { super::language::lines_at(&tree, line_start) } else { Vec::new() };
+            return lines.into_iter().map(language_line).collect();
         }
         if first_word(prefix) == Some("game") && tree.nodes.first().is_none_or(|n| n.span.end as usize >= offset) {
             return self.games();
@@ -116,6 +117,13 @@ impl Analysis {
     }
 }
 
+/// A line of the ruleset language, with the values it takes or, when it
+/// takes none, what it means.
+fn language_line(about: &crate::ruleset::language::About) -> Completion {
+    let detail = if about.values.is_empty() { about.doc } else { about.values };
+    item(about.name, Some(detail), CompletionKind::Keyword)
+}
+
 fn item(label: &str, detail: Option<&str>, kind: CompletionKind) -> Completion {
     Completion { label: label.to_string(), detail: detail.map(str::to_string), kind }
 }
@@ -182,20 +190,6 @@ fn schema_at<'r>(ruleset: &'r Ruleset, top: &Node, inner: &[&Node]) -> Option<&'
 fn all_fields<'r>(ruleset: &'r Ruleset, schema: &'r Schema) -> impl Iterator<Item = &'r FieldDef> {
     let shape = schema.shape.as_deref().and_then(|s| ruleset.shape(s));
     schema.fields.iter().chain(shape.into_iter().flat_map(|s| s.fields.iter()))
-}
-
-/// The nodes whose blocks hold an offset, outermost first.
-pub(super) fn enclosing(nodes: &[Node], offset: usize) -> Vec<&Node> {
-    let mut path = Vec::new();
-    let mut level = nodes;
-    while let Some(node) = level
-        .iter()
-        .find(|n| n.block.as_ref().is_some_and(|b| (b.span.start as usize) < offset && offset < b.span.end as usize))
-    {
-        path.push(node);
-        level = children(node);
-    }
-    path
 }
 
 /// The text after the opening quote of a string the line leaves open.

@@ -107,3 +107,17 @@ fn decl(node: &Node, i: usize, parent: Option<&str>) -> Decl {
 pub(super) fn children(node: &Node) -> &[Node] {
     node.block.as_ref().map(|b| b.nodes.as_slice()).unwrap_or(&[])
 }
+
+/// The nodes whose blocks hold an offset, outermost first.
+pub(super) fn enclosing(nodes: &[Node], offset: usize) -> Vec<&Node> {
+    let mut path = Vec::new();
+    let mut level = nodes;
+    while let Some(node) = level
+        .iter()
+        .find(|n| n.block.as_ref().is_some_and(|b| (b.span.start as usize) < offset && offset < b.span.end as usize))
+    {
+        path.push(node);
+        level = children(node);
+    }
+    path
+}

@@ -2,20 +2,20 @@
 //! that may stand where the cursor is, and what a line's first word means.
 //! Both come from the language's one declaration ([`crate::ruleset::language`]).
 
-use super::complete::{enclosing, Completion, CompletionKind};
+use super::decls::enclosing;
 use crate::ruleset::language::{self, About, Vocabulary};
 use crate::syntax::ast::{Node, SourceTree};
 
 /// The lines that may be written in the block around `offset` of a ruleset
 /// file: the declarations at the top, a kind's lines in a kind, and so on.
 /// Nothing inside a block of data (an enum's values).
-pub(super) fn lines_at(tree: &SourceTree, offset: usize) -> Vec<Completion> {
+pub(super) fn lines_at(tree: &SourceTree, offset: usize) -> Vec<&'static About> {
     let header_ahead = tree.nodes.first().is_none_or(|first| offset <= first.span.start as usize);
     if header_ahead {
-        return vec![completion(&language::HEADER)];
+        return vec![&language::HEADER];
     }
     let path = enclosing(&tree.nodes, offset);
-    vocabulary_of(&path).map(|vocabulary| vocabulary.lines().into_iter().map(completion).collect()).unwrap_or_default()
+    vocabulary_of(&path).map(|vocabulary| vocabulary.lines()).unwrap_or_default()
 }
 
 /// What the line whose first word is at `offset` means, from its
@@ -54,11 +54,6 @@ fn vocabulary_of(path: &[&Node]) -> Option<&'static dyn Vocabulary> {
             language::at(&names)
         }
     }
-}
-
-fn completion(about: &'static About) -> Completion {
-    let detail = if about.values.is_empty() { about.doc.to_string() } else { about.values.to_string() };
-    Completion { label: about.name.to_string(), detail: Some(detail), kind: CompletionKind::Keyword }
 }
 
 /// A line's hover: how it is written, what it means, an example.

@@ -5,7 +5,7 @@
 //! Read here so that the loader's match over declarations stays one line
 //! each.
 
-use super::{language, Loader};
+use super::Loader;
 use crate::diagnostics::Diagnostic;
 use crate::ruleset::codes;
 use crate::ruleset::model::Plus;
@@ -37,7 +37,7 @@ impl Loader<'_> {
         // A declaration with a broken parameter is reported and left out, so
         // that cards using it raise no follow-on errors about its values.
         let mut lines = StateLines { declared, sound: true, what: what.to_string() };
-        self.read_block(node, &language::STATE, &mut lines);
+        self.read_body(node, &mut lines);
         let StateLines { declared, mut sound, .. } = lines;
         sound &= self.placeholders_are_params(node, &declared, what);
         sound.then_some(declared)
@@ -154,8 +154,8 @@ impl Loader<'_> {
         };
         let spans = node.values.iter().map(|v| v.span).collect();
         let condition = KeywordCondition { id: id.to_string(), args, spans };
-        let mut effects = Vec::new();
-        self.read_block(node, &language::WHEN, &mut effects);
+        let mut effects: Vec<KeywordEffect> = Vec::new();
+        self.read_body(node, &mut effects);
         for effect in &mut effects {
             effect.when = Some(condition.clone());
         }

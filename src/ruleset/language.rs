@@ -14,121 +14,12 @@
 //! declarations of a file, then one [`Block`] per block a declaration opens.
 
 use super::codes;
+use super::model::setup::Setup;
 use super::model::*;
-use super::read::{self, Loader};
-use super::setup::{self, Setup, ZoneLines};
+use super::read;
+use super::setup::{self, ZoneLines};
 use super::timing::{self, TieBreaks};
-use crate::diagnostics::Code;
-use crate::syntax::ast::Node;
-
-/// What a line of the language is, for the reader's messages, the editor
-/// and the docs.
-pub struct About {
-    /// The word the line starts with.
-    pub name: &'static str,
-    /// The values after the name, as the reference writes them (`ID
-    /// "NAME"`); empty when it takes none.
-    pub values: &'static str,
-    /// What the line means, in one or two sentences.
-    pub doc: &'static str,
-    /// The line as a designer would write it.
-    pub example: &'static str,
-    /// What its block holds.
-    pub body: Body,
-    /// How often a ruleset may give it (top-level declarations only).
-    pub occurs: Occurs,
-}
-
-/// What a line's block holds.
-pub enum Body {
-    /// No block: the line is written on one line.
-    None,
-    /// Lines of the language, declared by this vocabulary.
-    Lines(&'static dyn Vocabulary),
-    /// Lines of data the declaration reads itself (an enum's values), as
-    /// this text describes them.
-    Data(&'static str),
-}
-
-/// How often a top-level declaration may be given.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Occurs {
-    /// Once per id: a second of the same id in one file is an error, and
-    /// one in a file that extends the ruleset replaces the base's.
-    ById,
-    /// Once per ruleset: a second in one file is an error, one in an
-    /// extension replaces the base's.
-    Once,
-    /// Any number of times.
-    Many,
-}
-
-/// One line of the language, with the function that reads it into `T`,
-/// the part of the model its block (or the file) fills.
-pub struct Line<T: 'static> {
-    pub about: About,
-    pub(super) read: fn(&mut Loader<'_>, &Node, &mut T),
-}
-
-/// The lines that may stand in one place: the file, or one kind of block.
-pub struct Block<T: 'static> {
-    /// Where these lines stand, for messages and the docs: `a kind`.
-    pub place: &'static str,
-    /// The language its messages name: `the ruleset language`.
-    pub language: &'static str,
-    /// The code of a line that is not one of these.
-    pub code: &'static Code,
-    pub lines: &'static [Line<T>],
-    /// The lines of a shape may stand here too, filling this part of `T`.
-    pub(super) schema: Option<fn(&mut T) -> &mut Schema>,
-}
-
-/// The lines of one place, whatever part of the model they fill.
-pub trait Vocabulary: Sync {
-    /// Where these lines stand: `a kind`.
-    fn place(&self) -> &'static str;
-    /// Every line that may stand here, in the order the docs list them.
-    fn lines(&'static self) -> Vec<&'static About>;
-}
-
-impl<T> Vocabulary for Block<T> {
-    fn place(&self) -> &'static str {
-        self.place
-    }
-
-    fn lines(&'static self) -> Vec<&'static About> {
-        let own = self.lines.iter().map(|line| &line.about);
-        let Some(_) = self.schema else { return own.collect() };
-        // A shape's lines first, as a kind's block is mostly fields; a line
-        // of this block's own of the same name stands in their place.
-        let mut all: Vec<&'static About> = SCHEMA
-            .lines
-            .iter()
-            .map(|line| self.lines.iter().find(|l| l.about.name == line.about.name).map_or(&line.about, |l| &l.about))
-            .collect();
-        let rest: Vec<&'static About> = own.filter(|about| !all.iter().any(|a| a.name == about.name)).collect();
-        all.extend(rest);
-        all
-    }
-}
-
-impl<T> Block<T> {
-    /// The line of this block named `name`, and whether it fills the shape
-    /// part of `T`.
-    pub(super) fn find(&'static self, name: &str) -> Option<Found<T>> {
-        if let Some(line) = self.lines.iter().find(|l| l.about.name == name) {
-            return Some(Found::Own(line));
-        }
-        let part = self.schema?;
-        SCHEMA.lines.iter().find(|l| l.about.name == name).map(|line| Found::Schema(line, part))
-    }
-}
-
-/// A line found in a block: one of its own, or a shape's line filling a part.
-pub(super) enum Found<T: 'static> {
-    Own(&'static Line<T>),
-    Schema(&'static Line<Schema>, fn(&mut T) -> &mut Schema),
-}
+pub use super::vocabulary::{About, Block, Body, Line, Occurs, Vocabulary};
 
 /// The vocabulary inside the blocks named by `path` (`["kind", "field"]`),
 /// from the top of a file: `None` when a name on the way is not a line
@@ -831,7 +722,7 @@ pub static FIELD: Block<FieldDef> = Block {
             read: |l, n, f| f.by_cards_played = l.by_cards_played(n, f.schema.takes.len()),
         },
     ],
-    schema: Some(|f| &mut f.schema),
+    schema: Some((&SCHEMA, |f| &mut f.schema)),
 };
 
 /// The block of a field's `by-cards-played`.
@@ -929,7 +820,7 @@ pub static KIND: Block<Kind> = Block {
             },
         },
     ],
-    schema: Some(|k| &mut k.schema),
+    schema: Some((&SCHEMA, |k| &mut k.schema)),
 };
 
 /// The block of a deck type.

@@ -7,6 +7,7 @@
 
 pub mod codes;
 pub mod language;
+mod loader;
 pub mod model;
 pub(crate) mod names;
 mod read;
@@ -14,5 +15,27 @@ pub(crate) mod rules;
 pub mod setup;
 pub mod special;
 mod timing;
+pub mod vocabulary;
 
-pub use read::{extends, load};
+pub use read::extends;
+
+use crate::diagnostics::Diagnostic;
+use crate::source::{FileId, Files};
+use crate::syntax::ast::SourceTree;
+
+/// Reads a ruleset file by the language's declaration.  Returns `None`
+/// when the file has no `ruleset` header.
+///
+/// `bases` holds the declarations of the rulesets it `extends`, outermost
+/// base first: they are read before the file's own, and a declaration of the
+/// file replaces the base's declaration of the same name.
+pub fn load(
+    files: &Files,
+    file: FileId,
+    tree: &SourceTree,
+    bases: &[&SourceTree],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<model::Ruleset> {
+    let language = read::Language { header: &language::HEADER_LINES, file: &language::FILE };
+    read::load(files, (file, tree), bases, language, diagnostics)
+}

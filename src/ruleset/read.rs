@@ -6,30 +6,39 @@
 //! reported with the span of the declaration.
 
 use super::codes;
-use super::language::{self, About, Block, Body, Found, Occurs, Vocabulary};
+use super::model::setup::Setup;
 use super::model::*;
 use super::names::{ident_at, string_at, suggest};
-use super::setup::Setup;
+use super::vocabulary::{About, Block, Body, Found, Occurs, Vocabulary};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::source::{FileId, Files, Span};
 use crate::syntax::ast::{Name, Node, SourceTree, ValueKind};
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use super::loader::{Loader, NameRef, Wanted};
+use std::any::Any;
+
 #[path = "effect_decls.rs"]
 mod effect_decls;
 pub(super) use effect_decls::StateLines;
+
+/// The lines of a ruleset's header block and of the file.
+pub(super) struct Language {
+    pub(super) header: &'static Block<Ruleset>,
+    pub(super) file: &'static Block<Ruleset>,
+}
 
 /// Reads a ruleset.  Returns `None` when the file has no `ruleset` header.
 ///
 /// `bases` holds the declarations of the rulesets it `extends`, outermost
 /// base first: they are read before the file's own, and a declaration of the
 /// file replaces the base's declaration of the same name.
-pub fn load(
+pub(super) fn load(
     files: &Files,
-    file: FileId,
-    tree: &SourceTree,
+    (file, tree): (FileId, &SourceTree),
     bases: &[&SourceTree],
+    language: Language,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Ruleset> {
     let header = tree.nodes.first().filter(|n| n.name.text == "ruleset")?;
@@ -44,7 +53,8 @@ pub fn load(
         defs: Vec::new(),
         def_index: HashMap::new(),
         seen: Vec::new(),
-        line: None,
+        line_values: "",
+        line_block: None,
     };
     let id = match super::names::id_at(header, 0) {
         Some(id) => id.to_string(),
@@ -85,10 +95,10 @@ pub fn load(
         amount_forms: Vec::new(),
         definitions: Vec::new(),
     };
-    loader.read_block(header, &language::HEADER_LINES, &mut ruleset);
+    loader.read_block(header, language.header, &mut ruleset);
     for tree in bases.iter().chain([&tree]) {
         for node in tree.nodes.iter().skip(1) {
-            loader.declaration(node, &mut ruleset);
+            loader.declaration(node, language.file, &mut ruleset);
         }
     }
     loader.resolve(&mut ruleset, file);
@@ -104,50 +114,6 @@ pub fn extends(tree: &SourceTree) -> Option<(&str, Span)> {
 
 fn children(node: &Node) -> &[Node] {
     node.block.as_ref().map(|b| b.nodes.as_slice()).unwrap_or(&[])
-}
-
-pub(super) struct Loader<'a> {
-    files: &'a Files,
-    pub(super) diagnostics: &'a mut Vec<Diagnostic>,
-    /// Type names used by fields and parameters, checked once all enums are known.
-    type_refs: Vec<(String, Span)>,
-    /// Special values accepted by a type (`int or "*"`), checked once every
-    /// `special` line is read.
-    special_refs: Vec<(String, Type, Span)>,
-    /// Kinds and roles named by declarations (`only`, `roles`), checked
-    /// once all are declared, each at the name that was written.
-    name_refs: Vec<NameRef>,
-    /// Each deck type's `based-on` line, checked once every type is read.
-    based_on_lines: Vec<(String, Span)>,
-    /// Names used by the timing declarations, checked once all are declared.
-    pub(super) timing: super::timing::Pending,
-    /// The declarations read so far (what, id, where), so that one
-    /// declared twice in a file is reported.
-    pub(super) seen: Vec<(String, String, Span)>,
-    /// The declaration of the line being read, for its messages.
-    line: Option<&'static About>,
-    /// The definitions (`def`) rules may call, the base's first; one an
-    /// extension replaces is left as `None` where it was.
-    defs: Vec<Option<super::rules::Def>>,
-    /// Where each definition is among `defs`, by name.
-    def_index: HashMap<String, usize>,
-}
-
-/// A kind or role a declaration names: what names it, and where.
-struct NameRef {
-    wanted: Wanted,
-    owner: String,
-    name: String,
-    span: Span,
-}
-
-#[derive(Clone, Copy, PartialEq)]
-enum Wanted {
-    Kind,
-    Role,
-    Tag,
-    DeckType,
-    SetAside,
 }
 
 impl Loader<'_> {
@@ -206,9 +172,9 @@ impl Loader<'_> {
     }
 
     /// Reads one declaration of a file by its line in the language.
-    fn declaration(&mut self, node: &Node, ruleset: &mut Ruleset) {
-        let Some(Found::Own(line)) = language::FILE.find(&node.name.text) else {
-            self.unknown(node, &language::FILE);
+    fn declaration(&mut self, node: &Node, file: &'static Block<Ruleset>, ruleset: &mut Ruleset) {
+        let Some(Found::Own(line)) = file.find(&node.name.text) else {
+            self.unknown(node, file);
             return;
         };
         match line.about.occurs {
@@ -216,8 +182,8 @@ impl Loader<'_> {
             Occurs::ById if !self.first_of_its_id(node, ruleset) => return,
             Occurs::ById | Occurs::Many => {}
         }
-        self.no_stray_block(None, node, &line.about, &language::FILE);
-        self.line = Some(&line.about);
+        self.no_stray_block(None, node, &line.about, file);
+        self.reading(&line.about);
         (line.read)(self, node, ruleset);
     }
 
@@ -243,6 +209,16 @@ impl Loader<'_> {
         true
     }
 
+    /// Reads the block of the line being read into `target`, by the lines
+    /// its declaration says the block holds.
+    pub(super) fn read_body<T: 'static>(&mut self, node: &Node, target: &mut T) {
+        let Some(block) = self.line_block else { return };
+        match (block as &dyn Any).downcast_ref::<Block<T>>() {
+            Some(block) => self.read_block(node, block, target),
+            None => unreachable!("the block of `{}` fills another part of the model", node.name.text),
+        }
+    }
+
     /// Reads the lines of a node's block into `target`, each by its line
     /// in `block`.
     pub(super) fn read_block<T>(&mut self, node: &Node, block: &'static Block<T>, target: &mut T) {
@@ -250,12 +226,12 @@ impl Loader<'_> {
             match block.find(&child.name.text) {
                 Some(Found::Own(line)) => {
                     self.no_stray_block(Some(node), child, &line.about, block);
-                    self.line = Some(&line.about);
+                    self.reading(&line.about);
                     (line.read)(self, child, target);
                 }
                 Some(Found::Schema(line, part)) => {
                     self.no_stray_block(Some(node), child, &line.about, block);
-                    self.line = Some(&line.about);
+                    self.reading(&line.about);
                     (line.read)(self, child, part(target));
                 }
                 None => self.unknown(child, block),
@@ -283,9 +259,18 @@ impl Loader<'_> {
         );
     }
 
+    /// Notes the line about to be read, for its block and its messages.
+    fn reading(&mut self, about: &'static About) {
+        self.line_values = about.values;
+        self.line_block = match about.body {
+            Body::Lines(vocabulary) => Some(vocabulary.as_any()),
+            _ => None,
+        };
+    }
+
     /// The values the line being read takes, as the language writes them.
     pub(super) fn values(&self) -> &'static str {
-        self.line.map_or("", |about| about.values)
+        self.line_values
     }
 
     /// The text in quotes a line takes.
@@ -302,14 +287,14 @@ impl Loader<'_> {
     pub(super) fn named(&mut self, node: &Node) -> Option<Named> {
         let (id, display) = self.id_and_display(node)?;
         let mut named = Named { id, display, doc: None };
-        self.read_block(node, &language::NAMED, &mut named);
+        self.read_body(node, &mut named);
         Some(named)
     }
 
     pub(super) fn role(&mut self, node: &Node) -> Option<Role> {
         let (id, display) = self.id_and_display(node)?;
         let mut role = Role { id, display, colour: None, applies_to: String::new(), mark: None };
-        self.read_block(node, &language::ROLE, &mut role);
+        self.read_body(node, &mut role);
         Some(role)
     }
 
@@ -330,13 +315,13 @@ impl Loader<'_> {
     /// A `tie-break` block.  A ruleset's own list replaces the one it extends.
     pub(super) fn tie_break(&mut self, node: &Node) -> Vec<TieBreak> {
         let mut list = super::timing::TieBreaks::default();
-        self.read_block(node, &language::TIE_BREAK, &mut list);
+        self.read_body(node, &mut list);
         super::timing::close_tie_break(node, list, self.diagnostics)
     }
 
     pub(super) fn phase(&mut self, node: &Node) -> Option<Phase> {
         let mut phase = super::timing::open_phase(node, &mut self.timing, self.diagnostics)?;
-        self.read_block(node, &language::PHASE, &mut phase);
+        self.read_body(node, &mut phase);
         super::timing::close_phase(node, &phase, self.diagnostics);
         Some(phase)
     }
@@ -417,7 +402,7 @@ impl Loader<'_> {
             printed: Vec::new(),
             effects: Vec::new(),
         };
-        self.read_block(node, &language::KEYWORD, &mut keyword);
+        self.read_body(node, &mut keyword);
         self.keyword_effects_use_params(&mut keyword);
         Some(keyword)
     }
@@ -434,7 +419,7 @@ impl Loader<'_> {
     pub(super) fn tag(&mut self, node: &Node) -> Option<TagDef> {
         let (id, display) = self.id_and_display(node)?;
         let mut tag = TagDef { id, display, only: Vec::new(), doc: None };
-        self.read_block(node, &language::TAG, &mut tag);
+        self.read_body(node, &mut tag);
         Some(tag)
     }
 
@@ -444,7 +429,7 @@ impl Loader<'_> {
             return None;
         };
         let mut schema = Schema::default();
-        self.read_block(node, &language::SCHEMA, &mut schema);
+        self.read_body(node, &mut schema);
         Some((id.to_string(), schema))
     }
 
@@ -462,7 +447,7 @@ impl Loader<'_> {
             enters_at_span: None,
             schema: Schema::default(),
         };
-        self.read_block(node, &language::KIND, &mut kind);
+        self.read_body(node, &mut kind);
         Some(kind)
     }
 
@@ -493,7 +478,7 @@ impl Loader<'_> {
             based_on: None,
             params: Vec::new(),
         };
-        self.read_block(node, &language::DECK_TYPE, &mut deck);
+        self.read_body(node, &mut deck);
         Some(deck)
     }
 
@@ -535,14 +520,14 @@ impl Loader<'_> {
     /// A `setup` block: a second in the same file is an error.
     pub(super) fn setup(&mut self, node: &Node, ruleset: &mut Ruleset) {
         let Some(mut setup) = super::setup::open(node, ruleset, self.diagnostics) else { return };
-        self.read_block(node, &language::SETUP, &mut setup);
+        self.read_body(node, &mut setup);
         ruleset.setup = Some(setup);
     }
 
     /// A `zone` of the set-up.
     pub(super) fn zone(&mut self, node: &Node, setup: &mut Setup) {
         let Some(mut lines) = super::setup::open_zone(node, setup, self.diagnostics) else { return };
-        self.read_block(node, &language::ZONE, &mut lines);
+        self.read_body(node, &mut lines);
         super::setup::close_zone(lines, setup);
     }
 
@@ -648,7 +633,7 @@ impl Loader<'_> {
             _ => 1,
         };
         field.schema.takes = self.type_specs_until(node, specs_from, specs_end);
-        self.read_block(node, &language::FIELD, &mut field);
+        self.read_body(node, &mut field);
         // Fields and effect lines are what a field's block holds.
         field.has_block |= field.schema.effects || !field.schema.fields.is_empty();
         if !field.has_block {
@@ -698,7 +683,7 @@ impl Loader<'_> {
         const FORM: &str =
             "write `played 2 value 1` (the field's first value when 2 other cards are played) or `played 3 none`";
         let mut played = Played { values, lines: Vec::new() };
-        self.read_block(node, &language::PLAYED, &mut played);
+        self.read_body(node, &mut played);
         if played.lines.is_empty() {
             self.bad(node.head_span(), format!("`by-cards-played` holds no line: {FORM}"));
         }

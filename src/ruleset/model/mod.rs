@@ -2,6 +2,10 @@
 //! indexed.  Content is checked against this; nothing here is specific to a
 //! game.
 
+pub mod rule;
+pub mod setup;
+pub mod special;
+
 use crate::source::Span;
 use crate::syntax::ast::Expr;
 use schemars::JsonSchema;
@@ -52,10 +56,10 @@ pub struct Ruleset {
     pub cost_limits: Vec<CostLimit>,
     /// Tokens a card may write in place of a value (`-`, `*`): the built-in
     /// ones and those the ruleset declares.
-    pub specials: Vec<super::special::Special>,
+    pub specials: Vec<special::Special>,
     /// How a game is set up (`setup { … }`), when the ruleset says.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub setup: Option<super::setup::Setup>,
+    pub setup: Option<setup::Setup>,
     /// Conditions effect blocks may depend on (`when target-has burn { … }`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<StateDef>,
@@ -675,7 +679,7 @@ pub struct Constraint {
     /// does not compile is reported and dropped, so every rule a checker
     /// sees has it.
     #[serde(skip)]
-    pub compiled: Option<Arc<super::rules::Compiled>>,
+    pub compiled: Option<Arc<rule::Compiled>>,
     #[serde(skip)]
     pub span: Span,
 }

@@ -1,0 +1,141 @@
+//! A game's set-up as the ruleset declares it (`setup { … }`), read by
+//! [`crate::ruleset`]'s set-up reader.
+
+use crate::source::Span;
+use schemars::JsonSchema;
+use serde::Serialize;
+
+/// A game's set-up: who plays, what each player starts with, and how.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Setup {
+    /// How many players the game takes: at least `min`, at most `max`.
+    pub players: Players,
+    /// Numbers each player tracks, with their starting values.
+    pub counters: Vec<Counter>,
+    pub zones: Vec<Zone>,
+    /// What is done, in order, before the first turn.
+    pub steps: Vec<Step>,
+    /// Names the lines use, checked once the ruleset is read.
+    #[serde(skip)]
+    pub(in crate::ruleset) uses: Vec<NameUse>,
+    /// Where each step is written, in the order of `steps`.
+    #[serde(skip)]
+    pub(in crate::ruleset) step_spans: Vec<Span>,
+    #[serde(skip)]
+    pub(in crate::ruleset) span: Span,
+}
+
+#[derive(Clone, Copy, Debug, Serialize, JsonSchema)]
+pub struct Players {
+    pub min: i64,
+    pub max: i64,
+}
+
+impl Default for Players {
+    fn default() -> Players {
+        Players { min: 2, max: 2 }
+    }
+}
+
+/// `counter hp "HP" 24`: a number every player has, and its starting value.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Counter {
+    pub id: String,
+    pub display: String,
+    pub start: i64,
+}
+
+/// A place cards lie in during play.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Zone {
+    pub id: String,
+    pub display: String,
+    pub owner: Owner,
+    pub visibility: Visibility,
+    /// Whether the order of its cards matters (a deck drawn from the top).
+    pub ordered: bool,
+    /// The most cards it holds (a hand limit, a market row's size).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit: Option<i64>,
+    /// The card kinds it may hold; every kind when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub holds: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Owner {
+    /// Every player has one of their own.
+    Each,
+    /// One for the table.
+    Shared,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Visibility {
+    /// Face down: nobody sees the cards.
+    Hidden,
+    /// Only the zone's owner sees the cards (a hand).
+    Private,
+    /// Face up for everyone.
+    Public,
+}
+
+/// One step of the set-up.  A step on zones a player owns is done by every
+/// player; on shared zones, once.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[serde(tag = "do", rename_all = "kebab-case")]
+pub enum Step {
+    /// `decks draw to draw-deck set-aside reference`: each player's decks of
+    /// these types go into the zone, as the deck lists its cards; the kinds
+    /// the deck type sets aside go to `set_aside` when it is given.
+    Decks {
+        deck_types: Vec<String>,
+        to: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        set_aside: Option<String>,
+    },
+    /// `place caster from deck-area to caster-slot`: every card of these
+    /// kinds moves from one zone to another.
+    Place { kinds: Vec<String>, from: String, to: String },
+    /// `shuffle draw-deck`.
+    Shuffle { zone: String },
+    /// `deal 6 from draw-deck to hand`: cards from the top of one zone to
+    /// another.
+    Deal { count: Count, from: String, to: String },
+    /// `add hp to hp from reference`: each card in the zone adds its value
+    /// of a field (a System Card's HP bonus) to a counter.
+    Add { field: String, counter: String, from: String },
+    /// `mulligan hand`: a player may draw that zone anew once.
+    Mulligan { zone: String },
+}
+
+/// How many cards a deal moves: a number, or `{field, each_in}`.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Count {
+    /// This many (`deal 7 …`).
+    Cards(i64),
+    /// For each card in the zone `each_in`, as many as its value of `field`
+    /// (`deal hp of caster-slot …`: HP cards under each caster).
+    Field { field: String, each_in: String },
+}
+
+/// A name a set-up line uses, and where.
+#[derive(Clone, Debug)]
+pub(in crate::ruleset) struct NameUse {
+    pub(in crate::ruleset) what: Wanted,
+    pub(in crate::ruleset) name: String,
+    pub(in crate::ruleset) span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::ruleset) enum Wanted {
+    Zone,
+    Kind,
+    DeckType,
+    Counter,
+    /// A field some card kind declares.
+    Field,
+}
