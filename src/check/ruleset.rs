@@ -232,6 +232,8 @@ impl Loader<'_> {
         children(node).iter().find(|n| n.name.text == "doc").and_then(|n| string_at(n, 0)).map(str::to_string)
     }
 
+    // Replaced by the declaration table.
+    #[allow(clippy::too_many_lines)]
     fn declaration(&mut self, node: &Node, ruleset: &mut Ruleset, seen: &mut Vec<(String, String, Span)>) {
         let what = node.name.text.as_str();
         if let Some(id) = ident_at(node, 0) {
