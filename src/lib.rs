@@ -7,6 +7,8 @@
 //! `src/cli/`) parses the command line, reads files and hands their text in,
 //! decides how diagnostics are shown, and sets the exit status.
 
+#![warn(clippy::too_many_lines)]
+
 pub mod backend;
 pub mod budget;
 pub mod bundled;

@@ -1,5 +1,7 @@
 //! The `cardsmith` command: the command line over the library.
 
+#![warn(clippy::too_many_lines)]
+
 /// `eprintln!` as the standard library has it, except that a failed write
 /// (standard error on a full disk, or closed) never panics: it is noted, and
 /// the run exits with status 2 (see `cli::console`).  Declared before the

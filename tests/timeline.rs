@@ -783,7 +783,7 @@ fn the_basic_move_follows_the_number_of_cards_played() {
         let doc = document_of(&common::check_folder(&format!("cards/{game}")), game);
         let system = doc.cards.iter().find(|c| c.kind == "system" && c.field("move").is_some()).expect("a system card");
         let moves: Vec<String> =
-            system.field("move").expect("move").values.iter().map(cardsmith::engine::text::value).collect();
+            system.field("move").expect("move").values.iter().map(cardsmith::engine::data::Value::written).collect();
         let offense: Vec<&str> = doc.cards.iter().filter(|c| c.kind == "offense").map(|c| c.name.as_str()).collect();
         for (played, applies) in [(1, &moves[1]), (2, &moves[0]), (3, &"none".to_string())] {
             let cards: Vec<&str> =

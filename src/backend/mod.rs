@@ -3,12 +3,15 @@
 //! it never re-validates and never touches the file system — the command line
 //! writes what it returns.
 //!
+//! - [`document`]: the types of an engine data document and its format
+//!   version;
 //! - [`json`]: the engine data, one JSON document per ruleset;
 //! - [`schema`]: the JSON Schema of those documents, generated from the same
 //!   types that are serialised;
 //! - [`print`]: printable proxies — SVG faces from templates, PNG, PDF
 //!   sheets, an HTML preview and Tabletop Simulator decks.
 
+pub mod document;
 pub mod json;
 pub mod print;
 pub mod schema;

@@ -1,7 +1,8 @@
 //! The JSON Schema of the engine data, generated from the very types that
-//! [`super::json`] serialises, so the schema and the documents cannot drift.
+//! [`super::json`] serialises ([`super::document`]), so the schema and the
+//! documents cannot drift.
 
-use super::json::Document;
+use super::document::Document;
 
 /// The schema (draft 2020-12) of one engine data document, pretty-printed
 /// with a final newline.

@@ -181,7 +181,7 @@ impl GameChecker<'_> {
         let printed = || {
             let span = line.values.first()?.span.to(line.values.last()?.span)?;
             let ty = self.match_type(field)?;
-            super::printed::printed_name_of_run(self.ruleset, &ty, self.files.text(span)).map(|v| (v, span))
+            super::game::printed::printed_name_of_run(self.ruleset, &ty, self.files.text(span)).map(|v| (v, span))
         };
         match ident_at(line, 0) {
             Some(s) if symbols.is_empty() || symbols.contains(&s) => Some((s.to_string(), line.values[0].span)),

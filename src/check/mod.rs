@@ -9,10 +9,8 @@
 pub mod builtin;
 pub mod codes;
 mod deck;
-mod effects;
 mod game;
 mod includes;
-mod printed;
 mod rules;
 mod text;
 mod value;
@@ -63,64 +61,11 @@ pub(crate) fn check_cached(
     diagnostics: &mut Vec<Diagnostic>,
     mut cache: Option<(&mut ByGame<Checked>, u64)>,
 ) -> Project {
-    let mut rulesets: Vec<Ruleset> = Vec::new();
-    let mut content: Vec<(FileId, &SourceTree)> = Vec::new();
-    let ruleset_trees: Vec<(&str, &SourceTree)> = trees.iter().filter_map(|(_, t)| Some((ruleset_id(t)?, t))).collect();
-    for (file, tree) in trees {
-        if is_ruleset(tree) {
-            let bases = bases_of(tree, &ruleset_trees, diagnostics);
-            if let Some(ruleset) = crate::ruleset::load(files, *file, tree, &bases, diagnostics) {
-                if let Some(first) = rulesets.iter().find(|r| r.id == ruleset.id) {
-                    diagnostics.push(
-                        Diagnostic::error(
-                            &codes::DUPLICATE_RULESET,
-                            format!("ruleset `{}` is declared twice", ruleset.id),
-                        )
-                        .primary(ruleset.span, "declared again here")
-                        .secondary(first.span, "first declared here"),
-                    );
-                } else {
-                    rulesets.push(ruleset);
-                }
-            }
-        } else {
-            content.push((*file, tree));
-        }
-    }
-
+    let (rulesets, content) = load_rulesets(files, trees, diagnostics);
     let mut by_game: HashMap<usize, Vec<&SourceTree>> = HashMap::new();
     for (file, tree) in content {
-        let Some(header) = tree.nodes.first() else {
-            let blank = files.get(file).text.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with("//"));
-            if blank {
-                diagnostics.push(
-                    Diagnostic::error(&codes::MISSING_GAME, format!("`{}` has no cards", files.get(file).name))
-                        .primary(Span::new(file, 0, 0), "nothing here")
-                        .help("a card file starts with the game it belongs to, like `game dreadnaught-2e`"),
-                );
-            }
-            continue;
-        };
-        let Some(id) = game_of(tree) else {
-            diagnostics.push(
-                Diagnostic::error(&codes::MISSING_GAME, "this file does not say which game it is for")
-                    .primary(header.head_span(), "expected `game NAME` before this")
-                    .help("start the file with a line like `game dreadnaught-2e`"),
-            );
-            continue;
-        };
-        match rulesets.iter().position(|r| r.id == id) {
-            Some(i) => by_game.entry(i).or_default().push(tree),
-            None => {
-                let known: Vec<&str> =
-                    rulesets.iter().map(|r| r.id.as_str()).chain(builtin::ids().map(|id| -> &str { id })).collect();
-                diagnostics.push(
-                    Diagnostic::error(&codes::UNKNOWN_GAME, format!("unknown game `{id}`"))
-                        .primary(header.values[0].span, "no ruleset has this id")
-                        .note(format!("bundled games: {}", builtin::ids().collect::<Vec<_>>().join(", ")))
-                        .suggest(suggest(id, known.iter().copied())),
-                );
-            }
+        if let Some(i) = game_index(files, file, tree, &rulesets, diagnostics) {
+            by_game.entry(i).or_default().push(tree);
         }
     }
 
@@ -155,6 +100,83 @@ pub(crate) fn check_cached(
         project.games.push(Game { ruleset, cards: Vec::new(), decks: Vec::new() });
     }
     project
+}
+
+/// Loads every ruleset file (a second of the same id is reported, not
+/// loaded), and returns the rulesets with the content files left.
+fn load_rulesets<'t>(
+    files: &Files,
+    trees: &'t [(FileId, SourceTree)],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> (Vec<Ruleset>, Vec<(FileId, &'t SourceTree)>) {
+    let mut rulesets: Vec<Ruleset> = Vec::new();
+    let mut content: Vec<(FileId, &SourceTree)> = Vec::new();
+    let ruleset_trees: Vec<(&str, &SourceTree)> = trees.iter().filter_map(|(_, t)| Some((ruleset_id(t)?, t))).collect();
+    for (file, tree) in trees {
+        if is_ruleset(tree) {
+            let bases = bases_of(tree, &ruleset_trees, diagnostics);
+            if let Some(ruleset) = crate::ruleset::load(files, *file, tree, &bases, diagnostics) {
+                if let Some(first) = rulesets.iter().find(|r| r.id == ruleset.id) {
+                    diagnostics.push(
+                        Diagnostic::error(
+                            &codes::DUPLICATE_RULESET,
+                            format!("ruleset `{}` is declared twice", ruleset.id),
+                        )
+                        .primary(ruleset.span, "declared again here")
+                        .secondary(first.span, "first declared here"),
+                    );
+                } else {
+                    rulesets.push(ruleset);
+                }
+            }
+        } else {
+            content.push((*file, tree));
+        }
+    }
+    (rulesets, content)
+}
+
+/// The index among `rulesets` of the game a content file names.  A file
+/// that names none (reported unless it is blank) or names an unknown game
+/// (reported) has none.
+fn game_index(
+    files: &Files,
+    file: FileId,
+    tree: &SourceTree,
+    rulesets: &[Ruleset],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<usize> {
+    let Some(header) = tree.nodes.first() else {
+        let blank = files.get(file).text.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with("//"));
+        if blank {
+            diagnostics.push(
+                Diagnostic::error(&codes::MISSING_GAME, format!("`{}` has no cards", files.get(file).name))
+                    .primary(Span::new(file, 0, 0), "nothing here")
+                    .help("a card file starts with the game it belongs to, like `game dreadnaught-2e`"),
+            );
+        }
+        return None;
+    };
+    let Some(id) = game_of(tree) else {
+        diagnostics.push(
+            Diagnostic::error(&codes::MISSING_GAME, "this file does not say which game it is for")
+                .primary(header.head_span(), "expected `game NAME` before this")
+                .help("start the file with a line like `game dreadnaught-2e`"),
+        );
+        return None;
+    };
+    let found = rulesets.iter().position(|r| r.id == id);
+    if found.is_none() {
+        let known: Vec<&str> =
+            rulesets.iter().map(|r| r.id.as_str()).chain(builtin::ids().map(|id| -> &str { id })).collect();
+        diagnostics.push(
+            Diagnostic::error(&codes::UNKNOWN_GAME, format!("unknown game `{id}`"))
+                .primary(header.values[0].span, "no ruleset has this id")
+                .note(format!("bundled games: {}", builtin::ids().collect::<Vec<_>>().join(", ")))
+                .suggest(suggest(id, known.iter().copied())),
+        );
+    }
+    found
 }
 
 /// The trees a ruleset extends, outermost base first.

@@ -5,8 +5,9 @@ use super::codes;
 use super::game::{CardContext, GameChecker};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Decimal, Initiative, Spanned, Value};
-use crate::ruleset::model::{Repeat, Type, TypeSpec};
+use crate::ruleset::model::{KeywordDef, Repeat, Type, TypeSpec};
 use crate::ruleset::names::{article, suggest};
+use crate::source::Span;
 use crate::syntax::ast::{self, Node, ValueKind};
 
 impl GameChecker<'_> {
@@ -93,7 +94,7 @@ impl GameChecker<'_> {
     /// Reports a keyword written twice among one field's values, by name
     /// (`volley` and `volley` or `aegis(1)` and `aegis(2)`).
     fn no_keyword_twice(&mut self, written: &[ast::Value]) {
-        let mut first_of: std::collections::HashMap<&str, crate::source::Span> = std::collections::HashMap::new();
+        let mut first_of: std::collections::HashMap<&str, Span> = std::collections::HashMap::new();
         for value in written {
             let name = match &value.kind {
                 ValueKind::Ident(name) => name.as_str(),
@@ -155,18 +156,7 @@ impl GameChecker<'_> {
             // A printed name with a bracket or a sign: `Narrow (Long+)`; or
             // with an `&`, which reads as a set: `Missiles & Torpedoes`.
             (ty, ValueKind::Call { .. } | ValueKind::Word(_) | ValueKind::SlashList(_)) if is_name_type(ty) => {
-                let written = self.files.text(value.span);
-                let id = match &value.kind {
-                    ValueKind::SlashList(_) => super::printed::printed_name_of_run(self.ruleset, ty, written),
-                    _ => super::printed::printed_name(self.ruleset, ty, written),
-                };
-                match id {
-                    Some(id) => Value::Name(id),
-                    None => {
-                        self.wrong_type(ty, value);
-                        return None;
-                    }
-                }
+                self.printed_name_value(ty, value)?
             }
             (ty, _) => {
                 self.wrong_type(ty, value);
@@ -179,31 +169,51 @@ impl GameChecker<'_> {
                 return None;
             }
         }
-        if let (Some((low, high)), Some((least, most))) = (spec.bounds, extremes(&typed)) {
-            if least < low || high.is_some_and(|h| most > h) {
-                let bounds = match high {
-                    Some(h) if h == low => format!("{low}"),
-                    Some(h) => format!("from {low} to {h}"),
-                    None => format!("at least {low}"),
-                };
-                let found = match &typed {
-                    Value::Dice { count, sides, modifier } if *count > 0 => {
-                        format!("a roll of `{}` can be {least} to {most}", dice_text(*count, *sides, *modifier))
-                    }
-                    Value::Distance(d) => format!("{d}\" is out of bounds"),
-                    _ => format!("{least} is out of bounds"),
-                };
-                self.report(
-                    Diagnostic::error(&codes::OUT_OF_BOUNDS, format!("{found}: the value must be {bounds}"))
-                        .primary(value.span, format!("must be {bounds}")),
-                );
-                return None;
-            }
-        }
-        Some(typed)
+        self.within_bounds(spec, &typed, value.span).then_some(typed)
     }
 
-    fn die_not_of_the_game(&mut self, sides: i64, span: crate::source::Span) {
+    /// The id of a name of the ruleset written as printed, where the text
+    /// reads as another kind of value (a bracket, a sign, an `&`); reports
+    /// and returns `None` when it is no name of the type.
+    fn printed_name_value(&mut self, ty: &Type, value: &ast::Value) -> Option<Value> {
+        let written = self.files.text(value.span);
+        let id = match &value.kind {
+            ValueKind::SlashList(_) => super::game::printed::printed_name_of_run(self.ruleset, ty, written),
+            _ => super::game::printed::printed_name(self.ruleset, ty, written),
+        };
+        if id.is_none() {
+            self.wrong_type(ty, value);
+        }
+        id.map(Value::Name)
+    }
+
+    /// Whether a typed value keeps within the spec's bounds (a dice roll
+    /// with every total it can give); reports it when it does not.
+    fn within_bounds(&mut self, spec: &TypeSpec, typed: &Value, span: Span) -> bool {
+        let (Some((low, high)), Some((least, most))) = (spec.bounds, extremes(typed)) else { return true };
+        if least >= low && high.is_none_or(|h| most <= h) {
+            return true;
+        }
+        let bounds = match high {
+            Some(h) if h == low => format!("{low}"),
+            Some(h) => format!("from {low} to {h}"),
+            None => format!("at least {low}"),
+        };
+        let found = match typed {
+            Value::Dice { count, sides, modifier } if *count > 0 => {
+                format!("a roll of `{}` can be {least} to {most}", dice_text(*count, *sides, *modifier))
+            }
+            Value::Distance(d) => format!("{d}\" is out of bounds"),
+            _ => format!("{least} is out of bounds"),
+        };
+        self.report(
+            Diagnostic::error(&codes::OUT_OF_BOUNDS, format!("{found}: the value must be {bounds}"))
+                .primary(span, format!("must be {bounds}")),
+        );
+        false
+    }
+
+    fn die_not_of_the_game(&mut self, sides: i64, span: Span) {
         let dice: Vec<String> = self.ruleset.dice.iter().map(|n| format!("`D{n}`")).collect();
         self.report(
             Diagnostic::error(&codes::DIE_NOT_OF_THE_GAME, format!("`{}` rolls no `D{sides}`", self.ruleset.id))
@@ -367,7 +377,7 @@ impl GameChecker<'_> {
             }
         }
         // A name as a rulebook prints it (`Damage`, `Narrow (Long+)`).
-        if let Some(id) = super::printed::printed_name(ruleset, ty, self.files.text(value.span)) {
+        if let Some(id) = super::game::printed::printed_name(ruleset, ty, self.files.text(value.span)) {
             return Some(Value::Name(id));
         }
         self.report(
@@ -403,7 +413,7 @@ impl GameChecker<'_> {
             if let Some(same) = only_case_differs(item, allowed) {
                 *item = same.to_string();
             } else if let Some(printed) = (!allowed.contains(item))
-                .then(|| super::printed::printed_name(self.ruleset, &Type::Set(id.to_string()), item))
+                .then(|| super::game::printed::printed_name(self.ruleset, &Type::Set(id.to_string()), item))
                 .flatten()
             {
                 *item = printed;
@@ -430,6 +440,8 @@ impl GameChecker<'_> {
         ok.then_some(Value::Set(items))
     }
 
+    /// Types a keyword and its arguments against the ruleset's declaration
+    /// of it, or a deck keyword the card can see.
     fn keyword(&mut self, value: &ast::Value, card: &CardContext) -> Option<Value> {
         let (name, name_span, args) = match &value.kind {
             ValueKind::Ident(name) => (name.as_str(), value.span, &[][..]),
@@ -441,42 +453,7 @@ impl GameChecker<'_> {
         };
         let ruleset = self.ruleset;
         let Some(def) = ruleset.keyword(name) else {
-            if self.deck_keyword_visible(name, card) {
-                if !args.is_empty() {
-                    self.report(
-                        Diagnostic::error(
-                            &codes::KEYWORD_ARGUMENTS,
-                            format!("deck keyword `{name}` takes no arguments"),
-                        )
-                        .primary(value.span, "remove the arguments"),
-                    );
-                }
-                return Some(Value::Keyword { id: name.to_string(), args: Vec::new() });
-            }
-            let candidates: Vec<&str> =
-                ruleset.keywords.iter().map(|k| k.id.as_str()).chain(self.deck_keyword_names(card)).collect();
-            let diagnostic = Diagnostic::error(&codes::UNKNOWN_KEYWORD, format!("unknown keyword `{name}`"))
-                .primary(name_span, format!("not a keyword of `{}`", ruleset.id));
-            // A keyword a System Card declares for another deck's cards.
-            let spelled = super::printed::spelling(name);
-            let other_deck = self.deck_keywords.iter().find(|k| {
-                k.id == *name || k.display.as_deref().is_some_and(|d| super::printed::spelling(d) == spelled)
-            });
-            self.report(match (other_deck, suggest(name, candidates.iter().copied())) {
-                (Some(keyword), _) => diagnostic.help(format!(
-                    "`{}` is a keyword of the cards with the symbol `{}`, whose card declares it; this card's symbol is `{}`",
-                    keyword.id,
-                    keyword.symbol.as_deref().unwrap_or("-"),
-                    card.symbol.as_deref().unwrap_or("-")
-                )),
-                (None, Some(meant)) => diagnostic.suggest(Some(meant)),
-                // A rule of the designer's own is declared, not only written.
-                (None, None) => diagnostic.help(format!(
-                    "a keyword of your own is declared in your project's ruleset: `keyword {}` (see docs/rulesets.md)",
-                    declaration_of(name)
-                )),
-            });
-            return None;
+            return self.undeclared_keyword(name, name_span, value, args, card);
         };
         if !def.only.is_empty() && !def.only.iter().any(|kind| card.kind == kind.as_str()) {
             self.report(
@@ -487,25 +464,89 @@ impl GameChecker<'_> {
                 .primary(name_span, format!("only on: {}", def.only.join(", "))),
             );
         }
+        if !self.keyword_argument_count(def, args.len(), value.span) {
+            return None;
+        }
+        let typed = self.keyword_arguments(def, args, card);
+        Some(Value::Keyword { id: name.to_string(), args: typed })
+    }
+
+    /// A keyword the ruleset does not declare: a deck keyword the card can
+    /// see (which takes no arguments), or else reported as unknown, with
+    /// the deck whose card declares it, a likely spelling, or how to
+    /// declare one.
+    fn undeclared_keyword(
+        &mut self,
+        name: &str,
+        name_span: Span,
+        value: &ast::Value,
+        args: &[ast::Value],
+        card: &CardContext,
+    ) -> Option<Value> {
+        let ruleset = self.ruleset;
+        if self.deck_keyword_visible(name, card) {
+            if !args.is_empty() {
+                self.report(
+                    Diagnostic::error(&codes::KEYWORD_ARGUMENTS, format!("deck keyword `{name}` takes no arguments"))
+                        .primary(value.span, "remove the arguments"),
+                );
+            }
+            return Some(Value::Keyword { id: name.to_string(), args: Vec::new() });
+        }
+        let candidates: Vec<&str> =
+            ruleset.keywords.iter().map(|k| k.id.as_str()).chain(self.deck_keyword_names(card)).collect();
+        let diagnostic = Diagnostic::error(&codes::UNKNOWN_KEYWORD, format!("unknown keyword `{name}`"))
+            .primary(name_span, format!("not a keyword of `{}`", ruleset.id));
+        // A keyword a System Card declares for another deck's cards.
+        let spelled = super::game::printed::spelling(name);
+        let other_deck = self.deck_keywords.iter().find(|k| {
+            k.id == *name || k.display.as_deref().is_some_and(|d| super::game::printed::spelling(d) == spelled)
+        });
+        self.report(match (other_deck, suggest(name, candidates.iter().copied())) {
+            (Some(keyword), _) => diagnostic.help(format!(
+                "`{}` is a keyword of the cards with the symbol `{}`, whose card declares it; this card's symbol is `{}`",
+                keyword.id,
+                keyword.symbol.as_deref().unwrap_or("-"),
+                card.symbol.as_deref().unwrap_or("-")
+            )),
+            (None, Some(meant)) => diagnostic.suggest(Some(meant)),
+            // A rule of the designer's own is declared, not only written.
+            (None, None) => diagnostic.help(format!(
+                "a keyword of your own is declared in your project's ruleset: `keyword {}` (see docs/rulesets.md)",
+                declaration_of(name)
+            )),
+        });
+        None
+    }
+
+    /// Whether a keyword is given as many arguments as it declares (at
+    /// least as many, when its last may repeat); reports it when not.
+    fn keyword_argument_count(&mut self, def: &KeywordDef, given: usize, span: Span) -> bool {
         let takes_many = def.params.last().is_some_and(|p| p.ty.repeat != Repeat::One);
-        let count_ok = if takes_many { args.len() >= def.params.len() } else { args.len() == def.params.len() };
+        let count_ok = if takes_many { given >= def.params.len() } else { given == def.params.len() };
         if !count_ok {
             let signature = signature(def);
             self.report(
                 Diagnostic::error(
                     &codes::KEYWORD_ARGUMENTS,
                     format!(
-                        "`{name}` takes {}{} argument{}, found {}",
+                        "`{}` takes {}{} argument{}, found {given}",
+                        def.id,
                         if takes_many { "at least " } else { "" },
                         def.params.len(),
                         if def.params.len() == 1 { "" } else { "s" },
-                        args.len()
                     ),
                 )
-                .primary(value.span, format!("expected `{signature}`")),
+                .primary(span, format!("expected `{signature}`")),
             );
-            return None;
         }
+        count_ok
+    }
+
+    /// Types a keyword's arguments against its parameters (the last taking
+    /// any beyond); a bad one is reported as an argument of the keyword and
+    /// left out.
+    fn keyword_arguments(&mut self, def: &KeywordDef, args: &[ast::Value], card: &CardContext) -> Vec<Spanned<Value>> {
         let mut typed = Vec::with_capacity(args.len());
         for (i, arg) in args.iter().enumerate() {
             let param = &def.params[i.min(def.params.len() - 1)];
@@ -518,13 +559,13 @@ impl GameChecker<'_> {
                     if let Some(d) = self.diagnostics.get_mut(before) {
                         if d.code.id == codes::WRONG_TYPE.id {
                             d.code = &codes::KEYWORD_ARGUMENTS;
-                            d.message = format!("argument `{}` of `{name}`: {}", param.name, d.message);
+                            d.message = format!("argument `{}` of `{}`: {}", param.name, def.id, d.message);
                         }
                     }
                 }
             }
         }
-        Some(Value::Keyword { id: name.to_string(), args: typed })
+        typed
     }
 }
 
@@ -577,7 +618,7 @@ fn is_name_type(ty: &Type) -> bool {
     matches!(ty, Type::Symbol | Type::Arc | Type::RangeBand | Type::DeckSymbol | Type::Kind | Type::Tag | Type::Enum(_))
 }
 
-fn signature(def: &crate::ruleset::model::KeywordDef) -> String {
+fn signature(def: &KeywordDef) -> String {
     if def.params.is_empty() {
         return def.id.clone();
     }

@@ -439,6 +439,24 @@ impl<'de> Deserialize<'de> for Value {
     }
 }
 
+impl Value {
+    /// The value as it is written on the card.
+    pub fn written(&self) -> String {
+        match self {
+            Value::Int(n) => n.to_string(),
+            Value::Signed(n) => format!("{n:+}"),
+            Value::Decimal(text) | Value::Name(text) => text.clone(),
+            Value::Distance(text) => format!("{text}\""),
+            Value::Initiative(Initiative::X) => "X".to_string(),
+            Value::Initiative(Initiative::Step(t)) => tenths(*t),
+            Value::String(text) => format!("{text:?}"),
+            Value::Text(text) => text.clone(),
+            Value::Special { token, .. } => token.clone(),
+            Value::Other => "…".to_string(),
+        }
+    }
+}
+
 /// The part of a text value the engine reads.
 #[derive(Deserialize)]
 struct RawText {
@@ -451,6 +469,13 @@ pub enum Initiative {
     X,
     /// In tenths.
     Step(i64),
+}
+
+/// A number of tenths as written: `3.4`, `-0.5`.
+pub(crate) fn tenths(value: impl Into<i128>) -> String {
+    let value: i128 = value.into();
+    let sign = if value < 0 { "-" } else { "" };
+    format!("{sign}{}.{}", value.unsigned_abs() / 10, value.unsigned_abs() % 10)
 }
 
 #[cfg(test)]
@@ -479,7 +504,7 @@ mod tests {
         let value: Value =
             serde_json::from_str(r#"{"type":"special","value":{"token":"*","meaning":"see-text"}}"#).expect("value");
         assert_eq!(value, Value::Special { token: "*".into(), meaning: "see-text".into() });
-        assert_eq!(crate::engine::text::value(&value), "*");
+        assert_eq!(value.written(), "*");
     }
 
     #[test]

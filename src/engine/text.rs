@@ -1,8 +1,8 @@
 //! The timeline as a person reads it: one heading per phase and step, one
 //! numbered entry per resolution with its effects below it.
 
-use super::data::{Body, Condition, Effect, Initiative, Value};
-use super::timeline::{tenths, Resolution, Step, Timeline};
+use super::data::{Argument, Body, Condition, Effect, Value};
+use super::timeline::{Resolution, Step, Timeline};
 use std::fmt::Write;
 
 /// The whole timeline as text, ending with a newline.
@@ -70,7 +70,7 @@ fn resolution(out: &mut String, step: &Step, r: &Resolution) {
     out.push('\n');
     let lines = body_lines(&r.body);
     if lines.is_empty() && !r.values.is_empty() {
-        let values: Vec<String> = r.values.iter().map(value).collect();
+        let values: Vec<String> = r.values.iter().map(Value::written).collect();
         let _ = writeln!(out, "        {} {}", r.field.as_deref().unwrap_or_default(), values.join(" "));
     }
     if let Some(applies) = &r.applies {
@@ -107,7 +107,7 @@ fn body_lines(body: &Body) -> Vec<String> {
     // ability's cost and text): one line each, nested blocks left out.
     if body.effects.is_empty() && body.conditions.is_empty() && body.choices.is_empty() && body.then.is_empty() {
         for field in body.fields.iter().filter(|f| !f.values.is_empty()) {
-            let values: Vec<String> = field.values.iter().map(value).collect();
+            let values: Vec<String> = field.values.iter().map(Value::written).collect();
             lines.push(format!("{} {}", field.name, values.join(" ")));
         }
     }
@@ -163,22 +163,6 @@ fn condition(condition: &Condition) -> String {
 }
 
 /// A declared condition or quantity as a card writes it: `target-has burn`.
-fn with_args(id: &str, args: &[super::data::Argument]) -> String {
-    std::iter::once(id.to_string()).chain(args.iter().map(|a| value(&a.value))).collect::<Vec<_>>().join(" ")
-}
-
-/// A value as it is written on the card.
-pub fn value(value: &Value) -> String {
-    match value {
-        Value::Int(n) => n.to_string(),
-        Value::Signed(n) => format!("{n:+}"),
-        Value::Decimal(text) | Value::Name(text) => text.clone(),
-        Value::Distance(text) => format!("{text}\""),
-        Value::Initiative(Initiative::X) => "X".to_string(),
-        Value::Initiative(Initiative::Step(t)) => tenths(*t),
-        Value::String(text) => format!("{text:?}"),
-        Value::Text(text) => text.clone(),
-        Value::Special { token, .. } => token.clone(),
-        Value::Other => "…".to_string(),
-    }
+fn with_args(id: &str, args: &[Argument]) -> String {
+    std::iter::once(id.to_string()).chain(args.iter().map(|a| a.value.written())).collect::<Vec<_>>().join(" ")
 }

@@ -18,7 +18,7 @@
 //! listed.  What the list cannot separate gets its outcome: at the same time,
 //! or a roll.
 
-use super::data::{Body, Card, Deck, Document, Field, Initiative, Phase, Scale, TieBreak, Value};
+use super::data::{tenths, Body, Card, Deck, Document, Field, Initiative, Phase, Scale, TieBreak, Value};
 use serde::Serialize;
 
 /// A side plays a card, or a deck that a phase plays as a whole.
@@ -185,7 +185,7 @@ impl<'d> Played<'d> {
     /// `power 3`, as the value is written.
     fn shown(self, field: &str) -> String {
         let value = match self {
-            Played::Card(card) => card.field(field).and_then(|f| f.values.first()).map(super::text::value),
+            Played::Card(card) => card.field(field).and_then(|f| f.values.first()).map(Value::written),
             Played::Deck(deck) => deck.computed.get(field).map(|v| v.to_string()),
         };
         match value {
@@ -547,7 +547,7 @@ fn applies(doc: &Document, event: &Event, cards_played: &CardsPlayed) -> Option<
         Some(n) => n
             .checked_sub(1)
             .and_then(|i| field.values.get(i as usize))
-            .map_or_else(|| "none".to_string(), super::text::value),
+            .map_or_else(|| "none".to_string(), Value::written),
         None => "none".to_string(),
     };
     Some(format!("{value}, {why}"))
@@ -583,12 +583,6 @@ fn initiative_text(at: Initiative) -> String {
         Initiative::X => "X".to_string(),
         Initiative::Step(t) => tenths(t),
     }
-}
-
-pub(crate) fn tenths(value: impl Into<i128>) -> String {
-    let value: i128 = value.into();
-    let sign = if value < 0 { "-" } else { "" };
-    format!("{sign}{}.{}", value.unsigned_abs() / 10, value.unsigned_abs() % 10)
 }
 
 /// The play's place in the list: for each rule in order, a number where

@@ -67,7 +67,7 @@ pub struct Block<T: 'static> {
     pub code: &'static Code,
     pub lines: &'static [Line<T>],
     /// The lines of a shape may stand here too, filling this part of `T`.
-    pub(super) schema: Option<(&'static Block<Schema>, fn(&mut T) -> &mut Schema)>,
+    pub(super) schema: Option<ShapeLines<T>>,
 }
 
 /// The lines of one place, whatever part of the model they fill.
@@ -116,6 +116,9 @@ impl<T> Block<T> {
         shape.lines.iter().find(|l| l.about.name == name).map(|line| Found::Schema(line, part))
     }
 }
+
+/// The lines of a shape a block also holds, and the part of `T` they fill.
+pub(super) type ShapeLines<T> = (&'static Block<Schema>, fn(&mut T) -> &mut Schema);
 
 /// A line found in a block: one of its own, or a shape's line filling a part.
 pub(super) enum Found<T: 'static> {

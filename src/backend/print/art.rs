@@ -14,7 +14,7 @@
 //! address, once per use.
 
 use super::codes;
-use super::svg::Unusable;
+use super::svg::{Unusable, MAX_PIXELS, MAX_SIDE};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Card, Game, Project, Value};
 use crate::ruleset::model::Type;
@@ -22,11 +22,6 @@ use base64::Engine;
 use resvg::usvg::ImageKind;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
-
-/// The most pixels an image may have on a side, and in all: a decoded
-/// image of 8192 × 8192 takes 256 MiB, and nothing on a card needs more.
-pub const MAX_SIDE: u32 = 8192;
-pub const MAX_PIXELS: u64 = 40_000_000;
 
 /// What the command line found at a path a card names.
 #[derive(Clone, Debug)]
@@ -116,6 +111,13 @@ impl Images {
         }
         out
     }
+}
+
+/// `options` with the images of `art` drawn where a face names them.
+pub fn with_art(mut options: resvg::usvg::Options<'static>, art: &Images) -> resvg::usvg::Options<'static> {
+    let art = art.clone();
+    options.image_href_resolver.resolve_string = Box::new(move |href, _| art.resolve(href));
+    options
 }
 
 #[derive(Clone, Debug)]

@@ -4,7 +4,7 @@
 use super::codes;
 use super::job::{Blob, DeckCopies, Job, Options};
 use super::sheet::{Grid, Size};
-use super::{calibration, html, pdf, png, svg, tts};
+use super::{art, calibration, html, pdf, png, svg, tts};
 use crate::diagnostics::Diagnostic;
 use crate::parallel::map as parallel;
 use resvg::usvg::Tree;
@@ -162,7 +162,7 @@ struct Parsed {
 
 impl Parsed {
     fn new(job: &Job, tick: &(dyn Fn() + Sync)) -> Result<Parsed, RenderError> {
-        let usvg = svg::with_art(svg::options_with(super::fonts::database_with(&job.fonts)), &job.art);
+        let usvg = art::with_art(svg::options_with(super::fonts::database_with(&job.fonts)), &job.art);
         let mut distinct: Vec<(&str, usize)> = Vec::new();
         let mut index_of: HashMap<&str, usize> = HashMap::new();
         let mut back_index = Vec::with_capacity(job.faces.len());
@@ -280,20 +280,20 @@ struct Drawn<'a> {
 }
 
 /// Refuses, before anything is drawn, a PNG of a face past the pixels an
-/// image may have ([`super::art::MAX_PIXELS`], as for a card's art): each
+/// image may have ([`svg::MAX_PIXELS`], as for a card's art): each
 /// thread drawing faces holds one such image, four bytes a pixel.
 fn refuse_images_too_large(size: Size, options: &Options) -> Result<(), String> {
     let (w, h) = (size.w + 2.0 * options.bleed, size.h + 2.0 * options.bleed);
     let pixels = u64::from(png::pixels(w, options.dpi)) * u64::from(png::pixels(h, options.dpi));
-    if pixels <= super::art::MAX_PIXELS {
+    if pixels <= svg::MAX_PIXELS {
         return Ok(());
     }
-    let most_dpi = (options.dpi as f64 * (super::art::MAX_PIXELS as f64 / pixels as f64).sqrt()).floor() - 1.0;
+    let most_dpi = (options.dpi as f64 * (svg::MAX_PIXELS as f64 / pixels as f64).sqrt()).floor() - 1.0;
     Err(format!(
         "a {w} x {h} mm face at {} dpi is an image of {} million pixels, past the {} million a PNG may have: print PNGs at {most_dpi} dpi or less (`--dpi`), or leave them out (`--format pdf`)",
         options.dpi,
         pixels / 1_000_000,
-        super::art::MAX_PIXELS / 1_000_000
+        svg::MAX_PIXELS / 1_000_000
     ))
 }
 

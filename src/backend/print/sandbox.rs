@@ -190,8 +190,20 @@ pub fn render(tera: &Tera, name: &str, context: &tera::Context) -> Result<String
     match (rendered, face.stopped) {
         (Ok(()), _) => String::from_utf8(face.bytes).map_err(|_| format!("`{name}` wrote text that is not UTF-8")),
         (Err(_), Some(why)) => Err(format!("`{name}` {why}")),
-        (Err(error), None) => Err(super::templates::chain(&error)),
+        (Err(error), None) => Err(chain(&error)),
     }
+}
+
+/// A tera error with its causes, which hold the useful part.
+pub(super) fn chain(error: &tera::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = std::error::Error::source(error);
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
 }
 
 /// The face being written, which stops a render past its size or time.

@@ -49,12 +49,18 @@ pub fn options_with(fontdb: Arc<resvg::usvg::fontdb::Database>) -> resvg::usvg::
         ..resvg::usvg::Options::default()
     };
     // Faces never load external files or images (a card's art comes in
-    // through `with_art`).
+    // through `art::with_art`).
     options.resources_dir = None;
     options.image_href_resolver =
         resvg::usvg::ImageHrefResolver { resolve_data: embedded_images(), resolve_string: Box::new(|_, _| None) };
     options
 }
+
+/// The most pixels an image may have on a side, and in all, whether a
+/// card's art or an image a face embeds: a decoded image of 8192 × 8192
+/// takes 256 MiB, and nothing on a card needs more.
+pub const MAX_SIDE: u32 = 8192;
+pub const MAX_PIXELS: u64 = 40_000_000;
 
 /// The deepest an SVG may embed another as a `data:` image: a picture
 /// holding a picture holding a picture.
@@ -82,7 +88,7 @@ fn embedded_images() -> resvg::usvg::ImageHrefDataResolverFn<'static> {
         };
         if let Ok(size) = imagesize::blob_size(&data) {
             let (w, h) = (size.width as u64, size.height as u64);
-            let (side, all) = (u64::from(super::art::MAX_SIDE), super::art::MAX_PIXELS);
+            let (side, all) = (u64::from(MAX_SIDE), MAX_PIXELS);
             if w > side || h > side || w * h > all {
                 return refuse(format!(
                     "it embeds an image of {w} × {h} pixels; at most {side} a side and {all} in all are drawn"
@@ -102,13 +108,6 @@ fn embedded_images() -> resvg::usvg::ImageHrefDataResolverFn<'static> {
         EMBEDDED.with_borrow_mut(|(depth, _)| *depth -= 1);
         kind
     })
-}
-
-/// `options` with the images of `art` drawn where a face names them.
-pub fn with_art(mut options: resvg::usvg::Options<'static>, art: &super::art::Images) -> resvg::usvg::Options<'static> {
-    let art = art.clone();
-    options.image_href_resolver.resolve_string = Box::new(move |href, _| art.resolve(href));
-    options
 }
 
 /// Why an SVG cannot be drawn.

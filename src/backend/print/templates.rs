@@ -48,7 +48,7 @@ impl Templates {
         functions::register(&mut tera);
         sandbox::confine(&mut tera);
         let templates: Vec<(&str, &str)> = names.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
-        tera.add_raw_templates(templates).map_err(|e| chain(&e))?;
+        tera.add_raw_templates(templates).map_err(|e| sandbox::chain(&e))?;
         sandbox::check_calls(&tera)?;
         Ok(Templates { tera, names, icons: BTreeMap::new() })
     }
@@ -83,16 +83,4 @@ impl Templates {
     pub fn render(&self, name: &str, context: &tera::Context) -> Result<String, String> {
         sandbox::render(&self.tera, name, context)
     }
-}
-
-/// A tera error with its causes, which hold the useful part.
-pub(super) fn chain(error: &tera::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = std::error::Error::source(error);
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }

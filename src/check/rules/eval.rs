@@ -292,79 +292,116 @@ impl<'a> Evaluation<'a> {
             Call::BeyondSource(filters) => self.beyond_source(filters, pool),
             Call::All(filters) => i64::from(self.matching(filters, pool).count() == pool.entries.len()),
             Call::Any(filters) => i64::from(self.matching(filters, pool).next().is_some()),
-            Call::Sum(field, filters) => total(
-                self.matching(filters, pool)
-                    .map(|e| self.field_number(&Subject::card(self.cards[e.card]), field).saturating_mul(e.count)),
-            ),
+            Call::Sum(field, filters) => self.sum(field, filters, pool),
             Call::Min(field, filters) => self.extreme(field, filters, pool, Iterator::min),
             Call::Max(field, filters) => self.extreme(field, filters, pool, Iterator::max),
-            Call::SumRows(field, wanted) => total(
-                pool.entries.iter().map(|e| self.row_sum(self.cards[e.card], field, wanted).saturating_mul(e.count)),
-            ),
+            Call::SumRows(field, wanted) => self.sum_rows(field, wanted, pool),
             Call::Subset { needs, has, filters } => self.subset(needs, has, filters, pool),
-            Call::Values(field, filters) => {
-                let mut values: Vec<&str> =
-                    self.matching(filters, pool).flat_map(|e| names_in(self.cards[e.card], field)).collect();
-                values.sort_unstable();
-                values.dedup();
-                values.len() as i64
-            }
-            Call::OutOfRange(field, filters) => {
-                let failing: Vec<Span> = self
-                    .matching(filters, pool)
-                    .filter(|e| {
-                        self.cards[e.card].field(field).and_then(|f| f.first_value()).is_some_and(|v| match v {
-                            Value::Range { low, high } => e.count < *low || high.is_some_and(|h| e.count > h),
-                            _ => false,
-                        })
-                    })
-                    .map(|e| e.span)
-                    .collect();
-                let n = failing.len() as i64;
-                self.culprits = failing;
-                n
-            }
+            Call::Values(field, filters) => self.distinct_values(field, filters, pool),
+            Call::OutOfRange(field, filters) => self.out_of_range(field, filters, pool),
             Call::Decks(types) => of_types(pool, types).count() as i64,
-            Call::Value(field, position) => {
-                let Some(entry) = pool.entries.first() else { return 0 };
-                let values = self.cards[entry.card].field(field).map(|f| f.values.as_slice()).unwrap_or_default();
-                values.iter().flat_map(|v| numbers(&v.value)).nth(position - 1).unwrap_or(0)
-            }
+            Call::Value(field, position) => self
+                .first_card_values(field, pool)
+                .iter()
+                .flat_map(|v| numbers(&v.value))
+                .nth(position - 1)
+                .unwrap_or(0),
             Call::Every(types, inner) => self.every(types, inner, pool),
             Call::Some(types, inner) => self.some(types, inner, pool),
             Call::Numbers(field) => {
-                let Some(entry) = pool.entries.first() else { return 0 };
-                let values = self.cards[entry.card].field(field).map(|f| f.values.as_slice()).unwrap_or_default();
-                values.iter().map(|v| numbers(&v.value).count() as i64).sum()
+                self.first_card_values(field, pool).iter().map(|v| numbers(&v.value).count() as i64).sum()
             }
-            Call::Effects(filters) => total(pool.entries.iter().map(|e| {
-                let mut n = 0i64;
-                each_effect(&self.cards[e.card].body, &mut |effect| {
-                    n += i64::from(filters.is_empty() || filters.iter().any(|f| self.effect_matches(effect, f)));
-                });
-                n.saturating_mul(e.count)
-            })),
-            Call::Choices => total(pool.entries.iter().map(|e| {
-                let mut n = 0i64;
-                each_body(&self.cards[e.card].body, &mut |body| n = n.saturating_add(body.choices.len() as i64));
-                n.saturating_mul(e.count)
-            })),
-            Call::Rows(field, filters) => total(pool.entries.iter().map(|e| {
-                let rows = self.cards[e.card].body.fields.iter().filter(|f| *f.name == **field);
-                let n = rows.filter(|row| self.row_matches(row, filters, pool)).count() as i64;
-                n.saturating_mul(e.count)
-            })),
+            Call::Effects(filters) => self.effects(filters, pool),
+            Call::Choices => self.choices(pool),
+            Call::Rows(field, filters) => self.rows(field, filters, pool),
             Call::EachRow(field, filters) => self.each_row(field, filters, pool),
-            Call::Args(keyword) => {
-                let id = self.ruleset.keywords[*keyword].id.as_str();
-                total(
-                    pool.entries
-                        .iter()
-                        .map(|e| (args_of(self.cards[e.card], id).count() as i64).saturating_mul(e.count)),
-                )
-            }
+            Call::Args(keyword) => self.args(*keyword, pool),
             Call::EachArg(keyword, inner) => self.each_arg(*keyword, inner, pool),
         }
+    }
+
+    /// A field's numbers over the matching cards, times their copies.
+    fn sum(&self, field: &str, filters: &[Filter], pool: &Pool) -> i64 {
+        total(
+            self.matching(filters, pool)
+                .map(|e| self.field_number(&Subject::card(self.cards[e.card]), field).saturating_mul(e.count)),
+        )
+    }
+
+    /// The numbers of a table field's rows that mention any of the names,
+    /// over all the cards, times their copies.
+    fn sum_rows(&self, field: &str, wanted: &[Box<str>], pool: &Pool) -> i64 {
+        total(pool.entries.iter().map(|e| self.row_sum(self.cards[e.card], field, wanted).saturating_mul(e.count)))
+    }
+
+    /// How many different names a field holds over the matching cards.
+    fn distinct_values(&self, field: &str, filters: &[Filter], pool: &Pool) -> i64 {
+        let mut values: Vec<&str> =
+            self.matching(filters, pool).flat_map(|e| names_in(self.cards[e.card], field)).collect();
+        values.sort_unstable();
+        values.dedup();
+        values.len() as i64
+    }
+
+    /// How many matching cards have copies outside their range field; their
+    /// lines are the culprits.
+    fn out_of_range(&mut self, field: &str, filters: &[Filter], pool: &Pool) -> i64 {
+        let failing: Vec<Span> = self
+            .matching(filters, pool)
+            .filter(|e| {
+                self.cards[e.card].field(field).and_then(|f| f.first_value()).is_some_and(|v| match v {
+                    Value::Range { low, high } => e.count < *low || high.is_some_and(|h| e.count > h),
+                    _ => false,
+                })
+            })
+            .map(|e| e.span)
+            .collect();
+        let n = failing.len() as i64;
+        self.culprits = failing;
+        n
+    }
+
+    /// The values of a field on the one card a card rule is about: none
+    /// when the pool is empty or the card lacks the field.
+    fn first_card_values(&self, field: &str, pool: &Pool) -> &'a [Spanned<Value>] {
+        let Some(entry) = pool.entries.first() else { return &[] };
+        self.cards[entry.card].field(field).map(|f| f.values.as_slice()).unwrap_or_default()
+    }
+
+    /// Effect lines of the cards that match any of the filters (all of
+    /// them, when there is none), times copies.
+    fn effects(&self, filters: &[EffectFilter], pool: &Pool) -> i64 {
+        total(pool.entries.iter().map(|e| {
+            let mut n = 0i64;
+            each_effect(&self.cards[e.card].body, &mut |effect| {
+                n += i64::from(filters.is_empty() || filters.iter().any(|f| self.effect_matches(effect, f)));
+            });
+            n.saturating_mul(e.count)
+        }))
+    }
+
+    /// `choose` blocks of the cards, times copies.
+    fn choices(&self, pool: &Pool) -> i64 {
+        total(pool.entries.iter().map(|e| {
+            let mut n = 0i64;
+            each_body(&self.cards[e.card].body, &mut |body| n = n.saturating_add(body.choices.len() as i64));
+            n.saturating_mul(e.count)
+        }))
+    }
+
+    /// Lines of a repeated field whose row matches, times copies.
+    fn rows(&self, field: &str, filters: &[Filter], pool: &Pool) -> i64 {
+        total(pool.entries.iter().map(|e| {
+            let rows = self.cards[e.card].body.fields.iter().filter(|f| *f.name == *field);
+            let n = rows.filter(|row| self.row_matches(row, filters, pool)).count() as i64;
+            n.saturating_mul(e.count)
+        }))
+    }
+
+    /// Arguments of a keyword (by its index) on the cards, times copies.
+    fn args(&self, keyword: usize, pool: &Pool) -> i64 {
+        let id = self.ruleset.keywords[keyword].id.as_str();
+        total(pool.entries.iter().map(|e| (args_of(self.cards[e.card], id).count() as i64).saturating_mul(e.count)))
     }
 
     fn row_matches(&self, row: &Field, filters: &[Filter], pool: &Pool) -> bool {

@@ -171,11 +171,10 @@ fn mistakes_in_long_rules_are_each_reported() {
     assert_eq!(diagnostics[0].message, "a field test compares one field with one value");
 }
 
-/// Each wrong rule: its one diagnostic's code, message and the text its
-/// label points at.
+/// A function misnamed, or given arguments it does not take.
 #[test]
-fn each_type_mistake_is_refused_at_its_place() {
-    let cases = [
+fn each_misused_function_is_refused_at_its_place() {
+    assert_refused(&[
         ("play-limit \"r\" cuont(token) == 1", "E0420", "`cuont` is not a rule function", "cuont"),
         (&probe("value(worth) == 1"), "E0421", "`value` takes 2 arguments, not 1", "value(worth)"),
         (
@@ -192,16 +191,56 @@ fn each_type_mistake_is_refused_at_its_place() {
         ),
         ("play-limit \"r\" sum() == 1", "E0421", "`sum` takes at least 1 argument, not 0", "sum()"),
         (
+            "play-limit \"r\" each-row(worth)",
+            "E0421",
+            "`each-row` takes at least 2 arguments, not 1",
+            "each-row(worth)",
+        ),
+        (&probe("numbers(worth, 2) == 1"), "E0421", "`numbers` takes 1 argument, not 2", "2"),
+        (
+            "play-limit \"r\" count(mentions()) == 0",
+            "E0421",
+            "`mentions` takes a text field, then an optional filter",
+            "mentions()",
+        ),
+        (
+            "play-limit \"r\" count(says(words)) == 0",
+            "E0421",
+            "`says` takes a text field and the quoted words",
+            "says(words)",
+        ),
+    ]);
+}
+
+/// A function where the rule is not about what it reads.
+#[test]
+fn each_function_out_of_its_place_is_refused() {
+    assert_refused(&[
+        (
+            "play-limit \"r\" value(worth, 1) == 1",
+            "E0426",
+            "`value` reads the one card a kind's rule is about, and this rule is about many",
+            "value",
+        ),
+        (
+            "deck-type d \"D\" {\n  require \"r\" every(count() == 1)\n}",
+            "E0426",
+            "`every` looks into included decks, and decks of this type include none",
+            "every",
+        ),
+        (&probe("some(count() == 1)"), "E0426", "`some` looks into the decks a deck includes", "some"),
+    ]);
+}
+
+/// A truth where a number is wanted, or a number where a truth is.
+#[test]
+fn each_truth_and_number_mixed_up_is_refused() {
+    assert_refused(&[
+        (
             "play-limit \"r\" count(token)",
             "E0422",
             "expected a truth (a comparison, `all(...)`, `any(...)`), found a number",
             "count(token)",
-        ),
-        (
-            "play-limit \"r\" count(1 + 2) == 0",
-            "E0422",
-            "expected a filter: a kind, tag or keyword, or `field == value`",
-            "1 + 2",
         ),
         (
             "play-limit \"r\" any(token) + 1 == 2",
@@ -228,6 +267,19 @@ fn each_type_mistake_is_refused_at_its_place() {
             "expected a truth (a comparison, `all(...)`, `any(...)`), found a number",
             "count()",
         ),
+        (
+            "deck-type d \"D\" {\n  compute \"v\" any(token)\n}",
+            "E0422",
+            "expected a number, found a truth (a comparison, `all(...)`, `any(...)`)",
+            "any(token)",
+        ),
+    ]);
+}
+
+/// A name the ruleset does not have, or a value a field cannot hold.
+#[test]
+fn each_unknown_name_is_refused_at_its_place() {
+    assert_refused(&[
         ("play-limit \"r\" sum(token) == 1", "E0423", "`token` is not a field of this ruleset", "token"),
         (
             "play-limit \"r\" count(tokn) == 1",
@@ -242,19 +294,6 @@ fn each_type_mistake_is_refused_at_its_place() {
             "dek",
         ),
         (
-            "play-limit \"r\" value(worth, 1) == 1",
-            "E0426",
-            "`value` reads the one card a kind's rule is about, and this rule is about many",
-            "value",
-        ),
-        (
-            "deck-type d \"D\" {\n  require \"r\" every(count() == 1)\n}",
-            "E0426",
-            "`every` looks into included decks, and decks of this type include none",
-            "every",
-        ),
-        (&probe("some(count() == 1)"), "E0426", "`some` looks into the decks a deck includes", "some"),
-        (
             "play-limit \"r\" count(size == smal) == 1",
             "E0424",
             "`smal` is not a value `size` can hold, so this test never holds",
@@ -266,18 +305,38 @@ fn each_type_mistake_is_refused_at_its_place() {
             "`huge` is not a value `size` can hold, so this test never holds",
             "huge",
         ),
-        (
-            "deck-type d \"D\" {\n  compute \"v\" any(token)\n}",
-            "E0422",
-            "expected a number, found a truth (a comparison, `all(...)`, `any(...)`)",
-            "any(token)",
-        ),
         ("play-limit \"r\" effects(role == gian) == 0", "E0423", "`gian` is not a role of this ruleset", "gian"),
         (
             "play-limit \"r\" effects(gold, silver) == 0",
             "E0423",
             "`silver` is not a role or symbol of this ruleset",
             "silver",
+        ),
+        (
+            "play-limit \"r\" effects(plus == behind) == 0",
+            "E0424",
+            "`behind` is not where an amount's `+` can be, so this test never holds",
+            "behind",
+        ),
+        ("play-limit \"r\" args(nameless) == 0", "E0423", "`nameless` is not a keyword of this ruleset", "nameless"),
+        (
+            "play-limit \"r\" rows(worth, tokn) == 0",
+            "E0423",
+            "`tokn` is not a kind, tag, keyword or field of this ruleset",
+            "tokn",
+        ),
+    ]);
+}
+
+/// A filter that tests what it cannot.
+#[test]
+fn each_wrong_filter_is_refused_at_its_place() {
+    assert_refused(&[
+        (
+            "play-limit \"r\" count(1 + 2) == 0",
+            "E0422",
+            "expected a filter: a kind, tag or keyword, or `field == value`",
+            "1 + 2",
         ),
         (
             "play-limit \"r\" effects(1) == 0",
@@ -292,12 +351,24 @@ fn each_type_mistake_is_refused_at_its_place() {
             "colour == red",
         ),
         (
-            "play-limit \"r\" effects(plus == behind) == 0",
-            "E0424",
-            "`behind` is not where an amount's `+` can be, so this test never holds",
-            "behind",
+            "play-limit \"r\" count(counted == small) == 0",
+            "E0422",
+            "a keyword is tested by its argument: a number or `arg`",
+            "small",
         ),
-        ("play-limit \"r\" args(nameless) == 0", "E0423", "`nameless` is not a keyword of this ruleset", "nameless"),
+        (
+            "play-limit \"r\" count(says(worth, \"x\")) == 0",
+            "E0422",
+            "`says` reads a text field, and `worth` holds none",
+            "worth",
+        ),
+    ]);
+}
+
+/// `arg` outside `each-arg`, or where it is not a number.
+#[test]
+fn each_misplaced_arg_is_refused_at_its_place() {
+    assert_refused(&[
         ("play-limit \"r\" arg == 1", "E0422", "`arg` stands for a keyword's argument only inside `each-arg`", "arg"),
         ("play-limit \"r\" each-arg(named, arg >= 1)", "E0422", "the arguments of `named` are not numbers", "arg"),
         (
@@ -312,45 +383,13 @@ fn each_type_mistake_is_refused_at_its_place() {
             "`arg` stands for a keyword's argument only inside `each-arg`",
             "arg",
         ),
-        (
-            "play-limit \"r\" count(counted == small) == 0",
-            "E0422",
-            "a keyword is tested by its argument: a number or `arg`",
-            "small",
-        ),
-        (
-            "play-limit \"r\" rows(worth, tokn) == 0",
-            "E0423",
-            "`tokn` is not a kind, tag, keyword or field of this ruleset",
-            "tokn",
-        ),
-        (
-            "play-limit \"r\" each-row(worth)",
-            "E0421",
-            "`each-row` takes at least 2 arguments, not 1",
-            "each-row(worth)",
-        ),
-        (&probe("numbers(worth, 2) == 1"), "E0421", "`numbers` takes 1 argument, not 2", "2"),
-        (
-            "play-limit \"r\" count(mentions()) == 0",
-            "E0421",
-            "`mentions` takes a text field, then an optional filter",
-            "mentions()",
-        ),
-        (
-            "play-limit \"r\" count(says(worth, \"x\")) == 0",
-            "E0422",
-            "`says` reads a text field, and `worth` holds none",
-            "worth",
-        ),
-        (
-            "play-limit \"r\" count(says(words)) == 0",
-            "E0421",
-            "`says` takes a text field and the quoted words",
-            "says(words)",
-        ),
-    ];
-    for (line, code, message, at) in cases {
+    ]);
+}
+
+/// Each wrong rule: its one diagnostic's code, message and the text its
+/// label points at.
+fn assert_refused(cases: &[(&str, &str, &str, &str)]) {
+    for &(line, code, message, at) in cases {
         let (ruleset, diagnostics, files) = ruleset(line);
         let found: Vec<(&str, &str, &str)> = diagnostics
             .iter()

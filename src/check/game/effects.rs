@@ -5,8 +5,8 @@
 //! declares; `choose { … }` blocks of alternatives; and `then { … }`
 //! steps, which resolve after the lines before them, in order.
 
-use super::codes;
-use super::game::{CardContext, GameChecker};
+use super::super::codes;
+use super::{CardContext, GameChecker};
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Body, Choice, Condition, Conditional, Effect, PerQuantity, Plus, StateArg, Value};
 use crate::ruleset::model::{Schema, StateDef, Type, TypeSpec};
@@ -20,14 +20,14 @@ pub(super) const CONSTRUCTS: [&str; 3] = ["when", "choose", "then"];
 /// Where a block's first `then` step is, once one is met: a line after it
 /// would read as part of a later step but resolves with the earlier ones.
 #[derive(Default)]
-pub(super) struct Order {
+pub(in crate::check) struct Order {
     then_at: Option<Span>,
 }
 
 impl GameChecker<'_> {
     /// Checks `node` into `body` when it is an effect line or construct of
     /// an effect block; `false` when it is none (a field, say).
-    pub(super) fn effect_construct(
+    pub(in crate::check) fn effect_construct(
         &mut self,
         node: &Node,
         schema: &Schema,
@@ -93,7 +93,7 @@ impl GameChecker<'_> {
     }
 
     /// `ROLE SYMBOL AMOUNT`.
-    pub(super) fn effect(&mut self, node: &Node, card: &CardContext) -> Option<Effect> {
+    pub(in crate::check) fn effect(&mut self, node: &Node, card: &CardContext) -> Option<Effect> {
         let role = node.name.text.clone();
         if !self.role_allowed(node, card) {
             return None;
@@ -285,7 +285,7 @@ impl GameChecker<'_> {
     }
 
     /// `when CONDITION ARGS… { effects }`.
-    pub(super) fn when(
+    pub(in crate::check) fn when(
         &mut self,
         node: &Node,
         schema: &Schema,
@@ -440,7 +440,7 @@ impl GameChecker<'_> {
 
     /// `choose { … }`: each line one option (an effect line or a `when`
     /// block), or `option { … }` for several lines as one.
-    pub(super) fn choice(&mut self, node: &Node, card: &CardContext, owner_name: &str) -> Option<Choice> {
+    pub(in crate::check) fn choice(&mut self, node: &Node, card: &CardContext, owner_name: &str) -> Option<Choice> {
         let Some(block) = &node.block else {
             self.report(
                 Diagnostic::error(&codes::BLOCK_MISMATCH, "`choose` needs a block of options")

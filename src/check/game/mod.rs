@@ -4,6 +4,9 @@
 //! Cards declare for their deck, so that the second can resolve references in
 //! any order and across files.
 
+mod effects;
+pub(super) mod printed;
+
 use super::codes;
 use super::rules::{Evaluation, Pool, PoolEntry};
 use crate::diagnostics::Diagnostic;
@@ -48,7 +51,7 @@ pub(super) struct GameChecker<'a> {
     /// follow-on errors, the syntax error being their one report.
     pub lost_names: std::collections::HashSet<String>,
     /// The keywords by the names a rulebook prints, shared by the forks.
-    pub(super) printed_names: std::sync::Arc<super::printed::Names<'a>>,
+    pub(super) printed_names: std::sync::Arc<printed::Names<'a>>,
 }
 
 impl<'a> GameChecker<'a> {
@@ -62,7 +65,7 @@ impl<'a> GameChecker<'a> {
             deck_keyword_symbols: HashMap::new(),
             lint_levels: Vec::new(),
             lost_names: Default::default(),
-            printed_names: std::sync::Arc::new(super::printed::Names::of(ruleset)),
+            printed_names: std::sync::Arc::new(printed::Names::of(ruleset)),
         }
     }
 
@@ -210,7 +213,7 @@ impl<'a> GameChecker<'a> {
         let schema = shape.unwrap_or(schema);
         let mut body = Body::default();
         let mut seen: HashMap<&str, Span> = HashMap::new();
-        let mut order = super::effects::Order::default();
+        let mut order = effects::Order::default();
         for node in nodes {
             let name = node.name.text.as_str();
             if schema.effects && self.effect_construct(node, schema, card, owner_name, &mut body, &mut order) {
@@ -466,7 +469,7 @@ impl<'a> GameChecker<'a> {
         let mut candidates: Vec<&str> = schema.fields.iter().map(|f| f.name.as_str()).collect();
         if schema.effects {
             candidates.extend(self.ruleset.roles.iter().map(|r| r.id.as_str()));
-            candidates.extend(super::effects::CONSTRUCTS);
+            candidates.extend(effects::CONSTRUCTS);
         }
         // In a block of effects, a line starts with a role as often as a field.
         let (message, label) = match schema.effects {
@@ -511,7 +514,7 @@ pub(super) fn deck_symbol(files: &Files, ruleset: &Ruleset, node: &Node, schema:
             }
         }
         let span = field.values.first()?.span.to(field.values.last()?.span)?;
-        match super::printed::printed_name_of_run(ruleset, &Type::DeckSymbol, files.text(span)) {
+        match printed::printed_name_of_run(ruleset, &Type::DeckSymbol, files.text(span)) {
             Some(id) => Some(id),
             None => match &field.values.first()?.kind {
                 ValueKind::Ident(s) => Some(s.clone()),

@@ -10,9 +10,9 @@
 //! it was written with, before the values are typed; a word that names no
 //! keyword is left as it is, for the usual diagnostic.
 
-use super::game::{CardContext, GameChecker};
+use super::{CardContext, GameChecker};
 use crate::ruleset::model::{EnumDef, KeywordDef, Repeat, Ruleset, Type, TypeSpec};
-pub(super) use crate::ruleset::names::spelling;
+pub(in crate::check) use crate::ruleset::names::spelling;
 use crate::ruleset::names::suggest;
 use crate::source::Span;
 use crate::syntax::ast::{self, Name, ValueKind};
@@ -21,7 +21,7 @@ use std::borrow::Cow;
 impl GameChecker<'_> {
     /// The values of a node with every keyword written as printed read as
     /// its id; borrowed when every keyword is written by its id already.
-    pub(super) fn keywords_as_printed<'v>(
+    pub(in crate::check) fn keywords_as_printed<'v>(
         &self,
         values: &'v [ast::Value],
         card: &CardContext,
@@ -179,7 +179,7 @@ const SET_ITEMS_READ: usize = 8;
 /// line that writes a keyword as printed.
 /// The keywords of a ruleset by the names a rulebook prints: made once
 /// per game.
-pub(super) struct Names<'r> {
+pub(in crate::check) struct Names<'r> {
     names: Vec<(String, String, &'r KeywordDef)>,
     /// The most words of a displayed name.
     longest: usize,
@@ -189,7 +189,7 @@ pub(super) struct Names<'r> {
 }
 
 impl<'r> Names<'r> {
-    pub(super) fn of(ruleset: &'r Ruleset) -> Names<'r> {
+    pub(in crate::check) fn of(ruleset: &'r Ruleset) -> Names<'r> {
         let mut names: Vec<(String, String, &KeywordDef)> =
             ruleset.keywords.iter().map(|k| (k.id.to_ascii_lowercase(), spelling(&k.display), k)).collect();
         for keyword in &ruleset.keywords {
@@ -249,7 +249,7 @@ fn word_of(value: &ast::Value) -> Option<&str> {
 /// `printed` spelling, or its id with spaces for hyphens, in any letter case
 /// (`Damage` for the symbol `damage`, `Narrow (Long+)` for the arc
 /// `narrow-long`, `S(L)` for `S(Left)`, `Bulk Landers` for `bulk-landers`).
-pub(super) fn printed_name(ruleset: &Ruleset, ty: &Type, written: &str) -> Option<String> {
+pub(in crate::check) fn printed_name(ruleset: &Ruleset, ty: &Type, written: &str) -> Option<String> {
     let want = spelling(written);
     let spells = |printed: &str| spelling(printed) == want || spelling(&printed.replace('-', " ")) == want;
     // Each declaration by its id and the names it is printed by.
@@ -278,7 +278,7 @@ pub(super) fn printed_name(ruleset: &Ruleset, ty: &Type, written: &str) -> Optio
 /// [`printed_name`] of words written in a row, where a `/` or an `&` may be
 /// part of the name: `Missiles & Torpedoes`, or `Missiles/Torpedoes`, as a
 /// set of its words is written.
-pub(super) fn printed_name_of_run(ruleset: &Ruleset, ty: &Type, written: &str) -> Option<String> {
+pub(in crate::check) fn printed_name_of_run(ruleset: &Ruleset, ty: &Type, written: &str) -> Option<String> {
     printed_name(ruleset, ty, &written.replace('/', " & "))
 }
 
@@ -322,7 +322,7 @@ impl GameChecker<'_> {
     /// (`Bulk Landers`, `Forward Right`, `Close Action`) read as the one
     /// value it names; in a field of several values, only when the first
     /// word is no value by itself.  Borrowed when there is none.
-    pub(super) fn names_as_printed<'v>(
+    pub(in crate::check) fn names_as_printed<'v>(
         &self,
         values: Cow<'v, [ast::Value]>,
         specs: &[TypeSpec],
