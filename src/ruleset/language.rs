@@ -459,7 +459,9 @@ pub static ROLE: Block<Role> = Block {
                 body: Body::None,
                 occurs: Occurs::Many,
             },
-            read: |l, n, role| l.role_colour(n, role),
+            read: |l, n, role| {
+                role.colour = l.name_or(n, "`colour` takes a colour name: `colour red`").or(role.colour.take())
+            },
         },
         Line {
             about: About {
@@ -481,7 +483,9 @@ pub static ROLE: Block<Role> = Block {
                 body: Body::None,
                 occurs: Occurs::Many,
             },
-            read: |l, n, role| l.role_mark(n, role),
+            read: |l, n, role| {
+                role.mark = l.name_or(n, "`mark` takes the id of an icon: `mark square`").or(role.mark.take())
+            },
         },
     ],
     schema: None,
@@ -535,7 +539,9 @@ pub static KEYWORD: Block<KeywordDef> = Block {
                 body: Body::None,
                 occurs: Occurs::Many,
             },
-            read: |l, n, k| k.printed.extend(l.printed_name(n)),
+            read: |l, n, k| {
+                k.printed.extend(l.text_or(n, "`printed` takes a name as a rulebook prints it: `printed \"L\"`"))
+            },
         },
         Line { about: KEYWORD_EFFECT, read: |l, n, k| k.effects.extend(l.keyword_effect(n)) },
         Line {
@@ -697,7 +703,9 @@ pub static FIELD: Block<FieldDef> = Block {
                 body: Body::None,
                 occurs: Occurs::Many,
             },
-            read: |l, n, f| l.label(n, f),
+            read: |l, n, f| {
+                f.label = l.text_or(n, "`label` takes the printed name: `label \"Admiral Value\"`").or(f.label.take())
+            },
         },
         Line {
             about: About {

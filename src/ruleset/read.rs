@@ -275,12 +275,26 @@ impl Loader<'_> {
 
     /// The text in quotes a line takes.
     pub(super) fn string(&mut self, node: &Node) -> Option<String> {
+        let name = &node.name.text;
+        self.text_or(node, &format!("`{name}` takes a text in quotes: `{name} \"…\"`"))
+    }
+
+    /// The text in quotes a line takes, reported with `usage` when it has none.
+    pub(super) fn text_or(&mut self, node: &Node, usage: &str) -> Option<String> {
         let text = string_at(node, 0).map(str::to_string);
         if text.is_none() {
-            let name = &node.name.text;
-            self.bad(node.head_span(), format!("`{name}` takes a text in quotes: `{name} \"…\"`"));
+            self.bad(node.head_span(), usage);
         }
         text
+    }
+
+    /// The name a line takes, reported with `usage` when it has none.
+    pub(super) fn name_or(&mut self, node: &Node, usage: &str) -> Option<String> {
+        let name = ident_at(node, 0).map(str::to_string);
+        if name.is_none() {
+            self.bad(node.head_span(), usage);
+        }
+        name
     }
 
     /// A symbol, icon or arc.
@@ -296,20 +310,6 @@ impl Loader<'_> {
         let mut role = Role { id, display, colour: None, applies_to: String::new(), mark: None };
         self.read_body(node, &mut role);
         Some(role)
-    }
-
-    pub(super) fn role_colour(&mut self, node: &Node, role: &mut Role) {
-        match ident_at(node, 0) {
-            Some(colour) => role.colour = Some(colour.to_string()),
-            None => self.bad(node.head_span(), "`colour` takes a colour name: `colour red`"),
-        }
-    }
-
-    pub(super) fn role_mark(&mut self, node: &Node, role: &mut Role) {
-        match ident_at(node, 0) {
-            Some(mark) => role.mark = Some(mark.to_string()),
-            None => self.bad(node.head_span(), "`mark` takes the id of an icon: `mark square`"),
-        }
     }
 
     /// A `tie-break` block.  A ruleset's own list replaces the one it extends.
@@ -405,15 +405,6 @@ impl Loader<'_> {
         self.read_body(node, &mut keyword);
         self.keyword_effects_use_params(&mut keyword);
         Some(keyword)
-    }
-
-    /// `printed "L"` in a keyword.
-    pub(super) fn printed_name(&mut self, node: &Node) -> Option<String> {
-        let name = string_at(node, 0).map(str::to_string);
-        if name.is_none() {
-            self.bad(node.head_span(), "`printed` takes a name as a rulebook prints it: `printed \"L\"`");
-        }
-        name
     }
 
     pub(super) fn tag(&mut self, node: &Node) -> Option<TagDef> {
@@ -645,14 +636,6 @@ impl Loader<'_> {
             }
         }
         Some(field)
-    }
-
-    /// `label "Admiral Value"` in a field.
-    pub(super) fn label(&mut self, node: &Node, field: &mut FieldDef) {
-        match string_at(node, 0) {
-            Some(label) => field.label = Some(label.to_string()),
-            None => self.bad(node.head_span(), "`label` takes the printed name: `label \"Admiral Value\"`"),
-        }
     }
 
     /// `body effects` or `body SHAPE` in a field.
