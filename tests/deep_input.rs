@@ -226,3 +226,16 @@ fn a_rule_of_100000_terms_formats_and_builds() {
     let data = std::fs::read_to_string(dir.path().join("out/chains.json")).expect("engine data");
     assert!(data.contains(&format!("\"{rule}\"")));
 }
+
+/// Blank lines and comments between items are no part of an item's
+/// complexity: 715,000 of them, before a card or alone, check as the card
+/// alone would (this panicked, and an item after them was "too complex").
+#[test]
+fn a_million_blank_lines_are_no_item() {
+    let blank = "\n".repeat(715_000);
+    let comments = "// a note\n".repeat(100_000);
+    check(&[deck(), ruleset("count() >= 1"), ("blank.cards", format!("game chains\n{blank}"))]).gave(0, &[]);
+    let card = format!("game chains\n{blank}{comments}token \"B\" {{ worth 1 }}\n");
+    check(&[ruleset("count() >= 1"), ("late.cards", card)]).gave(0, &[]);
+    check(&[ruleset("count() >= 1"), ("crlf.cards", format!("game chains\n{}", "\r\n".repeat(715_000)))]).gave(0, &[]);
+}

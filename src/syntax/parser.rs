@@ -41,7 +41,11 @@ pub(super) fn build(text: &str) -> Cst {
 
 /// Reads the items of `text[pos..end]` into the tree.
 fn items(text: &str, mut pos: usize, end: usize, builder: &mut Builder<'_>) {
-    while pos < end {
+    loop {
+        pos = separators(text, pos, end, builder);
+        if pos >= end {
+            return;
+        }
         let slice = &text[pos..end];
         match Grammar::parse(Rule::item, slice) {
             Ok(pairs) => {
@@ -59,8 +63,7 @@ fn items(text: &str, mut pos: usize, end: usize, builder: &mut Builder<'_>) {
                     pest::error::ErrorVariant::CustomError { message } if message.contains("call") => Limit::Calls,
                     _ => Limit::Other,
                 };
-                // Skip the separators, so the refused node starts at the item.
-                let start = pos + slice.len() - slice.trim_start().len();
+                let start = pos;
                 let stop = guard::next_top_level_line(text.as_bytes(), start).clamp(start + 1, end);
                 builder.open(Kind::TooComplex(limit), start);
                 builder.error_text_to(stop);
@@ -69,6 +72,27 @@ fn items(text: &str, mut pos: usize, end: usize, builder: &mut Builder<'_>) {
             }
         }
     }
+}
+
+/// Adds the separators before the next item — spaces, line ends, `;` and
+/// comments — and gives where the item starts.  They are read here, not by
+/// the grammar, so that the parser's step limit counts an item's own steps:
+/// a million blank lines before an item make it no more complex.
+fn separators(text: &str, mut pos: usize, end: usize, builder: &mut Builder<'_>) -> usize {
+    let bytes = text.as_bytes();
+    while pos < end {
+        match bytes[pos] {
+            b' ' | b'\t' | b'\n' | b'\r' | b';' => pos += 1,
+            b'/' if bytes.get(pos + 1) == Some(&b'/') => {
+                let line_end = text[pos..end].find(['\n', '\r']).map_or(end, |at| pos + at);
+                builder.token(Kind::Comment, pos, line_end);
+                pos = line_end;
+            }
+            _ => break,
+        }
+    }
+    builder.trivia_to(pos);
+    pos
 }
 
 /// Adds one item's pairs (from `offset` in the file); gives where it ends.
