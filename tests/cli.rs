@@ -98,6 +98,20 @@ fn help_shows_examples() {
     assert!(text.contains("Examples:") && text.contains("cardsmith check"), "{text}");
 }
 
+/// A file's escape and bidi characters never reach the terminal raw: the
+/// diff `fmt --check` prints writes them as escapes.
+#[test]
+fn fmt_check_escapes_control_characters_in_its_diff() {
+    let dir = tempfile::tempdir().unwrap();
+    let card = "game dreadnaught-2e\n\noffense \"Burner\x1b[2J\u{202e}\"   {\n  symbol kinetic\n}\n";
+    std::fs::write(dir.path().join("a.cards"), card).unwrap();
+    let check = cardsmith(&["fmt", "--check", "a.cards"], dir.path());
+    assert_eq!(check.status.code(), Some(1));
+    let diff = String::from_utf8_lossy(&check.stdout);
+    assert!(!diff.contains('\x1b') && !diff.contains('\u{202e}'), "{diff:?}");
+    assert!(diff.contains("Burner\\u{1b}[2J\\u{202e}"), "{diff}");
+}
+
 #[test]
 fn lint_fix_applies_only_certain_fixes_and_fmt_check_shows_a_diff() {
     let dir = tempfile::tempdir().unwrap();

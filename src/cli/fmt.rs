@@ -165,14 +165,16 @@ fn parses(files: &Files, id: FileId) -> bool {
 /// finished at once, still exact but with larger hunks.
 const DIFF_DEADLINE: std::time::Duration = std::time::Duration::from_millis(500);
 
-/// The unified diff of a file and its formatted text, by lines.
+/// The unified diff of a file and its formatted text, by lines, as a
+/// terminal may show it: control and bidi characters escaped.
 fn diff(name: &str, old: &str, new: &str) -> String {
-    similar::TextDiff::configure()
+    let diff = similar::TextDiff::configure()
         .algorithm(similar::Algorithm::Patience)
         .deadline(std::time::Instant::now() + DIFF_DEADLINE)
         .diff_lines(old, new)
         .unified_diff()
         .context_radius(2)
         .header(name, &format!("{name} (formatted)"))
-        .to_string()
+        .to_string();
+    cardsmith::diagnostics::render::escape_controls(&diff).into_owned()
 }
