@@ -157,7 +157,7 @@ impl GameChecker<'_> {
                 format!("{} {} has no line `{word}`", article(&deck_type.display), deck_type.display),
             )
             .primary(line.name.span, "unknown line")
-            .note(format!("expected one of: {}", fields.join(", ")))
+            .expected(&fields, "the deck type takes no lines besides its cards")
             .suggest(suggest(word, fields.iter().copied())),
         );
     }
@@ -199,7 +199,7 @@ impl GameChecker<'_> {
                 self.report(
                     Diagnostic::error(&codes::UNKNOWN_VALUE, format!("unknown {what} `{found}`"))
                         .primary(at, label)
-                        .note(format!("expected one of: {}", symbols.join(", ")))
+                        .expected(&symbols, "the ruleset declares none")
                         .suggest(suggest(found, symbols.iter().copied())),
                 );
                 None

@@ -244,7 +244,7 @@ impl game::GameChecker<'_> {
             self.report(
                 Diagnostic::error(&codes::UNKNOWN_KIND, format!("unknown card kind `{word}`"))
                     .primary(node.name.span, format!("not a card kind of `{}`", ruleset.id))
-                    .note(format!("expected one of: {}", candidates.join(", ")))
+                    .expected(&candidates, &format!("`{}` declares no card kind", ruleset.id))
                     .suggest(suggest(word, candidates.iter().copied())),
             );
             return None;

@@ -383,7 +383,7 @@ impl GameChecker<'_> {
         self.report(
             Diagnostic::error(code, format!("unknown {what} `{name}`"))
                 .primary(value.span, format!("not {} {what} of `{}`", article(&what), ruleset.id))
-                .note(format!("expected one of: {}", candidates.join(", ")))
+                .expected(&candidates, &format!("`{}` declares no {what}", ruleset.id))
                 .suggest(suggest(name, candidates.iter().copied())),
         );
         None
@@ -423,7 +423,7 @@ impl GameChecker<'_> {
                 self.report(
                     Diagnostic::error(&codes::UNKNOWN_VALUE, format!("unknown `{id}` value `{item}`"))
                         .primary(value.span, format!("`{item}` is not one of the `{id}` values"))
-                        .note(format!("expected one of: {}", allowed.join(", ")))
+                        .expected(allowed, "the enum has no values")
                         .suggest(suggest(item, allowed.iter().map(String::as_str))),
                 );
             }

@@ -88,6 +88,18 @@ impl Diagnostic {
         self
     }
 
+    /// A note listing what was expected, or saying `none` when nothing
+    /// could stand there (never an empty list).
+    pub fn expected<S: AsRef<str>>(self, candidates: &[S], none: &str) -> Diagnostic {
+        match candidates {
+            [] => self.note(none),
+            _ => {
+                let names: Vec<&str> = candidates.iter().map(AsRef::as_ref).collect();
+                self.note(format!("expected one of: {}", names.join(", ")))
+            }
+        }
+    }
+
     pub fn help(mut self, help: impl Into<String>) -> Diagnostic {
         self.help = Some(help.into());
         self

@@ -104,7 +104,9 @@ pub fn format_keeping_errors(files: &Files, file: FileId) -> Result<(String, Vec
 /// Items that share a line are kept or formatted together: a stray `}`
 /// after a block's own `}` takes the block with it.
 fn broken_items(cst: &Cst, text: &str, diagnostics: &[Diagnostic]) -> Vec<std::ops::Range<usize>> {
-    let is_error = |kind: Kind| matches!(kind, Kind::Error | Kind::TooDeep | Kind::TooComplex(_) | Kind::MissingBrace);
+    let is_error = |kind: Kind| {
+        matches!(kind, Kind::Error | Kind::TooDeep | Kind::TooComplex(_) | Kind::MissingBrace | Kind::MissingOpen)
+    };
     let reported = |range: &std::ops::Range<usize>| {
         diagnostics.iter().filter_map(Diagnostic::primary_span).any(|span| {
             let at = span.start as usize;

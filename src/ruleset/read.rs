@@ -166,7 +166,7 @@ impl Loader<'_> {
         self.diagnostics.push(
             Diagnostic::error(block.code, format!("`{name}` is not part of {} here", block.language))
                 .primary(node.name.span, "not understood here")
-                .note(format!("expected one of: {}", expected.join(", ")))
+                .expected(&expected, "nothing stands here")
                 .suggest(suggest(name, expected.iter().copied())),
         );
     }

@@ -137,6 +137,24 @@ too deep.  A rule nested too deeply is left out of its ruleset, and a value
 nested too deeply leaves out its item, as a syntax error does.",
 };
 
+pub const MISSING_OPEN: Code = Code {
+    id: "E0015",
+    name: "missing-open-brace",
+    explanation: "\
+A line in the first column is followed by indented lines and then a `}` alone
+at the start of a line, but the line itself opens no block: its `{` is
+missing.  The indented lines are read as its block, and this one error is
+reported in place of an error for each of them; `cardsmith fmt` leaves the
+item as written until the `{` is added.
+
+    offense \"Kinetic Strike\"     # wrong: the `{` is missing
+      arc standard
+    }
+    offense \"Kinetic Strike\" {   # right
+      arc standard
+    }",
+};
+
 pub const ALL: &[&Code] = &[
     &SYNTAX_ERROR,
     &UNTERMINATED_STRING,
@@ -148,4 +166,5 @@ pub const ALL: &[&Code] = &[
     &NOT_UTF8,
     &FILE_TOO_LARGE,
     &EXPRESSION_TOO_DEEP,
+    &MISSING_OPEN,
 ];

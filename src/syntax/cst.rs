@@ -34,6 +34,9 @@ pub enum Kind {
     TooDeep,
     /// An item the parser gave up on (see `E0007`).
     TooComplex(Limit),
+    /// A top-level line, the indented lines after it and a `}` alone on a
+    /// line: a block whose `{` is missing.
+    MissingOpen,
 
     /// A node's name, or a call's.
     Name,
@@ -81,7 +84,7 @@ impl Kind {
     /// Whether entries of this kind have children.
     pub fn is_node(self) -> bool {
         matches!(self, Kind::File | Kind::Node | Kind::Rule | Kind::Block | Kind::Call | Kind::Error | Kind::TooDeep)
-            || matches!(self, Kind::TooComplex(_))
+            || matches!(self, Kind::TooComplex(_) | Kind::MissingOpen)
     }
 
     /// Whether a token of this kind only separates (space, line ends, comments

@@ -197,6 +197,78 @@ pub fn next_top_level_line(bytes: &[u8], mut i: usize) -> usize {
     }
 }
 
+/// Where the region ends when the item at `start` is a top-level line that
+/// lost the `{` of its block: it opens no block, the lines after it are
+/// indented (their own blocks closed), and then a `}` stands alone at the
+/// start of a line.  That `}` is the region's last byte.
+pub fn missing_open(text: &str, start: usize, end: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let at_line_start = start == 0 || matches!(bytes[start - 1], b'\n' | b'\r');
+    if !at_line_start || !bytes[start].is_ascii_alphabetic() {
+        return None;
+    }
+    let mut line = start;
+    let head_end = line_end(bytes, line).min(end);
+    if braces(&bytes[line..head_end], b';') != Some(0) {
+        return None;
+    }
+    let (mut depth, mut indented) = (0i64, false);
+    loop {
+        line = next_line(bytes, line).filter(|&next| next < end)?;
+        let line_stop = line_end(bytes, line).min(end);
+        let content = &bytes[line..line_stop];
+        let code = content.trim_ascii_start();
+        if code.is_empty() || code.starts_with(b"//") {
+            continue;
+        }
+        if code.len() == content.len() {
+            // A line in the first column: the `}` that closes the region.
+            let closes = code.starts_with(b"}") && braces(&code[1..], b'}') == Some(0);
+            return (closes && depth == 0 && indented).then_some(line + 1);
+        }
+        indented = true;
+        depth += braces(content, 0)?;
+        if depth < 0 {
+            return None;
+        }
+    }
+}
+
+/// The `{` less the `}` of a line, strings and comments aside; `None` when
+/// the line holds the byte `stop` outside them, or closes more than it opens
+/// at some point.
+fn braces(line: &[u8], stop: u8) -> Option<i64> {
+    let (mut depth, mut i, mut low) = (0i64, 0, 0i64);
+    while i < line.len() {
+        match line[i] {
+            b'"' => {
+                i = string_end(line, i);
+                continue;
+            }
+            b'/' if line.get(i + 1) == Some(&b'/') => break,
+            b if b == stop && stop != 0 => return None,
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                low = low.min(depth);
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    (stop == 0 || low == 0).then_some(depth)
+}
+
+/// The start of the line after the one at `i`.
+fn next_line(bytes: &[u8], i: usize) -> Option<usize> {
+    let mut next = line_end(bytes, i);
+    if next >= bytes.len() {
+        return None;
+    }
+    next += if bytes[next] == b'\r' && bytes.get(next + 1) == Some(&b'\n') { 2 } else { 1 };
+    Some(next)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

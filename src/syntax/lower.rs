@@ -39,6 +39,10 @@ pub(super) fn lower(cst: &Cst, text: &str, file: FileId, diagnostics: &mut Vec<D
                     _ => tree.unparsed_names.extend(item_names(item.text(text))),
                 }
             }
+            Kind::MissingOpen => match lowerer.missing_open(item) {
+                Some(node) if !lowerer.head_broken && !lowerer.lost => tree.nodes.push(node),
+                _ => tree.unparsed_names.extend(item_names(head_text(item, text))),
+            },
             kind if is_error(kind) => {
                 lowerer.error(item);
                 tree.unparsed_names.extend(item_names(head_text(item, text)));
@@ -50,6 +54,14 @@ pub(super) fn lower(cst: &Cst, text: &str, file: FileId, diagnostics: &mut Vec<D
         cst.tokens().filter(|token| token.kind() == Kind::Comment).map(|token| lowerer.span(token.range())).collect();
     tree.nodes.shrink_to_fit();
     tree
+}
+
+/// A line as a message quotes it: at most 60 characters.
+fn shown_head(line: &str) -> String {
+    match line.char_indices().nth(60) {
+        Some((at, _)) => format!("{}…", &line[..at]),
+        None => line.to_string(),
+    }
 }
 
 fn is_value(kind: Kind) -> bool {
@@ -254,6 +266,42 @@ impl Lowerer<'_> {
             return ValueKind::Invalid;
         }
         kind
+    }
+
+    /// A top-level line whose block lost its `{`: reported once, at the end
+    /// of the line, and read with the indented lines after it as its block,
+    /// so that nothing in them is reported for the missing brace.
+    fn missing_open(&mut self, element: Element<'_>) -> Option<Node> {
+        let mut items =
+            element.children().filter(|c| matches!(c.kind(), Kind::Node | Kind::Rule) || is_error(c.kind()));
+        let head = items.next().filter(|c| matches!(c.kind(), Kind::Node | Kind::Rule))?;
+        let mut node = self.node(head)?;
+        let head_broken = self.head_broken;
+        let head_text = self.text[head.range()].trim_end();
+        let head_end = head.range().start + head_text.len();
+        let close = element.range().end - 1;
+        self.diagnostics.push(
+            Diagnostic::error(
+                &codes::MISSING_OPEN,
+                format!("`{}` is missing the `{{` of its block", shown_head(head_text)),
+            )
+            .primary(self.span(head_end..head_end), "`{` expected here")
+            .secondary(self.span(close..close + 1), "the block this `}` closes starts after this line")
+            .help("add `{` at the end of the line"),
+        );
+        let mut nodes = Vec::new();
+        for item in items {
+            match item.kind() {
+                Kind::Node | Kind::Rule => nodes.extend(self.node(item)),
+                // The `}` that closes the block.
+                _ if item.range().start == close => {}
+                _ => self.error(item),
+            }
+        }
+        self.head_broken = head_broken;
+        node.block = Some(Block { nodes, span: self.span(head_end..element.range().end), broken: true });
+        node.span = self.span(element.range());
+        Some(node)
     }
 
     /// Reports an error node, and the errors inside the block it may open.

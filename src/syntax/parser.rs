@@ -39,12 +39,26 @@ pub(super) fn build(text: &str) -> Cst {
     builder.finish()
 }
 
-/// Reads the items of `text[pos..end]` into the tree.
-fn items(text: &str, mut pos: usize, end: usize, builder: &mut Builder<'_>) {
+/// Reads the items of `text[pos..end]` into the tree.  A top-level line
+/// whose block lost its `{` is read as one [`Kind::MissingOpen`] region.
+fn items(text: &str, pos: usize, end: usize, builder: &mut Builder<'_>) {
+    items_to(text, pos, end, builder, true);
+}
+
+/// Reads the items of `text[pos..end]`, looking for a lost `{` when
+/// `recover` (not inside a region already read as one).
+fn items_to(text: &str, mut pos: usize, end: usize, builder: &mut Builder<'_>, recover: bool) {
     loop {
         pos = separators(text, pos, end, builder);
         if pos >= end {
             return;
+        }
+        if let Some(region_end) = recover.then(|| guard::missing_open(text, pos, end)).flatten() {
+            builder.open(Kind::MissingOpen, pos);
+            items_to(text, pos, region_end, builder, false);
+            builder.close(region_end);
+            pos = region_end;
+            continue;
         }
         let slice = &text[pos..end];
         match Grammar::parse(Rule::item, slice) {

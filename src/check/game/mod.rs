@@ -478,7 +478,7 @@ impl<'a> GameChecker<'a> {
         };
         let mut diagnostic = Diagnostic::error(&codes::UNKNOWN_FIELD, message)
             .primary(node.name.span, label)
-            .note(format!("expected one of: {}", candidates.join(", ")));
+            .expected(&candidates, "its kind declares no field: add `field` lines to the kind in the ruleset");
         diagnostic = diagnostic.suggest(suggest(name, candidates.iter().copied()));
         self.report(diagnostic);
     }
