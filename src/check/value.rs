@@ -124,6 +124,11 @@ impl GameChecker<'_> {
         if let Some(special) = self.special(spec, value) {
             return Some(special);
         }
+        if let Type::Enum(id) | Type::Set(id) = &spec.ty {
+            // A type the ruleset does not declare is reported at the
+            // ruleset, once, not at every card that gives the field.
+            self.ruleset.enum_values(id)?;
+        }
         let typed = match (&spec.ty, &value.kind) {
             (Type::Int, ValueKind::Int(n)) => Value::Int(*n),
             (Type::Signed, ValueKind::Signed(n)) => Value::Signed(*n),

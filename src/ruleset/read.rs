@@ -955,7 +955,7 @@ impl Loader<'_> {
                         format!("`{name}` is neither a built-in type nor an enum of this ruleset"),
                     )
                     .primary(span, "unknown type")
-                    .suggest(suggest(&name, candidates)),
+                    .suggest(Type::synonym(&name).or_else(|| suggest(&name, candidates))),
                 );
             }
         }

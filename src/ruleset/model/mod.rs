@@ -580,6 +580,22 @@ impl Type {
         ("image", Type::Image),
     ];
 
+    /// The built-in type another language's name for it means: `integer`
+    /// is `int` here.
+    pub fn synonym(name: &str) -> Option<&'static str> {
+        const SYNONYMS: &[(&str, &str)] = &[
+            ("integer", "int"),
+            ("number", "int"),
+            ("num", "int"),
+            ("float", "decimal"),
+            ("real", "decimal"),
+            ("str", "text"),
+            ("image-path", "image"),
+            ("picture", "image"),
+        ];
+        SYNONYMS.iter().find(|(other, _)| other.eq_ignore_ascii_case(name)).map(|(_, ours)| *ours)
+    }
+
     /// How the type is written in a ruleset.
     pub fn name(&self) -> &str {
         if let Type::Enum(name) | Type::Set(name) = self {
