@@ -264,11 +264,20 @@ fn check_game(
     checker.lost_names = trees.iter().flat_map(|t| t.unparsed_names.iter().cloned()).collect();
     let items: Vec<&crate::syntax::ast::Node> = trees.iter().flat_map(|t| t.nodes.iter().skip(1)).collect();
 
-    // First pass: what cards declare for others to use.
+    // First pass: what cards declare for others to use, those lost to a
+    // mistake in their head or kind included, and the names of the latter.
     for node in &items {
-        if let Some(kind) = ruleset.kind(&node.name.text) {
-            checker.collect_deck_keywords(node, kind);
+        match ruleset.kind(&node.name.text) {
+            Some(kind) => checker.collect_deck_keywords(node, Some(kind)),
+            None if !checker.is_deck_word(&node.name.text) => {
+                checker.collect_deck_keywords(node, None);
+                checker.lost_names.extend(crate::ruleset::names::string_at(node, 0).map(str::to_string));
+            }
+            None => {}
         }
+    }
+    for node in trees.iter().flat_map(|t| t.lost_nodes.iter()) {
+        checker.collect_deck_keywords(node, ruleset.kind(&node.name.text));
     }
     let kept = kept.map(|kept| kept.for_context(checker.context_fingerprint(rules)));
 

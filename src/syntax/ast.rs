@@ -14,6 +14,10 @@ pub struct SourceTree {
     /// found in their text), so that later stages raise no follow-on errors
     /// about them: the syntax error is the one report.
     pub unparsed_names: Vec<String>,
+    /// Items whose head did not read, as far as they were read: what they
+    /// declare for other cards (a deck keyword) is still known, so that the
+    /// one syntax error is not followed by errors at the cards that use it.
+    pub lost_nodes: Vec<Node>,
 }
 
 impl SourceTree {

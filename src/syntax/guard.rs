@@ -209,7 +209,9 @@ pub fn missing_open(text: &str, start: usize, end: usize) -> Option<usize> {
     }
     let mut line = start;
     let head_end = line_end(bytes, line).min(end);
-    if braces(&bytes[line..head_end], b';') != Some(0) {
+    // A name whose quote is never closed swallows the `{` after it: that is
+    // a missing `{` too, reported as the unclosed string.
+    if braces(&bytes[line..head_end], b';', true) != Some(0) {
         return None;
     }
     let (mut depth, mut indented) = (0i64, false);
@@ -223,11 +225,11 @@ pub fn missing_open(text: &str, start: usize, end: usize) -> Option<usize> {
         }
         if code.len() == content.len() {
             // A line in the first column: the `}` that closes the region.
-            let closes = code.starts_with(b"}") && braces(&code[1..], b'}') == Some(0);
+            let closes = code.starts_with(b"}") && braces(&code[1..], b'}', false) == Some(0);
             return (closes && depth == 0 && indented).then_some(line + 1);
         }
         indented = true;
-        depth += braces(content, 0)?;
+        depth += braces(content, 0, false)?;
         if depth < 0 {
             return None;
         }
@@ -235,14 +237,19 @@ pub fn missing_open(text: &str, start: usize, end: usize) -> Option<usize> {
 }
 
 /// The `{` less the `}` of a line, strings and comments aside; `None` when
-/// the line holds the byte `stop` outside them, or closes more than it opens
-/// at some point.
-fn braces(line: &[u8], stop: u8) -> Option<i64> {
+/// the line holds the byte `stop` outside them, closes more than it opens
+/// at some point, or leaves a string open (unless `open_string_ends_it`).
+fn braces(line: &[u8], stop: u8, open_string_ends_it: bool) -> Option<i64> {
     let (mut depth, mut i, mut low) = (0i64, 0, 0i64);
     while i < line.len() {
         match line[i] {
             b'"' => {
-                i = string_end(line, i);
+                let after = string_end(line, i);
+                if after <= i + 1 || line[after - 1] != b'"' {
+                    // A string never closed runs to the end of the line.
+                    return open_string_ends_it.then_some(depth);
+                }
+                i = after;
                 continue;
             }
             b'/' if line.get(i + 1) == Some(&b'/') => break,

@@ -30,6 +30,7 @@ pub(super) fn lower(cst: &Cst, text: &str, file: FileId, diagnostics: &mut Vec<D
                 // it is cannot be trusted.
                 if lowerer.head_broken {
                     tree.unparsed_names.extend(item_names(head_text(item, text)));
+                    tree.lost_nodes.extend(node);
                     continue;
                 }
                 match node {
@@ -41,7 +42,10 @@ pub(super) fn lower(cst: &Cst, text: &str, file: FileId, diagnostics: &mut Vec<D
             }
             Kind::MissingOpen => match lowerer.missing_open(item) {
                 Some(node) if !lowerer.head_broken && !lowerer.lost => tree.nodes.push(node),
-                _ => tree.unparsed_names.extend(item_names(head_text(item, text))),
+                node => {
+                    tree.unparsed_names.extend(item_names(head_text(item, text)));
+                    tree.lost_nodes.extend(node);
+                }
             },
             kind if is_error(kind) => {
                 lowerer.error(item);
@@ -280,15 +284,18 @@ impl Lowerer<'_> {
         let head_text = self.text[head.range()].trim_end();
         let head_end = head.range().start + head_text.len();
         let close = element.range().end - 1;
-        self.diagnostics.push(
-            Diagnostic::error(
-                &codes::MISSING_OPEN,
-                format!("`{}` is missing the `{{` of its block", shown_head(head_text)),
-            )
-            .primary(self.span(head_end..head_end), "`{` expected here")
-            .secondary(self.span(close..close + 1), "the block this `}` closes starts after this line")
-            .help("add `{` at the end of the line"),
-        );
+        // A name never closed swallowed the `{`: its own error says it all.
+        if !head.descendants().any(|e| e.kind() == Kind::Unterminated) {
+            self.diagnostics.push(
+                Diagnostic::error(
+                    &codes::MISSING_OPEN,
+                    format!("`{}` is missing the `{{` of its block", shown_head(head_text)),
+                )
+                .primary(self.span(head_end..head_end), "`{` expected here")
+                .secondary(self.span(close..close + 1), "the block this `}` closes starts after this line")
+                .help("add `{` at the end of the line"),
+            );
+        }
         let mut nodes = Vec::new();
         for item in items {
             match item.kind() {
@@ -537,16 +544,26 @@ pub(super) fn item_names(text: &str) -> Vec<String> {
         let Some(rest) = line[word_end..].trim_start().strip_prefix('"') else { continue };
         let mut name = String::new();
         let mut chars = rest.chars();
+        let mut closed = false;
         while let Some(c) = chars.next() {
             match c {
                 '"' => {
-                    names.push(std::mem::take(&mut name));
+                    closed = true;
                     break;
                 }
                 '\\' => name.extend(chars.next()),
                 c => name.push(c),
             }
         }
+        if !closed {
+            // A name whose quote is never closed runs to the end of the
+            // line, over the tags and `{` after it: where it was meant to
+            // end is not known, so each run of its first words is a name.
+            let words: Vec<&str> = name.split_whitespace().collect();
+            names.extend((1..words.len()).map(|n| words[..n].join(" ")));
+            name = words.join(" ");
+        }
+        names.push(name);
     }
     names
 }

@@ -98,15 +98,22 @@ impl<'a> GameChecker<'a> {
         self.diagnostics.push(diagnostic);
     }
 
-    /// First pass over a card: the keywords it declares for its deck.
-    pub fn collect_deck_keywords(&mut self, node: &Node, kind: &Kind) {
+    /// First pass over a card: the keywords it declares for its deck.  A
+    /// card whose kind is not known (misspelt, or its head did not read)
+    /// declares what a field of that name declares in any kind, for every
+    /// deck: its one error is not followed by one at each card using them.
+    pub fn collect_deck_keywords(&mut self, node: &Node, kind: Option<&Kind>) {
         let Some(block) = &node.block else { return };
-        let symbol = deck_symbol(self.files, self.ruleset, node, &kind.schema);
+        let symbol = kind.and_then(|kind| deck_symbol(self.files, self.ruleset, node, &kind.schema));
+        let kinds = match kind {
+            Some(kind) => std::slice::from_ref(kind),
+            None => self.ruleset.kinds.as_slice(),
+        };
         for field in &block.nodes {
-            let declares = kind
-                .schema
-                .field(&field.name.text)
-                .is_some_and(|f| f.schema.takes.first().is_some_and(|t| t.ty == Type::NewKeyword));
+            let declares = kinds
+                .iter()
+                .filter_map(|kind| kind.schema.field(&field.name.text))
+                .any(|f| f.schema.takes.first().is_some_and(|t| t.ty == Type::NewKeyword));
             if let (true, Some(ValueKind::Ident(id))) = (declares, field.values.first().map(|v| &v.kind)) {
                 let symbols = self.deck_keyword_symbols.entry(id.clone()).or_default();
                 if !symbols.contains(&symbol) {
@@ -513,14 +520,10 @@ pub(super) fn deck_symbol(files: &Files, ruleset: &Ruleset, node: &Node, schema:
                 }
             }
         }
+        // A symbol the ruleset does not declare is reported at the card; the
+        // card then belongs to no deck symbol in particular.
         let span = field.values.first()?.span.to(field.values.last()?.span)?;
-        match printed::printed_name_of_run(ruleset, &Type::DeckSymbol, files.text(span)) {
-            Some(id) => Some(id),
-            None => match &field.values.first()?.kind {
-                ValueKind::Ident(s) => Some(s.clone()),
-                _ => None,
-            },
-        }
+        printed::printed_name_of_run(ruleset, &Type::DeckSymbol, files.text(span))
     })
 }
 
