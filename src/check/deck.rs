@@ -332,10 +332,11 @@ impl GameChecker<'_> {
             let clean = self.diagnostics.len() == problems_before
                 && !lost
                 && !deck.broken
-                && !duplicated.contains(&(deck.within, deck.name.as_str()));
-            // Counting a deck whose lines did not resolve, or that names an
-            // item lost to a syntax error, would only repeat that mistake as
-            // rule failures.
+                && !duplicated.contains(&(deck.within, deck.name.as_str()))
+                && !holds_broken(&pool, &self.broken_cards);
+            // Counting a deck whose lines did not resolve, that names an
+            // item lost to a syntax error or holds a card with an error,
+            // would only repeat that mistake as rule failures.
             if clean {
                 self.rules(deck, deck_type, cards, &pool, &params);
             }
@@ -977,4 +978,10 @@ fn names_listed(names: &[&str]) -> String {
         listed.push_str(&format!(" and {} more", names.len() - SHOWN));
     }
     listed
+}
+
+/// Whether a pool, or a pool it includes, holds a card that has an error.
+fn holds_broken(pool: &Pool, broken: &[bool]) -> bool {
+    pool.entries.iter().any(|entry| broken.get(entry.card).copied().unwrap_or(false))
+        || pool.included.iter().any(|included| holds_broken(&included.pool, broken))
 }

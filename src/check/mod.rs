@@ -62,10 +62,15 @@ pub(crate) fn check_cached(
     mut cache: Option<(&mut ByGame<Checked>, u64)>,
 ) -> Project {
     let (rulesets, content) = load_rulesets(files, trees, diagnostics);
+    let usual = usual_game(&content, &rulesets);
     let mut by_game: HashMap<usize, Vec<&SourceTree>> = HashMap::new();
+    // The names a file of no known game gives its items: naming them
+    // elsewhere is not a second mistake.
+    let mut orphans: Vec<String> = Vec::new();
     for (file, tree) in content {
-        if let Some(i) = game_index(files, file, tree, &rulesets, diagnostics) {
-            by_game.entry(i).or_default().push(tree);
+        match game_index(files, file, tree, &rulesets, usual, diagnostics) {
+            Some(i) => by_game.entry(i).or_default().push(tree),
+            None => orphans.extend(item_names(tree)),
         }
     }
 
@@ -82,7 +87,7 @@ pub(crate) fn check_cached(
         used[i] = true;
         let id = &rulesets[i].id;
         let kept = cache.as_mut().map(|(cache, _)| cache.remove(id).unwrap_or_default());
-        let (game, problems, kept) = check_game(files, &rulesets[i], &trees, kept, rules);
+        let (game, problems, kept) = check_game(files, &rulesets[i], (&trees, &orphans), kept, rules);
         if let (Some((cache, _)), Some(kept)) = (cache.as_mut(), kept) {
             cache.insert(id.clone(), kept);
         }
@@ -144,6 +149,7 @@ fn game_index(
     file: FileId,
     tree: &SourceTree,
     rulesets: &[Ruleset],
+    usual: &str,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<usize> {
     let Some(header) = tree.nodes.first() else {
@@ -152,7 +158,7 @@ fn game_index(
             diagnostics.push(
                 Diagnostic::error(&codes::MISSING_GAME, format!("`{}` has no cards", files.get(file).name))
                     .primary(Span::new(file, 0, 0), "nothing here")
-                    .help("a card file starts with the game it belongs to, like `game dreadnaught-2e`"),
+                    .help(format!("a card file starts with the game it belongs to, like `game {usual}`")),
             );
         }
         return None;
@@ -161,7 +167,7 @@ fn game_index(
         diagnostics.push(
             Diagnostic::error(&codes::MISSING_GAME, "this file does not say which game it is for")
                 .primary(header.head_span(), "expected `game NAME` before this")
-                .help("start the file with a line like `game dreadnaught-2e`"),
+                .help(format!("start the file with a line like `game {usual}`")),
         );
         return None;
     };
@@ -177,6 +183,28 @@ fn game_index(
         );
     }
     found
+}
+
+/// The game most content files name, for examples in messages: else a
+/// game the project declares, else the first bundled one.
+fn usual_game<'r>(content: &[(FileId, &SourceTree)], rulesets: &'r [Ruleset]) -> &'r str {
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for (_, tree) in content {
+        if let Some(id) = game_of(tree) {
+            *counts.entry(id).or_default() += 1;
+        }
+    }
+    let bundled = |id: &str| builtin::ids().any(|b| b == id);
+    let named = rulesets.iter().max_by_key(|r| (counts.get(r.id.as_str()).copied().unwrap_or(0), !bundled(&r.id)));
+    named.map_or_else(|| builtin::ids().next().unwrap_or("my-game"), |r| r.id.as_str())
+}
+
+/// The names a file's items give themselves (cards and decks), those of
+/// items that did not read included.
+fn item_names(tree: &SourceTree) -> impl Iterator<Item = String> + '_ {
+    let items = tree.nodes.iter().enumerate().filter(|(i, node)| *i > 0 || node.name.text != "game");
+    let named = items.filter_map(|(_, node)| crate::ruleset::names::string_at(node, 0).map(str::to_string));
+    named.chain(tree.unparsed_names.iter().cloned())
 }
 
 /// The trees a ruleset extends, outermost base first.
@@ -256,12 +284,13 @@ impl game::GameChecker<'_> {
 fn check_game(
     files: &Files,
     ruleset: &Ruleset,
-    trees: &[&SourceTree],
+    (trees, orphans): (&[&SourceTree], &[String]),
     kept: Option<Kept<Checked>>,
     rules: u64,
 ) -> (GameContent, Vec<Diagnostic>, Option<Kept<Checked>>) {
     let mut checker = game::GameChecker::new(files, ruleset);
     checker.lost_names = trees.iter().flat_map(|t| t.unparsed_names.iter().cloned()).collect();
+    checker.lost_names.extend(orphans.iter().cloned());
     let items: Vec<&crate::syntax::ast::Node> = trees.iter().flat_map(|t| t.nodes.iter().skip(1)).collect();
 
     // First pass: what cards declare for others to use, those lost to a
@@ -341,8 +370,24 @@ fn check_game(
     drop(first_of);
     let cards: Vec<Arc<crate::ir::Card>> =
         checked_cards.into_iter().zip(twice).filter(|(_, twice)| !twice).map(|((card, _), _)| card).collect();
+    checker.broken_cards = with_errors(&cards, &checker.diagnostics);
     let decks = checker.decks(&deck_sources, &cards);
     ((cards, decks), checker.diagnostics, kept.map(|kept| kept.renewed(files, used, fresh)))
+}
+
+/// For each card, whether an error points inside it.
+fn with_errors(cards: &[Arc<crate::ir::Card>], diagnostics: &[Diagnostic]) -> Vec<bool> {
+    let mut errors: Vec<Span> =
+        diagnostics.iter().filter(|d| d.is_error()).filter_map(Diagnostic::primary_span).collect();
+    errors.sort_unstable_by_key(|span| (span.file, span.start));
+    cards
+        .iter()
+        .map(|card| {
+            let extent = card.extent;
+            let first = errors.partition_point(|e| (e.file, e.start) < (extent.file, extent.start));
+            errors.get(first).is_some_and(|e| e.file == extent.file && e.end <= extent.end)
+        })
+        .collect()
 }
 
 /// What one share of a game's items came to.

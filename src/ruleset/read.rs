@@ -160,26 +160,29 @@ impl Loader<'_> {
     }
 
     /// Reports a line that is not one of `block`'s, with those it could be.
-    fn unknown<T>(&mut self, node: &Node, block: &'static Block<T>) {
+    /// The line was probably meant to be the one suggested, which it is
+    /// then read as, so that its one mistake is not followed by one at
+    /// every use of what it declares.
+    fn unknown<T>(&mut self, node: &Node, block: &'static Block<T>) -> Option<Found<T>> {
         let name = &node.name.text;
-        let expected: Vec<&str> = block.lines().iter().map(|about| about.name).collect();
+        let expected: Vec<&'static str> = block.lines().iter().map(|about| about.name).collect();
+        let meant = suggest(name, expected.iter().copied());
         self.diagnostics.push(
             Diagnostic::error(block.code, format!("`{name}` is not part of {} here", block.language))
                 .primary(node.name.span, "not understood here")
                 .expected(&expected, "nothing stands here")
-                .suggest(suggest(name, expected.iter().copied())),
+                .suggest(meant),
         );
+        block.find(meant?)
     }
 
     /// Reads one declaration of a file by its line in the language.
     fn declaration(&mut self, node: &Node, file: &'static Block<Ruleset>, ruleset: &mut Ruleset) {
-        let Some(Found::Own(line)) = file.find(&node.name.text) else {
-            self.unknown(node, file);
-            return;
-        };
+        let found = file.find(&node.name.text).or_else(|| self.unknown(node, file));
+        let Some(Found::Own(line)) = found else { return };
         match line.about.occurs {
             Occurs::Once => self.timing.once(node, self.diagnostics),
-            Occurs::ById if !self.first_of_its_id(node, ruleset) => return,
+            Occurs::ById if !self.first_of_its_id(line.about.name, node, ruleset) => return,
             Occurs::ById | Occurs::Many => {}
         }
         self.no_stray_block(None, node, &line.about, file);
@@ -189,8 +192,7 @@ impl Loader<'_> {
 
     /// Whether a declaration is the first of its kind and id in its file.
     /// One of a base ruleset's is forgotten: a house rule replaces it.
-    fn first_of_its_id(&mut self, node: &Node, ruleset: &mut Ruleset) -> bool {
-        let what = node.name.text.as_str();
+    fn first_of_its_id(&mut self, what: &str, node: &Node, ruleset: &mut Ruleset) -> bool {
         let Some(id) = ident_at(node, 0) else { return true };
         let seen = &mut self.seen;
         if let Some(at) = seen.iter().position(|(w, i, first)| w == what && i == id && first.file != node.span.file) {
@@ -223,7 +225,7 @@ impl Loader<'_> {
     /// in `block`.
     pub(super) fn read_block<T>(&mut self, node: &Node, block: &'static Block<T>, target: &mut T) {
         for child in children(node) {
-            match block.find(&child.name.text) {
+            match block.find(&child.name.text).or_else(|| self.unknown(child, block)) {
                 Some(Found::Own(line)) => {
                     self.no_stray_block(Some(node), child, &line.about, block);
                     self.reading(&line.about);
@@ -234,7 +236,7 @@ impl Loader<'_> {
                     self.reading(&line.about);
                     (line.read)(self, child, part(target));
                 }
-                None => self.unknown(child, block),
+                None => {}
             }
         }
     }
@@ -962,6 +964,7 @@ impl Loader<'_> {
         let roles: Vec<&str> = ruleset.roles.iter().map(|r| r.id.as_str()).collect();
         let tags: Vec<&str> = ruleset.tags.iter().map(|t| t.id.as_str()).collect();
         let deck_types: Vec<&str> = ruleset.deck_types.iter().map(|d| d.id.as_str()).collect();
+        let mut undeclared: Vec<Undeclared> = Vec::new();
         for NameRef { wanted, owner, name, span } in std::mem::take(&mut self.name_refs) {
             let (declared, message) = match wanted {
                 Wanted::Kind => (&kinds, format!("`{owner}` is limited to kind `{name}`, which is not declared")),
@@ -977,13 +980,16 @@ impl Loader<'_> {
                 }
             };
             if !declared.contains(&name.as_str()) {
+                let meant = suggest(&name, declared.iter().copied()).map(str::to_string);
                 self.diagnostics.push(
                     Diagnostic::error(&codes::BAD_RULESET, message)
                         .primary(span, "not declared in this ruleset")
-                        .suggest(suggest(&name, declared.iter().copied())),
+                        .suggest(meant.as_deref()),
                 );
+                undeclared.push(Undeclared { wanted, owner, name, meant });
             }
         }
+        forget_undeclared(ruleset, &undeclared);
         super::timing::resolve(ruleset, std::mem::take(&mut self.timing), self.diagnostics);
         for (token, ty, span) in std::mem::take(&mut self.special_refs) {
             super::special::check_accepted(&token, &ty, span, ruleset, self.diagnostics);
@@ -1131,4 +1137,37 @@ pub struct Played {
     /// How many values the field takes.
     values: usize,
     lines: Vec<CardsPlayed>,
+}
+
+/// A kind or role a declaration names that is not declared, and the one
+/// it was probably meant to be.
+struct Undeclared {
+    wanted: Wanted,
+    owner: String,
+    name: String,
+    meant: Option<String>,
+}
+
+/// Reads each undeclared kind or role a declaration names (each reported)
+/// as the one it was probably meant to be, or leaves it out: a keyword
+/// limited to a misspelt kind, or a kind allowing a misspelt role, is not
+/// then refused on every card that uses it.
+fn forget_undeclared(ruleset: &mut Ruleset, undeclared: &[Undeclared]) {
+    let mend = |names: &mut Vec<String>, name: &str, meant: &Option<String>| match meant {
+        Some(meant) => names.iter_mut().filter(|n| *n == name).for_each(|n| *n = meant.clone()),
+        None => names.retain(|n| n != name),
+    };
+    for Undeclared { wanted, owner, name, meant } in undeclared {
+        match wanted {
+            Wanted::Kind => {
+                let keywords = ruleset.keywords.iter_mut().filter(|k| k.id == *owner).map(|k| &mut k.only);
+                let tags = ruleset.tags.iter_mut().filter(|t| t.id == *owner).map(|t| &mut t.only);
+                keywords.chain(tags).for_each(|only| mend(only, name, meant));
+            }
+            Wanted::Role => {
+                ruleset.kinds.iter_mut().filter(|k| k.id == *owner).for_each(|k| mend(&mut k.roles, name, meant));
+            }
+            Wanted::Tag | Wanted::DeckType | Wanted::SetAside => {}
+        }
+    }
 }

@@ -50,6 +50,9 @@ pub(super) struct GameChecker<'a> {
     /// Names of items that did not parse: references to them raise no
     /// follow-on errors, the syntax error being their one report.
     pub lost_names: std::collections::HashSet<String>,
+    /// For each card of the game, in order, whether it has an error: the
+    /// rules of a deck holding it are not judged on what is left of it.
+    pub broken_cards: Vec<bool>,
     /// The keywords by the names a rulebook prints, shared by the forks.
     pub(super) printed_names: std::sync::Arc<printed::Names<'a>>,
 }
@@ -65,6 +68,7 @@ impl<'a> GameChecker<'a> {
             deck_keyword_symbols: HashMap::new(),
             lint_levels: Vec::new(),
             lost_names: Default::default(),
+            broken_cards: Vec::new(),
             printed_names: std::sync::Arc::new(printed::Names::of(ruleset)),
         }
     }
@@ -82,6 +86,7 @@ impl<'a> GameChecker<'a> {
             lint_levels: Vec::new(),
             // Only decks look names up, and they are checked by the first.
             lost_names: Default::default(),
+            broken_cards: Vec::new(),
             printed_names: self.printed_names.clone(),
         }
     }
@@ -221,6 +226,9 @@ impl<'a> GameChecker<'a> {
         let mut body = Body::default();
         let mut seen: HashMap<&str, Span> = HashMap::new();
         let mut order = effects::Order::default();
+        // The fields that unknown lines were taken to mean: a field misspelt
+        // is one mistake, not also a missing field.
+        let mut meant: Vec<String> = Vec::new();
         for node in nodes {
             let name = node.name.text.as_str();
             if schema.effects && self.effect_construct(node, schema, card, owner_name, &mut body, &mut order) {
@@ -231,7 +239,7 @@ impl<'a> GameChecker<'a> {
                     self.lint_levels.extend(levels);
                     continue;
                 }
-                self.unknown_field(node, schema, owner_name);
+                meant.extend(self.unknown_field(node, schema, owner_name));
                 continue;
             };
             if let Some(first) = seen.get(name) {
@@ -256,7 +264,7 @@ impl<'a> GameChecker<'a> {
             }
         }
         for field in &schema.fields {
-            if field.required && !seen.contains_key(field.name.as_str()) {
+            if field.required && !seen.contains_key(field.name.as_str()) && !meant.contains(&field.name) {
                 let example = field.schema.takes.iter().map(|t| t.ty.describe()).collect::<Vec<_>>().join(", ");
                 let help = if example.is_empty() {
                     format!("add `{}`", field.name)
@@ -471,7 +479,9 @@ impl<'a> GameChecker<'a> {
         format!("give its parts together, on one line (`{name} {before} {after}`) or in one block")
     }
 
-    fn unknown_field(&mut self, node: &Node, schema: &Schema, owner_name: &str) {
+    /// Reports a line that is no field of the block; gives the field it was
+    /// probably meant to be, if any.
+    fn unknown_field(&mut self, node: &Node, schema: &Schema, owner_name: &str) -> Option<String> {
         let name = &node.name.text;
         let mut candidates: Vec<&str> = schema.fields.iter().map(|f| f.name.as_str()).collect();
         if schema.effects {
@@ -483,11 +493,13 @@ impl<'a> GameChecker<'a> {
             true => (format!("`{name}` is no effect role or field of {owner_name}"), "unknown role or field"),
             false => (format!("{owner_name} has no field `{name}`"), "unknown field"),
         };
-        let mut diagnostic = Diagnostic::error(&codes::UNKNOWN_FIELD, message)
+        let meant = suggest(name, candidates.iter().copied()).map(str::to_string);
+        let diagnostic = Diagnostic::error(&codes::UNKNOWN_FIELD, message)
             .primary(node.name.span, label)
-            .expected(&candidates, "its kind declares no field: add `field` lines to the kind in the ruleset");
-        diagnostic = diagnostic.suggest(suggest(name, candidates.iter().copied()));
+            .expected(&candidates, "its kind declares no field: add `field` lines to the kind in the ruleset")
+            .suggest(meant.as_deref());
         self.report(diagnostic);
+        meant
     }
 }
 
