@@ -198,6 +198,141 @@ const MUTATIONS: &[Mutation] = &[
         },
     },
     Mutation {
+        name: "a deck's type is misspelt",
+        rules: false,
+        apply: |text| {
+            at_first_line(
+                text,
+                |l| l.starts_with("deck \"") && l.ends_with('{'),
+                |line| {
+                    let close = line.rfind('"')?;
+                    let rest = line[close + 1..].trim_end_matches('{').trim();
+                    let word = rest.split_whitespace().next()?;
+                    Some(line.replacen(&format!(" {word}"), &format!(" {word}q"), 1))
+                },
+            )
+        },
+    },
+    Mutation {
+        name: "a deck lists a card zero times",
+        rules: false,
+        apply: |text| {
+            at_first_line(
+                text,
+                |l| l.trim_start().starts_with("card \""),
+                |line| {
+                    let close = line.rfind('"')?;
+                    Some(format!("{} x0", &line[..=close]))
+                },
+            )
+        },
+    },
+    Mutation {
+        name: "a deck's line is misspelt",
+        rules: false,
+        apply: |text| at_first_line(text, |l| l.trim_start().starts_with("card \""), misspell_first_word),
+    },
+    Mutation {
+        name: "a card is given twice",
+        rules: false,
+        apply: |text| {
+            let lines: Vec<&str> = text.lines().collect();
+            let head = lines.iter().position(|l| is_card_head(l))?;
+            let close = head + lines[head..].iter().position(|l| *l == "}")?;
+            let card = lines[head..=close].join("\n");
+            Some(format!("{text}\n{card}\n"))
+        },
+    },
+    Mutation {
+        name: "a keyword on a card is misspelt",
+        rules: false,
+        apply: |text| at_first_line(text, |l| l.trim_start().starts_with("keywords "), misspell_second_word),
+    },
+    Mutation {
+        name: "a card's text names a card that does not exist",
+        rules: false,
+        apply: |text| {
+            at_first_line(
+                text,
+                |l| l.trim_start().starts_with("text \""),
+                |line| {
+                    let close = line.rfind('"')?;
+                    Some(format!("{} See *Qwerty Zxcv*.{}", &line[..close], &line[close..]))
+                },
+            )
+        },
+    },
+    Mutation {
+        name: "a field's value is a text in quotes where a name is wanted",
+        rules: false,
+        apply: |text| {
+            at_first_line(text, is_field_line, |line| {
+                let indent = line.len() - line.trim_start().len();
+                let name_end = indent + line[indent..].find(' ')?;
+                Some(format!("{} \"quoted\"", &line[..name_end]))
+            })
+        },
+    },
+    Mutation {
+        name: "a line inside a card's nested block is misspelt",
+        rules: false,
+        apply: |text| {
+            at_first_line(
+                text,
+                |l| {
+                    l.starts_with("    ")
+                        && !l.starts_with("     ")
+                        && l.trim_start().starts_with(|c: char| c.is_ascii_lowercase())
+                },
+                misspell_first_word,
+            )
+        },
+    },
+    Mutation {
+        name: "a ruleset's deck type includes a deck type that does not exist",
+        rules: true,
+        apply: |text| at_first_line(text, |l| l.trim_start().starts_with("includes "), misspell_second_word),
+    },
+    Mutation {
+        name: "a rule names a field that does not exist",
+        rules: true,
+        apply: |text| {
+            at_first_line(
+                text,
+                |l| l.trim_start().starts_with("require \"") && l.contains("count("),
+                |line| Some(line.replacen("count(", "count(qwerty and ", 1)),
+            )
+        },
+    },
+    Mutation {
+        name: "a ruleset's enum lists a value twice",
+        rules: true,
+        apply: |text| {
+            at_first_line(
+                text,
+                |l| l.starts_with("enum ") && !l.ends_with('{') && l.split_whitespace().count() >= 3,
+                |line| {
+                    let last = line.split_whitespace().last()?;
+                    Some(format!("{line} {last}"))
+                },
+            )
+        },
+    },
+    Mutation {
+        name: "a ruleset's role has no colour name",
+        rules: true,
+        apply: |text| {
+            at_first_line(
+                text,
+                |l| l.trim_start().starts_with("colour "),
+                |line| {
+                    let indent = line.len() - line.trim_start().len();
+                    Some(format!("{}colour", &line[..indent]))
+                },
+            )
+        },
+    },
+    Mutation {
         name: "a ruleset's kind has no `{`",
         rules: true,
         apply: |text| {
@@ -267,6 +402,24 @@ const MUTATIONS: &[Mutation] = &[
     },
 ];
 
+/// `fmt` on the changed file leaves it as written, or writes a file that
+/// reads as the same tree: it never moves lines around a mistake.
+fn formatting_keeps_the_mistake(changed: &[File], original: &[File], mistake: &str) -> Option<String> {
+    let (name, text) = changed.iter().zip(original).find(|(now, before)| now.1 != before.1).map(|(now, _)| now)?;
+    let Ok(formatted) = cardsmith::fmt::format_text(name, text) else { return None };
+    if formatted == *text || shape(name, &formatted) == shape(name, text) {
+        return None;
+    }
+    Some(format!("{name}: `fmt` changes the tree of a file with {mistake}"))
+}
+
+/// A file's tree, without its spans.
+fn shape(name: &str, text: &str) -> String {
+    let mut files = cardsmith::source::Files::new();
+    let id = files.add(name, text.to_string());
+    cardsmith::syntax::parse(&files, id, &mut Vec::new()).shape(text)
+}
+
 fn read_game(folder: &str) -> Vec<File> {
     let dir = common::repo().join(folder);
     let mut paths: Vec<_> = std::fs::read_dir(&dir).expect("a game folder").flatten().map(|e| e.path()).collect();
@@ -323,6 +476,7 @@ fn each_mistake_gives_one_error() {
             let Some(changed) = mutated(&files, mutation) else { continue };
             tried += 1;
             let found = errors(&changed);
+            problems.extend(formatting_keeps_the_mistake(&changed, &files, mutation.name));
             let known = KNOWN_FLOODS.iter().find(|(name, game, _)| *name == mutation.name && game == folder);
             match (found.len(), known) {
                 (0, _) => problems.push(format!("{folder}: {} is not reported", mutation.name)),
@@ -340,7 +494,7 @@ fn each_mistake_gives_one_error() {
         }
     }
     assert!(tried >= 60, "only {tried} mistakes could be made");
-    assert!(MUTATIONS.len() >= 20, "{} kinds of mistake", MUTATIONS.len());
+    assert!(MUTATIONS.len() >= 30, "{} kinds of mistake", MUTATIONS.len());
     assert_eq!(floods.len(), KNOWN_FLOODS.len(), "a listed flood no longer applies: update KNOWN_FLOODS");
     assert!(problems.is_empty(), "{} of {tried} mistakes:\n\n{}", problems.len(), problems.join("\n\n"));
 }

@@ -58,6 +58,15 @@ impl GameChecker<'_> {
         self.ruleset.deck_types.iter().any(|d| d.word == word)
     }
 
+    /// The name of a deck item whose type is not one of its word's (it is
+    /// reported when the deck is read; decks including it are not told again).
+    pub fn deck_of_unknown_type<'n>(&self, node: &'n Node) -> Option<&'n str> {
+        let word = node.name.text.as_str();
+        let known =
+            ident_at(node, 1).is_some_and(|t| self.ruleset.deck_types.iter().any(|d| d.word == word && d.id == t));
+        (!known).then(|| string_at(node, 0)).flatten()
+    }
+
     /// Reads a deck item, and any deck it defines inline, into `out`.
     pub fn read_deck<'n>(&mut self, node: &'n Node, out: &mut Vec<DeckSource<'n>>) -> Option<String> {
         let word = node.name.text.as_str();

@@ -302,7 +302,10 @@ fn check_game(
                 checker.collect_deck_keywords(node, None);
                 checker.lost_names.extend(crate::ruleset::names::string_at(node, 0).map(str::to_string));
             }
-            None => {}
+            None => {
+                let lost = checker.deck_of_unknown_type(node).map(str::to_string);
+                checker.lost_names.extend(lost);
+            }
         }
     }
     for node in trees.iter().flat_map(|t| t.lost_nodes.iter()) {

@@ -383,8 +383,31 @@ impl Loader<'_> {
         if values.is_empty() {
             self.bad(node.head_span(), format!("enum `{id}` has no values"));
         }
+        self.values_once(node, id, &mut values);
         let printed = self.printed_spellings(id, &values, &labels, printed_lines);
         Some(EnumDef { id: id.to_string(), values, weights, labels, printed })
+    }
+
+    /// Reports a value an enum lists twice, and keeps it once.
+    fn values_once(&mut self, node: &Node, id: &str, values: &mut Vec<String>) {
+        let mut seen = std::collections::HashSet::new();
+        let twice: Vec<String> = values.iter().filter(|v| !seen.insert(v.as_str())).cloned().collect();
+        for value in &twice {
+            let at = node
+                .values
+                .iter()
+                .rev()
+                .find(|v| matches!(&v.kind, ValueKind::Ident(s) | ValueKind::String(s) if s == value));
+            let line = children(node).iter().rev().find(|n| n.name.text == *value).map(|n| n.name.span);
+            let span = at.map(|v| v.span).or(line).unwrap_or(node.head_span());
+            self.diagnostics.push(
+                Diagnostic::error(&codes::DUPLICATE_DECLARATION, format!("enum `{id}` lists `{value}` twice"))
+                    .primary(span, "listed again here")
+                    .help("list each value once"),
+            );
+        }
+        let mut kept = std::collections::HashSet::new();
+        values.retain(|v| kept.insert(v.clone()));
     }
 
     pub(super) fn deck_symbol(&mut self, node: &Node) -> Option<DeckSymbol> {
@@ -1167,7 +1190,11 @@ fn forget_undeclared(ruleset: &mut Ruleset, undeclared: &[Undeclared]) {
             Wanted::Role => {
                 ruleset.kinds.iter_mut().filter(|k| k.id == *owner).for_each(|k| mend(&mut k.roles, name, meant));
             }
-            Wanted::Tag | Wanted::DeckType | Wanted::SetAside => {}
+            Wanted::DeckType => {
+                let decks = ruleset.deck_types.iter_mut().filter(|d| d.id == *owner);
+                decks.for_each(|d| mend(&mut d.includes, name, meant));
+            }
+            Wanted::Tag | Wanted::SetAside => {}
         }
     }
 }
