@@ -148,7 +148,12 @@ with a number.
     require \"no unaligned ships\" all(faction != unalinged)   # wrong
     require \"no unaligned ships\" all(faction != unaligned)   # right
     require \"no free ships\" all(cost != free)                # wrong: cost is a number
-    require \"no free ships\" all(cost >= 1)                   # right";
+    require \"no free ships\" all(cost >= 1)                   # right
+
+A field of no number — initiative steps, text, names without weights —
+is never equal to a number nor larger or smaller than one:
+
+    require \"fast units\" all(initiative >= 5)               # wrong: a step is no number";
 
 RECURSIVE_DEFINITION "E0425" "recursive-definition" "\
 A rule calls a definition (`def`) that uses itself, directly or through

@@ -707,7 +707,7 @@ impl<'a> Evaluation<'a> {
         subject
             .values(field)
             .map(|v| match v {
-                Value::Int(n) | Value::Signed(n) => *n,
+                Value::Int(_) | Value::Signed(_) | Value::Decimal(_) | Value::Distance(_) => number(v).unwrap_or(0),
                 Value::Name(name) => weights.and_then(|e| e.weight(name)).unwrap_or(0),
                 _ => 0,
             })
@@ -719,7 +719,7 @@ impl<'a> Evaluation<'a> {
     fn has_number(&self, subject: &Subject<'_>, field: &str) -> bool {
         let weights = subject.kind.and_then(|kind| self.enum_of(kind, field));
         subject.values(field).any(|v| match v {
-            Value::Int(_) | Value::Signed(_) => true,
+            Value::Int(_) | Value::Signed(_) | Value::Decimal(_) | Value::Distance(_) => true,
             Value::Name(name) => weights.is_some_and(|e| e.weight(name).is_some()),
             _ => false,
         })

@@ -195,6 +195,8 @@ pub(crate) struct Names<'r> {
     /// (enum values, symbols, arcs…): a field test naming any other value
     /// could never hold.  Fields of free names or numbers are not listed.
     field_values: BTreeMap<&'r str, Vec<&'r str>>,
+    /// The fields some declaration of which holds a number a rule compares.
+    number_fields: Vec<&'r str>,
 }
 
 impl<'r> Names<'r> {
@@ -207,7 +209,8 @@ impl<'r> Names<'r> {
         fields.dedup();
         let text_fields = field_names(ruleset, holds_text);
         let def_index = defs.iter().enumerate().map(|(i, def)| (def.name.text.as_str(), i)).collect();
-        Names { ruleset, defs, def_index, used, fields, text_fields, field_values: field_values(ruleset) }
+        let (field_values, number_fields) = (field_values(ruleset), number_fields(ruleset));
+        Names { ruleset, defs, def_index, used, fields, text_fields, field_values, number_fields }
     }
 
     /// The definitions no rule compiled so far calls.
@@ -239,6 +242,7 @@ pub(crate) struct Compiler<'n, 'r> {
     fields: &'n [&'r str],
     text_fields: &'n [&'r str],
     field_values: &'n BTreeMap<&'r str, Vec<&'r str>>,
+    number_fields: &'n [&'r str],
     params: &'r [DeckParam],
     /// What the rule being compiled sees.
     scope: Cell<Scope>,
@@ -263,6 +267,7 @@ impl<'n, 'r> Compiler<'n, 'r> {
             fields: &names.fields,
             text_fields: &names.text_fields,
             field_values: &names.field_values,
+            number_fields: &names.number_fields,
             params,
             scope: Cell::new(scope),
             deck_type,
@@ -551,9 +556,12 @@ impl<'n, 'r> Compiler<'n, 'r> {
                 }
                 [(op @ (BinOp::Eq | BinOp::Ne), value)] => {
                     let field = self.field(first, diagnostics);
-                    let value = self.wanted(first, value, diagnostics);
-                    let (field, value) = both(field, value)?;
-                    Some(Filter::Holds { field, value, equal: *op == BinOp::Eq })
+                    let wanted = self.wanted(first, value, diagnostics);
+                    let (field, wanted) = both(field, wanted)?;
+                    if matches!(wanted, Wanted::Int(_)) {
+                        self.compares_numbers(&field, value, diagnostics)?;
+                    }
+                    Some(Filter::Holds { field, value: wanted, equal: *op == BinOp::Eq })
                 }
                 [(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), value)] => {
                     let field = self.field(first, diagnostics);
@@ -569,6 +577,7 @@ impl<'n, 'r> Compiler<'n, 'r> {
                         }
                     };
                     let (field, bound) = both(field, bound)?;
+                    self.compares_numbers(&field, value, diagnostics)?;
                     Some(Filter::Compare { field, cmp: compare(*op), bound })
                 }
                 _ if rest.iter().all(|(op, _)| op.precedence() == BinOp::Eq.precedence()) => {
@@ -694,6 +703,30 @@ impl<'n, 'r> Compiler<'n, 'r> {
             }
             other => not_a(other, Ty::Field, diagnostics),
         }
+    }
+
+    /// Whether a field is one a number can be compared with: a field of
+    /// no number (initiative steps, text, names without weights) would make
+    /// the test never hold, silently.
+    fn compares_numbers(&self, field: &str, number: &Expr, diagnostics: &mut Vec<Diagnostic>) -> Option<()> {
+        if field == "this" || self.number_fields.contains(&field) {
+            return Some(());
+        }
+        let written = match number.unparen() {
+            Expr::Int(n, _) => n.to_string(),
+            _ => "a number".to_string(),
+        };
+        diagnostics.push(
+            Diagnostic::error(
+                &codes::IMPOSSIBLE_RULE_VALUE,
+                format!("`{field}` holds no number, so comparing it with `{written}` never holds"),
+            )
+            .primary(number.span(), format!("`{field}` is never a number"))
+            .help(
+                "compare numbers with fields of `int`, `signed`, `decimal` or `distance`, or of an enum with weights",
+            ),
+        );
+        None
     }
 
     /// What `field == value` wants: a name the field can hold (or `deck`,
@@ -1169,6 +1202,31 @@ fn arg_outside_each_arg(name: &Name) -> Diagnostic {
     Diagnostic::error(&codes::RULE_TYPE, "`arg` stands for a keyword's argument only inside `each-arg`")
         .primary(name.span, "outside `each-arg`")
         .help("write `each-arg(KEYWORD, RULE)` and use `arg` in the rule")
+}
+
+/// The fields some declaration of which holds a number a rule compares:
+/// whole numbers, decimals and distances (by their whole part), and enum
+/// values with weights.
+fn number_fields(ruleset: &Ruleset) -> Vec<&str> {
+    let mut names: Vec<&str> = Vec::new();
+    let mut schemas: Vec<&Schema> = ruleset.kinds.iter().map(|k| &k.schema).collect();
+    schemas.extend(ruleset.shapes.iter().map(|(_, s)| s));
+    let counts = |ty: &Type| match ty {
+        Type::Int | Type::Signed | Type::Decimal | Type::Distance => true,
+        Type::Enum(id) => ruleset.enums.iter().any(|e| e.id == *id && !e.weights.is_empty()),
+        _ => false,
+    };
+    while let Some(schema) = schemas.pop() {
+        for field in &schema.fields {
+            schemas.push(&field.schema);
+            if field.schema.takes.iter().any(|t| counts(&t.ty)) {
+                names.push(&field.name);
+            }
+        }
+    }
+    names.sort_unstable();
+    names.dedup();
+    names
 }
 
 /// The names each field may hold, for the fields whose every declaration
