@@ -287,6 +287,16 @@ impl Reader<'_, '_, '_> {
         Span::new(self.place.file, self.place.offset + start, self.place.offset + end)
     }
 
+    /// A whole number, negated when written with a minus sign.
+    fn number(&mut self, digits: &str, start: usize, end: usize, negative: bool) {
+        let span = self.span(start, end);
+        let n = digits.parse::<i64>().map(|n| if negative { -n } else { n }).unwrap_or_else(|_| {
+            self.diagnostics.push(number_too_large(span));
+            0
+        });
+        self.operand_read(Expr::Int(n, span));
+    }
+
     /// Where an operand must come.
     fn operand_token(&mut self, token: Token<'_>, start: usize) -> Result<(), Diagnostic> {
         let end = self.lexer.pos;
@@ -298,13 +308,12 @@ impl Reader<'_, '_, '_> {
                 self.deeper(start, end, "`not`")?;
                 self.frame().nots.push(start);
             }
-            Token::Int(digits) => {
-                let span = self.span(start, end);
-                let n = digits.parse().unwrap_or_else(|_| {
-                    self.diagnostics.push(number_too_large(span));
-                    0
-                });
-                self.operand_read(Expr::Int(n, span));
+            Token::Int(digits) => self.number(digits, start, end, false),
+            // `-1`: a minus sign written against the number it negates.
+            Token::Op(BinOp::Sub) if self.lexer.text.as_bytes().get(end).is_some_and(u8::is_ascii_digit) => {
+                let (Token::Int(digits), _) = self.lexer.next() else { unreachable!("digits follow") };
+                let end = self.lexer.pos;
+                self.number(digits, start, end, true);
             }
             Token::Str(text) => {
                 let span = self.span(start, end);
