@@ -454,14 +454,13 @@ pub static ROLE: Block<Role> = Block {
             about: About {
                 name: "colour",
                 values: "COLOUR",
-                doc: "The colour faces print the role's effects in.",
+                doc: "The colour faces print the role's effects in: black, grey, red, red-orange, orange, yellow, \
+                      gold, green, blue, purple, brown, silver, white, or `#rrggbb`.",
                 example: "colour red",
                 body: Body::None,
                 occurs: Occurs::Many,
             },
-            read: |l, n, role| {
-                role.colour = l.name_or(n, "`colour` takes a colour name: `colour red`").or(role.colour.take())
-            },
+            read: |l, n, role| role.colour = l.colour(n).or(role.colour.take()),
         },
         Line {
             about: About {
@@ -762,12 +761,12 @@ pub static KIND: Block<Kind> = Block {
             about: About {
                 name: "border",
                 values: "COLOUR",
-                doc: "The colour of the kind's card border on faces.",
-                example: "border steelblue",
+                doc: "The colour of the kind's card border on faces, named as a role's `colour` is.",
+                example: "border grey",
                 body: Body::None,
                 occurs: Occurs::Many,
             },
-            read: |_, n, k| k.border = super::names::ident_at(n, 0).map(str::to_string),
+            read: |l, n, k| k.border = l.colour(n),
         },
         Line {
             about: About {

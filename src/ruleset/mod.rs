@@ -10,6 +10,7 @@ pub mod language;
 mod loader;
 pub mod model;
 pub(crate) mod names;
+pub mod palette;
 mod read;
 pub(crate) mod rules;
 pub mod setup;

@@ -275,6 +275,29 @@ impl Loader<'_> {
         self.line_values
     }
 
+    /// The colour a line names: one of the palette's, or `#rrggbb`.
+    pub(super) fn colour(&mut self, node: &Node) -> Option<String> {
+        let name = match node.values.first().map(|v| &v.kind) {
+            Some(ValueKind::Ident(name) | ValueKind::Word(name)) => name.clone(),
+            _ => {
+                let line = &node.name.text;
+                self.bad(node.head_span(), format!("`{line}` takes a colour: `{line} red` or `{line} #c0262d`"));
+                return None;
+            }
+        };
+        if super::palette::hex(&name).is_some() {
+            return Some(name);
+        }
+        let names: Vec<&str> = super::palette::names().collect();
+        self.diagnostics.push(
+            Diagnostic::error(&codes::BAD_RULESET, format!("`{name}` is not a colour cardsmith knows"))
+                .primary(node.values[0].span, "unknown colour")
+                .note(format!("the colours are: {}; or any `#rrggbb`", names.join(", ")))
+                .suggest(suggest(&name, names.iter().copied())),
+        );
+        None
+    }
+
     /// The text in quotes a line takes.
     pub(super) fn string(&mut self, node: &Node) -> Option<String> {
         let name = &node.name.text;

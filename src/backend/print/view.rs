@@ -700,28 +700,11 @@ pub fn label(id: &str) -> String {
     }
 }
 
-/// A colour name of a ruleset (`red-orange`) as `#rrggbb`; `#…` passes through.
+/// A colour of the ruleset (`#rrggbb`, or a name of its palette) as
+/// `#rrggbb`; the ruleset reader refuses any other, so grey is only ever
+/// the colour of a role or kind that names none.
 pub fn colour(name: &str) -> String {
-    if name.starts_with('#') && name.len() <= 9 && name[1..].chars().all(|c| c.is_ascii_hexdigit()) {
-        return name.to_string();
-    }
-    let hex = match name {
-        "black" => "#1b1b1b",
-        "white" => "#ffffff",
-        "grey" | "gray" => "#6b7075",
-        "red" => "#c0262d",
-        "red-orange" | "orange-red" => "#d9531e",
-        "orange" => "#e8891d",
-        "yellow" => "#e0b31b",
-        "gold" => "#b8902a",
-        "green" => "#2f8a3b",
-        "blue" => "#1f5fae",
-        "purple" => "#6a3d9a",
-        "brown" => "#7a5230",
-        "silver" => "#9aa3ab",
-        _ => "#6b7075",
-    };
-    hex.to_string()
+    crate::ruleset::palette::hex(name).unwrap_or_else(|| "#6b7075".to_string())
 }
 
 #[cfg(test)]
