@@ -444,4 +444,15 @@ are written, so a line written below it still resolves first:
 
 Move the line above the `then` block, or into it (or into a second `then`
 block after the first, to resolve after it).";
+
+REPEATED_CONDITION "W0333" "repeated-condition" "\
+One effect block holds two `when` blocks under the same condition.  Both
+apply together whenever it holds, so the second is most often a copy left
+behind or a condition meant to be another one:
+
+    when ally { gain coin 1 }
+    when ally { draw card 1 }          // warned: the same condition
+    when ally { gain coin 1; draw card 1 }   // right
+
+Merge them into one block, or correct the condition of the second.";
 }

@@ -22,6 +22,8 @@ pub(super) const CONSTRUCTS: [&str; 3] = ["when", "choose", "then"];
 #[derive(Default)]
 pub(in crate::check) struct Order {
     then_at: Option<Span>,
+    /// Each `when` line's condition as written, and where.
+    whens: Vec<(String, Span)>,
 }
 
 impl GameChecker<'_> {
@@ -56,7 +58,10 @@ impl GameChecker<'_> {
         }
         match name {
             _ if is_effect => body.effects.extend(self.effect(node, card)),
-            "when" => body.conditions.extend(self.when(node, schema, card, owner_name)),
+            "when" => {
+                self.condition_once(node, order);
+                body.conditions.extend(self.when(node, schema, card, owner_name));
+            }
             "choose" => body.choices.extend(self.choice(node, card, owner_name)),
             _ => {
                 order.then_at.get_or_insert(node.head_span());
@@ -300,8 +305,37 @@ impl GameChecker<'_> {
             );
             return None;
         };
+        if block.nodes.is_empty() && !block.broken {
+            self.empty_block(node, "`when` has an empty block", "write the effects that apply while it holds");
+        }
         let body = self.body(schema, &block.nodes, node.head_span(), card, owner_name);
         Some(Conditional { condition, body })
+    }
+
+    /// Warns of a second `when` block of one body under the same condition.
+    fn condition_once(&mut self, node: &Node, order: &mut Order) {
+        let (Some(first), Some(last)) = (node.values.first(), node.values.last()) else { return };
+        let Some(span) = first.span.to(last.span) else { return };
+        let written = crate::syntax::ast::single_spaced(self.files.text(span));
+        match order.whens.iter().find(|(condition, _)| *condition == written) {
+            Some((_, first_at)) => self.report(
+                Diagnostic::warning(&codes::REPEATED_CONDITION, format!("a second `when {written}` block"))
+                    .primary(node.head_span(), "the same condition again")
+                    .secondary(*first_at, "first here")
+                    .help("merge the two blocks, or correct this condition"),
+            ),
+            None => order.whens.push((written, node.head_span())),
+        }
+    }
+
+    /// Warns of a block that holds nothing: it does nothing on the card.
+    fn empty_block(&mut self, node: &Node, message: &str, help: &str) {
+        let span = node.block.as_ref().map_or(node.head_span(), |b| b.span);
+        self.report(
+            Diagnostic::warning(&codes::EMPTY_BLOCK, message)
+                .primary(span, "nothing in this block")
+                .help(format!("{help}, or remove the line")),
+        );
     }
 
     /// The condition a `when` line names: `range BAND` over the declared
@@ -458,7 +492,15 @@ impl GameChecker<'_> {
         let mut options: Vec<Body> = Vec::new();
         for line in &block.nodes {
             let lines = match (line.name.text.as_str(), &line.block) {
+                ("option", Some(inner)) if inner.nodes.is_empty() && !inner.broken => {
+                    self.empty_block(line, "this option is empty", "write the effects the player picks");
+                    continue;
+                }
                 ("option", Some(inner)) => inner.nodes.as_slice(),
+                ("then", _) => {
+                    self.then_in_choice(line, node);
+                    continue;
+                }
                 _ => std::slice::from_ref(line),
             };
             let option = self.body(&effects_only(), lines, line.head_span(), card, owner_name);
@@ -475,6 +517,19 @@ impl GameChecker<'_> {
             );
         }
         Some(Choice { options, span: node.head_span() })
+    }
+}
+
+impl GameChecker<'_> {
+    /// A `then` inside `choose` would be read as one more option, not as a
+    /// step after the choice: it is refused where it stands.
+    fn then_in_choice(&mut self, line: &Node, choose: &Node) {
+        self.report(
+            Diagnostic::error(&codes::BLOCK_MISMATCH, "`then` inside `choose` is not an option")
+                .primary(line.head_span(), "a step after the choice belongs after the `choose` block")
+                .secondary(choose.head_span(), "the choice")
+                .help("move the `then { … }` block below the `choose` block, or make it an `option { … }`"),
+        );
     }
 }
 
