@@ -378,10 +378,11 @@ fn check_game(
     ((cards, decks), checker.diagnostics, kept.map(|kept| kept.renewed(files, used, fresh)))
 }
 
-/// For each card, whether an error points inside it.
+/// For each card, whether an error points inside it that leaves what the
+/// card holds unknown (a card rule it breaks does not: it is read whole).
 fn with_errors(cards: &[Arc<crate::ir::Card>], diagnostics: &[Diagnostic]) -> Vec<bool> {
-    let mut errors: Vec<Span> =
-        diagnostics.iter().filter(|d| d.is_error()).filter_map(Diagnostic::primary_span).collect();
+    let incomplete = |d: &&Diagnostic| d.is_error() && d.code.id != codes::CARD_RULE_BROKEN.id;
+    let mut errors: Vec<Span> = diagnostics.iter().filter(incomplete).filter_map(Diagnostic::primary_span).collect();
     errors.sort_unstable_by_key(|span| (span.file, span.start));
     cards
         .iter()
