@@ -38,5 +38,20 @@ pub fn load(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<model::Ruleset> {
     let language = read::Language { header: &language::HEADER_LINES, file: &language::FILE };
-    read::load(files, (file, tree), bases, language, diagnostics)
+    let before = diagnostics.len();
+    let ruleset = read::load(files, (file, tree), bases, language, diagnostics);
+    once_each(diagnostics, before);
+    ruleset
+}
+
+/// Keeps one of each diagnostic given since `from` with the same code,
+/// message and place: a mistake inside a definition that several rules call
+/// is found once per call, and reported once.
+fn once_each(diagnostics: &mut Vec<Diagnostic>, from: usize) {
+    let mut seen = std::collections::HashSet::new();
+    let mut index = 0;
+    diagnostics.retain(|d| {
+        index += 1;
+        index <= from || seen.insert((d.code.id, d.message.clone(), d.primary_span()))
+    });
 }
