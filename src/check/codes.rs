@@ -445,6 +445,15 @@ are written, so a line written below it still resolves first:
 Move the line above the `then` block, or into it (or into a second `then`
 block after the first, to resolve after it).";
 
+RULE_NAMES_NO_CARD "W0410" "rule-names-no-card" "\
+A rule tests for a card by its name (`name == \"Scout\"`), but no card of
+the game has that name, nor does any row of a card start with it: the test
+never matches, and the rule silently counts nothing.  Check the spelling
+against the cards' names.
+
+    require \"one Explorer at most\" count(name == \"Explorr\") <= 1   # warned
+    require \"one Explorer at most\" count(name == \"Explorer\") <= 1  # right";
+
 REPEATED_CONDITION "W0333" "repeated-condition" "\
 One effect block holds two `when` blocks under the same condition.  Both
 apply together whenever it holds, so the second is most often a copy left

@@ -293,24 +293,7 @@ fn check_game(
     checker.lost_names.extend(orphans.iter().cloned());
     let items: Vec<&crate::syntax::ast::Node> = trees.iter().flat_map(|t| t.nodes.iter().skip(1)).collect();
 
-    // First pass: what cards declare for others to use, those lost to a
-    // mistake in their head or kind included, and the names of the latter.
-    for node in &items {
-        match ruleset.kind(&node.name.text) {
-            Some(kind) => checker.collect_deck_keywords(node, Some(kind)),
-            None if !checker.is_deck_word(&node.name.text) => {
-                checker.collect_deck_keywords(node, None);
-                checker.lost_names.extend(crate::ruleset::names::string_at(node, 0).map(str::to_string));
-            }
-            None => {
-                let lost = checker.deck_of_unknown_type(node).map(str::to_string);
-                checker.lost_names.extend(lost);
-            }
-        }
-    }
-    for node in trees.iter().flat_map(|t| t.lost_nodes.iter()) {
-        checker.collect_deck_keywords(node, ruleset.kind(&node.name.text));
-    }
+    first_pass(&mut checker, &items, trees);
     let kept = kept.map(|kept| kept.for_context(checker.context_fingerprint(rules)));
 
     // Second pass: every item on its own, spread over the cores; then, in
@@ -374,8 +357,63 @@ fn check_game(
     let cards: Vec<Arc<crate::ir::Card>> =
         checked_cards.into_iter().zip(twice).filter(|(_, twice)| !twice).map(|((card, _), _)| card).collect();
     checker.broken_cards = with_errors(&cards, &checker.diagnostics);
+    names_tested(ruleset, &cards, &mut checker.diagnostics);
     let decks = checker.decks(&deck_sources, &cards);
     ((cards, decks), checker.diagnostics, kept.map(|kept| kept.renewed(files, used, fresh)))
+}
+
+/// The first pass over a game's items: what cards declare for others to
+/// use (deck keywords), those lost to a mistake in their head or kind
+/// included, and the names of cards and decks such a mistake leaves unread.
+fn first_pass(checker: &mut game::GameChecker<'_>, items: &[&crate::syntax::ast::Node], trees: &[&SourceTree]) {
+    let ruleset = checker.ruleset;
+    for node in items {
+        match ruleset.kind(&node.name.text) {
+            Some(kind) => checker.collect_deck_keywords(node, Some(kind)),
+            None if !checker.is_deck_word(&node.name.text) => {
+                checker.collect_deck_keywords(node, None);
+                checker.lost_names.extend(crate::ruleset::names::string_at(node, 0).map(str::to_string));
+            }
+            None => {
+                let lost = checker.deck_of_unknown_type(node).map(str::to_string);
+                checker.lost_names.extend(lost);
+            }
+        }
+    }
+    for node in trees.iter().flat_map(|t| t.lost_nodes.iter()) {
+        checker.collect_deck_keywords(node, ruleset.kind(&node.name.text));
+    }
+}
+
+/// Warns of each card name a rule tests that no card of the game has, nor
+/// a row of one: `name == "Explorr"` would silently never match.
+fn names_tested(ruleset: &Ruleset, cards: &[Arc<crate::ir::Card>], diagnostics: &mut Vec<Diagnostic>) {
+    if ruleset.tested_names.is_empty() || cards.is_empty() {
+        return;
+    }
+    let mut known: std::collections::HashSet<&str> = cards.iter().map(|card| card.name.as_str()).collect();
+    let mut bodies: Vec<&crate::ir::Body> = cards.iter().map(|card| &card.body).collect();
+    while let Some(body) = bodies.pop() {
+        for field in &body.fields {
+            if let Some(crate::ir::Value::String(first)) = field.values.first().map(|v| &v.value) {
+                known.insert(first);
+            }
+            bodies.extend(field.body.as_deref());
+        }
+    }
+    for (name, span) in &ruleset.tested_names {
+        if !known.contains(name.as_str()) {
+            let names = cards.iter().map(|card| card.name.as_str());
+            diagnostics.push(
+                Diagnostic::warning(
+                    &codes::RULE_NAMES_NO_CARD,
+                    format!("no card of `{}` is named `{name}`", ruleset.id),
+                )
+                .primary(*span, "no card, nor row of one, has this name")
+                .suggest(suggest(name, names)),
+            );
+        }
+    }
 }
 
 /// For each card, whether an error points inside it that leaves what the

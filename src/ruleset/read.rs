@@ -94,6 +94,7 @@ pub(super) fn load(
         quantities: Vec::new(),
         amount_forms: Vec::new(),
         definitions: Vec::new(),
+        tested_names: Vec::new(),
     };
     loader.read_block(header, language.header, &mut ruleset);
     for tree in bases.iter().chain([&tree]) {
@@ -1097,8 +1098,10 @@ impl Loader<'_> {
                 compile(&compiler, rule, Ty::Truth, self.diagnostics);
             }
             self.diagnostics.extend(names.unused().map(super::rules::defs::unused));
-            compiled
+            (compiled, names.tested_names())
         };
+        let (compiled, tested) = compiled;
+        ruleset.tested_names = tested.into_iter().map(|(name, span)| (name.into(), span)).collect();
         let broken: Vec<Span> = compiled.iter().filter(|(_, c)| c.is_none()).map(|(span, _)| *span).collect();
         if !broken.is_empty() {
             ruleset.drop_rules(&broken);

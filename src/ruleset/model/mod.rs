@@ -75,6 +75,11 @@ pub struct Ruleset {
     /// engines reading a rule's text.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub definitions: Vec<Definition>,
+    /// The card names its rules test (`name == "Scout"`), and where, for
+    /// the checker to find those no card of the game has.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub tested_names: Vec<(String, Span)>,
 }
 
 /// A form of effect amount a ruleset allows: a plain number, a number with

@@ -197,6 +197,9 @@ pub(crate) struct Names<'r> {
     field_values: BTreeMap<&'r str, Vec<&'r str>>,
     /// The fields some declaration of which holds a number a rule compares.
     number_fields: Vec<&'r str>,
+    /// The card names rules test (`name == "Scout"`), and where: a name no
+    /// card has is found once the cards are read.
+    tested: RefCell<Vec<(Box<str>, Span)>>,
 }
 
 impl<'r> Names<'r> {
@@ -210,7 +213,13 @@ impl<'r> Names<'r> {
         let text_fields = field_names(ruleset, holds_text);
         let def_index = defs.iter().enumerate().map(|(i, def)| (def.name.text.as_str(), i)).collect();
         let (field_values, number_fields) = (field_values(ruleset), number_fields(ruleset));
-        Names { ruleset, defs, def_index, used, fields, text_fields, field_values, number_fields }
+        let tested = RefCell::new(Vec::new());
+        Names { ruleset, defs, def_index, used, fields, text_fields, field_values, number_fields, tested }
+    }
+
+    /// The card names the rules compiled test, and where.
+    pub fn tested_names(&self) -> Vec<(Box<str>, Span)> {
+        self.tested.take()
     }
 
     /// The definitions no rule compiled so far calls.
@@ -243,6 +252,7 @@ pub(crate) struct Compiler<'n, 'r> {
     text_fields: &'n [&'r str],
     field_values: &'n BTreeMap<&'r str, Vec<&'r str>>,
     number_fields: &'n [&'r str],
+    tested: &'n RefCell<Vec<(Box<str>, Span)>>,
     params: &'r [DeckParam],
     /// What the rule being compiled sees.
     scope: Cell<Scope>,
@@ -268,6 +278,7 @@ impl<'n, 'r> Compiler<'n, 'r> {
             text_fields: &names.text_fields,
             field_values: &names.field_values,
             number_fields: &names.number_fields,
+            tested: &names.tested,
             params,
             scope: Cell::new(scope),
             deck_type,
@@ -654,7 +665,8 @@ impl<'n, 'r> Compiler<'n, 'r> {
     /// `name == "Scout"`: the cards (or rows) of that name.
     fn name_test(&self, first: &Expr, equal: bool, value: &Expr, diagnostics: &mut Vec<Diagnostic>) -> Option<Filter> {
         match (first.unparen(), value.unparen()) {
-            (Expr::Name(name), Expr::Str(text, _)) if name.text == "name" => {
+            (Expr::Name(name), Expr::Str(text, span)) if name.text == "name" => {
+                self.tested.borrow_mut().push((text.as_str().into(), *span));
                 Some(Filter::Name { name: text.as_str().into(), equal })
             }
             _ => {
