@@ -297,6 +297,13 @@ impl GameChecker<'_> {
         card: &CardContext,
         owner_name: &str,
     ) -> Option<Conditional> {
+        // `when ally gain coin 1`: the effect line after the condition
+        // belongs in its block.
+        if node.block.is_none() && (1..node.values.len()).any(|from| self.is_role_at(node, from)) {
+            let from = (1..node.values.len()).find(|&from| self.is_role_at(node, from)).unwrap_or(1);
+            self.effect_line_without_block(node, from);
+            return None;
+        }
         let condition = self.condition(node, card)?;
         let Some(block) = &node.block else {
             self.report(
@@ -310,6 +317,11 @@ impl GameChecker<'_> {
         }
         let body = self.body(schema, &block.nodes, node.head_span(), card, owner_name);
         Some(Conditional { condition, body })
+    }
+
+    /// Whether the value at `at` of a line names a role of the ruleset.
+    fn is_role_at(&self, node: &Node, at: usize) -> bool {
+        matches!(node.values.get(at).map(|v| &v.kind), Some(ValueKind::Ident(role)) if self.ruleset.role(role).is_some())
     }
 
     /// Warns of a second `when` block of one body under the same condition.

@@ -419,6 +419,11 @@ impl<'a> GameChecker<'a> {
                     span: node.head_span(),
                 });
             }
+            // `play gain coin 1`: an effect line written where its block was
+            // meant, said so once.
+            if inner_schema.effects && self.effect_line_without_block(node, takes.len()) {
+                return None;
+            }
             // `cost check` where the row has no field `check`: say so,
             // rather than that `cost` takes no values.
             if let Some(word) = unknown_inline_field(node, takes, inner_schema) {
@@ -477,6 +482,29 @@ impl<'a> GameChecker<'a> {
             return "give its parts together, on one line or in one block".to_string();
         }
         format!("give its parts together, on one line (`{name} {before} {after}`) or in one block")
+    }
+
+    /// Whether the values of `node` from position `from` are an effect line
+    /// (a role, then its symbol and amount) written without the braces of
+    /// the block that holds it; if so, that one mistake is reported.
+    pub(super) fn effect_line_without_block(&mut self, node: &Node, from: usize) -> bool {
+        let Some(first) = node.values.get(from) else { return false };
+        let ValueKind::Ident(role) = &first.kind else { return false };
+        if self.ruleset.role(role).is_none() {
+            return false;
+        }
+        let (Some(last), head) = (node.values.last(), node.values[..from].iter().map(|v| self.files.text(v.span)))
+        else {
+            return false;
+        };
+        let line = first.span.to(last.span).map_or(String::new(), |span| self.files.text(span).to_string());
+        let head: Vec<&str> = std::iter::once(node.name.text.as_str()).chain(head).collect();
+        self.report(
+            Diagnostic::error(&codes::BLOCK_MISMATCH, format!("`{line}` is an effect line: it goes in a block"))
+                .primary(first.span.to(last.span).unwrap_or(first.span), "written without braces")
+                .help(format!("write `{} {{ {line} }}`", head.join(" "))),
+        );
+        true
     }
 
     /// Reports a line that is no field of the block; gives the field it was
