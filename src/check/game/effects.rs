@@ -315,6 +315,7 @@ impl GameChecker<'_> {
         if block.nodes.is_empty() && !block.broken {
             self.empty_block(node, "`when` has an empty block", "write the effects that apply while it holds");
         }
+        self.under_condition = true;
         let body = self.body(schema, &block.nodes, node.head_span(), card, owner_name);
         Some(Conditional { condition, body })
     }

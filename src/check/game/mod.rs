@@ -53,6 +53,10 @@ pub(super) struct GameChecker<'a> {
     /// For each card of the game, in order, whether it has an error: the
     /// rules of a deck holding it are not judged on what is left of it.
     pub broken_cards: Vec<bool>,
+    /// Set for the next block checked when it is the block of a `when`: what
+    /// it adds under the condition, to a card or block that holds the
+    /// required fields itself.
+    pub(super) under_condition: bool,
     /// The keywords by the names a rulebook prints, shared by the forks.
     pub(super) printed_names: std::sync::Arc<printed::Names<'a>>,
 }
@@ -69,6 +73,7 @@ impl<'a> GameChecker<'a> {
             lint_levels: Vec::new(),
             lost_names: Default::default(),
             broken_cards: Vec::new(),
+            under_condition: false,
             printed_names: std::sync::Arc::new(printed::Names::of(ruleset)),
         }
     }
@@ -87,6 +92,7 @@ impl<'a> GameChecker<'a> {
             // Only decks look names up, and they are checked by the first.
             lost_names: Default::default(),
             broken_cards: Vec::new(),
+            under_condition: false,
             printed_names: self.printed_names.clone(),
         }
     }
@@ -223,6 +229,7 @@ impl<'a> GameChecker<'a> {
     ) -> Body {
         let shape = schema.shape.as_deref().and_then(|s| self.ruleset.shape(s));
         let schema = shape.unwrap_or(schema);
+        let under_condition = std::mem::take(&mut self.under_condition);
         let mut body = Body::default();
         let mut seen: HashMap<&str, Span> = HashMap::new();
         let mut order = effects::Order::default();
@@ -264,7 +271,11 @@ impl<'a> GameChecker<'a> {
             }
         }
         for field in &schema.fields {
-            if field.required && !seen.contains_key(field.name.as_str()) && !meant.contains(&field.name) {
+            if field.required
+                && !under_condition
+                && !seen.contains_key(field.name.as_str())
+                && !meant.contains(&field.name)
+            {
                 let example = field.schema.takes.iter().map(|t| t.ty.describe()).collect::<Vec<_>>().join(", ");
                 let help = if example.is_empty() {
                     format!("add `{}`", field.name)
