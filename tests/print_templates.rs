@@ -98,3 +98,21 @@ fn a_text_box_in_a_project_font_wraps_by_that_fonts_widths() {
     assert!(serif > bundled, "{serif} lines in the project font, {bundled} in the bundled one");
     assert!(preview.contains("<g font-family=\"DejaVu Serif\">"), "drawn in the font it was measured in");
 }
+
+/// A role's mark that the icons do not draw is an error at the mark, before
+/// anything is written: faces would print a placeholder in its place.
+#[test]
+fn a_mark_with_no_icon_is_an_error_at_the_ruleset() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let rules = "ruleset marked {\n  title \"Marked\"\n}\n\nsymbol coin \"Coin\"\n\
+                 role gain \"Gain\" { colour gold; mark squre }\n\n\
+                 kind ware \"Ware\" {\n  roles gain\n  field play effects\n}\n";
+    project(dir.path(), "game marked\n\nware \"Lamp\" {\n  play { gain coin 1 }\n}\n");
+    std::fs::write(dir.path().join("cards/marked.rules"), rules).expect("rules");
+    let output = cardsmith(&["print", "--format", "html"], dir.path());
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    assert!(err.contains("error[E0715]: no icon is named `squre`"), "{err}");
+    assert!(err.contains("cards/marked.rules:6:38"), "the diagnostic points at the mark: {err}");
+    assert!(!dir.path().join("print").exists(), "nothing is written");
+}

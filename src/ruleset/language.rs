@@ -483,7 +483,10 @@ pub static ROLE: Block<Role> = Block {
                 occurs: Occurs::Many,
             },
             read: |l, n, role| {
-                role.mark = l.name_or(n, "`mark` takes the id of an icon: `mark square`").or(role.mark.take())
+                if let Some(mark) = l.name_or(n, "`mark` takes the id of an icon: `mark square`") {
+                    role.mark = Some(mark);
+                    role.mark_span = n.values.first().map(|v| v.span);
+                }
             },
         },
     ],

@@ -333,7 +333,7 @@ impl Loader<'_> {
 
     pub(super) fn role(&mut self, node: &Node) -> Option<Role> {
         let (id, display) = self.id_and_display(node)?;
-        let mut role = Role { id, display, colour: None, applies_to: String::new(), mark: None };
+        let mut role = Role { id, display, colour: None, applies_to: String::new(), mark: None, mark_span: None };
         self.read_body(node, &mut role);
         Some(role)
     }

@@ -120,4 +120,14 @@ Paths are relative to the folder holding `cardsmith.toml`:
 
     [print]
     fonts = [\"fonts/title.ttf\"]    # the file <project>/fonts/title.ttf";
+
+UNKNOWN_MARK "E0715" "unknown-mark" "\
+A role's `mark` names an icon the faces have no drawing for.  A mark is the
+shape printed beside the role's effects so that they can be told apart
+without colour; its id is a `<symbol id=\"…\">` of the icons templates
+(`templates/common/icons.svg`, then `templates/<game>/icons.svg`).  Check
+the spelling, or draw the icon:
+
+    role attack \"Attack\" { colour red; mark squre }    # wrong: no icon `squre`
+    role attack \"Attack\" { colour red; mark square }   # right";
 }

@@ -39,6 +39,11 @@ impl Icons {
     pub fn has(&self, id: &str) -> bool {
         self.shapes.contains_key(id)
     }
+
+    /// The ids of the icons drawn.
+    pub fn ids(&self) -> impl Iterator<Item = &str> {
+        self.shapes.keys().map(String::as_str)
+    }
 }
 
 fn attribute<'a>(tag: &'a str, name: &str) -> Option<&'a str> {

@@ -238,6 +238,7 @@ pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Opti
     };
     let icons: HashMap<String, Arc<icons::Icons>> =
         project.games.iter().map(|g| (g.ruleset.id.clone(), templates.icons(&g.ruleset.id))).collect();
+    job.diagnostics.extend(project.games.iter().flat_map(|game| unknown_marks(game, &icons)));
     let templates: &Templates = templates;
     let viewers: HashMap<String, Viewer> =
         project.games.iter().map(|g| (g.ruleset.id.clone(), Viewer::new(g))).collect();
@@ -496,6 +497,22 @@ fn page_view(card: Size, bleed: f32) -> PageView {
 }
 
 /// `Spinal Railcannon!` → `spinal-railcannon`.
+/// A role's mark that the icons have no drawing of, where it is named:
+/// faces would print a placeholder in its place.
+fn unknown_marks(game: &Game, icons: &HashMap<String, Arc<icons::Icons>>) -> Vec<Diagnostic> {
+    let Some(icons) = icons.get(&game.ruleset.id) else { return Vec::new() };
+    let marks = game.ruleset.roles.iter().filter_map(|role| Some((role.mark.as_deref()?, role.mark_span?)));
+    marks
+        .filter(|(mark, _)| !icons.has(mark))
+        .map(|(mark, span)| {
+            Diagnostic::error(&codes::UNKNOWN_MARK, format!("no icon is named `{mark}`"))
+                .primary(span, "no drawing for this mark")
+                .suggest(crate::ruleset::names::suggest(mark, icons.ids()))
+                .help("a mark is an icon of `templates/common/icons.svg` or `templates/<game>/icons.svg`")
+        })
+        .collect()
+}
+
 pub fn slug(name: &str) -> String {
     let mut out = String::new();
     for c in name.chars().flat_map(char::to_lowercase) {

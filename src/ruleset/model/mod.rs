@@ -159,6 +159,10 @@ pub struct Role {
     /// colour-blind player.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mark: Option<String>,
+    /// Where the mark is named, for a print that has no drawing of it.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub mark_span: Option<Span>,
 }
 
 /// An initiative scale: optionally `X` first, then numbers from `from` to
