@@ -270,24 +270,9 @@ impl<'a> GameChecker<'a> {
                 body.fields.push(line);
             }
         }
-        for field in &schema.fields {
-            if field.required
-                && !under_condition
-                && !seen.contains_key(field.name.as_str())
-                && !meant.contains(&field.name)
-            {
-                let example = field.schema.takes.iter().map(|t| t.ty.describe()).collect::<Vec<_>>().join(", ");
-                let help = if example.is_empty() {
-                    format!("add `{}`", field.name)
-                } else {
-                    format!("add `{}` followed by {example}", field.name)
-                };
-                self.report(
-                    Diagnostic::error(&codes::MISSING_FIELD, format!("{owner_name} is missing its `{}`", field.name))
-                        .primary(owner, format!("`{}` is required here", field.name))
-                        .help(help),
-                );
-            }
+        if !under_condition {
+            let given = |name: &str| seen.contains_key(name) || meant.iter().any(|m| m == name);
+            self.missing_fields(schema, given, owner, owner_name);
         }
         for group in &schema.together {
             let present: Vec<&str> =
@@ -312,6 +297,24 @@ impl<'a> GameChecker<'a> {
         body.choices.shrink_to_fit();
         body.then.shrink_to_fit();
         body
+    }
+
+    /// Reports each required field of `schema` not `given` (a misspelt line
+    /// counts as the field it was meant to be).
+    fn missing_fields(&mut self, schema: &Schema, given: impl Fn(&str) -> bool, owner: Span, owner_name: &str) {
+        for field in schema.fields.iter().filter(|f| f.required && !given(&f.name)) {
+            let example = field.schema.takes.iter().map(|t| t.ty.describe()).collect::<Vec<_>>().join(", ");
+            let help = if example.is_empty() {
+                format!("add `{}`", field.name)
+            } else {
+                format!("add `{}` followed by {example}", field.name)
+            };
+            self.report(
+                Diagnostic::error(&codes::MISSING_FIELD, format!("{owner_name} is missing its `{}`", field.name))
+                    .primary(owner, format!("`{}` is required here", field.name))
+                    .help(help),
+            );
+        }
     }
 
     /// Checks the rules a kind or block declares (`require "…" EXPR`) on one
