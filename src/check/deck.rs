@@ -704,7 +704,7 @@ impl GameChecker<'_> {
         for rule in &deck_type.rules {
             let Some(compiled) = &rule.compiled else { continue };
             let mut evaluation = rules::Evaluation::new(self.ruleset, cards).with_params(params);
-            if evaluation.holds(compiled, pool) {
+            if evaluation.holds(compiled, pool) || evaluation.read_special.get() {
                 continue;
             }
             let code = match rule.severity {

@@ -367,7 +367,7 @@ impl<'a> GameChecker<'a> {
         for rule in &schema.rules {
             let Some(compiled) = &rule.compiled else { continue };
             let mut evaluation = Evaluation::new(self.ruleset, &subjects);
-            if evaluation.holds(compiled, &pool) {
+            if evaluation.holds(compiled, &pool) || evaluation.read_special.get() {
                 continue;
             }
             let code = match rule.severity {

@@ -86,6 +86,10 @@ pub(in crate::check) struct Evaluation<'a> {
     too_high: Option<(&'a Node, i64)>,
     /// How many `or`s the evaluation is inside.
     alternatives: u32,
+    /// Whether a number the rule needed was a special value (`*`: see the
+    /// card's text), which a rule never reads as a number: a rule that
+    /// fails on one cannot be judged, and is not reported.
+    pub read_special: std::cell::Cell<bool>,
 }
 
 /// How a deck differs from the deck it is based on.
@@ -134,6 +138,7 @@ impl<'a> Evaluation<'a> {
             named: None,
             too_high: None,
             alternatives: 0,
+            read_special: std::cell::Cell::new(false),
         }
     }
 
@@ -709,6 +714,10 @@ impl<'a> Evaluation<'a> {
             .map(|v| match v {
                 Value::Int(_) | Value::Signed(_) | Value::Decimal(_) | Value::Distance(_) => number(v).unwrap_or(0),
                 Value::Name(name) => weights.and_then(|e| e.weight(name)).unwrap_or(0),
+                Value::Special { .. } => {
+                    self.read_special.set(true);
+                    0
+                }
                 _ => 0,
             })
             .fold(0, i64::saturating_add)
@@ -719,6 +728,10 @@ impl<'a> Evaluation<'a> {
     fn has_number(&self, subject: &Subject<'_>, field: &str) -> bool {
         let weights = subject.kind.and_then(|kind| self.enum_of(kind, field));
         subject.values(field).any(|v| match v {
+            Value::Special { .. } => {
+                self.read_special.set(true);
+                false
+            }
             Value::Int(_) | Value::Signed(_) | Value::Decimal(_) | Value::Distance(_) => true,
             Value::Name(name) => weights.is_some_and(|e| e.weight(name).is_some()),
             _ => false,
