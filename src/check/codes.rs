@@ -166,6 +166,18 @@ meant.  Remove one:
 
 A keyword that takes arguments is listed once with all of them.";
 
+ICON_IN_BRACKETS "W0217" "icon-in-brackets" "\
+A card's text writes an icon's name in square brackets (`[credit]`), as
+another tool or a rulebook might, rather than in braces.  The faces print
+the brackets and the word, not the icon, and a misspelt name would never be
+caught.  Write it as an icon:
+
+    text \"Gain 2 [credit].\"    # warned
+    text \"Gain 2 {credit}.\"    # right
+
+A word in brackets that the ruleset declares otherwise (a tag, a keyword, an
+enum value, as printed) is left alone.";
+
 WRONG_TYPE "E0301" "wrong-type" "\
 A value has the wrong form for its field: for example a save written `4`
 where `4+` is expected, or text where a number is expected.  The message

@@ -83,6 +83,31 @@ impl GameChecker<'_> {
         if !plain.is_empty() {
             parts.push(TextPart::Plain(plain));
         }
+        self.icons_in_brackets(inner, &at);
         Text { raw: raw_value, parts }
+    }
+
+    /// Warns of an icon's name (or a near miss of one) written in square
+    /// brackets, as another notation writes icons: `[credti]`.
+    fn icons_in_brackets(&mut self, inner: &str, at: &impl Fn(usize, usize) -> Span) {
+        let mut from = 0;
+        while let Some(open) = inner[from..].find('[').map(|i| from + i) {
+            let Some(close) = inner[open..].find(']').map(|i| open + i) else { return };
+            from = close + 1;
+            let word = &inner[open + 1..close];
+            if word.is_empty() || !word.chars().all(|c| c.is_alphanumeric() || c == '-') {
+                continue;
+            }
+            let icons: Vec<&str> = self.ruleset.icon_names().collect();
+            let lower = word.to_lowercase();
+            let meant =
+                icons.iter().copied().find(|icon| *icon == lower).or_else(|| suggest(&lower, icons.iter().copied()));
+            let Some(meant) = meant.filter(|_| !self.ruleset.declares_word(word)) else { continue };
+            self.report(
+                Diagnostic::warning(&codes::ICON_IN_BRACKETS, format!("`[{word}]` looks like the icon `{{{meant}}}`"))
+                    .primary(at(open, close + 1), "an icon is written in braces")
+                    .help(format!("write `{{{meant}}}`")),
+            );
+        }
     }
 }

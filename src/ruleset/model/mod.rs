@@ -827,6 +827,20 @@ impl Ruleset {
     pub fn is_icon(&self, id: &str) -> bool {
         self.icons.iter().chain(&self.symbols).any(|i| i.id == id)
     }
+    /// Whether a word names, in any letter case, something the ruleset
+    /// declares other than an icon: a keyword, tag, enum value or label, as
+    /// a rulebook prints it in square brackets (`[Ac]`, `[Strengthen]`).
+    pub fn declares_word(&self, word: &str) -> bool {
+        let same = |name: &str| name.eq_ignore_ascii_case(word);
+        self.keywords.iter().any(|k| same(&k.id) || same(&k.display) || k.printed.iter().any(|p| same(p)))
+            || self.tags.iter().any(|t| same(&t.id) || same(&t.display))
+            || self.enums.iter().any(|e| {
+                e.values.iter().any(|v| same(v))
+                    || e.labels.values().any(|l| same(l))
+                    || e.printed.keys().any(|p| same(p))
+            })
+    }
+
     pub fn icon_names(&self) -> impl Iterator<Item = &str> {
         self.icons.iter().chain(&self.symbols).map(|i| i.id.as_str())
     }
