@@ -613,8 +613,16 @@ impl<'a> Evaluation<'a> {
     fn most(&mut self, filters: &'a [Filter], pool: &Pool, size: fn(&(i64, Vec<Span>)) -> i64) -> i64 {
         let per_name = self.per_name(filters, pool);
         let max = per_name.values().map(size).max().unwrap_or(0);
-        self.culprits =
-            per_name.into_values().filter(|v| size(v) == max && max > 0).flat_map(|(_, spans)| spans).collect();
+        let most: Vec<(&'a str, (i64, Vec<Span>))> =
+            per_name.into_iter().filter(|(_, v)| size(v) == max && max > 0).collect();
+        // The cards of the largest count, named: the ones to change.
+        let what = match most.len() {
+            0 => None,
+            1 => Some(format!("the card counted {max} times")),
+            _ => Some(format!("the cards counted {max} times each")),
+        };
+        self.named = what.map(|what| (what, most.iter().map(|(name, _)| *name).collect()));
+        self.culprits = most.into_iter().flat_map(|(_, (_, spans))| spans).collect();
         max
     }
 
