@@ -114,7 +114,10 @@ fn is_broken(rule: &str, counted: &str) {
 #[test]
 fn a_sum_of_100000_ones_is_100000() {
     holds(&format!("count() == {}", joined("1", "+")));
-    is_broken(&format!("count() == {} + 1", joined("1", "+")), "here 100000 cards");
+    is_broken(
+        &format!("count() == {} + 1", joined("1", "+")),
+        "here 100000, where exactly 100001 is wanted: 100000 cards",
+    );
 }
 
 #[test]
@@ -138,7 +141,10 @@ fn a_chain_of_100000_comparisons_of_mixed_sums_folds_from_the_left() {
     holds(&format!("count() / 100000 == 2 * 3 - 10 / 2 == {terms}"));
     // (2 == 1) does not hold, and neither does false == true, all the way
     // along.
-    is_broken(&format!("count() / 50000 == 2 * 3 - 10 / 2 == {terms}"), "here 100000 cards");
+    is_broken(
+        &format!("count() / 50000 == 2 * 3 - 10 / 2 == {terms}"),
+        "here 2, where exactly 1 is wanted: 100000 cards",
+    );
 }
 
 /// The rule is refused with one diagnostic, too deep, whose label says

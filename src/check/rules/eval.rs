@@ -86,6 +86,9 @@ pub(in crate::check) struct Evaluation<'a> {
     too_high: Option<(&'a Node, i64)>,
     /// How many `or`s the evaluation is inside.
     alternatives: u32,
+    /// The first comparison that failed between worked-out values (a sum
+    /// of terms): the two values, as the summary says them.
+    decisive: Option<(i64, Cmp, i64)>,
     /// Whether a number the rule needed was a special value (`*`: see the
     /// card's text), which a rule never reads as a number: a rule that
     /// fails on one cannot be judged, and is not reported.
@@ -138,6 +141,7 @@ impl<'a> Evaluation<'a> {
             named: None,
             too_high: None,
             alternatives: 0,
+            decisive: None,
             read_special: std::cell::Cell::new(false),
         }
     }
@@ -165,10 +169,22 @@ impl<'a> Evaluation<'a> {
     /// message says what does not hold.
     pub fn summary(&self) -> String {
         let parts = self.parts();
-        if parts.is_empty() {
-            "here".to_string()
-        } else {
-            format!("here {parts}")
+        let decisive = self.decisive.map(|(value, cmp, right)| {
+            let wanted = match cmp {
+                Cmp::Eq => "exactly",
+                Cmp::Ne => "other than",
+                Cmp::Lt => "less than",
+                Cmp::Le => "at most",
+                Cmp::Gt => "more than",
+                Cmp::Ge => "at least",
+            };
+            format!("{value}, where {wanted} {right} is wanted")
+        });
+        match (decisive, parts.is_empty()) {
+            (Some(decisive), true) => format!("here {decisive}"),
+            (Some(decisive), false) => format!("here {decisive}: {parts}"),
+            (None, true) => "here".to_string(),
+            (None, false) => format!("here {parts}"),
         }
     }
 
@@ -234,6 +250,10 @@ impl<'a> Evaluation<'a> {
                     let holds = cmp.holds(value, right);
                     if !holds && i == 0 {
                         self.note_bound(first, *cmp, operand, (value, right));
+                        let worked_out = |node: &Node| matches!(node.op, Op::Arithmetic(..));
+                        if self.decisive.is_none() && (worked_out(first) || worked_out(operand)) {
+                            self.decisive = Some((value, *cmp, right));
+                        }
                         // Among alternatives, only a count that had to be
                         // none (`count(armament) == 0 or …`) is to blame.
                         let blamed = self.too_high.is_some() || (self.alternatives > 0 && right > 0);
