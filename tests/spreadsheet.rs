@@ -64,19 +64,63 @@ fn every_bundled_table_comes_back_byte_for_byte() {
 }
 
 #[test]
-fn a_bad_cell_is_reported_by_row_and_column_and_nothing_is_written() {
+fn a_bad_cell_is_reported_at_its_cell_with_its_text_and_nothing_is_written() {
     let dir = empty_project();
-    let table = "Name,arc,at,text\n\
-                 Good Shot,narrow,3.5 { impact damage 3 },Deal 3 {damage}.\n\
-                 Bad Shot,sideways,3.5 { impact damage 3 },Deal 3 {damage}.\n";
+    let table = "Name,symbol,arc,at,text\n\
+                 Good Shot,kinetic,narrow,3.5 { impact damage 3 },Deal 3 {damage}.\n\
+                 Bad Shot,kinetic,sideways,3.5 { impact damage 3 },Deal 3 {damage}.\n";
     std::fs::write(dir.path().join("offense.csv"), table).expect("table");
     let args = ["import", "offense.csv", "--game", "dreadnaught-2e", "--kind", "offense", "-o", "cards/o.cards"];
     let output = cardsmith(&args, dir.path());
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     let text = stderr(&output);
-    assert!(text.contains("offense.csv:3: column `arc`: error[E0"), "{text}");
-    assert!(text.contains("sideways"), "{text}");
+    assert!(text.contains("error[E0208]: unknown firing arc `sideways`"), "{text}");
+    assert!(text.contains("┌─ offense.csv:3:"), "the snippet is the row as written: {text}");
+    assert!(text.contains("in cell offense.csv!C3 (column `arc`): sideways"), "{text}");
     assert!(!dir.path().join("cards/o.cards").exists(), "nothing is written");
+}
+
+#[test]
+fn rows_are_numbered_as_the_sheet_numbers_them_whatever_its_line_ends() {
+    // Excel writes CRLF; a cell holding a line break is still one row.
+    let dir = empty_project();
+    let table = "name,symbol,arc,at,text\r\n\
+                 Good Shot,kinetic,narrow,\"3.5 { impact damage 3 }\r\n2.0 { impact damage 1 }\",Deal 3.\r\n\
+                 Bad Shot,kinetic,sideways,3.5 { impact damage 3 },Deal 3.\r\n";
+    std::fs::write(dir.path().join("offense.csv"), table).expect("table");
+    let args = ["import", "offense.csv", "--game", "dreadnaught-2e", "--kind", "offense", "-o", "cards/o.cards"];
+    let output = cardsmith(&args, dir.path());
+    let text = stderr(&output);
+    assert!(text.contains("in cell offense.csv!C3 (column `arc`): sideways"), "{text}");
+    assert!(!text.contains("!C2") && !text.contains("!C4"), "{text}");
+}
+
+#[test]
+fn blank_rows_are_passed_over() {
+    let dir = empty_project();
+    let table = "name,symbol,arc,at,text\r\n\
+                 \r\n\
+                 Shot,kinetic,narrow,3.5 { impact damage 3 },Deal 3 {damage}.\r\n\
+                 ,,,,\r\n\
+                 Salvo,kinetic,narrow,2.0 { impact damage 2 },Deal 2 {damage}.\r\n\
+                 \r\n";
+    std::fs::write(dir.path().join("offense.csv"), table).expect("table");
+    let args = ["import", "offense.csv", "--game", "dreadnaught-2e", "--kind", "offense", "-o", "cards/o.cards"];
+    let output = cardsmith(&args, dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stderr(&output).contains("wrote 2 cards"), "{}", stderr(&output));
+    let check = cardsmith(&["check"], dir.path());
+    assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));
+}
+
+#[test]
+fn a_bad_enum_cell_lists_the_valid_values() {
+    let dir = empty_project();
+    let table = "name,symbol,arc,at,text\nShot,kinetic,sideways,3.5 { impact damage 3 },Deal 3 {damage}.\n";
+    std::fs::write(dir.path().join("offense.csv"), table).expect("table");
+    let args = ["import", "offense.csv", "--game", "dreadnaught-2e", "--kind", "offense"];
+    let text = stderr(&cardsmith(&args, dir.path()));
+    assert!(text.contains("expected one of: standard, narrow"), "{text}");
 }
 
 #[test]
@@ -85,10 +129,18 @@ fn an_unknown_column_is_named_with_what_it_might_be() {
     std::fs::write(dir.path().join("t.csv"), "name,arcs\nShot,narrow\n").expect("table");
     let args = ["import", "t.csv", "--game", "dreadnaught-2e", "--kind", "offense"];
     let output = cardsmith(&args, dir.path());
-    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     let text = stderr(&output);
-    assert!(text.contains("t.csv:1: column `arcs`: column `arcs` is no field of Offense Card"), "{text}");
-    assert!(text.contains("did you mean `arc`?"), "{text}");
+    assert!(text.contains("error[E0803]: column `arcs` is no field of Offense Card"), "{text}");
+    assert!(text.contains("in cell t.csv!B1"), "{text}");
+    assert!(text.contains("did you mean `arc`?") && text.contains("--map \"arcs=arc\""), "{text}");
+    // One mistake, one message: no row is reported missing its `arc`.
+    assert!(!text.contains("missing"), "{text}");
+    // A header that holds a field's name as a word is taken for it.
+    std::fs::write(dir.path().join("u.csv"), "Card Name,arc\nShot,narrow\n").expect("table");
+    let args = ["import", "u.csv", "--game", "dreadnaught-2e", "--kind", "offense"];
+    let text = stderr(&cardsmith(&args, dir.path()));
+    assert!(text.contains("did you mean `name`?") && text.contains("--map \"Card Name=name\""), "{text}");
     // Mapped, the same column reads.
     let args = ["import", "t.csv", "--game", "dreadnaught-2e", "--kind", "offense", "--map", "arcs=arc"];
     let output = cardsmith(&args, dir.path());
@@ -102,11 +154,70 @@ fn a_cell_cannot_end_its_card_or_start_another() {
     std::fs::write(dir.path().join("t.csv"), table).expect("table");
     let args = ["import", "t.csv", "--game", "dreadnaught-2e", "--kind", "offense"];
     let output = cardsmith(&args, dir.path());
-    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
-    assert!(
-        stderr(&output).contains("t.csv:2: column `arc`: the braces in this cell do not balance"),
-        "{}",
-        stderr(&output)
-    );
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let text = stderr(&output);
+    assert!(text.contains("error[E0806]: the braces in this cell do not balance"), "{text}");
+    assert!(text.contains("in cell t.csv!C2 (column `arc`)"), "{text}");
+    // The row makes no card, so it is not also missing its `at`.
+    assert_eq!(text.matches("error[").count(), 1, "{text}");
     assert!(!dir.path().join("t.cards").exists());
+}
+
+const OFFENSE: &str = "game dreadnaught-2e\n\n// Kinetic offense, kept by hand.\n\n\
+                       offense \"Shot\" {\n  // the opener\n  symbol kinetic\n  arc narrow\n  at 3.5 {\n    impact damage 3\n  }\n  text \"Deal 3 {damage}.\"\n}\n\n\
+                       // Not in the sheet.\noffense \"Salvo\" {\n  symbol kinetic\n  arc narrow\n  at 2.0 {\n    impact damage 2\n  }\n  text \"Deal 2 {damage}.\"\n}\n";
+
+#[test]
+fn import_update_merges_the_sheet_into_its_card_file_by_name() {
+    let dir = empty_project();
+    std::fs::write(dir.path().join("cards/offense.cards"), OFFENSE).expect("cards");
+    let table = "name,symbol,arc,at,text\n\
+                 Shot,kinetic,narrow,3.5 { impact damage 4 },Deal 4 {damage}.\n\
+                 Volley,kinetic,narrow,2.5 { impact damage 1 },Deal 1 {damage}.\n";
+    std::fs::write(dir.path().join("offense.csv"), table).expect("table");
+    let args = ["import", "offense.csv", "--game", "dreadnaught-2e", "--kind", "offense", "-o", "cards/offense.cards"];
+    // Without --update, the file is not replaced, and the way is shown.
+    let output = cardsmith(&args, dir.path());
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(stderr(&output).contains("--update"), "{}", stderr(&output));
+    // Imported beside it, every card of the sheet is named twice: the help says how to merge.
+    let beside = ["import", "offense.csv", "--game", "dreadnaught-2e", "--kind", "offense", "-o", "cards/new.cards"];
+    let text = stderr(&cardsmith(&beside, dir.path()));
+    assert!(text.contains("two cards are named `Shot`") && text.contains("--update -o FILE"), "{text}");
+    let mut update = args.to_vec();
+    update.push("--update");
+    let output = cardsmith(&update, dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stderr(&output).contains("1 card replaced, 1 added, 0 unchanged"), "{}", stderr(&output));
+    let merged = std::fs::read_to_string(dir.path().join("cards/offense.cards")).expect("merged");
+    assert!(merged.starts_with("game dreadnaught-2e\n\n// Kinetic offense, kept by hand.\n"), "{merged}");
+    assert!(merged.contains("// Not in the sheet.\noffense \"Salvo\""), "{merged}");
+    assert!(merged.contains("impact damage 4") && merged.contains("offense \"Volley\""), "{merged}");
+    assert!(!merged.contains("impact damage 3"), "{merged}");
+    let check = cardsmith(&["check"], dir.path());
+    assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));
+}
+
+#[test]
+fn a_sheet_exported_and_imported_again_changes_no_byte_of_its_file() {
+    let dir = empty_project();
+    std::fs::write(dir.path().join("cards/offense.cards"), OFFENSE).expect("cards");
+    let output = cardsmith(&["export", "--csv"], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let args = [
+        "import",
+        "csv/dreadnaught-2e-offense.csv",
+        "--game",
+        "dreadnaught-2e",
+        "--kind",
+        "offense",
+        "-o",
+        "cards/offense.cards",
+        "--update",
+    ];
+    let output = cardsmith(&args, dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stderr(&output).contains("0 cards replaced, 0 added, 2 unchanged"), "{}", stderr(&output));
+    let after = std::fs::read_to_string(dir.path().join("cards/offense.cards")).expect("cards");
+    assert_eq!(after, OFFENSE, "comments and layout are kept");
 }

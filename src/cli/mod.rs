@@ -129,6 +129,12 @@ enum Command {
         /// The card file to write (default: the table's name with `.cards`)
         #[arg(short = 'o', long = "out")]
         out: Option<std::path::PathBuf>,
+        /// Merge the table's cards into the existing card file by name: each replaces the card of its name, the rest and the comments stay
+        #[arg(long)]
+        update: bool,
+        /// The worksheet of an XLSX workbook to read (default: the first)
+        #[arg(long)]
+        worksheet: Option<String>,
     },
     /// Print the JSON Schema of the engine data (the schema.json that build writes)
     Schema,
@@ -240,13 +246,17 @@ pub fn main() -> ExitCode {
         Command::Export { csv: _, output: Output { paths, out, message_format } } => {
             spreadsheet::export(&paths, out.as_deref(), message_format.into())
         }
-        Command::Import { table, game, kind, map, out } => spreadsheet::import(&spreadsheet::ImportArgs {
-            table: &table,
-            game: &game,
-            kind: &kind,
-            map: &map,
-            out: out.as_deref(),
-        }),
+        Command::Import { table, game, kind, map, out, update, worksheet } => {
+            spreadsheet::import(&spreadsheet::ImportArgs {
+                table: &table,
+                game: &game,
+                kind: &kind,
+                map: &map,
+                out: out.as_deref(),
+                update,
+                worksheet: worksheet.as_deref(),
+            })
+        }
         Command::Schema => stdout(&cardsmith::backend::schema::text()).map(|()| ExitCode::SUCCESS),
         Command::Timeline(args) => timeline::run(&args),
         Command::Rules { id, out } => rules::run(id.as_deref(), out.as_deref()),
