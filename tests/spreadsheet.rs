@@ -221,3 +221,80 @@ fn a_sheet_exported_and_imported_again_changes_no_byte_of_its_file() {
     let after = std::fs::read_to_string(dir.path().join("cards/offense.cards")).expect("cards");
     assert_eq!(after, OFFENSE, "comments and layout are kept");
 }
+
+/// A project whose offense cards are a sheet it lists, beside a card file
+/// whose card names them.
+fn sheet_project(table: &str) -> tempfile::TempDir {
+    let dir = empty_project();
+    let manifest = "[project]\npaths = [\"cards\"]\n\n[[sheet]]\npath = \"sheets/offense.csv\"\n\
+                    game = \"dreadnaught-2e\"\nkind = \"offense\"\n";
+    std::fs::write(dir.path().join("cardsmith.toml"), manifest).expect("manifest");
+    std::fs::create_dir(dir.path().join("sheets")).expect("sheets");
+    std::fs::write(dir.path().join("sheets/offense.csv"), table).expect("table");
+    let boost = "game dreadnaught-2e\n\nboost \"Uplink\" {\n  power 2\n  at 3.5 {\n    impact damage +1\n  }\n  \
+                 text \"Add +1 {damage} to *Shot* or *Salvo* resolving at 3.5.\"\n}\n";
+    std::fs::write(dir.path().join("cards/boost.cards"), boost).expect("boost");
+    dir
+}
+
+const SHEET: &str = "name,symbol,arc,at,text\r\n\
+                     Shot,kinetic,narrow,3.5 { impact damage 3 },Deal 3 {damage}.\r\n\
+                     Salvo,kinetic,narrow,2.0 { impact damage 2 },Deal 2 {damage}.\r\n";
+
+#[test]
+fn a_listed_sheet_is_checked_built_and_printed_with_the_card_files() {
+    let dir = sheet_project(SHEET);
+    let check = cardsmith(&["check"], dir.path());
+    assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));
+    assert!(stderr(&check).contains("checked 2 files: 3 cards, 0 decks"), "{}", stderr(&check));
+    let build = cardsmith(&["build"], dir.path());
+    assert_eq!(build.status.code(), Some(0), "{}", stderr(&build));
+    let data: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("out/dreadnaught-2e.json")).expect("built"))
+            .expect("JSON");
+    let sources: Vec<String> =
+        data["cards"].as_array().expect("cards").iter().map(|c| c["source"].to_string()).collect();
+    assert!(sources.contains(&r#"{"file":"sheets/offense.csv","line":3}"#.to_string()), "{sources:?}");
+    assert!(sources.contains(&r#"{"file":"sheets/offense.csv","line":2}"#.to_string()), "a card is at its row");
+    let print = cardsmith(&["print", "--format", "html"], dir.path());
+    assert_eq!(print.status.code(), Some(0), "{}", stderr(&print));
+    assert!(dir.path().join("print/preview.html").exists());
+    // The sheet named on the command line is read as the sheet it is.
+    let check = cardsmith(&["check", "sheets/offense.csv"], dir.path());
+    assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));
+    assert!(stderr(&check).contains("checked 1 file: 2 cards"), "{}", stderr(&check));
+}
+
+#[test]
+fn a_mistake_in_a_listed_sheet_is_one_message_at_its_cell() {
+    let table = SHEET.replace("Salvo,kinetic,narrow", "Salvo,kinetic,sideways");
+    let dir = sheet_project(&table);
+    let check = cardsmith(&["check", "--message-format", "short"], dir.path());
+    assert_eq!(check.status.code(), Some(1), "{}", stderr(&check));
+    let text = stderr(&check);
+    assert!(text.contains("sheets/offense.csv!C3: error[E0208]: unknown firing arc `sideways`"), "{text}");
+    assert_eq!(text.matches("error[").count(), 1, "{text}");
+    // A row whose cell cannot stand in a card makes none, and the card that
+    // names it is not reported as well.
+    let table = SHEET.replace("2.0 { impact damage 2 }", "2.0 { impact damage 2");
+    let dir = sheet_project(&table);
+    let check = cardsmith(&["check", "--message-format", "short"], dir.path());
+    let text = stderr(&check);
+    assert!(text.contains("sheets/offense.csv!D3: error[E0806]"), "{text}");
+    assert_eq!(text.matches("error[").count(), 1, "{text}");
+    let build = cardsmith(&["build"], dir.path());
+    assert_eq!(build.status.code(), Some(1), "{}", stderr(&build));
+}
+
+#[test]
+fn a_sheet_of_an_unknown_kind_is_reported_at_its_setting() {
+    let dir = sheet_project(SHEET);
+    let manifest = std::fs::read_to_string(dir.path().join("cardsmith.toml")).expect("manifest");
+    std::fs::write(dir.path().join("cardsmith.toml"), manifest.replace("\"offense\"", "\"ofense\"")).expect("manifest");
+    let check = cardsmith(&["check"], dir.path());
+    assert_eq!(check.status.code(), Some(1), "{}", stderr(&check));
+    let text = stderr(&check);
+    assert!(text.contains("error[E0807]: `dreadnaught-2e` has no kind `ofense`"), "{text}");
+    assert!(text.contains("┌─ cardsmith.toml:7:8"), "{text}");
+    assert!(text.contains("did you mean `offense`?"), "{text}");
+}

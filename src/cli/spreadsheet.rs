@@ -101,6 +101,9 @@ pub fn import(args: &ImportArgs<'_>) -> Result<ExitCode> {
     for (name, bytes) in sources {
         workspace.add_bytes(&name, bytes);
     }
+    for other in other_sheets(&project, args.table)? {
+        workspace.add_sheet(other.sheet, &other.bytes);
+    }
     workspace.add_sheet(sheet.clone(), &bytes);
     let outcome = workspace.check();
     let errors = report(&outcome, &sheet.name, &out_name);
@@ -206,8 +209,15 @@ fn mapping(pairs: &[String]) -> Result<Vec<(String, String)>> {
 
 /// The project's own files, by the names the checker gives them.
 fn project_sources(project: &Project) -> Result<Vec<(String, Vec<u8>)>> {
-    let paths = project::collect(&project.paths(&[])?)?;
+    let (paths, _) = project.sources(&[])?;
     paths.iter().map(|path| Ok((project::display_name(path), read::source(path)?))).collect()
+}
+
+/// The spreadsheets the project lists, but the table being imported.
+fn other_sheets(project: &Project, table: &Path) -> Result<Vec<project::SheetFile>> {
+    let real = |path: &Path| path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    let (_, sheets) = project.sources(&[])?;
+    Ok(sheets.into_iter().filter(|sheet| real(&sheet.path) != real(table)).collect())
 }
 
 /// The ruleset of `game`, as the project sees it: its own rulesets, else the
