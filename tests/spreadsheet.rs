@@ -298,3 +298,37 @@ fn a_sheet_of_an_unknown_kind_is_reported_at_its_setting() {
     assert!(text.contains("┌─ cardsmith.toml:7:8"), "{text}");
     assert!(text.contains("did you mean `offense`?"), "{text}");
 }
+
+#[test]
+fn a_listed_workbook_is_read_as_its_worksheet_and_its_problems_are_at_their_cells() {
+    let dir = sheet_project(SHEET);
+    let rows = common::rows_of_csv(&SHEET.replace("Salvo,kinetic,narrow", "Salvo,kinetic,sideways"));
+    let workbook = common::xlsx(&[("Notes", vec![vec!["nothing".to_string()]]), ("Offense", rows)]);
+    std::fs::write(dir.path().join("sheets/offense.xlsx"), workbook).expect("workbook");
+    std::fs::remove_file(dir.path().join("sheets/offense.csv")).expect("csv");
+    let manifest = std::fs::read_to_string(dir.path().join("cardsmith.toml")).expect("manifest");
+    let manifest = manifest.replace("offense.csv\"", "offense.xlsx\"\nworksheet = \"Offense\"");
+    std::fs::write(dir.path().join("cardsmith.toml"), manifest).expect("manifest");
+    let check = cardsmith(&["check"], dir.path());
+    assert_eq!(check.status.code(), Some(1), "{}", stderr(&check));
+    let text = stderr(&check);
+    assert!(text.contains("error[E0208]: unknown firing arc `sideways`"), "{text}");
+    assert!(text.contains("3 │ Salvo,kinetic,sideways,"), "the row's cells as text: {text}");
+    assert!(text.contains("in cell sheets/offense.xlsx!C3 (column `arc`): sideways"), "{text}");
+    // Another worksheet, and one that is not there.
+    let manifest = std::fs::read_to_string(dir.path().join("cardsmith.toml")).expect("manifest");
+    std::fs::write(dir.path().join("cardsmith.toml"), manifest.replace("\"Offense\"", "\"Ofense\"")).expect("toml");
+    let text = stderr(&cardsmith(&["check"], dir.path()));
+    assert!(text.contains("this workbook has no worksheet `Ofense`; its worksheets: Notes, Offense"), "{text}");
+}
+
+#[test]
+fn a_workbook_that_unpacks_to_too_much_is_refused_unread() {
+    let dir = sheet_project(SHEET);
+    let big = "x".repeat(40 << 20);
+    let workbook = common::xlsx(&[("Offense", vec![vec!["name".to_string()], vec![big]])]);
+    assert!(workbook.len() < 1 << 20, "a small file");
+    std::fs::write(dir.path().join("sheets/offense.csv"), workbook).expect("workbook");
+    let text = stderr(&cardsmith(&["check"], dir.path()));
+    assert!(text.contains("error[E0802]: this workbook unpacks to more than 33554432 bytes"), "{text}");
+}
