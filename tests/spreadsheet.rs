@@ -332,3 +332,48 @@ fn a_workbook_that_unpacks_to_too_much_is_refused_unread() {
     let text = stderr(&cardsmith(&["check"], dir.path()));
     assert!(text.contains("error[E0802]: this workbook unpacks to more than 33554432 bytes"), "{text}");
 }
+
+/// The engine data a project builds, each card's and deck's `source` (where
+/// it is written, the one thing that differs between twins) taken out.
+fn engine_data(dir: &Path) -> serde_json::Value {
+    let output = cardsmith(&["build"], dir);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = std::fs::read_to_string(dir.join("out/lantern-market.json")).expect("built");
+    let mut data: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    for list in ["cards", "decks"] {
+        for item in data[list].as_array_mut().expect("a list") {
+            assert!(item.as_object_mut().expect("an object").remove("source").is_some(), "{item}");
+        }
+    }
+    data
+}
+
+#[test]
+fn the_sheet_example_builds_the_engine_data_of_its_card_file_twin() {
+    let twin = common::example_project("lantern-market");
+    let sheet = common::example_project("lantern-market-sheet");
+    let rules = |dir: &Path| std::fs::read(dir.join("cards/lantern-market.rules")).expect("ruleset");
+    assert_eq!(rules(twin.path()), rules(sheet.path()), "the twins share one ruleset");
+    let expected = engine_data(twin.path());
+    assert_eq!(expected["cards"].as_array().map(Vec::len), Some(11));
+    assert_eq!(engine_data(sheet.path()), expected, "the sheets build what the card file builds");
+    let check = cardsmith(&["check"], sheet.path());
+    assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));
+    let print = cardsmith(&["print", "--format", "html"], sheet.path());
+    assert_eq!(print.status.code(), Some(0), "{}", stderr(&print));
+    assert!(stderr(&print).contains("printed 11 cards"), "{}", stderr(&print));
+
+    // The same tables as the worksheets of one workbook build it too.
+    let table = |name: &str| std::fs::read_to_string(sheet.path().join("sheets").join(name)).expect("table");
+    let workbook = common::xlsx(&[
+        ("Wares", common::rows_of_csv(&table("wares.csv"))),
+        ("Lanterns", common::rows_of_csv(&table("lanterns.csv"))),
+    ]);
+    std::fs::write(sheet.path().join("sheets/market.xlsx"), workbook).expect("workbook");
+    let manifest = std::fs::read_to_string(sheet.path().join("cardsmith.toml")).expect("manifest");
+    let manifest = manifest
+        .replace("\"sheets/wares.csv\"", "\"sheets/market.xlsx\"\nworksheet = \"Wares\"")
+        .replace("\"sheets/lanterns.csv\"", "\"sheets/market.xlsx\"\nworksheet = \"Lanterns\"");
+    std::fs::write(sheet.path().join("cardsmith.toml"), manifest).expect("manifest");
+    assert_eq!(engine_data(sheet.path()), expected, "the workbook builds what the card file builds");
+}
