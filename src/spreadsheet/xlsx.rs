@@ -50,7 +50,9 @@ pub fn table_text(bytes: &[u8], worksheet: Option<&str>) -> Result<String, Probl
         cells.push((row, column, text));
     }
     cells.sort_by_key(|(row, column, _)| (*row, *column));
-    Ok(csv_text(&cells))
+    csv_text(&cells).ok_or_else(|| {
+        (0, format!("the worksheet `{name}` comes to more than 8 MiB of text, the most a sheet may hold"))
+    })
 }
 
 /// A cell's value as text, as a spreadsheet shows it unformatted; `None`
@@ -71,19 +73,25 @@ fn value(data: &DataRef<'_>) -> Option<String> {
 }
 
 /// The cells as CSV text: a line per row from the first, blank rows
-/// included, so that row numbers stay what they are in the workbook.
-fn csv_text(cells: &[(u32, u32, String)]) -> String {
+/// included, so that row numbers stay what they are in the workbook;
+/// `None` past [`crate::syntax::MAX_FILE_SIZE`] bytes (a cell far down or
+/// far right makes many empty rows or cells before it).
+fn csv_text(cells: &[(u32, u32, String)]) -> Option<String> {
+    let most = crate::syntax::MAX_FILE_SIZE;
     let mut out = String::new();
     let (mut row, mut column) = (0u32, 0u32);
     for (at_row, at_column, text) in cells {
-        while row < *at_row {
-            out.push('\n');
-            (row, column) = (row + 1, 0);
+        let (rows, columns) = (at_row.saturating_sub(row) as usize, at_column.saturating_sub(column) as usize);
+        if out.len() + rows + columns + text.len() > most {
+            return None;
         }
-        while column < *at_column {
-            out.push(',');
-            column += 1;
+        if rows > 0 {
+            out.push_str(&"\n".repeat(rows));
+            (row, column) = (*at_row, 0);
         }
+        let columns = at_column.saturating_sub(column) as usize;
+        out.push_str(&",".repeat(columns));
+        column = column.max(*at_column);
         if text.contains([',', '"', '\n', '\r']) {
             out.push('"');
             out.push_str(&text.replace('"', "\"\""));
@@ -93,7 +101,7 @@ fn csv_text(cells: &[(u32, u32, String)]) -> String {
         }
     }
     out.push('\n');
-    out
+    (out.len() <= most + 1).then_some(out)
 }
 
 /// Unpacks every member of the archive, counting, and refuses one that
@@ -150,7 +158,8 @@ mod tests {
             (2, 0, "A, B".to_string()),
             (2, 2, "say \"hi\"".to_string()),
         ];
-        assert_eq!(csv_text(&cells), "name,,text\n\n\"A, B\",,\"say \"\"hi\"\"\"\n");
+        assert_eq!(csv_text(&cells).as_deref(), Some("name,,text\n\n\"A, B\",,\"say \"\"hi\"\"\"\n"));
+        assert_eq!(csv_text(&[(u32::MAX, 0, "far down".to_string())]), None);
     }
 
     #[test]

@@ -88,6 +88,10 @@ impl Documents {
         for mut sheet in sheets {
             let path = absolute(&sheet.path);
             sheet.sheet.name = path.to_string_lossy().into_owned();
+            // Files are named by their paths here, the project file too.
+            if let Some(listed) = &mut sheet.sheet.listed {
+                listed.file = absolute(Path::new(&listed.file)).to_string_lossy().into_owned();
+            }
             self.disk.insert(path.clone(), sheet.bytes);
             self.sheets.insert(path, sheet.sheet);
         }
