@@ -110,9 +110,9 @@ enum Command {
         #[command(flatten)]
         output: Output,
     },
-    /// Write a card file from a spreadsheet table (CSV) of one card kind, naming each bad cell by row and column
+    /// Write a card file from a spreadsheet table (CSV or XLSX) of one card kind, each problem shown at its cell
     #[command(
-        after_help = "The header row names the columns: `name`, `tags`, the kind's fields, `effects` and `lints` (case, spaces and underscores do not matter; --map renames others). A cell holds what follows the field's name on a card's line; text fields hold the text itself.\nNothing is written when a cell has an error, and an existing file is never replaced.\nExit status: 0 when written, 1 when a cell has an error, 2 on usage or I/O problems."
+        after_help = "The header row names the columns: `name`, `tags`, the kind's fields, `effects` and `lints` (case, spaces and underscores do not matter; --map renames others). A cell holds what follows the field's name on a card's line; text fields hold the text itself.\nNothing is written when a cell has an error, and an existing file is replaced only with --update, which merges the table's cards into it by name (the other cards and the comments stay).\nExit status: 0 when written, 1 when a cell has an error, 2 on usage or I/O problems."
     )]
     Import {
         /// The table to read
