@@ -39,7 +39,8 @@ does nothing.  The known tables and keys are:
                back-art, deck, min-text, sizes, deck-backs
     [print.sizes]  one key per kind: its card size
     [print.deck-backs]  one key per deck: the picture on its backs
-    [lints]    one key per lint name (`cardsmith lint --list`)";
+    [lints]    one key per lint name (`cardsmith lint --list`)
+    [[sheet]]  path, game, kind, worksheet, map (one per spreadsheet of cards)";
     CONFIG_WRONG_TYPE "E0012" "config-wrong-type" "\
 A setting in `cardsmith.toml` has a value of the wrong type, such as a string
 where a list is expected:
@@ -75,6 +76,24 @@ pub struct Manifest {
     pub build_out: Option<(String, Span)>,
     pub print: PrintSettings,
     pub lints: lint::Config,
+    /// `[[sheet]]`: spreadsheets read as cards, in the order listed.
+    pub sheets: Vec<SheetSetting>,
+}
+
+/// One `[[sheet]]`: a spreadsheet (CSV or XLSX) whose rows are cards of one
+/// kind, checked with the card files.  Each setting keeps its span.
+#[derive(Clone, Debug)]
+pub struct SheetSetting {
+    pub path: (String, Span),
+    /// The game of its cards; `[project] game` when not given.
+    pub game: Option<(String, Span)>,
+    pub kind: (String, Span),
+    /// The worksheet of an XLSX workbook; the first when not given.
+    pub worksheet: Option<String>,
+    /// `map = { "Card Name" = "name" }`: a column read as another field.
+    pub map: Vec<(String, String)>,
+    /// The `[[sheet]]` header.
+    pub span: Span,
 }
 
 /// `[print]`: defaults for `cardsmith print`; the command line wins.
@@ -200,7 +219,10 @@ pub fn parse(files: &Files, file: FileId) -> (Manifest, Vec<Diagnostic>) {
     let text = &files.get(file).text;
     let mut reader = Reader { file, manifest: Manifest::default(), diagnostics: Vec::new() };
     match text.parse::<toml_edit::Document<String>>() {
-        Ok(document) => reader.document(document.as_table()),
+        Ok(document) => {
+            reader.document(document.as_table());
+            reader.sheets_have_games();
+        }
         Err(error) => {
             let span = error.span().map_or(reader.span(None), |r| reader.span(Some(r)));
             let message = error.message().lines().collect::<Vec<_>>().join("; ");
@@ -244,14 +266,18 @@ impl Reader {
     fn document(&mut self, root: &toml_edit::Table) {
         for (key, item) in root.iter() {
             let key_span = self.span(root.key(key).and_then(|k| k.span()));
+            if key == SHEET {
+                self.sheets(item, key_span);
+                continue;
+            }
             let Some((_, keys)) = TABLES.iter().find(|(name, _)| *name == key) else {
-                let tables = TABLES.iter().map(|(name, _)| *name);
+                let tables = TABLES.iter().map(|(name, _)| *name).chain([SHEET]);
                 self.unknown(
                     key,
                     key_span,
                     "table",
                     crate::check::suggest(key, tables),
-                    "project, build, print, lints",
+                    "project, build, print, lints, [[sheet]]",
                 );
                 continue;
             };
@@ -421,6 +447,85 @@ impl Reader {
     }
 }
 
+/// The array of tables listing spreadsheets of cards.
+const SHEET: &str = "sheet";
+
+/// The keys of a `[[sheet]]`.
+const SHEET_KEYS: [&str; 5] = ["path", "game", "kind", "worksheet", "map"];
+
+impl Reader {
+    /// `[[sheet]]`: each spreadsheet of cards with its settings.
+    fn sheets(&mut self, item: &Item, key_span: Span) {
+        let Some(tables) = item.as_array_of_tables() else {
+            let example = "[[sheet]]\npath = \"units.csv\"\nkind = \"unit\"";
+            self.wrong_type("`sheet`", key_span, "an array of tables, one `[[sheet]]` per spreadsheet", example);
+            return;
+        };
+        for table in tables.iter() {
+            let span = table.span().map_or(key_span, |r| self.span(Some(r)));
+            let (mut path, mut game, mut kind, mut worksheet, mut map) = (None, None, None, None, Vec::new());
+            for (key, item) in table.iter() {
+                let key_span = self.span(table.key(key).and_then(|k| k.span()));
+                let value_span = item.span().map_or(key_span, |r| self.span(Some(r)));
+                let text = item.as_str().map(|s| (s.to_string(), value_span));
+                match (key, text) {
+                    ("path", Some(value)) => path = Some(value),
+                    ("game", Some(value)) => game = Some(value),
+                    ("kind", Some(value)) => kind = Some(value),
+                    ("worksheet", Some(value)) => worksheet = Some(value.0),
+                    ("map", _) => match self.setting(Kind::TextTable, item) {
+                        Some(Setting::Table(entries)) => map = entries.into_iter().map(|(k, _, v, _)| (k, v)).collect(),
+                        _ => self.wrong_type(
+                            "`sheet.map`",
+                            value_span,
+                            "a table of strings",
+                            "map = { \"Card Name\" = \"name\" }",
+                        ),
+                    },
+                    (key, _) if SHEET_KEYS.contains(&key) => self.wrong_type(
+                        &format!("`sheet.{key}`"),
+                        value_span,
+                        "a string in quotes",
+                        &format!("{key} = \"…\""),
+                    ),
+                    (key, _) => {
+                        let suggestion = crate::check::suggest(key, SHEET_KEYS);
+                        self.unknown(&format!("sheet.{key}"), key_span, "key", suggestion, &SHEET_KEYS.join(", "));
+                    }
+                }
+            }
+            match (path, kind) {
+                (Some(path), Some(kind)) => {
+                    self.manifest.sheets.push(SheetSetting { path, game, kind, worksheet, map, span });
+                }
+                (path, _) => {
+                    let missing = if path.is_none() { "path" } else { "kind" };
+                    self.diagnostics.push(
+                        Diagnostic::error(&CONFIG_BAD_VALUE, format!("this `[[sheet]]` has no `{missing}`"))
+                            .primary(span, format!("`{missing}` is missing"))
+                            .help("a sheet names its file and the kind of its cards: path = \"units.csv\", kind = \"unit\""),
+                    );
+                }
+            }
+        }
+    }
+
+    /// A sheet's game: its own, else `[project] game`; one without either
+    /// is reported.
+    fn sheets_have_games(&mut self) {
+        if self.manifest.game.is_some() {
+            return;
+        }
+        for sheet in self.manifest.sheets.iter().filter(|s| s.game.is_none()) {
+            self.diagnostics.push(
+                Diagnostic::error(&CONFIG_BAD_VALUE, format!("the sheet `{}` names no game", sheet.path.0))
+                    .primary(sheet.span, "no `game` here, and no `[project] game`")
+                    .help("add game = \"ID\" to the sheet, or game = \"ID\" under [project]"),
+            );
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -489,6 +594,30 @@ mod tests {
             ]
         );
         assert!(manifest.paths.is_none() && manifest.lints.levels.is_empty());
+    }
+
+    #[test]
+    fn sheets_are_listed_with_their_settings_and_their_mistakes_at_their_place() {
+        let (manifest, problems) = read(
+            "[project]\ngame = \"g\"\n[[sheet]]\npath = \"units.csv\"\nkind = \"unit\"\nmap = { \"Card Name\" = \"name\" }\n\
+             [[sheet]]\npath = \"ships.xlsx\"\ngame = \"h\"\nkind = \"ship\"\nworksheet = \"Ships\"\n",
+        );
+        assert_eq!(problems, vec![]);
+        let sheets: Vec<(&str, Option<&str>, &str, Option<&str>)> = manifest
+            .sheets
+            .iter()
+            .map(|s| {
+                (s.path.0.as_str(), s.game.as_ref().map(|g| g.0.as_str()), s.kind.0.as_str(), s.worksheet.as_deref())
+            })
+            .collect();
+        assert_eq!(sheets, [("units.csv", None, "unit", None), ("ships.xlsx", Some("h"), "ship", Some("Ships"))]);
+        assert_eq!(manifest.sheets[0].map, [("Card Name".to_string(), "name".to_string())]);
+        let (_, problems) =
+            read("[[sheet]]\npath = \"u.csv\"\nkind = 3\nknd = \"x\"\n[[sheet]]\nkind = \"k\"\ngame = \"g\"\n");
+        let codes: Vec<&str> = problems.iter().map(|(code, _)| *code).collect();
+        assert_eq!(codes, ["E0012", "E0011", "E0013", "E0013"], "{problems:?}");
+        assert_eq!(problems[0].1, "3");
+        assert_eq!(problems[1].1, "knd");
     }
 
     #[test]

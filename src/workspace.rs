@@ -8,6 +8,7 @@ use crate::check;
 use crate::diagnostics::{self, Diagnostic};
 use crate::ir::Project;
 use crate::source::{FileId, Files};
+use crate::spreadsheet::sheet::{self, Loaded, Sheet};
 use crate::syntax::{self, ast::SourceTree};
 
 #[derive(Default)]
@@ -25,6 +26,9 @@ pub struct Workspace {
     lints: crate::lint::Config,
     /// What a check before kept for this one to reuse.
     cache: Option<Cache>,
+    /// Spreadsheets of cards, their tables read; their cards are made once
+    /// the rulesets are parsed.
+    sheets: Vec<Loaded>,
 }
 
 /// What one check keeps for the next (see [`crate::cache`]): each game's
@@ -96,6 +100,42 @@ impl Workspace {
         self.add_bytes(name, text.as_bytes().to_vec());
     }
 
+    /// Adds a spreadsheet of cards, read from disk: its cards are checked
+    /// with the others, and every problem in them is shown at its cell.
+    pub fn add_sheet(&mut self, sheet: Sheet, bytes: &[u8]) {
+        self.user_files += 1;
+        let loaded = sheet::load(&mut self.files, sheet, bytes, &mut self.diagnostics);
+        self.sheets.push(loaded);
+    }
+
+    /// Adds the card text of each sheet, once the rulesets it needs are
+    /// parsed, and parses it; the names of the cards its rows with problems
+    /// did not make are lost names of its tree, which nothing reports again.
+    fn add_sheet_cards(&mut self) {
+        let mut lost = Vec::new();
+        for loaded in std::mem::take(&mut self.sheets) {
+            if let Some((file, names)) = sheet::cards(&mut self.files, &self.trees, &loaded, &mut self.diagnostics) {
+                self.unparsed.push(file);
+                lost.push((file, names));
+            }
+        }
+        self.parse_added();
+        for (file, names) in lost {
+            if let Some((_, tree)) = self.trees.iter_mut().find(|(id, _)| *id == file) {
+                tree.unparsed_names.extend(names);
+            }
+        }
+    }
+
+    /// Moves what points into the card text of a sheet to the cells it
+    /// came from; a lint's fix there is no edit anyone can make, and goes.
+    fn to_sheets(&self, diagnostics: &mut [Diagnostic], fixes: &mut Vec<crate::lint::Fix>) {
+        for label in diagnostics.iter_mut().flat_map(|d| d.labels.iter_mut()) {
+            label.span = self.files.origin(label.span);
+        }
+        fixes.retain(|fix| !self.files.is_derived(fix.span.file));
+    }
+
     /// Adds a file from text in memory, with its parse from an earlier check
     /// when that parse is of the same text as the same file of the table;
     /// otherwise the text is parsed with the others.
@@ -133,6 +173,7 @@ impl Workspace {
                 .trees
                 .iter()
                 .filter_map(|(_, t)| check::game_of(t).or_else(|| check::extended_id(t)))
+                .chain(self.sheets.iter().map(|s| s.sheet.game.as_str()))
                 .filter(|g| !declared.iter().any(|d| d == g))
                 .map(str::to_string)
                 .collect();
@@ -171,6 +212,7 @@ impl Workspace {
     fn check_inner(mut self, keep: bool) -> (Outcome, Vec<Parsed>, Cache) {
         self.parse_added();
         self.add_bundled_rulesets();
+        self.add_sheet_cards();
         let mut diagnostics = std::mem::take(&mut self.diagnostics);
         let mut cache = keep.then(|| self.cache.take().unwrap_or_default());
         let rules = if cache.is_some() { check::rules_fingerprint(&self.files, &self.trees) } else { 0 };
@@ -199,6 +241,8 @@ impl Workspace {
         });
         let parses = self.parses(trees);
         diagnostics.extend(linted.diagnostics);
+        let mut fixes = linted.fixes;
+        self.to_sheets(&mut diagnostics, &mut fixes);
         diagnostics::sort(&mut diagnostics);
         let errors = diagnostics.iter().filter(|d| d.is_error()).count();
         let stats = Stats {
@@ -208,7 +252,7 @@ impl Workspace {
             errors,
             warnings: diagnostics.len() - errors,
         };
-        let outcome = Outcome { files: self.files, project, fixes: linted.fixes, diagnostics, stats };
+        let outcome = Outcome { files: self.files, project, fixes, diagnostics, stats };
         (outcome, parses, cache.unwrap_or_default())
     }
 

@@ -22,6 +22,7 @@ const TARGETS: &[(&str, Target)] = &[
     ("print", targets::print),
     ("template", targets::template),
     ("decks", targets::decks),
+    ("sheet", targets::sheet),
 ];
 
 fn files_under(dir: &Path, found: &mut Vec<PathBuf>) {
@@ -57,6 +58,20 @@ fn the_template_target_takes_every_bundled_template() {
     for seed in &seeds {
         targets::template(&std::fs::read(seed).expect("readable"));
     }
+}
+
+#[test]
+fn the_sheet_target_takes_its_seeds_the_sheet_example_and_a_workbook() {
+    let mut seeds = Vec::new();
+    files_under(&common::repo().join("fuzz/seeds/sheet"), &mut seeds);
+    assert!(seeds.iter().any(|s| s.extension().is_some_and(|e| e == "xlsx")), "a workbook among the seeds");
+    files_under(&common::repo().join("examples/lantern-market-sheet/sheets"), &mut seeds);
+    for seed in &seeds {
+        targets::sheet(&std::fs::read(seed).expect("readable"));
+    }
+    let table = std::fs::read_to_string(common::repo().join("examples/lantern-market-sheet/sheets/wares.csv"))
+        .expect("a table");
+    targets::sheet(&common::xlsx(&[("Wares", common::rows_of_csv(&table))]));
 }
 
 #[test]

@@ -52,12 +52,13 @@ fn targets() -> Vec<String> {
 }
 
 /// The folder a target's seed corpus comes from: the bundled templates for
-/// the target that takes a template, the bundled cards for the others.
+/// the target that takes a template, tables and a workbook for the one
+/// that takes a spreadsheet, the bundled cards for the others.
 fn seeds(target: &str) -> &'static str {
-    if target == "template" {
-        "templates"
-    } else {
-        "cards"
+    match target {
+        "template" => "templates",
+        "sheet" => "fuzz/seeds/sheet",
+        _ => "cards",
     }
 }
 

@@ -531,3 +531,44 @@ fn completion_in_a_ruleset_offers_the_lines_declared_there() {
     let text = hover["contents"]["value"].as_str().unwrap_or_default();
     assert!(text.starts_with("`field NAME") && text.contains("For example: `field "), "{hover}");
 }
+
+#[test]
+fn a_listed_sheet_gets_its_diagnostics_at_its_cells_when_it_or_a_card_file_changes() {
+    let (dir, cards_uri) = project();
+    let manifest = std::fs::read_to_string(dir.path().join("cardsmith.toml")).expect("manifest");
+    let listed = "\n[[sheet]]\npath = \"offense.csv\"\nkind = \"offense\"\n";
+    std::fs::write(dir.path().join("cardsmith.toml"), format!("{manifest}{listed}")).expect("manifest");
+    let table = "name,symbol,arc,at,text\r\n\
+                 Sheet Shot,kinetic,narrow,3.5 { impact damage 3 },Deal 3 {damage}.\r\n\
+                 Sheet Salvo,kinetic,sideways,2.0 { impact damage 2 },Deal 2 {damage}.\r\n";
+    let sheet = dir.path().join("offense.csv");
+    std::fs::write(&sheet, table).expect("sheet");
+    let uri = format!("file://{}", sheet.display());
+    let mut client = Client::start(dir.path());
+    initialize(&mut client, dir.path(), json!({}));
+    let diagnostics = client.diagnostics(&uri);
+    assert_eq!(codes(&diagnostics), ["E0208"], "{diagnostics:?}");
+    assert_eq!(diagnostics[0]["range"]["start"], position(2, column(table, 2, "sideways")));
+    assert!(diagnostics[0]["message"].as_str().unwrap_or_default().starts_with("C3: unknown firing arc"));
+
+    // The sheet open and edited: its buffer is what is checked.
+    let params = json!({ "textDocument": { "uri": uri, "languageId": "csv", "version": 1, "text": table } });
+    client.notify("textDocument/didOpen", params);
+    client.change(&uri, 2, &table.replace("sideways", "narrow"));
+    assert_eq!(client.diagnostics(&uri), Vec::<Value>::new());
+
+    // A card file that names a card of the sheet again: the sheet hears of it.
+    let cards = std::fs::read_to_string(dir.path().join("cards/lances.cards")).expect("cards");
+    let twice = format!("{cards}\noffense \"Sheet Shot\" {{\n  symbol kinetic\n  arc narrow\n  at 3.5 {{ impact damage 3 }}\n  text \"Deal 3 {{damage}}.\"\n}}\n");
+    open(&mut client, &cards_uri, &cards);
+    client.change(&cards_uri, 2, &twice);
+    let diagnostics = client.diagnostics(&uri);
+    assert!(
+        diagnostics
+            .iter()
+            .any(|d| d["message"].as_str().unwrap_or_default().contains("two cards are named `Sheet Shot`")),
+        "{diagnostics:?}"
+    );
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+}

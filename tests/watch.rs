@@ -321,3 +321,32 @@ fn an_open_page_in_chromium_reloads_on_save() {
         page_titles(&devtools)?.iter().any(|t| t == "cardsmith preview: problems").then_some(())
     });
 }
+
+#[test]
+fn an_edited_cell_of_a_listed_sheet_shows_in_the_check_and_the_preview() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (root, _) = project(dir.path());
+    let manifest = std::fs::read_to_string(root.join("cardsmith.toml")).expect("manifest");
+    let listed = "\n[[sheet]]\npath = \"offense.csv\"\ngame = \"dreadnaught-2e\"\nkind = \"offense\"\n";
+    std::fs::write(root.join("cardsmith.toml"), format!("{manifest}{listed}")).expect("manifest");
+    let sheet = root.join("offense.csv");
+    let good = "name,symbol,arc,at,text\r\nSheet Shot,kinetic,narrow,3.5 { impact damage 3 },Deal 3 {damage}.\r\n";
+    std::fs::write(&sheet, good).expect("sheet");
+    let mut watch = Watch::start_with(&root, &["--serve", "--port", "0"]);
+    watch.wait_for("serving the preview at http://", START);
+    let line = watch.seen.last().expect("the line").clone();
+    let address = line.split("http://").nth(1).and_then(|rest| rest.strip_suffix('/')).expect("an address").to_string();
+    watch.wait_for("offense.csv", START);
+    assert!(get(&address, "/").1.contains("Sheet Shot"), "the sheet's card is in the preview");
+
+    std::fs::write(&sheet, good.replace("narrow", "sideways")).expect("save");
+    watch.wait_for("in cell offense.csv!C2 (column `arc`): sideways", SAVE);
+    watch.wait_for("preview: shows the 1 error to fix", SAVE);
+    std::fs::write(&sheet, good.replace("Sheet Shot", "Sheet Salvo")).expect("save");
+    watch.wait_for("fixed: E0208 offense.csv!C2: unknown firing arc `sideways`", SAVE);
+    let deadline = Instant::now() + SAVE;
+    while !get(&address, "/").1.contains("Sheet Salvo") {
+        assert!(Instant::now() < deadline, "the edited cell is not in the preview");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}

@@ -329,3 +329,62 @@ fn rich_text(text: &str) -> layout::Paragraph {
     flush(&mut plain, &mut pieces, style);
     pieces
 }
+
+/// The game the `sheet` target's tables are cards of: Lantern Market, whose
+/// wares have a number, an enum, a block at a speed and a text.
+const MARKET: &str = include_str!("../../examples/lantern-market/cards/lantern-market.rules");
+
+/// A spreadsheet of cards: the input read as a CSV table of Lantern Market
+/// wares and, when it starts as a zip archive does, as an XLSX workbook,
+/// checked as a sheet the project lists.  Besides the properties of
+/// [`check`]: no diagnostic is left in a sheet's card text (each is moved
+/// to its cell), the cells of a table lie inside it at character
+/// boundaries, row after row, and no file made from it passes the limit of
+/// a file.
+pub fn sheet(data: &[u8]) {
+    if let Ok(text) = std::str::from_utf8(data) {
+        cells_are_sound(text);
+    }
+    sheet_as("fuzz.csv", data);
+    if data.starts_with(b"PK") {
+        sheet_as("fuzz.xlsx", data);
+    }
+}
+
+fn cells_are_sound(text: &str) {
+    let table = cardsmith::spreadsheet::table::Table::read(text);
+    let mut last = (0, 0);
+    for cell in &table.cells {
+        let (start, end) = (cell.start as usize, cell.end as usize);
+        assert!(text.get(start..end).is_some_and(|t| !t.is_empty()), "a cell at {start}..{end} of {}", text.len());
+        assert!((cell.row, cell.column) > last, "cells out of order: {:?} after {last:?}", (cell.row, cell.column));
+        assert!(cell.column < cardsmith::spreadsheet::table::MAX_COLUMNS, "a cell past the last column");
+        last = (cell.row, cell.column);
+    }
+}
+
+fn sheet_as(name: &str, data: &[u8]) {
+    let mut workspace = Workspace::new();
+    workspace.add_bytes("market.rules", MARKET.as_bytes().to_vec());
+    let sheet = cardsmith::spreadsheet::sheet::Sheet {
+        name: name.to_string(),
+        game: "lantern-market".to_string(),
+        kind: "ware".to_string(),
+        mapping: vec![("Rules Text".to_string(), "text".to_string())],
+        ..Default::default()
+    };
+    workspace.add_sheet(sheet, data);
+    let outcome = workspace.check();
+    diagnostics_are_sound(&outcome.files, &outcome.diagnostics);
+    for diagnostic in &outcome.diagnostics {
+        for label in &diagnostic.labels {
+            assert!(!outcome.files.is_derived(label.span.file), "left in a sheet's card text: {}", diagnostic.message);
+        }
+    }
+    for id in outcome.files.ids() {
+        let file = outcome.files.get(id);
+        // The card text stops at the first row past the limit.
+        let most = cardsmith::syntax::MAX_FILE_SIZE * 2;
+        assert!(file.text.len() <= most, "`{}` holds {} bytes", file.name, file.text.len());
+    }
+}

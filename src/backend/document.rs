@@ -64,7 +64,8 @@ pub struct DeckData<'a> {
 }
 
 /// Where something was written: the file as named to the workspace (a
-/// relative path) and the 1-based line.
+/// relative path) and the 1-based line, or for a card of a spreadsheet,
+/// the sheet and the card's row.
 #[derive(Serialize, JsonSchema)]
 pub struct Source {
     pub file: String,
@@ -73,9 +74,10 @@ pub struct Source {
 
 /// The document of one game.
 pub fn document<'a>(files: &Files, game: &'a Game) -> Document<'a> {
-    let source = |span: Span| Source {
-        file: files.get(span.file).name.clone(),
-        line: files.get(span.file).line_column(span.start as usize).0,
+    // A card of a spreadsheet is where its row is.
+    let source = |span: Span| {
+        let span = files.origin(span);
+        Source { file: files.get(span.file).name.clone(), line: files.line(span) }
     };
     Document {
         format: FORMAT,

@@ -1,7 +1,7 @@
 //! `cardsmith build [PATH...] [-o DIR]`: the engine data of a project, one
 //! JSON document per ruleset plus `schema.json`, written atomically.
 
-use super::project::{self, Project};
+use super::project::Project;
 use super::{atomic, check, output, read};
 use cardsmith::backend::{self, json};
 use cardsmith::diagnostics::render::MessageFormat;
@@ -54,11 +54,27 @@ pub fn inputs(project: &Project, paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
 pub fn load(project: &Project, inputs: &[PathBuf]) -> Result<Outcome> {
     let (cwd, root) = (&project.cwd, project.root.as_deref());
     let mut workspace = project.workspace();
-    for file in project::collect(inputs)? {
+    let (files, sheets) = project.sources(&given(project, inputs))?;
+    for file in files {
         let bytes = read::source(&file)?;
         workspace.add_bytes(&source_name(&file, inputs, cwd, root), bytes);
     }
+    for mut sheet in sheets {
+        sheet.sheet.name = source_name(&project.cwd.join(&sheet.path), inputs, cwd, root);
+        workspace.add_sheet(sheet.sheet, &sheet.bytes);
+    }
     Ok(workspace.check())
+}
+
+/// The paths named on the command line, out of the inputs `inputs` made
+/// of them: none when the inputs are the project's own.
+fn given(project: &Project, inputs: &[PathBuf]) -> Vec<PathBuf> {
+    let own: Vec<PathBuf> = project.paths(&[]).unwrap_or_default().iter().map(|p| project.cwd.join(p)).collect();
+    if own == inputs {
+        Vec::new()
+    } else {
+        inputs.to_vec()
+    }
 }
 
 fn source_name(file: &Path, given: &[PathBuf], cwd: &Path, root: Option<&Path>) -> String {

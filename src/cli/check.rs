@@ -31,13 +31,17 @@ pub fn check_paths_with(
     replaced: &std::collections::BTreeMap<String, String>,
 ) -> Result<Outcome> {
     let mut workspace = project.workspace();
-    for path in project::collect(&project.paths(paths)?)? {
+    let (files, sheets) = project.sources(paths)?;
+    for path in files {
         let name = project::display_name(&path);
         let bytes = match replaced.get(&name) {
             Some(text) => text.clone().into_bytes(),
             None => super::read::source(&path)?,
         };
         workspace.add_bytes(&name, bytes);
+    }
+    for sheet in sheets {
+        workspace.add_sheet(sheet.sheet, &sheet.bytes);
     }
     Ok(workspace.check())
 }
@@ -56,12 +60,16 @@ pub struct Kept {
 pub fn check_paths_reusing(project: &project::Project, paths: &[PathBuf], kept: &mut Kept) -> Result<Outcome> {
     let mut workspace = project.workspace();
     workspace.reuse(std::mem::take(&mut kept.cache));
-    for path in project::collect(&project.paths(paths)?)? {
+    let (files, sheets) = project.sources(paths)?;
+    for path in files {
         let name = project::display_name(&path);
         match String::from_utf8(super::read::source(&path)?) {
             Ok(text) => workspace.add_parsed(&name, &text, kept.parses.remove(&name)),
             Err(not_utf8) => workspace.add_bytes(&name, not_utf8.into_bytes()),
         }
+    }
+    for sheet in sheets {
+        workspace.add_sheet(sheet.sheet, &sheet.bytes);
     }
     let (outcome, parses, cache) = workspace.check_keeping_parses();
     kept.parses = parses.into_iter().map(|p| (outcome.files.get(p.file()).name.clone(), p)).collect();

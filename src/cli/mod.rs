@@ -110,9 +110,9 @@ enum Command {
         #[command(flatten)]
         output: Output,
     },
-    /// Write a card file from a spreadsheet table (CSV) of one card kind, naming each bad cell by row and column
+    /// Write a card file from a spreadsheet table (CSV or XLSX) of one card kind, each problem shown at its cell
     #[command(
-        after_help = "The header row names the columns: `name`, `tags`, the kind's fields, `effects` and `lints` (case, spaces and underscores do not matter; --map renames others). A cell holds what follows the field's name on a card's line; text fields hold the text itself.\nNothing is written when a cell has an error, and an existing file is never replaced.\nExit status: 0 when written, 1 when a cell has an error, 2 on usage or I/O problems."
+        after_help = "The header row names the columns: `name`, `tags`, the kind's fields, `effects` and `lints` (case, spaces and underscores do not matter; --map renames others). A cell holds what follows the field's name on a card's line; text fields hold the text itself.\nNothing is written when a cell has an error, and an existing file is replaced only with --update, which merges the table's cards into it by name (the other cards and the comments stay).\nExit status: 0 when written, 1 when a cell has an error, 2 on usage or I/O problems."
     )]
     Import {
         /// The table to read
@@ -129,6 +129,12 @@ enum Command {
         /// The card file to write (default: the table's name with `.cards`)
         #[arg(short = 'o', long = "out")]
         out: Option<std::path::PathBuf>,
+        /// Merge the table's cards into the existing card file by name: each replaces the card of its name, the rest and the comments stay
+        #[arg(long)]
+        update: bool,
+        /// The worksheet of an XLSX workbook to read (default: the first)
+        #[arg(long)]
+        worksheet: Option<String>,
     },
     /// Print the JSON Schema of the engine data (the schema.json that build writes)
     Schema,
@@ -240,13 +246,17 @@ pub fn main() -> ExitCode {
         Command::Export { csv: _, output: Output { paths, out, message_format } } => {
             spreadsheet::export(&paths, out.as_deref(), message_format.into())
         }
-        Command::Import { table, game, kind, map, out } => spreadsheet::import(&spreadsheet::ImportArgs {
-            table: &table,
-            game: &game,
-            kind: &kind,
-            map: &map,
-            out: out.as_deref(),
-        }),
+        Command::Import { table, game, kind, map, out, update, worksheet } => {
+            spreadsheet::import(&spreadsheet::ImportArgs {
+                table: &table,
+                game: &game,
+                kind: &kind,
+                map: &map,
+                out: out.as_deref(),
+                update,
+                worksheet: worksheet.as_deref(),
+            })
+        }
         Command::Schema => stdout(&cardsmith::backend::schema::text()).map(|()| ExitCode::SUCCESS),
         Command::Timeline(args) => timeline::run(&args),
         Command::Rules { id, out } => rules::run(id.as_deref(), out.as_deref()),

@@ -159,7 +159,8 @@ fn prepare(project: &Project, outcome: &mut Outcome, options: &Options) -> Resul
 /// preview to show on it.
 fn problems_on_cards(job: &mut print::Job, outcome: &Outcome) {
     for face in &mut job.faces {
-        let extent = face.extent;
+        // A card of a spreadsheet: its problems are at its row's cells.
+        let extent = outcome.files.origin(face.extent);
         let inside = |span: Span| {
             span.file == extent.file && extent.start <= span.start && span.start <= extent.end.max(extent.start)
         };
@@ -172,7 +173,7 @@ fn problems_on_cards(job: &mut print::Job, outcome: &Outcome) {
                     error: diagnostic.severity == Severity::Error,
                     code: diagnostic.code.id.to_string(),
                     message: diagnostic.message.clone(),
-                    line: outcome.files.get(span.file).line_column(span.start as usize).0,
+                    line: outcome.files.line(span),
                 })
             })
             .collect();
@@ -226,7 +227,12 @@ fn output_folder(args: &Args, project: &Project, inputs: &[PathBuf]) -> Result<P
     Ok(out)
 }
 
-fn merge(outcome: &mut Outcome, diagnostics: Vec<Diagnostic>) {
+/// Adds the print's own problems to the check's; one that points into the
+/// card text of a spreadsheet is moved to the cell it came from.
+fn merge(outcome: &mut Outcome, mut diagnostics: Vec<Diagnostic>) {
+    for label in diagnostics.iter_mut().flat_map(|d| d.labels.iter_mut()) {
+        label.span = outcome.files.origin(label.span);
+    }
     for d in &diagnostics {
         match d.severity {
             Severity::Error => outcome.stats.errors += 1,

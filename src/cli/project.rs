@@ -120,6 +120,80 @@ impl Project {
     }
 }
 
+/// A spreadsheet of cards the project lists (`[[sheet]]`), read.
+pub struct SheetFile {
+    pub path: PathBuf,
+    /// Its settings, named as shown from the current folder.
+    pub sheet: cardsmith::spreadsheet::sheet::Sheet,
+    pub bytes: Vec<u8>,
+}
+
+impl Project {
+    /// The card and ruleset files to read for the paths given (or the
+    /// project's), and the spreadsheets of cards among them: every sheet
+    /// the project lists when no path is given, else those the paths name
+    /// or hold.  A sheet named on the command line is read as a sheet.
+    pub fn sources(&self, given: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<SheetFile>)> {
+        let listed = self.listed_sheets()?;
+        let real = |path: &Path| path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+        let is_sheet = |path: &Path| listed.iter().any(|(p, _)| real(p) == real(path));
+        let paths: Vec<PathBuf> = self.paths(given)?.into_iter().filter(|p| !is_sheet(p)).collect();
+        let files = collect(&paths)?;
+        let mut sheets = Vec::new();
+        for (path, setting) in listed {
+            let wanted = given.is_empty() || given.iter().any(|g| real(&path).starts_with(real(g)));
+            if wanted {
+                let bytes = super::read::bytes(&path, &super::read::TABLE)?;
+                let sheet = self.sheet(&path, setting);
+                sheets.push(SheetFile { path, sheet, bytes });
+            }
+        }
+        Ok((files, sheets))
+    }
+
+    /// Each `[[sheet]]` by its path, which must lie inside the project.
+    fn listed_sheets(&self) -> Result<Vec<(PathBuf, &cardsmith::config::SheetSetting)>> {
+        let Some(root) = &self.root else { return Ok(Vec::new()) };
+        let inside = root.canonicalize().into_diagnostic()?;
+        let mut listed = Vec::new();
+        for setting in &self.manifest.sheets {
+            let path = root.join(&setting.path.0);
+            if path.canonicalize().is_ok_and(|p| !p.starts_with(&inside)) {
+                return Err(miette!(
+                    help = "keep the sheet inside the project folder",
+                    "{}: the sheet `{}` lies outside the project folder {}",
+                    root.join(MANIFEST).display(),
+                    setting.path.0,
+                    root.display()
+                ));
+            }
+            listed.push((path, setting));
+        }
+        Ok(listed)
+    }
+
+    /// A sheet's settings as the library takes them, with the places of its
+    /// game and kind in the project file.
+    fn sheet(&self, path: &Path, setting: &cardsmith::config::SheetSetting) -> cardsmith::spreadsheet::sheet::Sheet {
+        let game = setting.game.clone().map(|(game, span)| (game, Some(span.range())));
+        let (game, game_at) = game.unwrap_or_else(|| (self.manifest.game.clone().unwrap_or_default(), None));
+        let listed = self.manifest_source.as_ref().map(|source| cardsmith::spreadsheet::sheet::Listed {
+            file: source.name.clone(),
+            text: source.text.clone(),
+            game: game_at,
+            kind: setting.kind.1.range(),
+        });
+        cardsmith::spreadsheet::sheet::Sheet {
+            name: display_name(path),
+            game,
+            kind: setting.kind.0.clone(),
+            worksheet: setting.worksheet.clone(),
+            mapping: setting.map.clone(),
+            listed,
+        }
+    }
+}
+
 /// The folder holding `cardsmith.toml`, searched upwards from `start`.
 pub fn find_root(start: &Path) -> Option<PathBuf> {
     start.ancestors().find(|dir| dir.join(MANIFEST).is_file()).map(Path::to_path_buf)

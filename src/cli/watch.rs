@@ -1,7 +1,8 @@
 //! `cardsmith watch`: checks the project as `check` does, then watches its
 //! folders and checks it again each time a card, ruleset or project file is
 //! saved, printing only what changed: each diagnostic that is new, a line for
-//! each one that is gone, and the summary.  Every check is the one `check`
+//! each one that is gone, and the summary.  The spreadsheets the project
+//! lists as cards are watched as files of their own.  Every check is the one `check`
 //! runs ([`check::check_paths`]), with the project read again, so a change
 //! to `cardsmith.toml` counts too.
 //!
@@ -257,7 +258,11 @@ fn identify(outcome: &Outcome, diagnostic: &Diagnostic) -> (Key, String) {
     }
     text = &text[..end];
     let name = escape_controls(&file.name).into_owned();
-    let place = format!("{code} {name}:{line}: {message}");
+    // In a spreadsheet, the cell: `E0208 units.csv!C3: message`.
+    let place = match outcome.files.cell(span) {
+        Some(cell) => format!("{code} {name}!{}: {message}", cell.reference()),
+        None => format!("{code} {name}:{line}: {message}"),
+    };
     (Key { code, file: name, message, text: text.to_string() }, place)
 }
 
@@ -300,6 +305,11 @@ impl Watched {
                 let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
                 files.push(real(parent)?.join(path.file_name().unwrap_or_default()));
             }
+        }
+        // A spreadsheet of cards is watched as a file named on its own.
+        for sheet in project.sources(paths)?.1 {
+            let parent = sheet.path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+            files.push(real(parent)?.join(sheet.path.file_name().unwrap_or_default()));
         }
         let home = real(project.home())?;
         let settings = &project.manifest;

@@ -160,10 +160,9 @@ pub fn short(files: &Files, diagnostic: &Diagnostic) -> String {
     let code = diagnostic.code.id;
     match diagnostic.primary_span() {
         Some(span) => {
-            let file = files.get(span.file);
-            let (line, column) = file.line_column(span.start as usize);
-            let (name, message) = (escape_controls(&file.name), escape_controls(&diagnostic.message));
-            format!("{name}:{line}:{column}: {severity}[{code}]: {message}")
+            let place = files.place(span);
+            let (place, message) = (escape_controls(&place), escape_controls(&diagnostic.message));
+            format!("{place}: {severity}[{code}]: {message}")
         }
         None => format!("{severity}[{code}]: {}", escape_controls(&diagnostic.message)),
     }
@@ -192,7 +191,11 @@ pub fn json(files: &Files, diagnostic: &Diagnostic) -> String {
         })
         .collect();
     let primary = labels.iter().find(|l| l.primary);
+    let cell = diagnostic.primary_span().and_then(|span| files.cell(span));
     let object = JsonDiagnostic {
+        cell: cell.map(|c| c.reference()),
+        row: cell.map(|c| c.row),
+        header: cell.and_then(|c| c.header),
         code: diagnostic.code.id,
         name: diagnostic.code.name,
         severity: diagnostic.severity,
@@ -220,6 +223,13 @@ struct JsonDiagnostic<'a> {
     column: Option<usize>,
     byte_start: Option<usize>,
     byte_end: Option<usize>,
+    /// In a spreadsheet, the cell (`C7`), its row and its column's header.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cell: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    row: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    header: Option<&'a str>,
     labels: &'a [JsonLabel<'a>],
     notes: &'a [String],
     help: Option<&'a str>,
@@ -277,6 +287,7 @@ fn to_codespan(files: &Files, d: &Diagnostic) -> cs::Diagnostic<FileId> {
         })
         .collect();
     let mut notes = positions;
+    notes.extend(d.primary_span().and_then(|span| cell_note(files, span)));
     notes.extend(d.notes.iter().map(|n| escape_controls(n).into_owned()));
     if let Some(help) = &d.help {
         notes.push(format!("help: {}", escape_controls(help)));
@@ -286,6 +297,25 @@ fn to_codespan(files: &Files, d: &Diagnostic) -> cs::Diagnostic<FileId> {
         .with_message(escape_controls(&d.message))
         .with_labels(labels)
         .with_notes(notes)
+}
+
+/// The most characters of a cell's text a note shows.
+const LONGEST_CELL_SHOWN: usize = 60;
+
+/// For a span in a spreadsheet, a note naming its cell and the cell's text:
+/// in cell `units.csv!C7` (column `arc`): `sideways`.
+fn cell_note(files: &Files, span: crate::source::Span) -> Option<String> {
+    let cell = files.cell(span)?;
+    let file = files.get(span.file);
+    let raw = file.text.get(cell.start as usize..cell.end as usize).unwrap_or_default();
+    let mut text: String = raw.chars().take(LONGEST_CELL_SHOWN).collect();
+    if text.len() < raw.len() {
+        text.push('…');
+    }
+    let text = text.replace('\r', "").replace('\n', "⏎");
+    let column = cell.header.filter(|h| !h.is_empty()).map(|h| format!(" (column `{h}`)")).unwrap_or_default();
+    let place = escape_controls(&format!("{}!{}", file.name, cell.reference())).into_owned();
+    Some(format!("in cell {place}{column}: {}", escape_controls(&text)))
 }
 
 /// Lets codespan-reporting read our files table.  Line ranges stop before the

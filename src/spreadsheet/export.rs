@@ -2,16 +2,15 @@
 //! cards and the lines they were written with.
 
 use super::{cell_from_string, columns, guarded, is_text_field, LINT_WORDS};
-use crate::backend::OutputFile;
 use crate::ir::{Card, Project};
 use crate::ruleset::model::Kind;
 use crate::source::{FileId, Files, Span};
 use crate::syntax::ast::{Node, ValueKind};
 use std::collections::HashMap;
 
-/// The tables of every kind that has cards, named `GAME-KIND.csv`.  The
-/// project must have checked without errors.
-pub fn export(files: &Files, project: &Project) -> Result<Vec<OutputFile>, csv::Error> {
+/// The tables of every kind that has cards, named `GAME-KIND.csv`, each
+/// with its text.  The project must have checked without errors.
+pub fn export(files: &Files, project: &Project) -> Result<Vec<(String, String)>, csv::Error> {
     let nodes = card_nodes(files, project);
     let mut tables = Vec::new();
     for game in &project.games {
@@ -22,7 +21,7 @@ pub fn export(files: &Files, project: &Project) -> Result<Vec<OutputFile>, csv::
             }
             let rows = cards.iter().map(|card| row(files, kind, card, nodes.get(&key(card.extent))));
             let contents = table(&columns(kind), rows)?;
-            tables.push(OutputFile { name: format!("{}-{}.csv", game.ruleset.id, kind.id), contents });
+            tables.push((format!("{}-{}.csv", game.ruleset.id, kind.id), contents));
         }
     }
     Ok(tables)

@@ -1,7 +1,9 @@
-//! Cards in spreadsheets: one CSV table per card kind, a row per card, a
-//! column per field.  [`export`] writes the tables of checked cards;
-//! [`import`] turns a table back into a card file, naming each bad cell by
-//! its row and column.
+//! Cards in spreadsheets: one table per card kind, a row per card, a
+//! column per field.  [`export`] writes the tables of checked cards as CSV;
+//! [`sheet`] reads a CSV or XLSX table as a source of cards, checked with
+//! the project's card files: [`table`] finds its cells, and [`import`]
+//! writes the card text it stands for, each piece traced to its cell, so a
+//! problem is shown at the cell (`units.csv!C7`).
 //!
 //! The shape of a table comes from the kind's schema in the ruleset, never
 //! from a game's name: the columns `name` and `tags`, one column per field
@@ -22,6 +24,10 @@
 
 pub mod export;
 pub mod import;
+pub mod merge;
+pub mod sheet;
+pub mod table;
+pub mod xlsx;
 
 use crate::diagnostics::codes;
 use crate::ruleset::model::{FieldDef, Kind, Repeat, Type};
@@ -40,6 +46,65 @@ spreadsheets read as text, and `cardsmith import` takes that `'` away again:
 
     =Deal 3 damage       # warning: a spreadsheet would run it as a formula
     '=Deal 3 damage      # the text `=Deal 3 damage`, as export writes it";
+SHEET_UNREADABLE "E0802" "sheet-unreadable" "\
+A spreadsheet listed as a source of cards cannot be read as a table: a CSV
+file that is not UTF-8 (save it as \"CSV UTF-8\"), a quoted cell that is never
+closed, a row wider than 1024 columns, an XLSX workbook that is damaged,
+has no such worksheet, or unpacks to more than a table of cards holds, or
+a table whose cards come to more than 8 MiB of card text.  The message says
+which; split a large table into several, each listed as a sheet:
+
+    name,arc,text
+    Shot,narrow,\"Deal 3 {damage}.     # the quote is never closed";
+SHEET_COLUMN "E0803" "sheet-column" "\
+A header of a spreadsheet of cards names no column of the kind, or names
+one a second time.  The columns are `name`, `tags`, one per field of the
+kind, `effects` when the kind has effect lines, and `lints`; case, spaces
+and underscores do not matter (`Line of Fire` is `line-of-fire`).  A
+column named otherwise can be read as a field:
+
+    cardsmith import ships.csv --game G --kind ship --map \"Ship Name=name\"
+
+    [[sheet]]
+    path = \"ships.csv\"
+    kind = \"ship\"
+    map = { \"Ship Name\" = \"name\" }
+
+No card of the table is made until its header is right: every row would
+lack what the column holds.";
+SHEET_HEADER "E0804" "sheet-header" "\
+A spreadsheet of cards has no header row (it is empty), or its header row
+names no `name` column.  The first row that holds anything names the
+columns, and one of them holds each card's name:
+
+    name,symbol,arc,at,text
+    Shot,kinetic,narrow,3.5 { impact damage 3 },Deal 3 {damage}.";
+SHEET_ROW "E0805" "sheet-row" "\
+A row of a spreadsheet of cards holds cells but no card name.  Every row
+that holds a card needs its name; a row that holds nothing at all is
+passed over:
+
+    name,arc
+    ,narrow          # a card without a name
+    ,                # a blank row: passed over";
+SHEET_CELL "E0806" "sheet-cell" "\
+A cell of a spreadsheet of cards cannot stand in its card: it lies in a
+column with no header, or its braces do not balance (a block written in a
+cell closes on the same line of the cell: `3.5 { impact damage 3 }`).  The
+row makes no card until the cell is mended; the card's name is kept, so
+nothing that names the card is reported as well:
+
+    3.5 { impact damage 3        # wrong: the block is not closed
+    3.5 { impact damage 3 }      # right";
+SHEET_KIND "E0807" "sheet-kind" "\
+A spreadsheet is listed as cards of a game or kind that does not exist.
+Each `[[sheet]]` in `cardsmith.toml` names the kind of its cards, and its
+game unless `[project] game` gives it:
+
+    [[sheet]]
+    path = \"offense.csv\"
+    game = \"my-game\"
+    kind = \"offense\"";
 }
 
 /// The column of a card's name.

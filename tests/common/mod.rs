@@ -171,3 +171,77 @@ pub fn validator(schema_path: &Path) -> jsonschema::Validator {
 pub fn objections(validator: &jsonschema::Validator, document: &serde_json::Value) -> Vec<(String, String)> {
     validator.iter_errors(document).map(|e| (e.instance_path().as_str().to_string(), e.to_string())).collect()
 }
+
+/// A workbook (XLSX) of worksheets, each a name and its rows of cells, every
+/// cell written as text (an inline string), as a spreadsheet saves one.
+pub fn xlsx(worksheets: &[(&str, Vec<Vec<String>>)]) -> Vec<u8> {
+    use std::io::Write;
+    let escape =
+        |text: &str| text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;");
+    let mut parts: Vec<(String, String)> = Vec::new();
+    let (mut types, mut sheets, mut rels) = (String::new(), String::new(), String::new());
+    for (i, (name, rows)) in worksheets.iter().enumerate() {
+        let n = i + 1;
+        types.push_str(&format!(
+            "<Override PartName=\"/xl/worksheets/sheet{n}.xml\" ContentType=\"application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml\"/>"
+        ));
+        sheets.push_str(&format!("<sheet name=\"{}\" sheetId=\"{n}\" r:id=\"rId{n}\"/>", escape(name)));
+        rels.push_str(&format!(
+            "<Relationship Id=\"rId{n}\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet\" Target=\"worksheets/sheet{n}.xml\"/>"
+        ));
+        let mut data = String::new();
+        for (r, row) in rows.iter().enumerate() {
+            data.push_str(&format!("<row r=\"{}\">", r + 1));
+            for (c, cell) in row.iter().enumerate().filter(|(_, cell)| !cell.is_empty()) {
+                let column = (b'A' + c as u8) as char;
+                data.push_str(&format!(
+                    "<c r=\"{column}{}\" t=\"inlineStr\"><is><t xml:space=\"preserve\">{}</t></is></c>",
+                    r + 1,
+                    escape(cell)
+                ));
+            }
+            data.push_str("</row>");
+        }
+        parts.push((
+            format!("xl/worksheets/sheet{n}.xml"),
+            format!(
+                "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<worksheet xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\"><sheetData>{data}</sheetData></worksheet>"
+            ),
+        ));
+    }
+    parts.push((
+        "[Content_Types].xml".into(),
+        format!(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<Types xmlns=\"http://schemas.openxmlformats.org/package/2006/content-types\"><Default Extension=\"rels\" ContentType=\"application/vnd.openxmlformats-package.relationships+xml\"/><Default Extension=\"xml\" ContentType=\"application/xml\"/><Override PartName=\"/xl/workbook.xml\" ContentType=\"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml\"/>{types}</Types>"
+        ),
+    ));
+    parts.push((
+        "_rels/.rels".into(),
+        "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\"><Relationship Id=\"rId1\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument\" Target=\"xl/workbook.xml\"/></Relationships>".into(),
+    ));
+    parts.push((
+        "xl/workbook.xml".into(),
+        format!(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<workbook xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\" xmlns:r=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships\"><sheets>{sheets}</sheets></workbook>"
+        ),
+    ));
+    parts.push((
+        "xl/_rels/workbook.xml.rels".into(),
+        format!(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">{rels}</Relationships>"
+        ),
+    ));
+    let mut writer = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    for (name, text) in parts {
+        writer.start_file(name, options).expect("a part");
+        writer.write_all(text.as_bytes()).expect("written");
+    }
+    writer.finish().expect("a workbook").into_inner()
+}
+
+/// The rows of a CSV table, each cell's text, as a workbook holds them.
+pub fn rows_of_csv(table: &str) -> Vec<Vec<String>> {
+    let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(table.as_bytes());
+    reader.records().map(|r| r.expect("a row").iter().map(str::to_string).collect()).collect()
+}

@@ -145,7 +145,9 @@ pub fn diagnostic(
     uri_of_file: impl Fn(cardsmith::source::FileId) -> Option<lsp::Uri>,
 ) -> Option<lsp::Diagnostic> {
     let primary = d.labels.iter().find(|l| l.primary)?;
-    let mut message = d.message.clone();
+    // In a spreadsheet, the cell, as a spreadsheet names it: `C7: …`.
+    let cell = files.cell(primary.span).map(|c| format!("{}: ", c.reference()));
+    let mut message = format!("{}{}", cell.unwrap_or_default(), d.message);
     if !primary.message.is_empty() {
         message.push_str(&format!("\n{}", primary.message));
     }

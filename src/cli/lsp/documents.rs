@@ -6,6 +6,7 @@ use super::edits::EditedText;
 use crate::cli::project;
 use cardsmith::ide::Analysis;
 use cardsmith::source::FileId;
+use cardsmith::spreadsheet::sheet::Sheet;
 use cardsmith::workspace::Parsed;
 use lsp_types as lsp;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -36,6 +37,9 @@ pub struct Documents {
     parses: HashMap<PathBuf, Parsed>,
     /// What checking and linting each card gave in the last check.
     cache: Option<cardsmith::workspace::Cache>,
+    /// The spreadsheets of cards the project lists, by path, with their
+    /// settings: read as sheets, from the disk or the client's buffer.
+    sheets: BTreeMap<PathBuf, Sheet>,
 }
 
 impl Documents {
@@ -53,6 +57,7 @@ impl Documents {
             written: HashSet::new(),
             parses: HashMap::new(),
             cache: None,
+            sheets: BTreeMap::new(),
         }
     }
 
@@ -64,22 +69,41 @@ impl Documents {
         let loaded = found.and_then(|p| {
             self.lints = p.manifest.lints.clone();
             self.roots = p.paths(&[])?.iter().map(|p| absolute(p)).collect();
-            project::collect(&self.roots)
+            Ok((project::collect(&self.roots)?, p.sources(&[])?.1))
         });
         match loaded {
-            Ok(paths) => {
+            Ok((paths, sheets)) => {
                 for path in paths {
                     self.read(&path);
                 }
+                self.add_sheets(sheets);
             }
             Err(report) => eprintln!("cardsmith lsp: {report:?}"),
         }
         self.stale = true;
     }
 
+    /// Takes the project's spreadsheets of cards, named by their paths.
+    fn add_sheets(&mut self, sheets: Vec<project::SheetFile>) {
+        for mut sheet in sheets {
+            let path = absolute(&sheet.path);
+            sheet.sheet.name = path.to_string_lossy().into_owned();
+            // Files are named by their paths here, the project file too.
+            if let Some(listed) = &mut sheet.sheet.listed {
+                listed.file = absolute(Path::new(&listed.file)).to_string_lossy().into_owned();
+            }
+            self.disk.insert(path.clone(), sheet.bytes);
+            self.sheets.insert(path, sheet.sheet);
+        }
+    }
+
     fn read(&mut self, path: &Path) {
         let path = absolute(path);
-        match crate::cli::read::source(&path) {
+        let read = match self.sheets.contains_key(&path) {
+            true => crate::cli::read::bytes(&path, &crate::cli::read::TABLE),
+            false => crate::cli::read::source(&path),
+        };
+        match read {
             Ok(bytes) => {
                 self.disk.insert(path, bytes);
             }
@@ -201,6 +225,11 @@ impl Documents {
             let name = path.to_string_lossy();
             let parsed = self.parses.remove(*path);
             let disk = self.disk.get(*path).map(Vec::as_slice).unwrap_or_default();
+            if let Some(sheet) = self.sheets.get(*path) {
+                let bytes = self.open.get(*path).map_or(disk, |text| text.as_bytes());
+                workspace.add_sheet(sheet.clone(), bytes);
+                continue;
+            }
             match self.open.get(*path).map(String::as_str).or_else(|| std::str::from_utf8(disk).ok()) {
                 Some(text) => workspace.add_parsed(&name, text, parsed),
                 None => workspace.add_bytes(&name, disk.to_vec()),
@@ -217,6 +246,11 @@ impl Documents {
         let mut paths = Vec::new();
         for id in files.ids() {
             let file = files.get(id);
+            if files.is_derived(id) {
+                // A sheet's card text: its diagnostics are at the sheet's cells.
+                paths.push(None);
+                continue;
+            }
             paths.push(match file.name.strip_prefix(BUNDLED_PREFIX) {
                 Some(name) => bundled_copy(name, &file.text, &mut self.written),
                 None => Some(PathBuf::from(&file.name)),

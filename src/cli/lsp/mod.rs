@@ -203,8 +203,8 @@ impl Server {
     }
 }
 
-/// Asks the client to report changes to card and ruleset files, whoever
-/// makes them (`workspace/didChangeWatchedFiles`).  Its answer is ignored.
+/// Asks the client to report changes to card and ruleset files and
+/// spreadsheets, whoever makes them (`workspace/didChangeWatchedFiles`).  Its answer is ignored.
 fn watch_request() -> Value {
     serde_json::json!({
         "jsonrpc": "2.0",
@@ -213,7 +213,7 @@ fn watch_request() -> Value {
         "params": { "registrations": [{
             "id": "watch-files",
             "method": "workspace/didChangeWatchedFiles",
-            "registerOptions": { "watchers": [{ "globPattern": "**/*.{cards,rules}" }] },
+            "registerOptions": { "watchers": [{ "globPattern": "**/*.{cards,rules,csv,xlsx}" }] },
         }] },
     })
 }
