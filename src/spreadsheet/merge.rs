@@ -104,7 +104,7 @@ fn name_of(node: &Node, text: &str) -> Option<String> {
 
 /// What a card means, without where it is written or its comments.
 fn shape(node: &Node, text: &str) -> String {
-    SourceTree { nodes: vec![node.clone()], comments: Vec::new(), unparsed_names: Vec::new() }.shape(text)
+    SourceTree { nodes: vec![node.clone()], ..SourceTree::default() }.shape(text)
 }
 
 #[cfg(test)]

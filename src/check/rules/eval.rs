@@ -249,9 +249,13 @@ impl<'a> Evaluation<'a> {
                     let right = self.eval(operand, pool);
                     let holds = cmp.holds(value, right);
                     if !holds && i == 0 {
+                        let counted = self.counted.len();
                         self.note_bound(first, *cmp, operand, (value, right));
+                        // A bound worked out from parameters is said by the
+                        // bound itself; a sum of counts by its total.
+                        let bound = self.counted[counted..].iter().any(|(c, _)| matches!(c, Counted::Bound(_)));
                         let worked_out = |node: &Node| matches!(node.op, Op::Arithmetic(..));
-                        if self.decisive.is_none() && (worked_out(first) || worked_out(operand)) {
+                        if self.decisive.is_none() && !bound && (worked_out(first) || worked_out(operand)) {
                             self.decisive = Some((value, *cmp, right));
                         }
                         // Among alternatives, only a count that had to be

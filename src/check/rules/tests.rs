@@ -141,7 +141,10 @@ fn and_and_or_stop_at_the_deciding_side() {
 fn a_summary_names_the_first_counts() {
     let calls: Vec<String> = (1..=20).map(|i| format!("value(worth, {i})")).collect();
     let summary = card_rule_summary(&format!("{} == 1", calls.join(" + ")));
-    assert!(summary.starts_with("here `worth` is 0, number 2 of `worth` is 0"), "{summary}");
+    assert!(
+        summary.starts_with("here 0, where exactly 1 is wanted: `worth` is 0, number 2 of `worth` is 0"),
+        "{summary}"
+    );
     assert!(summary.ends_with("number 8 of `worth` is 0, and 12 more"), "{summary}");
     let (_, summary) = evaluate(&joined("count()", " + ", 100_000), false);
     assert_eq!(summary, "here 1 card");
