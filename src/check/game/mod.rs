@@ -57,6 +57,10 @@ pub(super) struct GameChecker<'a> {
     /// it adds under the condition, to a card or block that holds the
     /// required fields itself.
     pub(super) under_condition: bool,
+    /// While a card with an error has its rules applied: the fields its
+    /// mistakes touch.  Only the rules that read none of them, and read
+    /// nothing but fields, are judged.
+    touched: Option<Vec<String>>,
     /// The keywords by the names a rulebook prints, shared by the forks.
     pub(super) printed_names: std::sync::Arc<printed::Names<'a>>,
 }
@@ -74,6 +78,7 @@ impl<'a> GameChecker<'a> {
             lost_names: Default::default(),
             broken_cards: Vec::new(),
             under_condition: false,
+            touched: None,
             printed_names: std::sync::Arc::new(printed::Names::of(ruleset)),
         }
     }
@@ -93,6 +98,7 @@ impl<'a> GameChecker<'a> {
             lost_names: Default::default(),
             broken_cards: Vec::new(),
             under_condition: false,
+            touched: None,
             printed_names: self.printed_names.clone(),
         }
     }
@@ -203,9 +209,13 @@ impl<'a> GameChecker<'a> {
         };
         // A card with an error has lost the lines that hold it: its rules
         // would judge what is left, and say it breaks them when it may not.
-        let whole = !self.diagnostics[reported..].iter().any(|d| d.severity == crate::diagnostics::Severity::Error)
-            && !node.block.as_ref().is_some_and(|b| b.broken);
-        let body = if whole { self.apply_rules(&kind.schema, &context, body, None, node.head_span()) } else { body };
+        // Those that read only fields the mistakes leave alone are judged,
+        // so that independent faults show at once.
+        let broken = node.block.as_ref().is_some_and(|b| b.broken);
+        let clean = !self.diagnostics[reported..].iter().any(Diagnostic::is_error);
+        self.touched = (!clean).then(|| self.touched_fields(node, &kind.schema, &body, reported));
+        let body = if broken { body } else { self.apply_rules(&kind.schema, &context, body, None, node.head_span()) };
+        self.touched = None;
         let lint_levels = std::mem::take(&mut self.lint_levels);
         Some(Card {
             name: name.to_string(),
@@ -299,6 +309,24 @@ impl<'a> GameChecker<'a> {
         body
     }
 
+    /// The fields a card's mistakes touch: the lines an error points into
+    /// (a misspelt one as the field it was meant to be), and the required
+    /// fields missing from what was read.
+    fn touched_fields(&self, node: &Node, schema: &Schema, body: &Body, reported: usize) -> Vec<String> {
+        let errors: Vec<Span> =
+            self.diagnostics[reported..].iter().filter(|d| d.is_error()).filter_map(Diagnostic::primary_span).collect();
+        let names: Vec<&str> = schema.fields.iter().map(|f| f.name.as_str()).collect();
+        let lines = node.block.as_ref().map(|b| b.nodes.as_slice()).unwrap_or_default();
+        let mut touched: Vec<String> = Vec::new();
+        for line in lines.iter().filter(|l| errors.iter().any(|e| l.span.start <= e.start && e.end <= l.span.end)) {
+            touched.push(line.name.text.clone());
+            touched.extend(suggest(&line.name.text, names.iter().copied()).map(str::to_string));
+        }
+        let given = |name: &str| body.fields.iter().any(|f| f.name == name);
+        touched.extend(schema.fields.iter().filter(|f| f.required && !given(&f.name)).map(|f| f.name.clone()));
+        touched
+    }
+
     /// Reports each required field of `schema` not `given` (a misspelt line
     /// counts as the field it was meant to be).
     fn missing_fields(&mut self, schema: &Schema, given: impl Fn(&str) -> bool, owner: Span, owner_name: &str) {
@@ -366,6 +394,12 @@ impl<'a> GameChecker<'a> {
         let subjects = [&subject[0]];
         for rule in &schema.rules {
             let Some(compiled) = &rule.compiled else { continue };
+            if let Some(touched) = &self.touched {
+                let reads = compiled.fields_read();
+                if reads.is_none_or(|fields| fields.iter().any(|f| touched.iter().any(|t| t == f))) {
+                    continue;
+                }
+            }
             let mut evaluation = Evaluation::new(self.ruleset, &subjects);
             if evaluation.holds(compiled, &pool) || evaluation.read_special.get() {
                 continue;

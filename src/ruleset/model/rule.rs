@@ -347,3 +347,83 @@ pub enum Wanted {
     /// `arg`: the keyword argument `each-arg` is at, a number or a name.
     Arg,
 }
+
+impl Compiled {
+    /// The fields of a card the rule reads, when they can be told: `None`
+    /// when it reads more than named fields (effect lines, keywords, the
+    /// card's kind or tags, whole decks), so that anything may change it.
+    pub fn fields_read(&self) -> Option<Vec<&str>> {
+        let mut fields = Vec::new();
+        let mut nodes = vec![&self.root];
+        while let Some(node) = nodes.pop() {
+            match &node.op {
+                Op::Int(_) | Op::Param(..) | Op::Arg => {}
+                Op::Not(inner) => nodes.push(inner),
+                Op::And(all) | Op::Or(all) => nodes.extend(all),
+                Op::Arithmetic(first, rest) => {
+                    nodes.push(first);
+                    nodes.extend(rest.iter().map(|(_, node)| node));
+                }
+                Op::Compare(first, rest) => {
+                    nodes.push(first);
+                    nodes.extend(rest.iter().map(|(_, node)| node));
+                }
+                Op::Call(call) => call_fields(&call.call, &mut fields)?,
+            }
+        }
+        Some(fields)
+    }
+}
+
+/// The fields a call reads; `None` for a call that reads more (a deck's
+/// decks, a keyword's arguments, effect lines).
+fn call_fields<'c>(call: &'c Call, fields: &mut Vec<&'c str>) -> Option<()> {
+    match call {
+        Call::Count(filters)
+        | Call::Distinct(filters)
+        | Call::Groups(filters)
+        | Call::MaxCopies(filters)
+        | Call::MaxGroups(filters)
+        | Call::All(filters)
+        | Call::Any(filters) => filter_fields(filters, fields),
+        Call::Sum(field, filters)
+        | Call::Min(field, filters)
+        | Call::Max(field, filters)
+        | Call::Values(field, filters)
+        | Call::OutOfRange(field, filters)
+        | Call::Rows(field, filters)
+        | Call::EachRow(field, filters) => {
+            fields.push(field);
+            filter_fields(filters, fields)
+        }
+        Call::Subset { needs, has, filters } => {
+            fields.extend([&**needs, &**has]);
+            filter_fields(filters, fields)
+        }
+        Call::SumRows(field, _) | Call::Value(field, _) | Call::Numbers(field) => {
+            fields.push(field);
+            Some(())
+        }
+        _ => None,
+    }
+}
+
+/// The fields filters read; `None` when one reads more than fields.
+fn filter_fields<'f>(filters: &'f [Filter], fields: &mut Vec<&'f str>) -> Option<()> {
+    let mut pending: Vec<&Filter> = filters.iter().collect();
+    while let Some(filter) = pending.pop() {
+        match filter {
+            Filter::HasField(field) | Filter::Says(field, _) => fields.push(field),
+            Filter::Holds { field, .. } | Filter::Compare { field, .. } => fields.push(field),
+            Filter::Mentions(field, inner) => {
+                fields.push(field);
+                pending.extend(inner.as_deref());
+            }
+            Filter::Name { .. } => {}
+            Filter::Not(inner) => pending.push(inner),
+            Filter::And(all) | Filter::Or(all) => pending.extend(all),
+            Filter::Vocabulary { .. } | Filter::KeywordArg { .. } => return None,
+        }
+    }
+    Some(())
+}
