@@ -47,3 +47,86 @@ fn a_bad_project_file_stops_every_command_with_its_codes() {
         assert!(text.contains("did you mean `build`?"), "{command:?}:\n{text}");
     }
 }
+
+/// A project in `dir/proj` whose `[lints]` deny a card in no deck, with
+/// such a card, and `notes/`, outside its `paths`, holding a file that
+/// would not parse: read, it would be an error of its own.
+fn strict_project(dir: &std::path::Path) -> std::path::PathBuf {
+    let proj = dir.join("proj");
+    std::fs::create_dir_all(proj.join("cards")).expect("cards");
+    std::fs::create_dir_all(proj.join("notes")).expect("notes");
+    for entry in std::fs::read_dir(common::repo().join("cards/dreadnaught-2e")).expect("bundled cards") {
+        let path = entry.expect("entry").path();
+        std::fs::copy(&path, proj.join("cards").join(path.file_name().expect("name"))).expect("copy");
+    }
+    std::fs::write(proj.join("cards/lonely.cards"), LONELY).expect("card");
+    std::fs::write(proj.join("notes/half.cards"), "game dreadnaught-2e\noffense \"Half\" {\n").expect("note");
+    std::fs::write(
+        proj.join("cardsmith.toml"),
+        "[project]\npaths = [\"cards\"]\n[lints]\ncard-in-no-deck = \"deny\"\n",
+    )
+    .expect("manifest");
+    proj
+}
+
+#[test]
+fn a_project_named_from_another_folder_is_read_with_its_own_settings() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    strict_project(dir.path());
+    let commands: [&[&str]; 5] = [
+        &["check", "proj"],
+        &["lint", "proj"],
+        &["build", "proj", "-o", "out"],
+        &["print", "proj", "-o", "print", "--format", "html"],
+        &["timeline", "proj", "--play", "1:Lonely Lance"],
+    ];
+    for command in commands {
+        let output = cardsmith(command, dir.path());
+        let text = stderr(&output);
+        assert_eq!(output.status.code(), Some(1), "{command:?} fails on the project's denied lint:\n{text}");
+        assert!(text.contains("error[L0010]"), "{command:?} reports the lint:\n{text}");
+        assert!(!text.contains("notes/half.cards"), "{command:?} reads only the project's paths:\n{text}");
+    }
+    // A folder inside the project, and a file, are read with its settings too.
+    for path in ["proj/cards", "proj/cards/lonely.cards", "proj/cards/../cards"] {
+        let output = cardsmith(&["check", path], dir.path());
+        assert!(stderr(&output).contains("error[L0010]"), "check {path}:\n{}", stderr(&output));
+    }
+    let formatted = cardsmith(&["fmt", "--check", "proj"], dir.path());
+    assert_eq!(formatted.status.code(), Some(0), "fmt reads the project's paths:\n{}", stderr(&formatted));
+
+    // Its outputs go where the project's settings say: inside the project.
+    std::fs::write(dir.path().join("proj/cardsmith.toml"), "[project]\npaths = [\"cards\"]\n").expect("manifest");
+    let built = cardsmith(&["build", "proj"], dir.path());
+    assert_eq!(built.status.code(), Some(0), "{}", stderr(&built));
+    assert!(dir.path().join("proj/out/schema.json").is_file() && !dir.path().join("out").exists());
+}
+
+#[test]
+fn paths_of_two_projects_are_refused_and_a_loose_file_joins_the_project() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    strict_project(dir.path());
+    std::fs::create_dir_all(dir.path().join("other/cards")).expect("other");
+    std::fs::write(dir.path().join("other/cardsmith.toml"), "[project]\n").expect("manifest");
+    std::fs::write(dir.path().join("other/cards/lonely.cards"), LONELY).expect("card");
+    for command in [&["check", "proj", "other/cards"][..], &["build", "proj/cards", "other"], &["fmt", "proj", "other"]]
+    {
+        let output = cardsmith(command, dir.path());
+        let text = stderr(&output);
+        assert_eq!(output.status.code(), Some(2), "{command:?}:\n{text}");
+        assert!(
+            text.contains("the paths given lie in two projects: `")
+                && text.contains("proj/cardsmith.toml")
+                && text.contains("other/cardsmith.toml"),
+            "{command:?}:\n{text}"
+        );
+        assert!(text.contains("run cardsmith once for each project"), "{text}");
+    }
+    // A file in no project is read with the settings of the project named
+    // beside it.
+    std::fs::create_dir(dir.path().join("loose")).expect("loose");
+    std::fs::write(dir.path().join("loose/extra.cards"), LONELY.replace("Lonely", "Stray")).expect("card");
+    let output = cardsmith(&["check", "--message-format", "short", "proj", "loose/extra.cards"], dir.path());
+    let text = stderr(&output);
+    assert!(text.contains("loose/extra.cards:3:1: error[L0010]"), "{text}");
+}

@@ -14,7 +14,7 @@ use std::process::ExitCode;
 pub(super) const DEFAULT_OUT: &str = "out";
 
 pub fn run(paths: &[PathBuf], out: Option<&Path>, format: MessageFormat) -> Result<ExitCode> {
-    let project = Project::find()?;
+    let project = Project::for_paths(paths)?;
     let inputs = inputs(&project, paths)?;
     let out = match out {
         Some(out) => out.to_path_buf(),

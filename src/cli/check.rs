@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 pub fn run(paths: &[PathBuf], format: MessageFormat) -> Result<ExitCode> {
-    let outcome = check_paths(&project::Project::find()?, paths)?;
+    let outcome = check_paths(&project::Project::for_paths(paths)?, paths)?;
     print(&outcome, format)?;
     let status = if outcome.stats.errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS };
     super::leave_for_exit(outcome);

@@ -29,7 +29,7 @@ struct Formatted {
 }
 
 pub fn run(paths: &[PathBuf], check_only: bool) -> Result<ExitCode> {
-    let project = project::Project::find()?;
+    let project = project::Project::for_paths(paths)?;
     let paths_given = paths;
     let paths = project.paths(paths)?;
     let files = project::collect(&paths)?;

@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 
 pub const MANIFEST: &str = cardsmith::config::FILE_NAME;
 
-/// The project around the current folder: where it is and its settings,
-/// read once and shared by every command.
+/// The project a command reads (the one holding its paths, else the one
+/// around the current folder): where it is and its settings, read once and
+/// shared by every part of the command.
 pub struct Project {
     pub cwd: PathBuf,
     /// The folder holding `cardsmith.toml`, if any.
@@ -34,9 +35,28 @@ impl Project {
         Project::find_from(std::env::current_dir().into_diagnostic()?)
     }
 
+    /// Finds and reads the project of a command's paths: the one holding
+    /// them, found upwards from each path (not from the current folder), so
+    /// that `cardsmith check DIR` reads `DIR` with its own settings wherever
+    /// it runs.  With no path, the project around the current folder.  A
+    /// path in no project joins the others' project; paths in two projects
+    /// are refused, since each project's settings are its own.
+    pub fn for_paths(given: &[PathBuf]) -> Result<Project> {
+        let cwd = std::env::current_dir().into_diagnostic()?;
+        if given.is_empty() {
+            return Project::find_from(cwd);
+        }
+        let root = root_of_paths(&cwd, given)?;
+        Project::read(cwd, root)
+    }
+
     /// Finds and reads the project around a folder, as if cardsmith ran there.
     pub fn find_from(cwd: PathBuf) -> Result<Project> {
         let root = find_root(&cwd);
+        Project::read(cwd, root)
+    }
+
+    fn read(cwd: PathBuf, root: Option<PathBuf>) -> Result<Project> {
         let (manifest, manifest_source) = match &root {
             Some(root) => {
                 let (manifest, source) = read_manifest(&root.join(MANIFEST))?;
@@ -47,36 +67,57 @@ impl Project {
         Ok(Project { cwd, root, manifest, manifest_source })
     }
 
-    /// The paths to read: those given, else the project's `paths`, else the
-    /// project folder itself.
+    /// The paths to read: those given, each but the project folder itself,
+    /// which stands for the project's `paths`; with none given, the
+    /// project's `paths`, else the project folder itself.
     pub fn paths(&self, given: &[PathBuf]) -> Result<Vec<PathBuf>> {
-        if !given.is_empty() {
-            return Ok(given.to_vec());
+        if given.is_empty() {
+            let Some(root) = &self.root else {
+                return Err(miette!(
+                    help = "run `cardsmith check PATH`, or create a project with `cardsmith new NAME`",
+                    "no {MANIFEST} in {} or any folder above it",
+                    self.cwd.display()
+                ));
+            };
+            return self.listed(root);
         }
-        let Some(root) = &self.root else {
-            return Err(miette!(
-                help = "run `cardsmith check PATH`, or create a project with `cardsmith new NAME`",
-                "no {MANIFEST} in {} or any folder above it",
-                self.cwd.display()
-            ));
-        };
-        let Some(items) = &self.manifest.paths else { return Ok(vec![root.clone()]) };
-        let inside = root.canonicalize().into_diagnostic()?;
+        let mut paths = Vec::new();
+        for path in given {
+            if self.is_root(path) {
+                paths.extend(self.listed(path)?);
+            } else {
+                paths.push(path.clone());
+            }
+        }
+        Ok(paths)
+    }
+
+    /// The project's `paths` (else its folder), written from `folder`, the
+    /// project folder as it was named.  Each must stay inside the project.
+    fn listed(&self, folder: &Path) -> Result<Vec<PathBuf>> {
+        let Some(items) = &self.manifest.paths else { return Ok(vec![folder.to_path_buf()]) };
+        let inside = folder.canonicalize().into_diagnostic()?;
         let mut paths = Vec::new();
         for (item, _) in items {
-            let path = root.join(item);
+            let path = folder.join(item);
             // A path that does not exist is reported when it is read.
             if path.canonicalize().is_ok_and(|p| !p.starts_with(&inside)) {
                 return Err(miette!(
                     help = "keep the cards inside the project folder, or name the folder on the command line",
                     "{}: the path `{item}` leads outside the project folder {}",
-                    root.join(MANIFEST).display(),
-                    root.display()
+                    folder.join(MANIFEST).display(),
+                    folder.display()
                 ));
             }
             paths.push(path);
         }
         Ok(paths)
+    }
+
+    /// Whether a path given on the command line is the project folder.
+    fn is_root(&self, path: &Path) -> bool {
+        let real = |p: &Path| p.canonicalize().ok();
+        self.root.as_deref().and_then(real).is_some_and(|root| real(&self.cwd.join(path)) == Some(root))
     }
 
     /// The folder outputs are kept in by default: the project folder, or the
@@ -118,6 +159,39 @@ impl Project {
         workspace.set_lint_config(self.manifest.lints.clone());
         workspace
     }
+}
+
+/// The one project holding the given paths, found upwards from each: the
+/// folder holding its `cardsmith.toml`, or `None` when no path is in one.
+fn root_of_paths(cwd: &Path, given: &[PathBuf]) -> Result<Option<PathBuf>> {
+    let mut found: Option<(PathBuf, &PathBuf)> = None;
+    for path in given {
+        let Some(root) = root_of(&cwd.join(path)) else { continue };
+        match &found {
+            Some((first, first_path)) if *first != root => {
+                return Err(miette!(
+                    help = "run cardsmith once for each project: each reads its files with its own settings (lint levels, paths, exclude, outputs)",
+                    "the paths given lie in two projects: `{}` is read with {}, and `{}` with {}",
+                    display_name(first_path),
+                    display_name(&first.join(MANIFEST)),
+                    display_name(path),
+                    display_name(&root.join(MANIFEST))
+                ))
+            }
+            Some(_) => {}
+            None => found = Some((root, path)),
+        }
+    }
+    Ok(found.map(|(root, _)| root))
+}
+
+/// The folder holding the `cardsmith.toml` of a file or folder, searched
+/// upwards from its real place; `None` for a path that does not exist (it
+/// is reported when it is read) or lies in no project.
+fn root_of(path: &Path) -> Option<PathBuf> {
+    let real = path.canonicalize().ok()?;
+    let folder = if real.is_dir() { real } else { real.parent()?.to_path_buf() };
+    find_root(&folder)
 }
 
 /// The folder holding `cardsmith.toml`, searched upwards from `start`.

@@ -19,7 +19,7 @@ const MOST_SHOWN: usize = 200;
 pub(super) const DEFAULT_OUT: &str = "csv";
 
 pub fn export(paths: &[PathBuf], out: Option<&Path>, format: MessageFormat) -> Result<ExitCode> {
-    let project = Project::find()?;
+    let project = Project::for_paths(paths)?;
     let inputs = build::inputs(&project, paths)?;
     let out = out.map_or_else(|| project.home().join(DEFAULT_OUT), Path::to_path_buf);
     output::refuse_overlap(&out, &inputs, Some(project.home()))?;

@@ -65,7 +65,7 @@ pub(super) fn run(args: &Args) -> Result<ExitCode> {
         ));
     }
     let terminal = std::io::stdout().is_terminal();
-    let project = project::Project::find()?;
+    let project = project::Project::for_paths(paths)?;
     // Watching starts first, so that a save during the first check is seen.
     let mut watched = Watched::new(&project, paths)?;
     let (sender, events) = channel();
@@ -105,7 +105,7 @@ pub(super) fn run(args: &Args) -> Result<ExitCode> {
 /// when the print cannot be made, serves a page saying why.  Returns a line
 /// to show when the preview has problems of its own.
 fn refresh_preview(server: &serve::Server, paths: &[PathBuf]) -> String {
-    let preview = project::Project::find().and_then(|project| super::print::preview(&project, paths));
+    let preview = project::Project::for_paths(paths).and_then(|project| super::print::preview(&project, paths));
     let (page, line) = match preview {
         Ok(super::print::Preview::Page(page)) => (page, String::new()),
         Ok(super::print::Preview::Errors(outcome)) => {
@@ -171,7 +171,8 @@ fn recheck(
     format: MessageFormat,
     terminal: bool,
 ) -> String {
-    let checked = project::Project::find().and_then(|project| check::check_paths_reusing(&project, paths, kept));
+    let checked =
+        project::Project::for_paths(paths).and_then(|project| check::check_paths_reusing(&project, paths, kept));
     let outcome = match checked {
         Ok(outcome) => outcome,
         Err(report) => return format!("{}\n", super::describe(&report)),
