@@ -1,7 +1,7 @@
 //! `cardsmith build [PATH...] [-o DIR]`: the engine data of a project, one
 //! JSON document per ruleset plus `schema.json`, written atomically.
 
-use super::project::{self, Project};
+use super::project::Project;
 use super::{atomic, check, output, read};
 use cardsmith::backend::{self, json};
 use cardsmith::diagnostics::render::MessageFormat;
@@ -54,11 +54,14 @@ pub fn inputs(project: &Project, paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
 pub fn load(project: &Project, inputs: &[PathBuf]) -> Result<Outcome> {
     let (cwd, root) = (&project.cwd, project.root.as_deref());
     let mut workspace = project.workspace();
-    for file in project::collect(inputs)? {
-        let bytes = read::source(&file)?;
-        workspace.add_bytes(&source_name(&file, inputs, cwd, root), bytes);
+    let listed = project.files(inputs)?;
+    for file in &listed.files {
+        let bytes = read::source(file)?;
+        workspace.add_bytes(&source_name(file, inputs, cwd, root), bytes);
     }
-    Ok(workspace.check())
+    let mut outcome = workspace.check();
+    project.add_exclude_warnings(&listed, &mut outcome);
+    Ok(outcome)
 }
 
 fn source_name(file: &Path, given: &[PathBuf], cwd: &Path, root: Option<&Path>) -> String {

@@ -31,15 +31,18 @@ pub fn check_paths_with(
     replaced: &std::collections::BTreeMap<String, String>,
 ) -> Result<Outcome> {
     let mut workspace = project.workspace();
-    for path in project::collect(&project.paths(paths)?)? {
-        let name = project::display_name(&path);
+    let listed = project.files(&project.paths(paths)?)?;
+    for path in &listed.files {
+        let name = project::display_name(path);
         let bytes = match replaced.get(&name) {
             Some(text) => text.clone().into_bytes(),
-            None => super::read::source(&path)?,
+            None => super::read::source(path)?,
         };
         workspace.add_bytes(&name, bytes);
     }
-    Ok(workspace.check())
+    let mut outcome = workspace.check();
+    project.add_exclude_warnings(&listed, &mut outcome);
+    Ok(outcome)
 }
 
 /// What one check keeps for the next of the same project: each file's
@@ -56,16 +59,18 @@ pub struct Kept {
 pub fn check_paths_reusing(project: &project::Project, paths: &[PathBuf], kept: &mut Kept) -> Result<Outcome> {
     let mut workspace = project.workspace();
     workspace.reuse(std::mem::take(&mut kept.cache));
-    for path in project::collect(&project.paths(paths)?)? {
-        let name = project::display_name(&path);
-        match String::from_utf8(super::read::source(&path)?) {
+    let listed = project.files(&project.paths(paths)?)?;
+    for path in &listed.files {
+        let name = project::display_name(path);
+        match String::from_utf8(super::read::source(path)?) {
             Ok(text) => workspace.add_parsed(&name, &text, kept.parses.remove(&name)),
             Err(not_utf8) => workspace.add_bytes(&name, not_utf8.into_bytes()),
         }
     }
-    let (outcome, parses, cache) = workspace.check_keeping_parses();
+    let (mut outcome, parses, cache) = workspace.check_keeping_parses();
     kept.parses = parses.into_iter().map(|p| (outcome.files.get(p.file()).name.clone(), p)).collect();
     kept.cache = cache;
+    project.add_exclude_warnings(&listed, &mut outcome);
     Ok(outcome)
 }
 

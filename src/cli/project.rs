@@ -153,11 +153,105 @@ impl Project {
         Err(report(&files, &[outside]))
     }
 
+    /// The card and ruleset files under `paths` (as [`Project::paths`]
+    /// gives them), sorted, each once, without what the project's `exclude`
+    /// leaves out.  A folder named on the command line whose every file
+    /// `exclude` leaves out is refused: its name would otherwise read
+    /// nothing, silently.
+    pub fn files(&self, paths: &[PathBuf]) -> Result<Listed> {
+        let exclusion = self.exclusion();
+        let mut walk = Walk { excluding: exclusion.as_ref().map(Excluding::new), ..Walk::default() };
+        let whole = self.reads_whole(paths);
+        for path in paths {
+            let before = (walk.found.len(), walk.excluding.as_ref().map_or(0, |e| e.left_out));
+            walk.path(path)?;
+            let left_out = walk.excluding.as_ref().map_or(0, |e| e.left_out) - before.1;
+            if !whole && left_out > 0 && walk.found.len() == before.0 {
+                return Err(miette!(
+                    help = "name the files themselves to read them, or change `exclude` in the project file",
+                    "`exclude` in {} leaves out every card and ruleset file under {}",
+                    display_name(&self.home().join(MANIFEST)),
+                    display_name(path)
+                ));
+            }
+        }
+        walk.found.sort();
+        let used = walk.excluding.map(|e| e.used).filter(|_| whole);
+        Ok(Listed { files: walk.found, used })
+    }
+
+    /// Whether `paths` cover all the project's own: only then can a
+    /// pattern of `exclude` that left out nothing be told of.
+    fn reads_whole(&self, paths: &[PathBuf]) -> bool {
+        let Some(root) = &self.root else { return false };
+        let real: std::collections::HashSet<PathBuf> = paths.iter().filter_map(|p| p.canonicalize().ok()).collect();
+        self.listed(root).is_ok_and(|listed| listed.iter().all(|p| p.canonicalize().is_ok_and(|p| real.contains(&p))))
+    }
+
+    /// The project's `exclude` with the folder it is relative to.
+    pub fn exclusion(&self) -> Option<Exclusion> {
+        let root = self.root.as_ref()?.canonicalize().ok()?;
+        (!self.manifest.exclude.is_empty()).then(|| Exclusion { root, exclude: self.manifest.exclude.clone() })
+    }
+
+    /// The warnings about `exclude` from listing the files: a pattern that
+    /// left out nothing.  The project file joins `files` when there is one.
+    pub fn exclude_warnings(&self, listed: &Listed, files: &mut Files) -> Vec<Diagnostic> {
+        let (Some(used), Some(source)) = (&listed.used, &self.manifest_source) else { return Vec::new() };
+        if used.iter().all(|u| *u) {
+            return Vec::new();
+        }
+        let id = files.add(&source.name, source.text.as_str());
+        self.manifest.exclude.unused(used, id)
+    }
+
+    /// Adds [`Project::exclude_warnings`] to a check's outcome.
+    pub fn add_exclude_warnings(&self, listed: &Listed, outcome: &mut cardsmith::workspace::Outcome) {
+        let warnings = self.exclude_warnings(listed, &mut outcome.files);
+        outcome.stats.warnings += warnings.len();
+        outcome.diagnostics.extend(warnings);
+    }
+
     /// A workspace with the project's settings applied.
     pub fn workspace(&self) -> cardsmith::workspace::Workspace {
         let mut workspace = cardsmith::workspace::Workspace::new();
         workspace.set_lint_config(self.manifest.lints.clone());
         workspace
+    }
+}
+
+/// What a command reads: files, and for `exclude`, which patterns left out
+/// something (when the whole project was read).
+pub struct Listed {
+    pub files: Vec<PathBuf>,
+    /// One flag a pattern of `exclude`, set when it left out something;
+    /// `None` when the paths read are not the whole project.
+    used: Option<Vec<bool>>,
+}
+
+/// The project's `exclude`, relative to its real folder.
+pub struct Exclusion {
+    root: PathBuf,
+    exclude: cardsmith::config::Exclude,
+}
+
+impl Exclusion {
+    /// Whether `path` (absolute) is left out: it, or a folder holding it
+    /// inside the project, matches a pattern.  A path not written from the
+    /// project's real folder is found there through its real folder.
+    pub fn excludes(&self, path: &Path) -> bool {
+        let real;
+        let inside = match path.strip_prefix(&self.root) {
+            Ok(inside) => inside,
+            Err(_) => {
+                let Some(folder) = path.parent().and_then(|p| p.canonicalize().ok()) else { return false };
+                real = folder.join(path.file_name().unwrap_or_default());
+                let Ok(inside) = real.strip_prefix(&self.root) else { return false };
+                inside
+            }
+        };
+        let mut used = vec![false; self.exclude.patterns.len()];
+        inside.ancestors().filter(|a| !a.as_os_str().is_empty()).any(|a| self.exclude.excludes(a, &mut used))
     }
 }
 
@@ -232,15 +326,7 @@ fn report(files: &Files, problems: &[cardsmith::diagnostics::Diagnostic]) -> mie
 pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut walk = Walk::default();
     for path in paths {
-        let meta =
-            std::fs::metadata(path).into_diagnostic().wrap_err_with(|| format!("cannot read {}", path.display()))?;
-        if meta.is_dir() {
-            let top = path.canonicalize().into_diagnostic()?;
-            walk.folder(path, top.clone(), &top)?;
-        } else {
-            let real = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
-            walk.file(path, real);
-        }
+        walk.path(path)?;
     }
     walk.found.sort();
     Ok(walk.found)
@@ -252,13 +338,52 @@ pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
 /// nest (resolving every path anew costs in the square of the depth, and
 /// the system's own walk of each long path once more).
 #[derive(Default)]
-struct Walk {
+struct Walk<'a> {
     found: Vec<PathBuf>,
     /// Real paths of the folders and files read so far.
     seen: std::collections::HashSet<PathBuf>,
+    /// The project's `exclude`, when the walk applies it.
+    excluding: Option<Excluding<'a>>,
 }
 
-impl Walk {
+/// An `exclude` applied by a walk: which patterns matched, and how many
+/// folders and files it left out.
+struct Excluding<'a> {
+    exclusion: &'a Exclusion,
+    used: Vec<bool>,
+    left_out: usize,
+}
+
+impl<'a> Excluding<'a> {
+    fn new(exclusion: &'a Exclusion) -> Excluding<'a> {
+        Excluding { exclusion, used: vec![false; exclusion.exclude.patterns.len()], left_out: 0 }
+    }
+
+    /// Whether the folder or file at the real path `real` is left out.
+    fn excludes(&mut self, real: &Path) -> bool {
+        let Ok(inside) = real.strip_prefix(&self.exclusion.root) else { return false };
+        let excluded = self.exclusion.exclude.excludes(inside, &mut self.used);
+        self.left_out += usize::from(excluded);
+        excluded
+    }
+}
+
+impl Walk<'_> {
+    /// Reads a path named on the command line (or in `paths`): a folder is
+    /// walked, a file is taken whatever its name and `exclude` say.
+    fn path(&mut self, path: &Path) -> Result<()> {
+        let meta =
+            std::fs::metadata(path).into_diagnostic().wrap_err_with(|| format!("cannot read {}", path.display()))?;
+        if meta.is_dir() {
+            let top = path.canonicalize().into_diagnostic()?;
+            self.folder(path, top.clone(), &top)
+        } else {
+            let real = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+            self.file(path, real);
+            Ok(())
+        }
+    }
+
     fn file(&mut self, path: &Path, real: PathBuf) {
         if self.seen.insert(real) {
             self.found.push(path.to_path_buf());
@@ -298,9 +423,13 @@ impl Walk {
             } else {
                 (real.join(&file_name), entry.file_type().is_ok_and(|t| t.is_dir()))
             };
+            let source = matches!(path.extension().and_then(|e| e.to_str()), Some("rules" | "cards"));
+            if (is_dir || source) && self.excluding.as_mut().is_some_and(|e| e.excludes(&real_entry)) {
+                continue;
+            }
             if is_dir {
                 self.folder(&path, real_entry, top)?;
-            } else if matches!(path.extension().and_then(|e| e.to_str()), Some("rules" | "cards")) {
+            } else if source {
                 self.file(&path, real_entry);
             }
         }

@@ -275,6 +275,8 @@ struct Watched {
     manifest: Option<PathBuf>,
     /// The output folders, never read: `build`'s, `print`'s and `export`'s.
     outputs: Vec<PathBuf>,
+    /// What the project's `exclude` leaves out, never read either.
+    exclusion: Option<project::Exclusion>,
     /// The folders watched so far.
     watching: BTreeSet<PathBuf>,
     /// Each source's size and modification time when last seen; `None` when
@@ -311,7 +313,8 @@ impl Watched {
         ];
         let outputs = outputs.iter().map(|(setting, default)| home.join(setting.unwrap_or(default))).collect();
         let manifest = project.root.as_ref().map(|_| home.join(project::MANIFEST));
-        Ok(Watched { folders, files, manifest, outputs, watching: BTreeSet::new(), stamps: HashMap::new() })
+        let exclusion = project.exclusion();
+        Ok(Watched { folders, files, manifest, outputs, exclusion, watching: BTreeSet::new(), stamps: HashMap::new() })
     }
 
     /// Starts watching; each batch of changes is sent as one event.
@@ -405,9 +408,13 @@ impl Watched {
     }
 
     /// Whether `path`, under a watched folder, is never read: it lies in an
-    /// output folder, or in a hidden or `target` folder as `collect` skips.
+    /// output folder, or in a hidden or `target` folder as `collect` skips,
+    /// or the project's `exclude` leaves it out.
     fn skipped(&self, path: &Path) -> bool {
         if self.outputs.iter().any(|out| path.starts_with(out)) {
+            return true;
+        }
+        if self.exclusion.as_ref().is_some_and(|e| e.excludes(path)) {
             return true;
         }
         let Some(below) = self.folders.iter().find_map(|folder| path.strip_prefix(folder).ok()) else {
