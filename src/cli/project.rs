@@ -318,13 +318,23 @@ fn report(files: &Files, problems: &[cardsmith::diagnostics::Diagnostic]) -> mie
     )
 }
 
+/// The most card and ruleset files one run reads: a project of 100,000
+/// cards written one card a file.
+pub const MOST_FILES: usize = 100_000;
+
 /// Every `.rules` and `.cards` file under the given paths, sorted, each once.
 /// A file named explicitly is read whatever its extension.  Links met inside
 /// a folder are followed only while they stay inside it: a link that leads
 /// out is refused, and one that leads back to a folder already read (a loop)
 /// is passed over, as is a second way to a file already found.
 pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
-    let mut walk = Walk::default();
+    collect_bounded(paths, None)
+}
+
+/// Like [`collect`], reading at most `most_folders` folders when given: for
+/// a folder that may be anything, such as the one an editor opens.
+pub fn collect_bounded(paths: &[PathBuf], most_folders: Option<usize>) -> Result<Vec<PathBuf>> {
+    let mut walk = Walk { most_folders, ..Walk::default() };
     for path in paths {
         walk.path(path)?;
     }
@@ -344,6 +354,9 @@ struct Walk<'a> {
     seen: std::collections::HashSet<PathBuf>,
     /// The project's `exclude`, when the walk applies it.
     excluding: Option<Excluding<'a>>,
+    /// The most folders read, when bounded, and how many were.
+    most_folders: Option<usize>,
+    folders: usize,
 }
 
 /// An `exclude` applied by a walk: which patterns matched, and how many
@@ -379,15 +392,22 @@ impl Walk<'_> {
             self.folder(path, top.clone(), &top)
         } else {
             let real = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
-            self.file(path, real);
-            Ok(())
+            self.file(path, real)
         }
     }
 
-    fn file(&mut self, path: &Path, real: PathBuf) {
+    fn file(&mut self, path: &Path, real: PathBuf) -> Result<()> {
         if self.seen.insert(real) {
+            if self.found.len() == MOST_FILES {
+                return Err(miette!(
+                    help = "name fewer folders, or leave folders out with `exclude` in cardsmith.toml",
+                    "more than {MOST_FILES} card and ruleset files to read, the most one run reads; the one past it is {}",
+                    path.display()
+                ));
+            }
             self.found.push(path.to_path_buf());
         }
+        Ok(())
     }
 
     /// Reads the folder `dir`, whose real path is `real`, inside `top`.
@@ -395,6 +415,7 @@ impl Walk<'_> {
         if !self.seen.insert(real.clone()) {
             return Ok(());
         }
+        self.count_folder(dir)?;
         let entries =
             std::fs::read_dir(dir).into_diagnostic().wrap_err_with(|| format!("cannot list {}", dir.display()))?;
         let mut entries: Vec<std::fs::DirEntry> = entries.collect::<Result<_, _>>().into_diagnostic()?;
@@ -430,10 +451,23 @@ impl Walk<'_> {
             if is_dir {
                 self.folder(&path, real_entry, top)?;
             } else if source {
-                self.file(&path, real_entry);
+                self.file(&path, real_entry)?;
             }
         }
         Ok(())
+    }
+
+    /// Counts a folder against [`Walk::most_folders`].
+    fn count_folder(&mut self, dir: &Path) -> Result<()> {
+        self.folders += 1;
+        match self.most_folders {
+            Some(most) if self.folders > most => Err(miette!(
+                help = "open the folder of a project, or put a cardsmith.toml in this one naming the folders of its cards (`paths`)",
+                "more than {most} folders to read, the most read in a folder that is no project; the one past it is {}",
+                dir.display()
+            )),
+            _ => Ok(()),
+        }
     }
 }
 

@@ -14,6 +14,12 @@ use std::path::{Path, PathBuf};
 /// Where bundled rulesets are named in the files table.
 const BUNDLED_PREFIX: &str = "<bundled>/";
 
+/// The most folders read in a workspace folder that holds no project (no
+/// `cardsmith.toml` in it or above it), as `watch` watches: far more than
+/// a folder of cards has, and few enough that opening a large tree (a
+/// home folder) does not keep the editor waiting.
+const MOST_FOLDERS: usize = 4096;
+
 pub struct Documents {
     lints: cardsmith::lint::Config,
     /// The project's files as on disk, by path.
@@ -21,6 +27,8 @@ pub struct Documents {
     /// The folders and files the project reads (its `paths`), where a file
     /// created later is read too.
     roots: Vec<PathBuf>,
+    /// What the project's `exclude` leaves out of them.
+    exclusion: Option<project::Exclusion>,
     /// The client's open buffers, by path: they win over the disk.
     open: BTreeMap<PathBuf, String>,
     pub analysis: Analysis,
@@ -44,6 +52,7 @@ impl Documents {
             lints: cardsmith::lint::Config::default(),
             disk: BTreeMap::new(),
             roots: Vec::new(),
+            exclusion: None,
             open: BTreeMap::new(),
             analysis: Analysis::new(cardsmith::workspace::Workspace::new().check()),
             paths: Vec::new(),
@@ -57,24 +66,36 @@ impl Documents {
     }
 
     /// Reads the project around a folder: its settings and every file it
-    /// holds.  Problems are logged; the buffers the client opens are
-    /// checked whatever happens here.
-    pub fn load_project(&mut self, root: &Path) {
-        let found = project::Project::find_from(root.to_path_buf());
-        let loaded = found.and_then(|p| {
-            self.lints = p.manifest.lints.clone();
-            self.roots = p.paths(&[])?.iter().map(|p| absolute(p)).collect();
-            project::collect(&self.roots)
-        });
-        match loaded {
+    /// holds.  A folder in no project (no `cardsmith.toml` in it or above
+    /// it) is read as one: every card and ruleset file in it, as `cardsmith
+    /// check FOLDER` reads them, so that names resolve across its files.
+    /// Problems are logged; the buffers the client opens are checked
+    /// whatever happens here.
+    pub fn load_project(&mut self, folder: &Path) {
+        let found = project::Project::find_from(folder.to_path_buf());
+        match found.and_then(|project| self.project_files(&project, folder)) {
             Ok(paths) => {
-                for path in paths {
-                    self.read(&path);
+                for path in paths.iter().filter(|p| !p.starts_with(bundled_folder())) {
+                    self.read(path);
                 }
             }
             Err(report) => eprintln!("cardsmith lsp: {report:?}"),
         }
         self.stale = true;
+    }
+
+    /// The settings of a project, and the files it reads: those of its
+    /// `paths` without what it excludes, or with no project, those in
+    /// `folder`, with at most [`MOST_FOLDERS`] folders.
+    fn project_files(&mut self, project: &project::Project, folder: &Path) -> miette::Result<Vec<PathBuf>> {
+        self.lints = project.manifest.lints.clone();
+        if project.root.is_none() {
+            self.roots = vec![absolute(folder)];
+            return project::collect_bounded(&self.roots, Some(MOST_FOLDERS));
+        }
+        self.roots = project.paths(&[])?.iter().map(|p| absolute(p)).collect();
+        self.exclusion = project.exclusion();
+        Ok(project.files(&self.roots)?.files)
     }
 
     fn read(&mut self, path: &Path) {
@@ -250,7 +271,8 @@ impl Documents {
             name.starts_with('.') || name == "target"
         });
         let kind = matches!(path.extension().and_then(|e| e.to_str()), Some("rules" | "cards"));
-        (kind && !hidden) || self.disk.contains_key(path)
+        let excluded = self.exclusion.as_ref().is_some_and(|e| e.excludes(path)) || self.is_bundled(path);
+        (kind && !hidden && !excluded) || self.disk.contains_key(path)
     }
 
     fn is_bundled(&self, path: &Path) -> bool {
