@@ -52,12 +52,13 @@ fn targets() -> Vec<String> {
 }
 
 /// The folder a target's seed corpus comes from: the bundled templates for
-/// the target that takes a template, the bundled cards for the others.
+/// the target that takes a template, sample project files for the one that
+/// takes a project file, the bundled cards for the others.
 fn seeds(target: &str) -> &'static str {
-    if target == "template" {
-        "templates"
-    } else {
-        "cards"
+    match target {
+        "template" => "templates",
+        "project" => "fuzz/seeds/project",
+        _ => "cards",
     }
 }
 
