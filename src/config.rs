@@ -32,7 +32,7 @@ looks like this:
 keys are refused rather than ignored, so a misspelt setting never silently
 does nothing.  The known tables and keys are:
 
-    [project]  name, game, paths
+    [project]  name, game, paths, exclude
     [build]    out
     [print]    out, format, paper, card, bleed, margin, backs, duplex,
                offset, calibration, dpi, base-url, tts-width, fonts,
@@ -53,15 +53,31 @@ The message says which type the key takes.";
 A setting in `cardsmith.toml` has the right type but a value cardsmith cannot
 use: a lint name that does not exist in `[lints]`, a level other than
 \"allow\", \"warn\" or \"deny\", a `[print.sizes]` value that is not a
-card size (poker, bridge, tarot, mini, or WxH in millimetres), or an output
+card size (poker, bridge, tarot, mini, or WxH in millimetres), an output
 folder (`[build] out`, `[print] out`) outside the project: a project's own
 settings write only inside it (`--out` on the command line can name any
-folder).
+folder), or an `exclude` pattern that is not a pattern of paths inside the
+project (empty, absolute, through `..`, or not a glob, such as `[a-`).
 `cardsmith lint --list` lists the lints.
 
     [lints]
     near-duplicate-names = \"wran\"    # wrong
     near-duplicate-names = \"warn\"    # right";
+    CONFIG_EXCLUDE_UNUSED "E0020" "config-exclude-unused" "\
+A pattern of `exclude` in `cardsmith.toml` leaves out nothing: no card or
+ruleset file, and no folder, of what the project reads matches it.  It is
+likely misspelt, or written from another folder than the project's:
+patterns are relative to the folder holding `cardsmith.toml`, `*` stays
+within one name and `**` crosses folders.
+
+    [project]
+    paths = [\"cards\"]
+    exclude = [\"backup/**\"]          # nothing: backup/ is not under cards/
+    exclude = [\"cards/backup/**\"]    # everything under cards/backup/
+    exclude = [\"cards/*.draft.cards\"] # the drafts directly in cards/
+
+It is a warning: the files are read as they would be without the pattern.
+Remove the pattern when it is no longer needed.";
 }
 
 /// The settings of a project.  Absent keys are `None`: each command has its
@@ -72,6 +88,8 @@ pub struct Manifest {
     pub game: Option<String>,
     /// `[project] paths`, each with its span for later diagnostics.
     pub paths: Option<Vec<(String, Span)>>,
+    /// `[project] exclude`: what the project does not read.
+    pub exclude: Exclude,
     /// `[build] out`, with its value's span.
     pub build_out: Option<(String, Span)>,
     pub print: PrintSettings,
@@ -138,6 +156,74 @@ pub struct KindSize {
     pub span: Span,
 }
 
+/// `[project] exclude`: patterns of paths, relative to the project folder,
+/// that the project does not read.  `*`, `?` and `[…]` match within one
+/// name of a path, `**` across folders; a pattern that matches a folder
+/// leaves out everything in it.  The command line tests each folder and
+/// each card or ruleset file it finds in the project ([`Exclude::excludes`]).
+#[derive(Clone, Debug, Default)]
+pub struct Exclude {
+    /// Each valid pattern as written, with its span in the file.
+    pub patterns: Vec<(String, Span)>,
+    set: globset::GlobSet,
+}
+
+impl Exclude {
+    pub fn is_empty(&self) -> bool {
+        self.patterns.is_empty()
+    }
+
+    /// Whether `path`, relative to the project folder, is left out; marks
+    /// in `used` (one flag a pattern) each pattern that matches it.
+    pub fn excludes(&self, path: &std::path::Path, used: &mut [bool]) -> bool {
+        if self.is_empty() {
+            return false;
+        }
+        let matching = self.set.matches(path);
+        for &i in &matching {
+            if let Some(flag) = used.get_mut(i) {
+                *flag = true;
+            }
+        }
+        !matching.is_empty()
+    }
+
+    /// A warning at each pattern `used` does not mark: one that left out
+    /// nothing.  `file` is the project file as the caller's table holds it.
+    pub fn unused(&self, used: &[bool], file: FileId) -> Vec<Diagnostic> {
+        let unused = self.patterns.iter().enumerate().filter(|(i, _)| !used.get(*i).copied().unwrap_or(false));
+        let help = "patterns are relative to the folder holding cardsmith.toml: `backup/**` leaves out everything \
+                    under backup/, `drafts/*.cards` the card files directly in drafts/";
+        unused
+            .map(|(_, (pattern, span))| {
+                let at = Span::new(file, span.start as usize, span.end as usize);
+                Diagnostic::warning(&CONFIG_EXCLUDE_UNUSED, format!("the pattern `{pattern}` leaves out nothing"))
+                    .primary(at, "matches no card or ruleset file, and no folder")
+                    .help(help)
+            })
+            .collect()
+    }
+}
+
+/// One pattern of `exclude` made ready to match, or why it cannot be.
+fn exclude_pattern(pattern: &str) -> Result<globset::Glob, String> {
+    // `./backup/**` means `backup/**`: paths are matched without the `./`.
+    let relative = pattern.strip_prefix("./").unwrap_or(pattern);
+    if relative.is_empty() {
+        return Err("an empty pattern matches nothing".into());
+    }
+    // Patterns separate names with `/` on every system (a `\` escapes the
+    // character after it), as the paths they are matched against do.
+    if relative.starts_with('/') || relative.get(1..2) == Some(":") {
+        return Err("patterns are relative to the project folder, and this one is absolute".into());
+    }
+    if relative.split('/').any(|part| part == "..") {
+        return Err("patterns name paths inside the project, and `..` leads out of it".into());
+    }
+    let glob = globset::GlobBuilder::new(relative).literal_separator(true).backslash_escape(true).build();
+    glob.map_err(|e| e.kind().to_string())
+}
+
 /// The type a key takes.
 #[derive(Clone, Copy)]
 enum Kind {
@@ -171,7 +257,7 @@ impl Kind {
 
 /// The tables and keys the file may hold (`[lints]` is open: one key a lint).
 const TABLES: &[(&str, &[(&str, Kind)])] = &[
-    ("project", &[("name", Kind::Text), ("game", Kind::Text), ("paths", Kind::TextList)]),
+    ("project", &[("name", Kind::Text), ("game", Kind::Text), ("paths", Kind::TextList), ("exclude", Kind::TextList)]),
     ("build", &[("out", Kind::Text)]),
     (
         "print",
@@ -255,6 +341,38 @@ impl Reader {
                         .help("use poker, bridge, tarot, mini, or WxH in millimetres such as \"70x120\" (sides 20 to 400)"),
                 ),
             }
+        }
+    }
+
+    /// `[project] exclude`: each pattern compiled; one that is not a
+    /// pattern of paths inside the project is an error at it.
+    fn exclude(&mut self, patterns: Vec<(String, Span)>, list: Span) {
+        let mut builder = globset::GlobSetBuilder::new();
+        let mut valid = Vec::new();
+        for (pattern, span) in patterns {
+            match exclude_pattern(&pattern) {
+                Ok(glob) => {
+                    builder.add(glob);
+                    valid.push((pattern, span));
+                }
+                Err(why) => self.diagnostics.push(
+                    Diagnostic::error(&CONFIG_BAD_VALUE, format!("`{pattern}` is not a pattern of paths to exclude"))
+                        .primary(span, why)
+                        .help(
+                            "write a path relative to the folder holding cardsmith.toml, with `*` for any name and \
+                             `**` for any folders: \"backup/**\", \"drafts/*.cards\"",
+                        ),
+                ),
+            }
+        }
+        match builder.build() {
+            Ok(set) => self.manifest.exclude = Exclude { patterns: valid, set },
+            // Each pattern was built alone above; a set of valid patterns builds.
+            Err(e) => self.diagnostics.push(
+                Diagnostic::error(&CONFIG_BAD_VALUE, "the patterns of `exclude` cannot be used together")
+                    .primary(list, e.to_string())
+                    .help("use fewer or simpler patterns"),
+            ),
         }
     }
 
@@ -361,6 +479,7 @@ impl Reader {
             ("project", "name", Setting::Text(s)) => manifest.name = Some(s),
             ("project", "game", Setting::Text(s)) => manifest.game = Some(s),
             ("project", "paths", Setting::List(l)) => manifest.paths = Some(l),
+            ("project", "exclude", Setting::List(l)) => self.exclude(l, span),
             ("build", "out", Setting::Text(s)) => manifest.build_out = Some((s, span)),
             ("print", "out", Setting::Text(s)) => print.out = Some((s, span)),
             ("print", "format" | "formats", Setting::List(l)) => {
@@ -618,6 +737,40 @@ mod tests {
         assert_eq!(codes, ["E0012", "E0011", "E0013", "E0013"], "{problems:?}");
         assert_eq!(problems[0].1, "3");
         assert_eq!(problems[1].1, "knd");
+    }
+
+    #[test]
+    fn exclude_matches_paths_relative_to_the_project_and_tells_what_matched() {
+        let text = "[project]\nexclude = [\"backup/**\", \"./drafts/*.cards\", \"old\", \"**/*.bak.cards\"]\n";
+        let (manifest, problems) = read(text);
+        assert_eq!(problems, vec![]);
+        let exclude = &manifest.exclude;
+        let mut used = vec![false; 4];
+        let mut excluded = |path: &str| exclude.excludes(std::path::Path::new(path), &mut used);
+        for path in ["backup/a.cards", "backup/x/y.rules", "drafts/a.cards", "old", "cards/x/a.bak.cards"] {
+            assert!(excluded(path), "{path} is excluded");
+        }
+        for path in ["backup", "drafts/x/a.cards", "cards/old", "olden", "cards/a.cards"] {
+            assert!(!excluded(path), "{path} is not excluded");
+        }
+        assert_eq!(used, [true, true, true, true]);
+        let mut files = Files::new();
+        let id = files.add(FILE_NAME, text);
+        let unused = exclude.unused(&[true, false, true, true], id);
+        let spans: Vec<&str> = unused.iter().filter_map(|d| d.primary_span()).map(|s| files.text(s)).collect();
+        assert_eq!(spans, ["\"./drafts/*.cards\""]);
+        assert_eq!(unused[0].code.id, "E0020");
+    }
+
+    #[test]
+    fn an_exclude_pattern_that_is_no_pattern_inside_the_project_is_refused_at_it() {
+        let (manifest, problems) =
+            read("[project]\nexclude = [\"/abs/**\", \"a/../../b\", \"[z-\", \"\", \"./\", \"C:/x\", \"ok/**\"]\n");
+        let refused: Vec<&str> = problems.iter().map(|(_, text)| text.as_str()).collect();
+        assert_eq!(refused, ["\"/abs/**\"", "\"a/../../b\"", "\"[z-\"", "\"\"", "\"./\"", "\"C:/x\""]);
+        assert!(problems.iter().all(|(code, _)| *code == "E0013"));
+        let kept: Vec<&str> = manifest.exclude.patterns.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(kept, ["ok/**"]);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The fuzz targets' own code (`fuzz/src/lib.rs`) run on their seed corpus,
-//! the bundled cards, and on every input a fuzzer ever found a crash with
+//! the bundled cards (and for `project`, the project files of the
+//! repository), and on every input a fuzzer ever found a crash with
 //! (`fuzz/regressions/TARGET/`), so a fixed crash stays fixed without a
 //! fuzzer on the machine.  `fuzz_smoke.rs` runs the fuzzer itself.
 
@@ -23,6 +24,7 @@ const TARGETS: &[(&str, Target)] = &[
     ("template", targets::template),
     ("decks", targets::decks),
     ("sheet", targets::sheet),
+    ("project", targets::project),
 ];
 
 fn files_under(dir: &Path, found: &mut Vec<PathBuf>) {
@@ -72,6 +74,22 @@ fn the_sheet_target_takes_its_seeds_the_sheet_example_and_a_workbook() {
     let table = std::fs::read_to_string(common::repo().join("examples/lantern-market-sheet/sheets/wares.csv"))
         .expect("a table");
     targets::sheet(&common::xlsx(&[("Wares", common::rows_of_csv(&table))]));
+}
+
+#[test]
+fn the_project_target_takes_every_project_file_of_the_repository() {
+    let mut seeds = Vec::new();
+    files_under(&common::repo().join("fuzz/seeds/project"), &mut seeds);
+    for folder in ["examples", "tests/ui"] {
+        let mut found = Vec::new();
+        files_under(&common::repo().join(folder), &mut found);
+        seeds.extend(found.into_iter().filter(|p| p.ends_with("cardsmith.toml")));
+    }
+    seeds.push(common::repo().join("cardsmith.toml"));
+    assert!(seeds.len() >= 8, "the project target's seeds are project files: {}", seeds.len());
+    for seed in &seeds {
+        targets::project(&std::fs::read(seed).expect("readable"));
+    }
 }
 
 #[test]

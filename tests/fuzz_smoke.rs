@@ -53,11 +53,13 @@ fn targets() -> Vec<String> {
 
 /// The folder a target's seed corpus comes from: the bundled templates for
 /// the target that takes a template, tables and a workbook for the one
-/// that takes a spreadsheet, the bundled cards for the others.
+/// that takes a spreadsheet, sample project files for the one that takes a
+/// project file, the bundled cards for the others.
 fn seeds(target: &str) -> &'static str {
     match target {
         "template" => "templates",
         "sheet" => "fuzz/seeds/sheet",
+        "project" => "fuzz/seeds/project",
         _ => "cards",
     }
 }

@@ -572,3 +572,100 @@ fn a_listed_sheet_gets_its_diagnostics_at_its_cells_when_it_or_a_card_file_chang
     client.request("shutdown", Value::Null);
     client.notify("exit", Value::Null);
 }
+
+/// An editor opened on a folder with no `cardsmith.toml` (in it or above
+/// it): the server reads the folder's card and ruleset files as
+/// `cardsmith check FOLDER` does, so a name resolves to a card in a file
+/// the editor never opened, in a sub-folder too; hidden folders are not read.
+#[test]
+fn a_folder_without_a_project_file_is_read_as_one() {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let ships = CARDS.split("\ndeck ").next().expect("the cards");
+    std::fs::create_dir_all(dir.path().join("ships")).expect("mkdir");
+    std::fs::create_dir_all(dir.path().join(".old")).expect("mkdir");
+    std::fs::write(dir.path().join("ships/lances.cards"), ships).expect("write");
+    std::fs::write(dir.path().join(".old/lances.cards"), ships).expect("write");
+    let decks = "game dreadnaught-2e\n\ndeck \"Lances\" draw {\n  card \"Spinal Lance\" x2\n}\n";
+    let file = dir.path().join("decks.cards");
+    std::fs::write(&file, decks).expect("write");
+    let uri = format!("file://{}", file.display());
+
+    let mut client = Client::start(dir.path());
+    initialize(&mut client, dir.path(), json!({}));
+    open(&mut client, &uri, decks);
+    let diagnostics = codes(&client.diagnostics(&uri));
+    assert!(!diagnostics.contains(&"E0212".to_string()), "the deck's card is found: {diagnostics:?}");
+    let found = client.request("textDocument/definition", at(&uri, 3, column(decks, 3, "Spinal") + 2));
+    let ships_uri = format!("file://{}", dir.path().join("ships/lances.cards").display());
+    assert_eq!(found, json!([{ "uri": ships_uri, "range": { "start": position(2, 8), "end": position(2, 22) } }]));
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+}
+
+/// A project's `exclude` holds in the editor as on the command line: a
+/// card in an excluded folder is not one of the project's, while one in
+/// another file of the project, never opened, is.
+#[test]
+fn the_server_leaves_out_what_the_project_excludes() {
+    let (dir, uri) = project();
+    std::fs::create_dir_all(dir.path().join("cards/old")).expect("mkdir");
+    std::fs::write(dir.path().join("cards/old/lances.cards"), CARDS).expect("write");
+    let broad = "game dreadnaught-2e\n\noffense \"Broad Lance\" {\n  symbol kinetic\n  arc broadside\n}\n";
+    std::fs::write(dir.path().join("cards/broad.cards"), broad).expect("write");
+    let manifest = "[project]\npaths = [\"cards\"]\nexclude = [\"cards/old\"]\n";
+    std::fs::write(dir.path().join("cardsmith.toml"), manifest).expect("write");
+    let mut client = Client::start(dir.path());
+    initialize(&mut client, dir.path(), json!({}));
+    open(&mut client, &uri, CARDS);
+    let card = client.request("textDocument/definition", at(&uri, 22, column(CARDS, 22, "Spinal") + 2));
+    assert_eq!(card, json!([{ "uri": uri, "range": { "start": position(2, 8), "end": position(2, 22) } }]));
+    let found = client.request("workspace/symbol", json!({ "query": "Lance" }));
+    let mut files: Vec<&str> =
+        found.as_array().expect("symbols").iter().filter_map(|s| s["location"]["uri"].as_str()).collect();
+    files.sort();
+    files.dedup();
+    let broad_uri = format!("file://{}", dir.path().join("cards/broad.cards").display());
+    assert_eq!(files, [broad_uri.as_str(), uri.as_str()], "{found}");
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+}
+
+/// A folder with no project file is read within a project's limits: a link
+/// leading out of it is refused, and so is a tree of more folders than a
+/// folder of cards has; each is said in the server's log, and the open
+/// buffers are checked all the same.
+#[cfg(unix)]
+#[test]
+fn a_folder_without_a_project_file_is_read_within_limits() {
+    let outside = tempfile::tempdir().expect("temporary folder");
+    std::fs::write(outside.path().join("lances.cards"), CARDS.split("\ndeck ").next().expect("cards")).expect("write");
+    let decks = "game dreadnaught-2e\n\ndeck \"Lances\" draw {\n  card \"Spinal Lance\" x2\n}\n";
+    let session = |dir: &Path| -> (Value, String) {
+        let file = dir.join("decks.cards");
+        std::fs::write(&file, decks).expect("write");
+        let uri = format!("file://{}", file.display());
+        let mut client = Client::start_with(dir, Stdio::piped());
+        initialize(&mut client, dir, json!({}));
+        open(&mut client, &uri, decks);
+        let found = client.request("textDocument/definition", at(&uri, 3, column(decks, 3, "Spinal") + 2));
+        client.request("shutdown", Value::Null);
+        client.notify("exit", Value::Null);
+        let output = client.child.wait_with_output().expect("exits");
+        (found, String::from_utf8_lossy(&output.stderr).into_owned())
+    };
+    let linked = tempfile::tempdir().expect("temporary folder");
+    std::os::unix::fs::symlink(outside.path(), linked.path().join("ships")).expect("link");
+    let (found, log) = session(linked.path());
+    assert_eq!(found, json!([]), "nothing is read through a link out");
+    assert!(log.contains("links to") && log.contains("outside"), "{log}");
+
+    let wide = tempfile::tempdir().expect("temporary folder");
+    for i in 0..4096 {
+        std::fs::create_dir(wide.path().join(format!("f{i:04}"))).expect("mkdir");
+    }
+    std::fs::write(wide.path().join("f4095/lances.cards"), CARDS.split("\ndeck ").next().expect("cards"))
+        .expect("write");
+    let (found, log) = session(wide.path());
+    assert_eq!(found, json!([]), "a tree past the limit is not read");
+    assert!(log.contains("more than 4096 folders to read"), "{log}");
+}

@@ -126,6 +126,27 @@ fn a_saved_error_is_reported_within_seconds_and_its_fix_too() {
     assert!(!half_saved, "a file is checked once its save is done, not emptied:\n{}", watch.seen.join("\n"));
 }
 
+/// `cardsmith watch DIR` from outside the project reads it with its own
+/// settings: its `[lints]`, its `paths` and its `exclude`.
+#[test]
+fn a_project_named_from_another_folder_is_watched_with_its_settings() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (root, _) = project(dir.path());
+    let half = "game dreadnaught-2e\noffense \"Half\" {\n";
+    std::fs::create_dir_all(root.join("notes")).expect("notes");
+    std::fs::create_dir_all(root.join("cards/old")).expect("old");
+    std::fs::write(root.join("notes/half.cards"), half).expect("note");
+    std::fs::write(root.join("cards/old/half.cards"), half).expect("old");
+    let manifest = std::fs::read_to_string(root.join("cardsmith.toml")).expect("manifest");
+    let settings = "exclude = [\"cards/old/**\"]\n[lints]\ncard-in-no-deck = \"deny\"\n";
+    std::fs::write(root.join("cardsmith.toml"), format!("{manifest}{settings}")).expect("manifest");
+    let mut watch = Watch::start_with(dir.path(), &["proj"]);
+    watch.wait_for("error[L0010]", START);
+    watch.wait_for("checked 1 file:", START);
+    let seen = watch.seen.join("\n");
+    assert!(!seen.contains("half.cards"), "only the project's own files are read:\n{seen}");
+}
+
 #[test]
 fn an_unchanged_error_is_not_printed_again_when_another_line_moves_it() {
     let dir = tempfile::tempdir().expect("temp dir");

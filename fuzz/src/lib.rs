@@ -3,7 +3,8 @@
 //! corpus (the bundled cards) and every saved crash through the same code.
 //!
 //! Beyond "does not panic", each target checks a property a person relies on:
-//! every diagnostic points inside the file at character boundaries and renders;
+//! every diagnostic (and every setting of a project file) points inside the
+//! file at character boundaries and renders;
 //! formatting is idempotent; laid-out text stays in its box or says it does not
 //! fit; a printed face is SVG that usvg reads.
 
@@ -118,6 +119,59 @@ pub fn decks(data: &[u8]) {
             assert!(copies <= cardsmith::check::MAX_DECK_CARDS, "deck `{}` holds {copies} copies", deck.name);
         }
     }
+}
+
+/// The relative paths of a small project, as the command line's walk meets
+/// them (folders before what they hold), for the `project` target.
+const TREE: &[&str] = &[
+    "cards",
+    "cards/ships.cards",
+    "cards/decks.cards",
+    "cards/drafts",
+    "cards/drafts/next.cards",
+    "cards/game.rules",
+    "backup",
+    "backup/2024",
+    "backup/2024/ships.cards",
+    "templates/g/ship.svg",
+    "a b/[x].cards",
+    "ünï/çødé.rules",
+];
+
+/// A project file, `cardsmith.toml`, as the command line reads it: every
+/// problem is a diagnostic inside the file, and the settings it gives point
+/// into it; its `exclude` is then applied to a small project, the tree
+/// above and its own `paths`, as the command line's walk applies it, and a
+/// pattern that left out nothing is a warning inside the file.
+pub fn project(data: &[u8]) {
+    // The command line refuses a project file that is not UTF-8 before
+    // reading it (`cli/read.rs`).
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let mut files = Files::new();
+    let id = files.add(cardsmith::config::FILE_NAME, text);
+    let (manifest, mut diagnostics) = cardsmith::config::parse(&files, id);
+    let exclude = &manifest.exclude;
+    let mut spans: Vec<cardsmith::source::Span> = exclude.patterns.iter().map(|(_, span)| *span).collect();
+    spans.extend(manifest.paths.iter().flatten().map(|(_, span)| *span));
+    spans.extend(manifest.build_out.iter().chain(&manifest.print.out).map(|(_, span)| *span));
+    spans.extend(manifest.print.fonts.iter().flatten().map(|(_, span)| *span));
+    spans.extend(manifest.print.sizes.iter().map(|size| size.span));
+    spans.extend(manifest.print.deck_backs.iter().map(|(_, _, span)| *span));
+    for span in spans {
+        assert!(
+            span.file == id && text.get(span.range()).is_some(),
+            "a setting points at {:?} outside the file",
+            span.range()
+        );
+    }
+    let mut used = vec![false; exclude.patterns.len()];
+    let listed = manifest.paths.iter().flatten().map(|(path, _)| path.as_str());
+    for path in TREE.iter().copied().chain(listed) {
+        let excluded = exclude.excludes(std::path::Path::new(path), &mut used);
+        assert!(!excluded || !exclude.is_empty(), "`{path}` excluded with no pattern");
+    }
+    diagnostics.extend(exclude.unused(&used, id));
+    diagnostics_are_sound(&files, &diagnostics);
 }
 
 /// The formatter: what it accepts it formats once and for all.

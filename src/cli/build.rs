@@ -14,7 +14,7 @@ use std::process::ExitCode;
 pub(super) const DEFAULT_OUT: &str = "out";
 
 pub fn run(paths: &[PathBuf], out: Option<&Path>, format: MessageFormat) -> Result<ExitCode> {
-    let project = Project::find()?;
+    let project = Project::for_paths(paths)?;
     let inputs = inputs(&project, paths)?;
     let out = match out {
         Some(out) => out.to_path_buf(),
@@ -54,16 +54,18 @@ pub fn inputs(project: &Project, paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
 pub fn load(project: &Project, inputs: &[PathBuf]) -> Result<Outcome> {
     let (cwd, root) = (&project.cwd, project.root.as_deref());
     let mut workspace = project.workspace();
-    let (files, sheets) = project.sources(&given(project, inputs))?;
-    for file in files {
-        let bytes = read::source(&file)?;
-        workspace.add_bytes(&source_name(&file, inputs, cwd, root), bytes);
+    let (listed, sheets) = project.sources(&given(project, inputs))?;
+    for file in &listed.files {
+        let bytes = read::source(file)?;
+        workspace.add_bytes(&source_name(file, inputs, cwd, root), bytes);
     }
     for mut sheet in sheets {
         sheet.sheet.name = source_name(&project.cwd.join(&sheet.path), inputs, cwd, root);
         workspace.add_sheet(sheet.sheet, &sheet.bytes);
     }
-    Ok(workspace.check())
+    let mut outcome = workspace.check();
+    project.add_exclude_warnings(&listed, &mut outcome);
+    Ok(outcome)
 }
 
 /// The paths named on the command line, out of the inputs `inputs` made

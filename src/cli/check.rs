@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 pub fn run(paths: &[PathBuf], format: MessageFormat) -> Result<ExitCode> {
-    let outcome = check_paths(&project::Project::find()?, paths)?;
+    let outcome = check_paths(&project::Project::for_paths(paths)?, paths)?;
     print(&outcome, format)?;
     let status = if outcome.stats.errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS };
     super::leave_for_exit(outcome);
@@ -31,19 +31,21 @@ pub fn check_paths_with(
     replaced: &std::collections::BTreeMap<String, String>,
 ) -> Result<Outcome> {
     let mut workspace = project.workspace();
-    let (files, sheets) = project.sources(paths)?;
-    for path in files {
-        let name = project::display_name(&path);
+    let (listed, sheets) = project.sources(paths)?;
+    for path in &listed.files {
+        let name = project::display_name(path);
         let bytes = match replaced.get(&name) {
             Some(text) => text.clone().into_bytes(),
-            None => super::read::source(&path)?,
+            None => super::read::source(path)?,
         };
         workspace.add_bytes(&name, bytes);
     }
     for sheet in sheets {
         workspace.add_sheet(sheet.sheet, &sheet.bytes);
     }
-    Ok(workspace.check())
+    let mut outcome = workspace.check();
+    project.add_exclude_warnings(&listed, &mut outcome);
+    Ok(outcome)
 }
 
 /// What one check keeps for the next of the same project: each file's
@@ -60,10 +62,10 @@ pub struct Kept {
 pub fn check_paths_reusing(project: &project::Project, paths: &[PathBuf], kept: &mut Kept) -> Result<Outcome> {
     let mut workspace = project.workspace();
     workspace.reuse(std::mem::take(&mut kept.cache));
-    let (files, sheets) = project.sources(paths)?;
-    for path in files {
-        let name = project::display_name(&path);
-        match String::from_utf8(super::read::source(&path)?) {
+    let (listed, sheets) = project.sources(paths)?;
+    for path in &listed.files {
+        let name = project::display_name(path);
+        match String::from_utf8(super::read::source(path)?) {
             Ok(text) => workspace.add_parsed(&name, &text, kept.parses.remove(&name)),
             Err(not_utf8) => workspace.add_bytes(&name, not_utf8.into_bytes()),
         }
@@ -71,9 +73,10 @@ pub fn check_paths_reusing(project: &project::Project, paths: &[PathBuf], kept: 
     for sheet in sheets {
         workspace.add_sheet(sheet.sheet, &sheet.bytes);
     }
-    let (outcome, parses, cache) = workspace.check_keeping_parses();
+    let (mut outcome, parses, cache) = workspace.check_keeping_parses();
     kept.parses = parses.into_iter().map(|p| (outcome.files.get(p.file()).name.clone(), p)).collect();
     kept.cache = cache;
+    project.add_exclude_warnings(&listed, &mut outcome);
     Ok(outcome)
 }
 

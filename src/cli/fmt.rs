@@ -29,10 +29,15 @@ struct Formatted {
 }
 
 pub fn run(paths: &[PathBuf], check_only: bool) -> Result<ExitCode> {
-    let project = project::Project::find()?;
+    let project = project::Project::for_paths(paths)?;
     let paths_given = paths;
-    let paths = project.paths(paths)?;
-    let files = project::collect(&paths)?;
+    let listed = project.files(&project.paths(paths)?)?;
+    let mut manifest = Files::new();
+    let warnings = project.exclude_warnings(&listed, &mut manifest);
+    if !warnings.is_empty() {
+        eprint!("{}", render::human_string(&manifest, &warnings));
+    }
+    let files = listed.files;
     // Checking the project costs more than formatting it: it is done only
     // when some file may write a name as a rulebook prints it.
     let sources = cardsmith::parallel::map(&files, |path| read::source(path));

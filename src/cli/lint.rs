@@ -18,7 +18,7 @@ pub fn run(paths: &[PathBuf], fix: bool, list: bool, format: MessageFormat) -> R
         }
         return super::stdout(&table).map(|()| ExitCode::SUCCESS);
     }
-    let project = super::project::Project::find()?;
+    let project = super::project::Project::for_paths(paths)?;
     let mut outcome = check::check_paths(&project, paths)?;
     if fix && !outcome.fixes.is_empty() {
         let proposed = fixed_texts(&outcome.files, &outcome.fixes);

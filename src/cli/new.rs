@@ -55,7 +55,8 @@ fn project_name(folder: &Path) -> Result<String> {
 fn manifest(name: &str, game: Option<&str>) -> String {
     let game = game.map(|g| format!("game = {}\n", toml_string(g))).unwrap_or_default();
     format!(
-        "[project]\nname = {}\n{game}# What `cardsmith check` reads when given no paths.\npaths = [\"cards\"]\n",
+        "[project]\nname = {}\n{game}# What cardsmith reads of the project, from here or named by its folder;\n\
+         # `exclude = [\"cards/drafts/**\"]` would leave a folder out.\npaths = [\"cards\"]\n",
         toml_string(name),
     )
 }

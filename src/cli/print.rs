@@ -75,7 +75,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<ExitCode> {
-    let project = Project::find()?;
+    let project = Project::for_paths(&args.paths)?;
     let settings = &project.manifest.print;
     let options = options(args, settings)?;
     let inputs = build::inputs(&project, &args.paths)?;

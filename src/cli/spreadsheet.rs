@@ -19,7 +19,7 @@ use std::process::ExitCode;
 pub(super) const DEFAULT_OUT: &str = "csv";
 
 pub fn export(paths: &[PathBuf], out: Option<&Path>, format: MessageFormat) -> Result<ExitCode> {
-    let project = Project::find()?;
+    let project = Project::for_paths(paths)?;
     let inputs = build::inputs(&project, paths)?;
     let out = out.map_or_else(|| project.home().join(DEFAULT_OUT), Path::to_path_buf);
     output::refuse_overlap(&out, &inputs, Some(project.home()))?;
@@ -209,8 +209,8 @@ fn mapping(pairs: &[String]) -> Result<Vec<(String, String)>> {
 
 /// The project's own files, by the names the checker gives them.
 fn project_sources(project: &Project) -> Result<Vec<(String, Vec<u8>)>> {
-    let (paths, _) = project.sources(&[])?;
-    paths.iter().map(|path| Ok((project::display_name(path), read::source(path)?))).collect()
+    let (listed, _) = project.sources(&[])?;
+    listed.files.iter().map(|path| Ok((project::display_name(path), read::source(path)?))).collect()
 }
 
 /// The spreadsheets the project lists, but the table being imported.

@@ -52,7 +52,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
             vec![(path.display().to_string(), text)]
         }
         None => {
-            let project = super::project::Project::find()?;
+            let project = super::project::Project::for_paths(&args.paths)?;
             let outcome = build::load(&project, &build::inputs(&project, &args.paths)?)?;
             if outcome.stats.errors > 0 {
                 check::print(&outcome, args.message_format.into())?;

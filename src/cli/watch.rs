@@ -66,7 +66,7 @@ pub(super) fn run(args: &Args) -> Result<ExitCode> {
         ));
     }
     let terminal = std::io::stdout().is_terminal();
-    let project = project::Project::find()?;
+    let project = project::Project::for_paths(paths)?;
     // Watching starts first, so that a save during the first check is seen.
     let mut watched = Watched::new(&project, paths)?;
     let (sender, events) = channel();
@@ -106,7 +106,7 @@ pub(super) fn run(args: &Args) -> Result<ExitCode> {
 /// when the print cannot be made, serves a page saying why.  Returns a line
 /// to show when the preview has problems of its own.
 fn refresh_preview(server: &serve::Server, paths: &[PathBuf]) -> String {
-    let preview = project::Project::find().and_then(|project| super::print::preview(&project, paths));
+    let preview = project::Project::for_paths(paths).and_then(|project| super::print::preview(&project, paths));
     let (page, line) = match preview {
         Ok(super::print::Preview::Page(page)) => (page, String::new()),
         Ok(super::print::Preview::Errors(outcome)) => {
@@ -172,7 +172,8 @@ fn recheck(
     format: MessageFormat,
     terminal: bool,
 ) -> String {
-    let checked = project::Project::find().and_then(|project| check::check_paths_reusing(&project, paths, kept));
+    let checked =
+        project::Project::for_paths(paths).and_then(|project| check::check_paths_reusing(&project, paths, kept));
     let outcome = match checked {
         Ok(outcome) => outcome,
         Err(report) => return format!("{}\n", super::describe(&report)),
@@ -279,6 +280,8 @@ struct Watched {
     manifest: Option<PathBuf>,
     /// The output folders, never read: `build`'s, `print`'s and `export`'s.
     outputs: Vec<PathBuf>,
+    /// What the project's `exclude` leaves out, never read either.
+    exclusion: Option<project::Exclusion>,
     /// The folders watched so far.
     watching: BTreeSet<PathBuf>,
     /// Each source's size and modification time when last seen; `None` when
@@ -320,7 +323,8 @@ impl Watched {
         ];
         let outputs = outputs.iter().map(|(setting, default)| home.join(setting.unwrap_or(default))).collect();
         let manifest = project.root.as_ref().map(|_| home.join(project::MANIFEST));
-        Ok(Watched { folders, files, manifest, outputs, watching: BTreeSet::new(), stamps: HashMap::new() })
+        let exclusion = project.exclusion();
+        Ok(Watched { folders, files, manifest, outputs, exclusion, watching: BTreeSet::new(), stamps: HashMap::new() })
     }
 
     /// Starts watching; each batch of changes is sent as one event.
@@ -414,9 +418,13 @@ impl Watched {
     }
 
     /// Whether `path`, under a watched folder, is never read: it lies in an
-    /// output folder, or in a hidden or `target` folder as `collect` skips.
+    /// output folder, or in a hidden or `target` folder as `collect` skips,
+    /// or the project's `exclude` leaves it out.
     fn skipped(&self, path: &Path) -> bool {
         if self.outputs.iter().any(|out| path.starts_with(out)) {
+            return true;
+        }
+        if self.exclusion.as_ref().is_some_and(|e| e.excludes(path)) {
             return true;
         }
         let Some(below) = self.folders.iter().find_map(|folder| path.strip_prefix(folder).ok()) else {

@@ -15,6 +15,12 @@ use std::path::{Path, PathBuf};
 /// Where bundled rulesets are named in the files table.
 const BUNDLED_PREFIX: &str = "<bundled>/";
 
+/// The most folders read in a workspace folder that holds no project (no
+/// `cardsmith.toml` in it or above it), as `watch` watches: far more than
+/// a folder of cards has, and few enough that opening a large tree (a
+/// home folder) does not keep the editor waiting.
+const MOST_FOLDERS: usize = 4096;
+
 pub struct Documents {
     lints: cardsmith::lint::Config,
     /// The project's files as on disk, by path.
@@ -22,6 +28,8 @@ pub struct Documents {
     /// The folders and files the project reads (its `paths`), where a file
     /// created later is read too.
     roots: Vec<PathBuf>,
+    /// What the project's `exclude` leaves out of them.
+    exclusion: Option<project::Exclusion>,
     /// The client's open buffers, by path: they win over the disk.
     open: BTreeMap<PathBuf, String>,
     pub analysis: Analysis,
@@ -48,6 +56,7 @@ impl Documents {
             lints: cardsmith::lint::Config::default(),
             disk: BTreeMap::new(),
             roots: Vec::new(),
+            exclusion: None,
             open: BTreeMap::new(),
             analysis: Analysis::new(cardsmith::workspace::Workspace::new().check()),
             paths: Vec::new(),
@@ -62,19 +71,17 @@ impl Documents {
     }
 
     /// Reads the project around a folder: its settings and every file it
-    /// holds.  Problems are logged; the buffers the client opens are
-    /// checked whatever happens here.
-    pub fn load_project(&mut self, root: &Path) {
-        let found = project::Project::find_from(root.to_path_buf());
-        let loaded = found.and_then(|p| {
-            self.lints = p.manifest.lints.clone();
-            self.roots = p.paths(&[])?.iter().map(|p| absolute(p)).collect();
-            Ok((project::collect(&self.roots)?, p.sources(&[])?.1))
-        });
-        match loaded {
+    /// holds.  A folder in no project (no `cardsmith.toml` in it or above
+    /// it) is read as one: every card and ruleset file in it, as `cardsmith
+    /// check FOLDER` reads them, so that names resolve across its files.
+    /// Problems are logged; the buffers the client opens are checked
+    /// whatever happens here.
+    pub fn load_project(&mut self, folder: &Path) {
+        let found = project::Project::find_from(folder.to_path_buf());
+        match found.and_then(|project| self.project_files(&project, folder)) {
             Ok((paths, sheets)) => {
-                for path in paths {
-                    self.read(&path);
+                for path in paths.iter().filter(|p| !p.starts_with(bundled_folder())) {
+                    self.read(path);
                 }
                 self.add_sheets(sheets);
             }
@@ -95,6 +102,25 @@ impl Documents {
             self.disk.insert(path.clone(), sheet.bytes);
             self.sheets.insert(path, sheet.sheet);
         }
+    }
+
+    /// The settings of a project, the files it reads and the spreadsheets
+    /// it lists: those of its `paths` without what it excludes, or with no
+    /// project, those in `folder`, with at most [`MOST_FOLDERS`] folders.
+    fn project_files(
+        &mut self,
+        project: &project::Project,
+        folder: &Path,
+    ) -> miette::Result<(Vec<PathBuf>, Vec<project::SheetFile>)> {
+        self.lints = project.manifest.lints.clone();
+        if project.root.is_none() {
+            self.roots = vec![absolute(folder)];
+            return Ok((project::collect_bounded(&self.roots, Some(MOST_FOLDERS))?, Vec::new()));
+        }
+        self.roots = project.paths(&[])?.iter().map(|p| absolute(p)).collect();
+        self.exclusion = project.exclusion();
+        let (listed, sheets) = project.sources(&[])?;
+        Ok((listed.files.iter().map(|p| absolute(p)).collect(), sheets))
     }
 
     fn read(&mut self, path: &Path) {
@@ -275,7 +301,7 @@ impl Documents {
 
     /// Whether the project reads a file at this path: a card or ruleset
     /// file under its paths, outside hidden folders and `target`, as
-    /// [`project::collect`] finds them.
+    /// [`project::collect_bounded`] finds them.
     fn is_project_file(&self, path: &Path) -> bool {
         let Some(root) = self.roots.iter().find(|r| path.starts_with(r)) else { return false };
         let inside = path.strip_prefix(root).map(|p| p.components().collect::<Vec<_>>()).unwrap_or_default();
@@ -284,7 +310,8 @@ impl Documents {
             name.starts_with('.') || name == "target"
         });
         let kind = matches!(path.extension().and_then(|e| e.to_str()), Some("rules" | "cards"));
-        (kind && !hidden) || self.disk.contains_key(path)
+        let excluded = self.exclusion.as_ref().is_some_and(|e| e.excludes(path)) || self.is_bundled(path);
+        (kind && !hidden && !excluded) || self.disk.contains_key(path)
     }
 
     fn is_bundled(&self, path: &Path) -> bool {
