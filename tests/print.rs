@@ -406,13 +406,14 @@ fn letter_and_tarot_sheets_have_their_grids() {
     let grid = |paper: &str, card: &str, margin: f32| {
         let (paper, card) = (sheet::paper_size(paper).unwrap(), sheet::card_size(card).expect("known size"));
         let g = sheet::Grid::new(paper, card, 0.0, margin).unwrap();
-        (g.columns, g.rows)
+        (g.columns, g.rows, g.turned)
     };
     // Three rows of poker cards leave Letter no room for cut marks outside
-    // a 5 mm margin; a printer that prints to 3 mm gets them back.
-    assert_eq!(grid("letter", "poker", 5.0), (3, 2));
-    assert_eq!(grid("letter", "poker", 3.0), (3, 3));
-    assert_eq!(grid("a4", "tarot", 5.0), (2, 2));
+    // a 5 mm margin: turned, it holds 4 × 2; a printer that prints to 3 mm
+    // gets 3 × 3 upright.
+    assert_eq!(grid("letter", "poker", 5.0), (4, 2, true));
+    assert_eq!(grid("letter", "poker", 3.0), (3, 3, false));
+    assert_eq!(grid("a4", "tarot", 5.0), (2, 2, false));
     let dir = tempfile::tempdir().unwrap();
     let pdf = Pdf::open(&print_pdf(dir.path(), &["--paper", "letter", "--margin", "3"]));
     let pages = pdf.pages();
@@ -420,7 +421,53 @@ fn letter_and_tarot_sheets_have_their_grids() {
     for page in pages {
         assert_box(pdf.page_box(page, "MediaBox").expect("a media box"), [0.0, 0.0, 612.0, 792.0], 0.01, "letter");
     }
-    assert_eq!(Pdf::open(&print_pdf(dir.path(), &["--paper", "letter"])).pages().len(), 5, "26 cards, six a page");
+    assert_eq!(Pdf::open(&print_pdf(dir.path(), &["--paper", "letter"])).pages().len(), 4, "26 cards, eight a page");
+}
+
+#[test]
+fn sheets_turn_to_hold_more_cards_and_say_how_many_a_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let print = |options: &[&str]| {
+        let out = dir.path().join("out");
+        let args = ["print", "cards/dreadnaught-2e", "-o", out.to_str().expect("utf-8 path"), "--format", "pdf"];
+        let output = cardsmith(&[&args[..], options].concat(), repo());
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        (Pdf::open(&out.join("dreadnaught-2e.pdf")), stderr(&output))
+    };
+    let (_, said) = print(&[]);
+    assert!(said.contains("sheets: 63.5x88.9 mm cards 9 a page (3 × 3, portrait)"), "{said}");
+    let (_, said) = print(&["--paper", "letter"]);
+    assert!(said.contains("sheets: 63.5x88.9 mm cards 8 a page (4 × 2, landscape)"), "{said}");
+    // With 3 mm of bleed, A4 holds 4 × 2 cards across the sheet: 26 cards
+    // take 4 pages of fronts, each followed by its backs, still on A4
+    // portrait paper, the trim box standing across it.
+    let (pdf, said) = print(&["--bleed", "3", "--backs"]);
+    assert!(said.contains("cards 8 a page (4 × 2, landscape)"), "{said}");
+    let pages = pdf.pages();
+    assert_eq!(pages.len(), 8);
+    for page in pages {
+        assert_box(pdf.page_box(page, "MediaBox").expect("a media box"), [0.0, 0.0, 595.28, 841.89], 0.01, "A4");
+        let trim = pdf.page_box(page, "TrimBox").expect("a trim box");
+        let (width, height) = (points_to_mm(trim[2] - trim[0]), points_to_mm(trim[3] - trim[1]));
+        // Two rows of 88.9 mm with 6 mm between, four columns of 63.5 mm.
+        assert!((width - 183.8).abs() < 0.05 && (height - 272.0).abs() < 0.05, "trim box {width} × {height} mm");
+    }
+    // Paper of one's own, in millimetres: landscape A4 holds poker cards
+    // upright on it 4 × 2 with 3 mm bleed.
+    let (pdf, said) = print(&["--paper", "297x210", "--bleed", "3"]);
+    assert!(said.contains("cards 8 a page (4 × 2, landscape)"), "{said}");
+    let media = pdf.page_box(pdf.pages()[0], "MediaBox").expect("a media box");
+    assert_box(media, [0.0, 0.0, 841.89, 595.28], 0.01, "landscape A4");
+    for (paper, expected) in [
+        ("a5", "unknown paper `a5`"),
+        ("297x", "unknown paper `297x`"),
+        ("50x297", "paper of 50 x 297 mm cannot be printed on: each side must be 80 to 1200 mm"),
+        ("297x2000", "each side must be 80 to 1200 mm"),
+    ] {
+        let output = cardsmith(&["print", "cards/dreadnaught-2e", "--format", "pdf", "--paper", paper], repo());
+        assert_eq!(output.status.code(), Some(2), "{paper}");
+        assert!(stderr(&output).contains(expected), "{paper}: {}", stderr(&output));
+    }
 }
 
 /// The width, height and pixels (RGBA) of a PNG file.

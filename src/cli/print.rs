@@ -30,7 +30,7 @@ pub struct Args {
     /// What to write, comma-separated: pdf, png, html, tts (default: all)
     #[arg(long, value_delimiter = ',')]
     pub format: Vec<String>,
-    /// Paper of the PDF sheets: a4, letter, a3 or legal (default: a4)
+    /// Paper of the PDF sheets: a4, letter, a3, legal, or WxH in millimetres such as 297x210 (default: a4)
     #[arg(long)]
     pub paper: Option<String>,
     /// Card size: poker, bridge, tarot, mini, or WxH in millimetres such as 63.5x88.9 (default: poker)
@@ -115,6 +115,9 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     let files: Vec<(&str, &[u8])> = blobs.iter().map(|b| (b.name.as_str(), b.bytes.as_slice())).collect();
     atomic::replace_folder_bytes(&out, &files)?;
     eprintln!("{}", summary(&job, &blobs, &out));
+    if let Some(sheets) = sheets_report(&job, &options) {
+        eprintln!("{sheets}");
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -271,10 +274,34 @@ fn summary(job: &print::Job, blobs: &[print::Blob], out: &Path) -> String {
     )
 }
 
+/// How the PDF's sheets are laid out, per card size printed:
+/// `sheets: 63.5x88.9 mm cards 8 a page (4 × 2, landscape)`.
+fn sheets_report(job: &print::Job, options: &Options) -> Option<String> {
+    if !options.formats.pdf {
+        return None;
+    }
+    let mut sizes: Vec<sheet::Size> = Vec::new();
+    for face in &job.faces {
+        if !sizes.contains(&face.size) {
+            sizes.push(face.size);
+        }
+    }
+    let layouts: Vec<String> = sizes
+        .iter()
+        .filter_map(|size| {
+            let grid = options.grid_for(*size)?;
+            let space = grid.space();
+            let orientation = if space.w > space.h { "landscape" } else { "portrait" };
+            let (n, columns, rows) = (grid.per_page(), grid.columns, grid.rows);
+            Some(format!("{}x{} mm cards {n} a page ({columns} × {rows}, {orientation})", size.w, size.h))
+        })
+        .collect();
+    (!layouts.is_empty()).then(|| format!("sheets: {}", layouts.join("; ")))
+}
+
 fn options(args: &Args, settings: &PrintSettings) -> Result<Options> {
     let paper_name = args.paper.clone().or_else(|| settings.paper.clone()).unwrap_or_else(|| "a4".into());
-    let paper = sheet::paper_size(&paper_name)
-        .ok_or_else(|| miette!(help = "use a4, letter, a3 or legal", "unknown paper `{paper_name}`"))?;
+    let paper = paper(&paper_name)?;
     let card_name = args.card.clone().or_else(|| settings.card.clone()).unwrap_or_else(|| "poker".into());
     let card = cardsmith::card_size::card_size(&card_name).map_err(|error| match error {
         cardsmith::card_size::CardSizeError::Unknown => miette!(
@@ -328,6 +355,21 @@ fn options(args: &Args, settings: &PrintSettings) -> Result<Options> {
         ));
     }
     Ok(options)
+}
+
+/// The paper named on the command line or in `[print] paper`.
+fn paper(name: &str) -> Result<sheet::Size> {
+    sheet::paper_size(name).map_err(|error| match error {
+        sheet::PaperError::Unknown => {
+            miette!(help = "use a4, letter, a3, legal, or WxH in millimetres such as 297x210", "unknown paper `{name}`")
+        }
+        sheet::PaperError::OutOfRange { w, h } => miette!(
+            help = "write WxH in millimetres, such as 210x297 for A4",
+            "paper of {w} x {h} mm cannot be printed on: each side must be {} to {} mm",
+            sheet::PAPER_SIDE_MM.start(),
+            sheet::PAPER_SIDE_MM.end()
+        ),
+    })
 }
 
 /// A `[print.sizes]` key that names no kind of the printed games would

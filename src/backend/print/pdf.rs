@@ -1,6 +1,7 @@
 //! PDF sheets with krilla: cards at their exact size on a grid computed from
-//! paper, card and bleed ([`super::sheet`]), one section of sheets per card
-//! size, cut marks in the margins, trim
+//! paper, card and bleed ([`super::sheet`]), upright or turned a quarter on
+//! the paper (whichever holds more), one section of sheets per card size,
+//! cut marks in the margins, trim
 //! and bleed boxes, and (with backs) a backs page after every fronts page
 //! laid out for long- or short-edge duplex and moved by the printer's
 //! offset, optionally after a calibration sheet.  A face drawn more than
@@ -109,10 +110,16 @@ fn page(
 ) -> Result<(), String> {
     let settings = PageSettings::from_wh(pt(grid.paper.w), pt(grid.paper.h))
         .ok_or("the paper has no area")?
-        .with_trim_box(rect(grid.trim_box()))
-        .with_bleed_box(rect(grid.bleed_box()));
+        .with_trim_box(rect(grid.page_rect(grid.trim_box())))
+        .with_bleed_box(rect(grid.page_rect(grid.bleed_box())));
     let mut page = document.start_page_with(settings);
     let mut surface = page.surface();
+    // Everything is drawn in the grid's layout: a turned grid through a
+    // quarter turn, its top edge along the paper's right edge.
+    if grid.turned {
+        surface.push_transform(&Transform::from_row(0.0, 1.0, -1.0, 0.0, pt(grid.paper.w), 0.0));
+    }
+    let offset = grid.offset_in_layout(offset);
     // The printer's offset moves everything on a backs page.
     surface.push_transform(&Transform::from_translate(pt(offset.0), pt(offset.1)));
     let face = Size::from_wh(pt(grid.card.w + 2.0 * grid.bleed), pt(grid.card.h + 2.0 * grid.bleed))
@@ -121,24 +128,7 @@ fn page(
         let (x, y) = grid.slot(slot, side);
         surface.push_transform(&Transform::from_translate(pt(x - grid.bleed), pt(y - grid.bleed)));
         let tree = if side == Side::Front { card.front } else { card.back };
-        let key = std::ptr::from_ref(tree) as usize;
-        if graphics.uses.get(&key).is_none_or(|n| *n < 2) {
-            surface.draw_svg(tree, face, SvgSettings::default());
-        } else {
-            let graphic = match graphics.converted.get(&key) {
-                Some(graphic) => graphic.clone(),
-                None => {
-                    let mut builder = surface.stream_builder();
-                    let mut drawing = builder.surface();
-                    drawing.draw_svg(tree, face, SvgSettings::default());
-                    drawing.finish();
-                    let graphic = Graphic::new(builder.finish(), false);
-                    graphics.converted.insert(key, graphic.clone());
-                    graphic
-                }
-            };
-            surface.draw_graphic(graphic);
-        }
+        draw_face(&mut surface, tree, face, graphics);
         surface.pop();
     }
     // Marks are placed moved already, cut back at the margin.
@@ -153,7 +143,33 @@ fn page(
         surface.set_stroke(Some(Stroke { width: MARK_WIDTH, line_cap: LineCap::Butt, ..Stroke::default() }));
         surface.draw_path(&path);
     }
+    if grid.turned {
+        surface.pop();
+    }
     surface.finish();
     page.finish();
     Ok(())
+}
+
+/// One face at the surface's origin: directly when it is drawn once, else
+/// through the XObject every copy of it shares.
+fn draw_face(surface: &mut krilla::surface::Surface, tree: &Tree, face: Size, graphics: &mut Graphics) {
+    let key = std::ptr::from_ref(tree) as usize;
+    if graphics.uses.get(&key).is_none_or(|n| *n < 2) {
+        surface.draw_svg(tree, face, SvgSettings::default());
+        return;
+    }
+    let graphic = match graphics.converted.get(&key) {
+        Some(graphic) => graphic.clone(),
+        None => {
+            let mut builder = surface.stream_builder();
+            let mut drawing = builder.surface();
+            drawing.draw_svg(tree, face, SvgSettings::default());
+            drawing.finish();
+            let graphic = Graphic::new(builder.finish(), false);
+            graphics.converted.insert(key, graphic.clone());
+            graphic
+        }
+    };
+    surface.draw_graphic(graphic);
 }
