@@ -262,11 +262,13 @@ fn a4_pdf_has_a4_pages_a_trim_box_of_nine_poker_cards_and_embedded_fonts() {
     let dir = tempfile::tempdir().unwrap();
     let pdf = Pdf::open(&print_pdf(dir.path(), &["--backs"]));
     let pages = pdf.pages();
-    // 26 cards: three pages of fronts, each followed by its backs.
-    assert_eq!(pages.len(), 6);
+    // 26 cards: three pages of fronts, each followed by its backs, then the
+    // checklist of copies, a page with no cards to trim.
+    assert_eq!(pages.len(), 7);
+    assert_eq!(pdf.page_box(pages[6], "TrimBox"), None, "the checklist");
     let a4 = [0.0, 0.0, 595.28, 841.89];
     let bundled = bundled_fonts();
-    for (number, &page) in pages.iter().enumerate() {
+    for (number, &page) in pages[..6].iter().enumerate() {
         let what = |name: &str| format!("page {}: {name}", number + 1);
         let media = pdf.page_box(page, "MediaBox").expect("a media box");
         assert_box(media, a4, 0.01, &what("A4 media box"));
@@ -339,10 +341,11 @@ fn poppler_renders_nine_cards_a_page_with_cut_marks_and_mirrored_backs() {
 #[test]
 fn duplex_offset_and_calibration_add_their_pages_and_refuse_bad_values() {
     let dir = tempfile::tempdir().unwrap();
-    // The calibration sheet's two sides, then 3 × (fronts, backs).
+    // The calibration sheet's two sides, then 3 × (fronts, backs), then the
+    // checklist.
     let pdf = Pdf::open(&print_pdf(dir.path(), &["--duplex", "short", "--offset", "2,-1.5", "--calibration"]));
-    assert_eq!(pdf.pages().len(), 8);
-    assert_eq!(Pdf::open(&print_pdf(dir.path(), &["--calibration"])).pages().len(), 5);
+    assert_eq!(pdf.pages().len(), 9);
+    assert_eq!(Pdf::open(&print_pdf(dir.path(), &["--calibration"])).pages().len(), 6);
     for (flag, value, expected) in [
         ("--duplex", "diagonal", "unknown duplex `diagonal`"),
         ("--offset", "20,0", "out of range"),
@@ -417,11 +420,12 @@ fn letter_and_tarot_sheets_have_their_grids() {
     let dir = tempfile::tempdir().unwrap();
     let pdf = Pdf::open(&print_pdf(dir.path(), &["--paper", "letter", "--margin", "3"]));
     let pages = pdf.pages();
-    assert_eq!(pages.len(), 3, "26 cards, nine a page");
+    assert_eq!(pages.len(), 4, "26 cards, nine a page, and the checklist");
     for page in pages {
         assert_box(pdf.page_box(page, "MediaBox").expect("a media box"), [0.0, 0.0, 612.0, 792.0], 0.01, "letter");
     }
-    assert_eq!(Pdf::open(&print_pdf(dir.path(), &["--paper", "letter"])).pages().len(), 4, "26 cards, eight a page");
+    let pages = Pdf::open(&print_pdf(dir.path(), &["--paper", "letter"])).pages().len();
+    assert_eq!(pages, 5, "26 cards, eight a page, and the checklist");
 }
 
 #[test]
@@ -440,12 +444,13 @@ fn sheets_turn_to_hold_more_cards_and_say_how_many_a_page() {
     assert!(said.contains("sheets: 63.5x88.9 mm cards 8 a page (4 × 2, landscape)"), "{said}");
     // With 3 mm of bleed, A4 holds 4 × 2 cards across the sheet: 26 cards
     // take 4 pages of fronts, each followed by its backs, still on A4
-    // portrait paper, the trim box standing across it.
+    // portrait paper, the trim box standing across it; the checklist ends
+    // the sheets.
     let (pdf, said) = print(&["--bleed", "3", "--backs"]);
     assert!(said.contains("cards 8 a page (4 × 2, landscape)"), "{said}");
     let pages = pdf.pages();
-    assert_eq!(pages.len(), 8);
-    for page in pages {
+    assert_eq!(pages.len(), 9);
+    for page in pages.into_iter().take(8) {
         assert_box(pdf.page_box(page, "MediaBox").expect("a media box"), [0.0, 0.0, 595.28, 841.89], 0.01, "A4");
         let trim = pdf.page_box(page, "TrimBox").expect("a trim box");
         let (width, height) = (points_to_mm(trim[2] - trim[0]), points_to_mm(trim[3] - trim[1]));
@@ -468,6 +473,29 @@ fn sheets_turn_to_hold_more_cards_and_say_how_many_a_page() {
         assert_eq!(output.status.code(), Some(2), "{paper}");
         assert!(stderr(&output).contains(expected), "{paper}: {}", stderr(&output));
     }
+}
+
+#[test]
+fn copies_are_on_a_checklist_unless_asked_for_on_the_faces() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let print = |pdf: &str, options: &[&str]| {
+        let args = ["print", "cards/dreadnaught-2e", "-o", out.to_str().expect("utf-8 path"), "--dpi", "50"];
+        let output = cardsmith(&[&args[..], options].concat(), repo());
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        Pdf::open(&out.join(pdf)).pages().len()
+    };
+    let face = || std::fs::read(out.join("png/dreadnaught-2e/002-reactive-plating.png")).expect("a face");
+    // By default the faces carry no count: the PDF ends with the checklist.
+    assert_eq!(print("dreadnaught-2e.pdf", &["--format", "pdf,png"]), 4, "three pages of cards and the checklist");
+    let listed = face();
+    assert_eq!(print("dreadnaught-2e.pdf", &["--format", "pdf,png", "--copies-on-face"]), 3, "no checklist");
+    // Reactive Plating's deck holds two: `×2` is drawn on it only when asked.
+    assert_ne!(listed, face());
+    // A deck printed with its copies lists them too: what to check the cut
+    // cards against.
+    let deck = print("kinetic.pdf", &["--format", "pdf", "--deck", "Kinetic"]);
+    assert_eq!(deck, print("kinetic.pdf", &["--format", "pdf", "--deck", "Kinetic", "--copies-on-face"]) + 1);
 }
 
 /// The width, height and pixels (RGBA) of a PNG file.
@@ -753,9 +781,10 @@ fn bleed_reaches_beyond_the_trim_box_and_custom_card_sizes_print() {
     let pdf = Pdf::open(&print_pdf(dir.path(), &["--bleed", "3", "--card", "70x100mm"]));
     let pages = pdf.pages();
     // Two 70 mm cards with 3 mm of bleed each side fit across A4, and two
-    // 100 mm ones down it: four a page, so 26 cards take 7 pages.
-    assert_eq!(pages.len(), 7);
-    for page in pages {
+    // 100 mm ones down it: four a page, so 26 cards take 7 pages, before
+    // the checklist.
+    assert_eq!(pages.len(), 8);
+    for page in pages.into_iter().take(7) {
         let trim = pdf.page_box(page, "TrimBox").expect("a trim box");
         let bleed = pdf.page_box(page, "BleedBox").expect("a bleed box");
         for (side, outward) in [(0, -1.0), (1, -1.0), (2, 1.0), (3, 1.0)] {
@@ -1115,15 +1144,15 @@ fn a_game_names_its_fonts_by_putting_them_beside_its_templates() {
     assert!(err.contains("templates/dreadnaught-2e/broken.otf:1:1"), "{err}");
 }
 
-/// The trim box of every page of a PDF, as its width and height in
-/// millimetres rounded to a tenth.
+/// The trim box of every page of cards of a PDF (the checklist has none),
+/// as its width and height in millimetres rounded to a tenth.
 fn trim_sizes(pdf: &Pdf) -> Vec<(f64, f64)> {
     let tenth = |points: f64| (points_to_mm(points) * 10.0).round() / 10.0;
     pdf.pages()
         .into_iter()
-        .map(|page| {
-            let trim = pdf.page_box(page, "TrimBox").expect("a trim box");
-            (tenth(trim[2] - trim[0]), tenth(trim[3] - trim[1]))
+        .filter_map(|page| {
+            let trim = pdf.page_box(page, "TrimBox")?;
+            Some((tenth(trim[2] - trim[0]), tenth(trim[3] - trim[1])))
         })
         .collect()
 }

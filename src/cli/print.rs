@@ -60,6 +60,9 @@ pub struct Args {
     /// Pixels across one face on the Tabletop Simulator sheets (default: from --dpi, at most 300 dpi)
     #[arg(long)]
     pub tts_width: Option<u32>,
+    /// Print the copies a card's deck holds (×N) on its face, PNG and Tabletop Simulator sheets, instead of on a checklist at the end of the PDF
+    #[arg(long)]
+    pub copies_on_face: bool,
     /// Print one deck with its copies instead of every card once
     #[arg(long)]
     pub deck: Option<String>,
@@ -340,6 +343,7 @@ fn options(args: &Args, settings: &PrintSettings) -> Result<Options> {
     backs_options(args, settings, &mut options)?;
     tts_options(args, settings, &mut options)?;
     options.deck = args.deck.clone().or_else(|| settings.deck.clone());
+    options.copies_on_face = args.copies_on_face;
     options.min_text = args.min_text.or(settings.min_text.map(|m| m as f32)).unwrap_or(MIN_TEXT);
     if !(1.0..=72.0).contains(&options.min_text) {
         return Err(miette!(

@@ -4,7 +4,7 @@
 use super::codes;
 use super::job::{Blob, DeckCopies, Job, Options};
 use super::sheet::{Grid, Size};
-use super::{art, calibration, html, pdf, png, svg, tts};
+use super::{art, calibration, checklist, html, pdf, png, svg, tts};
 use crate::diagnostics::Diagnostic;
 use crate::parallel::map as parallel;
 use resvg::usvg::Tree;
@@ -87,7 +87,9 @@ pub fn render(job: &Job, options: &Options, tick: &(dyn Fn() + Sync)) -> Result<
                     }
                     let backs = options.backs.then_some(pdf::Backs { duplex: options.duplex, offset: options.offset });
                     let calibration = calibration.as_ref().map(|[front, back]| [&**front, &**back]);
-                    let bytes = pdf::write(&sections, backs, calibration)?;
+                    let checklist = checklist_pages(job, game, &base_of(game), options)?;
+                    let extra = pdf::Extra { calibration, checklist: checklist.iter().map(|t| &**t).collect() };
+                    let bytes = pdf::write(&sections, backs, &extra)?;
                     blobs.push(Blob { name: format!("{}.pdf", base_of(game)), bytes });
                 }
                 tick();
@@ -147,6 +149,22 @@ fn calibration_sides(options: &Options) -> Result<Option<[Arc<Tree>; 2]>, String
     let usvg = svg::options();
     let [front, back] = calibration::sides(options.paper, options.margin, options.duplex, super::fonts::FAMILY);
     Ok(Some([svg::parse(&front, &usvg)?, svg::parse(&back, &usvg)?]))
+}
+
+/// The checklist pages of a game's PDF: each of its cards a deck lists,
+/// with its copies, unless the faces show them (`copies_on_face`).
+fn checklist_pages(job: &Job, game: &str, title: &str, options: &Options) -> Result<Vec<Arc<Tree>>, String> {
+    if options.copies_on_face {
+        return Ok(Vec::new());
+    }
+    let entries: Vec<(&str, i64)> =
+        job.faces.iter().filter(|f| f.game == game).filter_map(|f| Some((f.name.as_str(), f.copies?))).collect();
+    if entries.is_empty() {
+        return Ok(Vec::new());
+    }
+    let usvg = svg::options();
+    let pages = checklist::pages(title, &entries, options.paper, options.margin, super::fonts::FAMILY);
+    pages.iter().map(|page| svg::parse(page, &usvg)).collect()
 }
 
 /// Every distinct face parsed once by usvg: each card's front, and each

@@ -44,14 +44,24 @@ pub struct Backs {
     pub offset: (f32, f32),
 }
 
+/// Pages the size of the paper drawn whole, before and after the cards:
+/// the calibration sheet's two sides, and the checklist.
+#[derive(Default)]
+pub struct Extra<'a> {
+    pub calibration: Option<[&'a Tree; 2]>,
+    pub checklist: Vec<&'a Tree>,
+}
+
 /// The sheets of each section in turn: fronts pages, each followed by its
-/// backs page when `backs` is given, after the `calibration` sheet's two
-/// sides when given.  Every section is on paper of the same size.
-pub fn write(sections: &[Section], backs: Option<Backs>, calibration: Option<[&Tree; 2]>) -> Result<Vec<u8>, String> {
+/// backs page when `backs` is given, after the calibration sheet's two
+/// sides and before the checklist pages when given.  Every section is on
+/// paper of the same size.
+pub fn write(sections: &[Section], backs: Option<Backs>, extra: &Extra) -> Result<Vec<u8>, String> {
     let mut document = Document::new();
-    if let (Some([front, back]), Some(first)) = (calibration, sections.first()) {
-        full_page(&mut document, &first.grid, front, (0.0, 0.0))?;
-        full_page(&mut document, &first.grid, back, backs.unwrap_or_default().offset)?;
+    let paper = sections.first().map(|s| s.grid.paper);
+    if let (Some([front, back]), Some(paper)) = (extra.calibration, paper) {
+        full_page(&mut document, paper, front, (0.0, 0.0))?;
+        full_page(&mut document, paper, back, backs.unwrap_or_default().offset)?;
     }
     let mut graphics = Graphics::default();
     let cards = sections.iter().flat_map(|s| &s.cards);
@@ -69,14 +79,24 @@ pub fn write(sections: &[Section], backs: Option<Backs>, calibration: Option<[&T
             }
         }
     }
+    if let Some(paper) = paper {
+        for tree in &extra.checklist {
+            full_page(&mut document, paper, tree, (0.0, 0.0))?;
+        }
+    }
     document.finish().map_err(|e| format!("cannot write the PDF: {e:?}"))
 }
 
-/// A page the size of the paper drawn from one tree (a calibration side),
-/// moved by `offset` millimetres.
-fn full_page(document: &mut Document, grid: &Grid, tree: &Tree, offset: (f32, f32)) -> Result<(), String> {
-    let settings = PageSettings::from_wh(pt(grid.paper.w), pt(grid.paper.h)).ok_or("the paper has no area")?;
-    let size = Size::from_wh(pt(grid.paper.w), pt(grid.paper.h)).ok_or("the paper has no area")?;
+/// A page the size of the paper drawn from one tree (a calibration side, a
+/// checklist page), moved by `offset` millimetres.
+fn full_page(
+    document: &mut Document,
+    paper: super::sheet::Size,
+    tree: &Tree,
+    offset: (f32, f32),
+) -> Result<(), String> {
+    let settings = PageSettings::from_wh(pt(paper.w), pt(paper.h)).ok_or("the paper has no area")?;
+    let size = Size::from_wh(pt(paper.w), pt(paper.h)).ok_or("the paper has no area")?;
     let mut page = document.start_page_with(settings);
     let mut surface = page.surface();
     surface.push_transform(&Transform::from_translate(pt(offset.0), pt(offset.1)));
