@@ -687,6 +687,18 @@ fn card_text_is_escaped_everywhere() {
 #[test]
 fn output_is_deterministic_and_a_failing_print_leaves_it_alone() {
     let dir = tempfile::tempdir().unwrap();
+    // What a folder holds, the saved objects' addresses of the images in
+    // the folder they are in made relative.
+    let written = |out: &Path| {
+        let here = format!("file://{}/tts/", out.display());
+        let mut files = common::contents(out);
+        for (name, bytes) in files.iter_mut().filter(|(name, _)| name.ends_with(".json")) {
+            let text = String::from_utf8(bytes.clone()).expect("UTF-8 JSON");
+            assert!(text.contains(&here), "{name} addresses its images elsewhere than {here}");
+            *bytes = text.replace(&here, "").into_bytes();
+        }
+        files
+    };
     let run = |name: &str| {
         let out = dir.path().join(name);
         let output = cardsmith(
@@ -694,10 +706,10 @@ fn output_is_deterministic_and_a_failing_print_leaves_it_alone() {
             repo(),
         );
         assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-        common::contents(&out)
+        written(&out)
     };
     let first = run("a");
-    assert_eq!(first, run("b"), "two prints of the same input differ");
+    assert_eq!(first, run("b"), "two prints of the same input differ but for where they are");
     let names: Vec<&str> = first.keys().map(String::as_str).collect();
     for expected in [
         "armour.pdf",
@@ -717,7 +729,7 @@ fn output_is_deterministic_and_a_failing_print_leaves_it_alone() {
     let output = cardsmith(&["print", "cards/dreadnaught-2e", "-o", out.to_str().unwrap(), "--deck", "Nope"], repo());
     assert_eq!(output.status.code(), Some(1));
     assert!(stderr(&output).contains("error[E0703]: no deck is named \"Nope\""), "{}", stderr(&output));
-    assert_eq!(common::contents(&out), first);
+    assert_eq!(written(&out), first, "the old output stays");
     // A paper too small for the card is a usage error.
     let output =
         cardsmith(&["print", "cards/dreadnaught-2e", "-o", out.to_str().unwrap(), "--card", "300x400"], repo());
@@ -872,6 +884,35 @@ fn check_saved_object(object: &serde_json::Value, files: &std::collections::BTre
             let url = sheet[key].as_str().expect("an address");
             let file = url.strip_prefix(base).unwrap_or_else(|| panic!("{url} is not under {base}"));
             assert!(files.contains_key(&format!("tts/{file}")), "{url}: no such image in {:?}", files.keys());
+        }
+    }
+}
+
+#[test]
+fn tts_decks_load_from_the_output_folder_and_keep_their_cards_shape() {
+    let dir = common::bundled_project("dropfleet-1.3");
+    let output = cardsmith(&["print", "--format", "tts", "--card", "88.9x63.5", "--tts-width", "64"], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let out = std::fs::canonicalize(dir.path().join("print")).expect("the output folder");
+    let files = common::contents(&out);
+    let object = |name: &str| -> serde_json::Value {
+        serde_json::from_slice(files.get(name).unwrap_or_else(|| panic!("no {name} in {:?}", files.keys())))
+            .expect("JSON")
+    };
+    // Without `--base-url`, the images' own absolute `file:///` addresses.
+    let base = format!("file://{}/tts/", out.display());
+    assert!(base.starts_with("file:///"), "{base}");
+    // The 70 × 120 mm ships are narrower than the poker-shaped model:
+    // scaled across to their own shape; the other cards, given as
+    // landscape poker, lie sideways at the model's size.
+    for (name, sideways, across) in [("dropfleet-1.3-70x120", false, 0.8167), ("dropfleet-1.3-88.9x63.5", true, 1.0)] {
+        let object = object(&format!("tts/{name}.json"));
+        check_saved_object(&object, &files, &base);
+        let deck = &object["ObjectStates"][0];
+        assert_eq!(deck["SidewaysCard"], sideways, "{name}");
+        assert_eq!(deck["Transform"]["scaleX"], across, "{name}");
+        for card in deck["ContainedObjects"].as_array().expect("cards") {
+            assert_eq!((&card["SidewaysCard"], &card["Transform"]), (&deck["SidewaysCard"], &deck["Transform"]));
         }
     }
 }
@@ -1191,7 +1232,8 @@ fn a_kind_of_its_own_size_prints_on_sheets_of_its_own_in_every_format() {
     for (size, count, aspect) in [("70x120", 31, 120.0 / 70.0), ("63.5x88.9", 36, 88.9 / 63.5)] {
         let name = format!("tts/dropfleet-1.3-{size}.json");
         let object: serde_json::Value = serde_json::from_slice(&files[&name]).expect("JSON");
-        check_saved_object(&object, &files, "");
+        let here = std::fs::canonicalize(&out).expect("the output folder");
+        check_saved_object(&object, &files, &format!("file://{}/tts/", here.display()));
         assert_eq!(object["ObjectStates"][0]["ContainedObjects"].as_array().unwrap().len(), count, "{name}");
         let deck = &object["ObjectStates"][0]["CustomDeck"]["1"];
         let (columns, rows) = (deck["NumWidth"].as_u64().unwrap(), deck["NumHeight"].as_u64().unwrap());

@@ -54,7 +54,7 @@ pub struct Args {
     /// Start the PDF with a calibration sheet that measures the printer's front/back misalignment
     #[arg(long)]
     pub calibration: bool,
-    /// Address where the Tabletop Simulator images will be hosted; the saved object names them after it
+    /// Address where the Tabletop Simulator images will be hosted; the saved object names them after it (default: the file:/// address of the output's tts/ folder)
     #[arg(long)]
     pub base_url: Option<String>,
     /// Pixels across one face on the Tabletop Simulator sheets (default: from --dpi, at most 300 dpi)
@@ -80,9 +80,15 @@ pub struct Args {
 pub fn run(args: &Args) -> Result<ExitCode> {
     let project = Project::find()?;
     let settings = &project.manifest.print;
-    let options = options(args, settings)?;
+    let mut options = options(args, settings)?;
     let inputs = build::inputs(&project, &args.paths)?;
     let out = output_folder(args, &project, &inputs)?;
+    if options.base_url.is_none() {
+        // Tabletop Simulator loads what the saved objects address: without
+        // a host, the images where they are written.
+        let tts = std::path::absolute(out.join("tts")).map_err(|e| miette!("cannot find the output folder: {e}"))?;
+        options.base_url = Some(file_url(&tts));
+    }
     let mut outcome = build::load(&project, &inputs)?;
     if outcome.stats.errors > 0 {
         check::print(&outcome, args.message_format.into())?;
@@ -361,6 +367,25 @@ fn options(args: &Args, settings: &PrintSettings) -> Result<Options> {
     Ok(options)
 }
 
+/// The `file:///` address of a folder: its absolute path with `/` between
+/// its parts and every byte but letters, digits and `-._~/:` percent-encoded.
+fn file_url(folder: &Path) -> String {
+    use std::fmt::Write;
+    let bytes = folder.as_os_str().as_encoded_bytes();
+    // `C:\cards` is `file:///C:/cards`.
+    let mut url = String::from(if bytes.first() == Some(&b'/') { "file://" } else { "file:///" });
+    for &byte in bytes {
+        match byte {
+            b'\\' if cfg!(windows) => url.push('/'),
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' | b':' => url.push(byte as char),
+            _ => {
+                let _ = write!(url, "%{byte:02X}");
+            }
+        }
+    }
+    url
+}
+
 /// The paper named on the command line or in `[print] paper`.
 fn paper(name: &str) -> Result<sheet::Size> {
     sheet::paper_size(name).map_err(|error| match error {
@@ -636,6 +661,13 @@ fn read_template(root: &Path, name: &str) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn folders_are_file_addresses_with_odd_bytes_encoded() {
+        assert_eq!(file_url(Path::new("/home/me/print/tts")), "file:///home/me/print/tts");
+        assert_eq!(file_url(Path::new("/home/me/My Cards/tts")), "file:///home/me/My%20Cards/tts");
+        assert_eq!(file_url(Path::new("/tmp/ça#1/tts")), "file:///tmp/%C3%A7a%231/tts");
+    }
 
     /// The manifest is read once, by `Project::find`: a font problem points
     /// into that text even when the file on disk has changed (here: is gone).

@@ -440,7 +440,7 @@ fn tts_sheets(drawn: &Drawn, deck: &TtsDeck, tick: &(dyn Fn() + Sync)) -> Result
         })
         .collect();
     let back = format!("{base}-back.png");
-    let object = tts::saved_object(title, &cards, &sheets, &back, options.base_url.as_deref());
+    let object = tts::saved_object(title, (&cards, (card.w, card.h)), &sheets, &back, options.base_url.as_deref());
     let mut json = serde_json::to_vec_pretty(&object).map_err(|e| e.to_string())?;
     json.push(b'\n');
     blobs.push(Blob { name: format!("tts/{base}.json"), bytes: json });
