@@ -498,6 +498,46 @@ fn copies_are_on_a_checklist_unless_asked_for_on_the_faces() {
     assert_eq!(deck, print("kinetic.pdf", &["--format", "pdf", "--deck", "Kinetic", "--copies-on-face"]) + 1);
 }
 
+#[test]
+fn the_print_shop_file_is_one_card_a_page_at_trim_and_bleed() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let print = |options: &[&str]| {
+        let args = ["print", "cards/dreadnaught-2e", "-o", out.to_str().expect("utf-8 path"), "--format", "shop"];
+        let output = cardsmith(&[&args[..], options].concat(), repo());
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let files = common::contents(&out);
+        let names: Vec<&String> = files.keys().filter(|n| !n.starts_with('.')).collect();
+        assert_eq!(names, ["dreadnaught-2e-shop.pdf"], "only the print-shop file");
+        Pdf::open(&out.join("dreadnaught-2e-shop.pdf"))
+    };
+    // 26 cards with 3 mm of bleed, each front followed by its back: 52
+    // pages of 69.5 × 94.9 mm, the card trimmed 3 mm in from every edge.
+    let pdf = print(&["--bleed", "3", "--backs"]);
+    let pages = pdf.pages();
+    assert_eq!(pages.len(), 52);
+    let (w, h) = (69.5 * 72.0 / 25.4, 94.9 * 72.0 / 25.4);
+    let bleed = 3.0 * 72.0 / 25.4;
+    for page in pages {
+        assert_box(pdf.page_box(page, "MediaBox").expect("a media box"), [0.0, 0.0, w, h], 0.01, "page");
+        assert_box(pdf.page_box(page, "BleedBox").expect("a bleed box"), [0.0, 0.0, w, h], 0.01, "bleed box");
+        let trim = [bleed, bleed, w - bleed, h - bleed];
+        assert_box(pdf.page_box(page, "TrimBox").expect("a trim box"), trim, 0.01, "trim box");
+    }
+    // Without backs, the fronts alone; a deck, every copy of it.
+    assert_eq!(print(&[]).pages().len(), 26);
+    let deck = cardsmith(
+        &["print", "cards/dreadnaught-2e", "-o", out.to_str().unwrap(), "--format", "shop", "--deck", "Armour"],
+        repo(),
+    );
+    assert_eq!(deck.status.code(), Some(0), "{}", stderr(&deck));
+    assert_eq!(Pdf::open(&out.join("armour-shop.pdf")).pages().len(), 11, "the Armour deck's 11 cards");
+    assert!(!out.join("armour.pdf").exists(), "the sheets only when asked for too");
+    let wrong = cardsmith(&["print", "cards/dreadnaught-2e", "--format", "shops"], repo());
+    assert_eq!(wrong.status.code(), Some(2));
+    assert!(stderr(&wrong).contains("unknown format `shops`"), "{}", stderr(&wrong));
+}
+
 /// The width, height and pixels (RGBA) of a PNG file.
 fn decode_png(path: &Path) -> (u32, u32, Vec<u8>) {
     let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).expect("a PNG")));

@@ -188,7 +188,7 @@ fn faces_only() -> Options {
         bleed: 0.0,
         backs: true,
         dpi: 30,
-        formats: Formats { pdf: false, png: false, html: false, tts: false },
+        formats: Formats::NONE,
         deck: None,
         ..Options::default()
     }

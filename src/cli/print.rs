@@ -27,7 +27,7 @@ pub struct Args {
     /// The output folder (default: `[print] out` in cardsmith.toml, else `print`)
     #[arg(short = 'o', long = "out")]
     pub out: Option<PathBuf>,
-    /// What to write, comma-separated: pdf, png, html, tts (default: all)
+    /// What to write, comma-separated: pdf, png, html, tts, shop (one card a page for a print shop), all (default: pdf, png, html, tts)
     #[arg(long, value_delimiter = ',')]
     pub format: Vec<String>,
     /// Paper of the PDF sheets: a4, letter, a3, legal, or WxH in millimetres such as 297x210 (default: a4)
@@ -495,15 +495,16 @@ fn parse_offset(text: &str) -> Result<(f32, f32)> {
 }
 
 fn parse_formats(names: &[String]) -> Result<Formats> {
-    let mut formats = Formats { pdf: false, png: false, html: false, tts: false };
+    let mut formats = Formats::NONE;
     for name in names {
         match name.trim().to_ascii_lowercase().as_str() {
             "pdf" => formats.pdf = true,
             "png" => formats.png = true,
             "html" => formats.html = true,
             "tts" => formats.tts = true,
-            "all" => formats = Formats::ALL,
-            other => return Err(miette!(help = "use pdf, png, html or tts", "unknown format `{other}`")),
+            "shop" => formats.shop = true,
+            "all" => formats = Formats { shop: formats.shop, ..Formats::ALL },
+            other => return Err(miette!(help = "use pdf, png, html, tts, shop or all", "unknown format `{other}`")),
         }
     }
     Ok(formats)

@@ -119,10 +119,15 @@ pub struct Formats {
     pub png: bool,
     pub html: bool,
     pub tts: bool,
+    /// One card a page at its size with its bleed, for a print shop.
+    pub shop: bool,
 }
 
 impl Formats {
-    pub const ALL: Formats = Formats { pdf: true, png: true, html: true, tts: true };
+    /// What a print writes unless told: the sheets, the PNG faces, the
+    /// preview and the Tabletop Simulator decks (not the print-shop PDF).
+    pub const ALL: Formats = Formats { pdf: true, png: true, html: true, tts: true, shop: false };
+    pub const NONE: Formats = Formats { pdf: false, png: false, html: false, tts: false, shop: false };
 }
 
 /// A file of the output: a path relative to the output folder, and bytes.

@@ -87,6 +87,36 @@ pub fn write(sections: &[Section], backs: Option<Backs>, extra: &Extra) -> Resul
     document.finish().map_err(|e| format!("cannot write the PDF: {e:?}"))
 }
 
+/// One card a page, for a print shop: each page the card with its bleed
+/// around it, the card its TrimBox and the whole page its BleedBox; with
+/// `backs`, each front followed by its back.  Cards are `(card, size)`.
+pub fn write_cards<'a>(cards: &[(Placed<'a>, super::sheet::Size)], bleed: f32, backs: bool) -> Result<Vec<u8>, String> {
+    let mut document = Document::new();
+    let mut graphics = Graphics::default();
+    let sides = |card: &Placed<'a>| std::iter::once(card.front).chain(backs.then_some(card.back));
+    for (card, _) in cards {
+        for tree in sides(card) {
+            *graphics.uses.entry(std::ptr::from_ref(tree) as usize).or_default() += 1;
+        }
+    }
+    for (card, size) in cards {
+        let (w, h) = (size.w + 2.0 * bleed, size.h + 2.0 * bleed);
+        let face = Size::from_wh(pt(w), pt(h)).ok_or("the card has no area")?;
+        for tree in sides(card) {
+            let settings = PageSettings::from_wh(pt(w), pt(h))
+                .ok_or("the card has no area")?
+                .with_trim_box(rect((bleed, bleed, size.w, size.h)))
+                .with_bleed_box(rect((0.0, 0.0, w, h)));
+            let mut page = document.start_page_with(settings);
+            let mut surface = page.surface();
+            draw_face(&mut surface, tree, face, &mut graphics);
+            surface.finish();
+            page.finish();
+        }
+    }
+    document.finish().map_err(|e| format!("cannot write the PDF: {e:?}"))
+}
+
 /// A page the size of the paper drawn from one tree (a calibration side, a
 /// checklist page), moved by `offset` millimetres.
 fn full_page(
