@@ -302,7 +302,8 @@ fn poppler_renders_nine_cards_a_page_with_cut_marks_and_mirrored_backs() {
     let info = PdfInfo::of(&pdf);
     let size = info.field("Page size:");
     assert!((size[0] - 595.28).abs() < 0.01 && (size[1] - 841.89).abs() < 0.01, "{info}");
-    assert_eq!(info.field("Pages:"), vec![6.0], "{info}");
+    // Three pages of fronts, each with its backs, and the checklist.
+    assert_eq!(info.field("Pages:"), vec![7.0], "{info}");
 
     let dpi = 150;
     let page = Gray::render(&pdf, 1, dpi, dir.path());
