@@ -340,6 +340,47 @@ fn poppler_renders_nine_cards_a_page_with_cut_marks_and_mirrored_backs() {
 }
 
 #[test]
+#[ignore = "needs poppler: apt-get install poppler-utils"]
+fn poppler_shows_landscape_sheets_turned_with_their_backs_mirrored_across_the_long_edge() {
+    let dir = tempfile::tempdir().unwrap();
+    // A4 with 3 mm of bleed: 4 × 2 cards across the sheet; the fourth
+    // fronts page (page 7) holds the last 2 of the 26 cards.
+    let pdf = print_pdf(dir.path(), &["--bleed", "3", "--backs"]);
+    let a4 = sheet::paper_size("a4").unwrap();
+    let grid = sheet::Grid::new(a4, sheet::card_size("poker").unwrap(), 3.0, sheet::MARGIN).unwrap();
+    assert!(grid.turned);
+    let dpi = 40;
+    let px = |mm: f32| (f64::from(mm) / 25.4 * dpi as f64) as usize;
+    // Which of a page's 8 slots hold a card, looking at the middle of each
+    // card's place on the paper.
+    let occupied = |page: usize, side: sheet::Side| -> Vec<bool> {
+        let gray = Gray::render(&pdf, page, dpi, dir.path());
+        (0..8)
+            .map(|slot| {
+                let (x, y) = grid.slot(slot, side);
+                let (px0, py0, w, h) = grid.page_rect((x, y, grid.card.w, grid.card.h));
+                gray.inked(px(px0 + w / 4.0), px(py0 + h / 4.0), px(w / 2.0), px(h / 2.0))
+            })
+            .collect()
+    };
+    let full = vec![true; 8];
+    assert_eq!(occupied(1, sheet::Side::Front), full);
+    let last: Vec<bool> = (0..8).map(|slot| slot < 2).collect();
+    assert_eq!(occupied(7, sheet::Side::Front), last, "the last two cards");
+    let back = sheet::Side::Back(sheet::Duplex::Long);
+    assert_eq!(occupied(8, back), last, "their backs where the long-edge turn puts them");
+    // Drawn turned: the first card's top along the paper's right edge, its
+    // back at the left, behind it.
+    let centre = |side| {
+        let (x, y) = grid.slot(0, side);
+        let (x, y, w, h) = grid.page_rect((x, y, grid.card.w, grid.card.h));
+        (x + w / 2.0, y + h / 2.0)
+    };
+    let (front, behind) = (centre(sheet::Side::Front), centre(back));
+    assert!(front.0 > 105.0 && behind.0 < 105.0 && (front.1 - behind.1).abs() < 0.01, "{front:?} {behind:?}");
+}
+
+#[test]
 fn duplex_offset_and_calibration_add_their_pages_and_refuse_bad_values() {
     let dir = tempfile::tempdir().unwrap();
     // The calibration sheet's two sides, then 3 × (fronts, backs), then the
