@@ -72,11 +72,11 @@ mod tests {
 
     #[test]
     fn every_card_is_listed_once_with_its_copies() {
-        let entries = [("Spinal <Railcannon>", 2), ("Black Ice", 1)];
-        let pages = pages("dreadnaught-2e", &entries, A4, 5.0, "DejaVu Sans Condensed");
+        let entries = [("Lantern <Bright>", 2), ("Old Map", 1)];
+        let pages = pages("my-game", &entries, A4, 5.0, "DejaVu Sans Condensed");
         assert_eq!(pages.len(), 1);
         assert!(pages[0].contains("2 cards, 3 copies"), "{}", pages[0]);
-        assert!(pages[0].contains(">×2</text>") && pages[0].contains("Spinal &lt;Railcannon&gt;"), "{}", pages[0]);
+        assert!(pages[0].contains(">×2</text>") && pages[0].contains("Lantern &lt;Bright&gt;"), "{}", pages[0]);
         assert!(pages[0].contains(">×1</text>"));
         let usvg = super::super::svg::options();
         super::super::svg::parse(&pages[0], &usvg).expect("a checklist page is valid SVG");
