@@ -531,7 +531,13 @@ fn copies_are_on_a_checklist_unless_asked_for_on_the_faces() {
     // By default the faces carry no count: the PDF ends with the checklist.
     assert_eq!(print("dreadnaught-2e.pdf", &["--format", "pdf,png"]), 4, "three pages of cards and the checklist");
     let listed = face();
+    // Beside the PNG faces, their quantities for a print service.
+    let csv = std::fs::read_to_string(out.join("png/dreadnaught-2e/copies.csv")).expect("the list of copies");
+    assert!(csv.starts_with("file,card,copies\n"), "{csv}");
+    assert!(csv.contains("\n002-reactive-plating.png,\"Reactive Plating\",2\n"), "{csv}");
+    assert_eq!(csv.lines().count(), 24, "a line for each of the 23 cards a deck lists: {csv}");
     assert_eq!(print("dreadnaught-2e.pdf", &["--format", "pdf,png", "--copies-on-face"]), 3, "no checklist");
+    assert!(!out.join("png/dreadnaught-2e/copies.csv").exists(), "the faces say it");
     // Reactive Plating's deck holds two: `×2` is drawn on it only when asked.
     assert_ne!(listed, face());
     // A deck printed with its copies lists them too: what to check the cut
@@ -1301,7 +1307,7 @@ fn a_kind_of_its_own_size_prints_on_sheets_of_its_own_in_every_format() {
     let files = common::contents(&out);
     let fronts: Vec<u32> = files
         .keys()
-        .filter(|name| name.starts_with("png/") && !name.contains("back"))
+        .filter(|name| name.starts_with("png/") && name.ends_with(".png") && !name.contains("back"))
         .map(|name| decode_png(&out.join(name)).0)
         .collect();
     assert_eq!((fronts.iter().filter(|w| **w == 276).count(), fronts.iter().filter(|w| **w == 250).count()), (31, 36));

@@ -90,6 +90,7 @@ pub fn render(job: &Job, options: &Options, tick: &(dyn Fn() + Sync)) -> Result<
                 }
             }
         }
+        images.extend(games.iter().filter(|_| f.png).filter_map(|game| copies_list(job, game, options)));
         let mut blobs = match sheets.map(|thread| thread.join()) {
             Some(Ok(sheets)) => sheets?,
             Some(Err(panic)) => std::panic::resume_unwind(panic),
@@ -333,6 +334,23 @@ fn refuse_images_too_large(size: Size, options: &Options) -> Result<(), String> 
         pixels / 1_000_000,
         svg::MAX_PIXELS / 1_000_000
     ))
+}
+
+/// Beside a game's PNG faces, when they do not show the copies their deck
+/// holds, the list of them: `png/GAME/copies.csv`, a line per face a deck
+/// lists (`file,card,copies`), for a print service that takes a quantity
+/// per image.
+fn copies_list(job: &Job, game: &str, options: &Options) -> Option<Blob> {
+    if options.copies_on_face {
+        return None;
+    }
+    let mut csv = String::from("file,card,copies\n");
+    for face in job.faces.iter().filter(|f| f.game == game) {
+        if let Some(copies) = face.copies {
+            csv.push_str(&format!("{}.png,\"{}\",{copies}\n", face.slug, face.name.replace('"', "\"\"")));
+        }
+    }
+    (csv.lines().count() > 1).then(|| Blob { name: format!("png/{game}/copies.csv"), bytes: csv.into_bytes() })
 }
 
 /// One PNG per face at the chosen resolution, with its bleed around it: the
