@@ -64,7 +64,7 @@ fn main() {
         deck: None,
         ..Options::default()
     };
-    let none = Formats { pdf: false, png: false, html: false, tts: false };
+    let none = Formats::NONE;
     let start = Instant::now();
     let mut templates = Templates::new(&[]).expect("templates");
     let job = print::prepare(&outcome.project, &mut templates, &options(none));

@@ -262,11 +262,13 @@ fn a4_pdf_has_a4_pages_a_trim_box_of_nine_poker_cards_and_embedded_fonts() {
     let dir = tempfile::tempdir().unwrap();
     let pdf = Pdf::open(&print_pdf(dir.path(), &["--backs"]));
     let pages = pdf.pages();
-    // 26 cards: three pages of fronts, each followed by its backs.
-    assert_eq!(pages.len(), 6);
+    // 26 cards: three pages of fronts, each followed by its backs, then the
+    // checklist of copies, a page with no cards to trim.
+    assert_eq!(pages.len(), 7);
+    assert_eq!(pdf.page_box(pages[6], "TrimBox"), None, "the checklist");
     let a4 = [0.0, 0.0, 595.28, 841.89];
     let bundled = bundled_fonts();
-    for (number, &page) in pages.iter().enumerate() {
+    for (number, &page) in pages[..6].iter().enumerate() {
         let what = |name: &str| format!("page {}: {name}", number + 1);
         let media = pdf.page_box(page, "MediaBox").expect("a media box");
         assert_box(media, a4, 0.01, &what("A4 media box"));
@@ -300,7 +302,8 @@ fn poppler_renders_nine_cards_a_page_with_cut_marks_and_mirrored_backs() {
     let info = PdfInfo::of(&pdf);
     let size = info.field("Page size:");
     assert!((size[0] - 595.28).abs() < 0.01 && (size[1] - 841.89).abs() < 0.01, "{info}");
-    assert_eq!(info.field("Pages:"), vec![6.0], "{info}");
+    // Three pages of fronts, each with its backs, and the checklist.
+    assert_eq!(info.field("Pages:"), vec![7.0], "{info}");
 
     let dpi = 150;
     let page = Gray::render(&pdf, 1, dpi, dir.path());
@@ -337,12 +340,54 @@ fn poppler_renders_nine_cards_a_page_with_cut_marks_and_mirrored_backs() {
 }
 
 #[test]
+#[ignore = "needs poppler: apt-get install poppler-utils"]
+fn poppler_shows_landscape_sheets_turned_with_their_backs_mirrored_across_the_long_edge() {
+    let dir = tempfile::tempdir().unwrap();
+    // A4 with 3 mm of bleed: 4 × 2 cards across the sheet; the fourth
+    // fronts page (page 7) holds the last 2 of the 26 cards.
+    let pdf = print_pdf(dir.path(), &["--bleed", "3", "--backs"]);
+    let a4 = sheet::paper_size("a4").unwrap();
+    let grid = sheet::Grid::new(a4, sheet::card_size("poker").unwrap(), 3.0, sheet::MARGIN).unwrap();
+    assert!(grid.turned);
+    let dpi = 40;
+    let px = |mm: f32| (f64::from(mm) / 25.4 * dpi as f64) as usize;
+    // Which of a page's 8 slots hold a card, looking at the middle of each
+    // card's place on the paper.
+    let occupied = |page: usize, side: sheet::Side| -> Vec<bool> {
+        let gray = Gray::render(&pdf, page, dpi, dir.path());
+        (0..8)
+            .map(|slot| {
+                let (x, y) = grid.slot(slot, side);
+                let (px0, py0, w, h) = grid.page_rect((x, y, grid.card.w, grid.card.h));
+                gray.inked(px(px0 + w / 4.0), px(py0 + h / 4.0), px(w / 2.0), px(h / 2.0))
+            })
+            .collect()
+    };
+    let full = vec![true; 8];
+    assert_eq!(occupied(1, sheet::Side::Front), full);
+    let last: Vec<bool> = (0..8).map(|slot| slot < 2).collect();
+    assert_eq!(occupied(7, sheet::Side::Front), last, "the last two cards");
+    let back = sheet::Side::Back(sheet::Duplex::Long);
+    assert_eq!(occupied(8, back), last, "their backs where the long-edge turn puts them");
+    // Drawn turned: the first card's top along the paper's right edge, its
+    // back at the left, behind it.
+    let centre = |side| {
+        let (x, y) = grid.slot(0, side);
+        let (x, y, w, h) = grid.page_rect((x, y, grid.card.w, grid.card.h));
+        (x + w / 2.0, y + h / 2.0)
+    };
+    let (front, behind) = (centre(sheet::Side::Front), centre(back));
+    assert!(front.0 > 105.0 && behind.0 < 105.0 && (front.1 - behind.1).abs() < 0.01, "{front:?} {behind:?}");
+}
+
+#[test]
 fn duplex_offset_and_calibration_add_their_pages_and_refuse_bad_values() {
     let dir = tempfile::tempdir().unwrap();
-    // The calibration sheet's two sides, then 3 × (fronts, backs).
+    // The calibration sheet's two sides, then 3 × (fronts, backs), then the
+    // checklist.
     let pdf = Pdf::open(&print_pdf(dir.path(), &["--duplex", "short", "--offset", "2,-1.5", "--calibration"]));
-    assert_eq!(pdf.pages().len(), 8);
-    assert_eq!(Pdf::open(&print_pdf(dir.path(), &["--calibration"])).pages().len(), 5);
+    assert_eq!(pdf.pages().len(), 9);
+    assert_eq!(Pdf::open(&print_pdf(dir.path(), &["--calibration"])).pages().len(), 6);
     for (flag, value, expected) in [
         ("--duplex", "diagonal", "unknown duplex `diagonal`"),
         ("--offset", "20,0", "out of range"),
@@ -406,21 +451,139 @@ fn letter_and_tarot_sheets_have_their_grids() {
     let grid = |paper: &str, card: &str, margin: f32| {
         let (paper, card) = (sheet::paper_size(paper).unwrap(), sheet::card_size(card).expect("known size"));
         let g = sheet::Grid::new(paper, card, 0.0, margin).unwrap();
-        (g.columns, g.rows)
+        (g.columns, g.rows, g.turned)
     };
     // Three rows of poker cards leave Letter no room for cut marks outside
-    // a 5 mm margin; a printer that prints to 3 mm gets them back.
-    assert_eq!(grid("letter", "poker", 5.0), (3, 2));
-    assert_eq!(grid("letter", "poker", 3.0), (3, 3));
-    assert_eq!(grid("a4", "tarot", 5.0), (2, 2));
+    // a 5 mm margin: turned, it holds 4 × 2; a printer that prints to 3 mm
+    // gets 3 × 3 upright.
+    assert_eq!(grid("letter", "poker", 5.0), (4, 2, true));
+    assert_eq!(grid("letter", "poker", 3.0), (3, 3, false));
+    assert_eq!(grid("a4", "tarot", 5.0), (2, 2, false));
     let dir = tempfile::tempdir().unwrap();
     let pdf = Pdf::open(&print_pdf(dir.path(), &["--paper", "letter", "--margin", "3"]));
     let pages = pdf.pages();
-    assert_eq!(pages.len(), 3, "26 cards, nine a page");
+    assert_eq!(pages.len(), 4, "26 cards, nine a page, and the checklist");
     for page in pages {
         assert_box(pdf.page_box(page, "MediaBox").expect("a media box"), [0.0, 0.0, 612.0, 792.0], 0.01, "letter");
     }
-    assert_eq!(Pdf::open(&print_pdf(dir.path(), &["--paper", "letter"])).pages().len(), 5, "26 cards, six a page");
+    let pages = Pdf::open(&print_pdf(dir.path(), &["--paper", "letter"])).pages().len();
+    assert_eq!(pages, 5, "26 cards, eight a page, and the checklist");
+}
+
+#[test]
+fn sheets_turn_to_hold_more_cards_and_say_how_many_a_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let print = |options: &[&str]| {
+        let out = dir.path().join("out");
+        let args = ["print", "cards/dreadnaught-2e", "-o", out.to_str().expect("utf-8 path"), "--format", "pdf"];
+        let output = cardsmith(&[&args[..], options].concat(), repo());
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        (Pdf::open(&out.join("dreadnaught-2e.pdf")), stderr(&output))
+    };
+    let (_, said) = print(&[]);
+    assert!(said.contains("sheets: 63.5x88.9 mm cards 9 a page (3 × 3, portrait)"), "{said}");
+    let (_, said) = print(&["--paper", "letter"]);
+    assert!(said.contains("sheets: 63.5x88.9 mm cards 8 a page (4 × 2, landscape)"), "{said}");
+    // With 3 mm of bleed, A4 holds 4 × 2 cards across the sheet: 26 cards
+    // take 4 pages of fronts, each followed by its backs, still on A4
+    // portrait paper, the trim box standing across it; the checklist ends
+    // the sheets.
+    let (pdf, said) = print(&["--bleed", "3", "--backs"]);
+    assert!(said.contains("cards 8 a page (4 × 2, landscape)"), "{said}");
+    let pages = pdf.pages();
+    assert_eq!(pages.len(), 9);
+    for page in pages.into_iter().take(8) {
+        assert_box(pdf.page_box(page, "MediaBox").expect("a media box"), [0.0, 0.0, 595.28, 841.89], 0.01, "A4");
+        let trim = pdf.page_box(page, "TrimBox").expect("a trim box");
+        let (width, height) = (points_to_mm(trim[2] - trim[0]), points_to_mm(trim[3] - trim[1]));
+        // Two rows of 88.9 mm with 6 mm between, four columns of 63.5 mm.
+        assert!((width - 183.8).abs() < 0.05 && (height - 272.0).abs() < 0.05, "trim box {width} × {height} mm");
+    }
+    // Paper of one's own, in millimetres: landscape A4 holds poker cards
+    // upright on it 4 × 2 with 3 mm bleed.
+    let (pdf, said) = print(&["--paper", "297x210", "--bleed", "3"]);
+    assert!(said.contains("cards 8 a page (4 × 2, landscape)"), "{said}");
+    let media = pdf.page_box(pdf.pages()[0], "MediaBox").expect("a media box");
+    assert_box(media, [0.0, 0.0, 841.89, 595.28], 0.01, "landscape A4");
+    for (paper, expected) in [
+        ("a5", "unknown paper `a5`"),
+        ("297x", "unknown paper `297x`"),
+        ("50x297", "paper of 50 x 297 mm cannot be printed on: each side must be 80 to 1200 mm"),
+        ("297x2000", "each side must be 80 to 1200 mm"),
+    ] {
+        let output = cardsmith(&["print", "cards/dreadnaught-2e", "--format", "pdf", "--paper", paper], repo());
+        assert_eq!(output.status.code(), Some(2), "{paper}");
+        assert!(stderr(&output).contains(expected), "{paper}: {}", stderr(&output));
+    }
+}
+
+#[test]
+fn copies_are_on_a_checklist_unless_asked_for_on_the_faces() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let print = |pdf: &str, options: &[&str]| {
+        let args = ["print", "cards/dreadnaught-2e", "-o", out.to_str().expect("utf-8 path"), "--dpi", "50"];
+        let output = cardsmith(&[&args[..], options].concat(), repo());
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        Pdf::open(&out.join(pdf)).pages().len()
+    };
+    let face = || std::fs::read(out.join("png/dreadnaught-2e/002-reactive-plating.png")).expect("a face");
+    // By default the faces carry no count: the PDF ends with the checklist.
+    assert_eq!(print("dreadnaught-2e.pdf", &["--format", "pdf,png"]), 4, "three pages of cards and the checklist");
+    let listed = face();
+    // Beside the PNG faces, their quantities for a print service.
+    let csv = std::fs::read_to_string(out.join("png/dreadnaught-2e/copies.csv")).expect("the list of copies");
+    assert!(csv.starts_with("file,card,copies\n"), "{csv}");
+    assert!(csv.contains("\n002-reactive-plating.png,\"Reactive Plating\",2\n"), "{csv}");
+    assert_eq!(csv.lines().count(), 24, "a line for each of the 23 cards a deck lists: {csv}");
+    assert_eq!(print("dreadnaught-2e.pdf", &["--format", "pdf,png", "--copies-on-face"]), 3, "no checklist");
+    assert!(!out.join("png/dreadnaught-2e/copies.csv").exists(), "the faces say it");
+    // Reactive Plating's deck holds two: `×2` is drawn on it only when asked.
+    assert_ne!(listed, face());
+    // A deck printed with its copies lists them too: what to check the cut
+    // cards against.
+    let deck = print("kinetic.pdf", &["--format", "pdf", "--deck", "Kinetic"]);
+    assert_eq!(deck, print("kinetic.pdf", &["--format", "pdf", "--deck", "Kinetic", "--copies-on-face"]) + 1);
+}
+
+#[test]
+fn the_print_shop_file_is_one_card_a_page_at_trim_and_bleed() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let print = |options: &[&str]| {
+        let args = ["print", "cards/dreadnaught-2e", "-o", out.to_str().expect("utf-8 path"), "--format", "shop"];
+        let output = cardsmith(&[&args[..], options].concat(), repo());
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let files = common::contents(&out);
+        let names: Vec<&String> = files.keys().filter(|n| !n.starts_with('.')).collect();
+        assert_eq!(names, ["dreadnaught-2e-shop.pdf"], "only the print-shop file");
+        Pdf::open(&out.join("dreadnaught-2e-shop.pdf"))
+    };
+    // 26 cards with 3 mm of bleed, each front followed by its back: 52
+    // pages of 69.5 × 94.9 mm, the card trimmed 3 mm in from every edge.
+    let pdf = print(&["--bleed", "3", "--backs"]);
+    let pages = pdf.pages();
+    assert_eq!(pages.len(), 52);
+    let (w, h) = (69.5 * 72.0 / 25.4, 94.9 * 72.0 / 25.4);
+    let bleed = 3.0 * 72.0 / 25.4;
+    for page in pages {
+        assert_box(pdf.page_box(page, "MediaBox").expect("a media box"), [0.0, 0.0, w, h], 0.01, "page");
+        assert_box(pdf.page_box(page, "BleedBox").expect("a bleed box"), [0.0, 0.0, w, h], 0.01, "bleed box");
+        let trim = [bleed, bleed, w - bleed, h - bleed];
+        assert_box(pdf.page_box(page, "TrimBox").expect("a trim box"), trim, 0.01, "trim box");
+    }
+    // Without backs, the fronts alone; a deck, every copy of it.
+    assert_eq!(print(&[]).pages().len(), 26);
+    let deck = cardsmith(
+        &["print", "cards/dreadnaught-2e", "-o", out.to_str().unwrap(), "--format", "shop", "--deck", "Armour"],
+        repo(),
+    );
+    assert_eq!(deck.status.code(), Some(0), "{}", stderr(&deck));
+    assert_eq!(Pdf::open(&out.join("armour-shop.pdf")).pages().len(), 11, "the Armour deck's 11 cards");
+    assert!(!out.join("armour.pdf").exists(), "the sheets only when asked for too");
+    let wrong = cardsmith(&["print", "cards/dreadnaught-2e", "--format", "shops"], repo());
+    assert_eq!(wrong.status.code(), Some(2));
+    assert!(stderr(&wrong).contains("unknown format `shops`"), "{}", stderr(&wrong));
 }
 
 /// The width, height and pixels (RGBA) of a PNG file.
@@ -612,6 +775,18 @@ fn card_text_is_escaped_everywhere() {
 #[test]
 fn output_is_deterministic_and_a_failing_print_leaves_it_alone() {
     let dir = tempfile::tempdir().unwrap();
+    // What a folder holds, the saved objects' addresses of the images in
+    // the folder they are in made relative.
+    let written = |out: &Path| {
+        let here = format!("file://{}/tts/", out.display());
+        let mut files = common::contents(out);
+        for (name, bytes) in files.iter_mut().filter(|(name, _)| name.ends_with(".json")) {
+            let text = String::from_utf8(bytes.clone()).expect("UTF-8 JSON");
+            assert!(text.contains(&here), "{name} addresses its images elsewhere than {here}");
+            *bytes = text.replace(&here, "").into_bytes();
+        }
+        files
+    };
     let run = |name: &str| {
         let out = dir.path().join(name);
         let output = cardsmith(
@@ -619,10 +794,10 @@ fn output_is_deterministic_and_a_failing_print_leaves_it_alone() {
             repo(),
         );
         assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-        common::contents(&out)
+        written(&out)
     };
     let first = run("a");
-    assert_eq!(first, run("b"), "two prints of the same input differ");
+    assert_eq!(first, run("b"), "two prints of the same input differ but for where they are");
     let names: Vec<&str> = first.keys().map(String::as_str).collect();
     for expected in [
         "armour.pdf",
@@ -642,7 +817,7 @@ fn output_is_deterministic_and_a_failing_print_leaves_it_alone() {
     let output = cardsmith(&["print", "cards/dreadnaught-2e", "-o", out.to_str().unwrap(), "--deck", "Nope"], repo());
     assert_eq!(output.status.code(), Some(1));
     assert!(stderr(&output).contains("error[E0703]: no deck is named \"Nope\""), "{}", stderr(&output));
-    assert_eq!(common::contents(&out), first);
+    assert_eq!(written(&out), first, "the old output stays");
     // A paper too small for the card is a usage error.
     let output =
         cardsmith(&["print", "cards/dreadnaught-2e", "-o", out.to_str().unwrap(), "--card", "300x400"], repo());
@@ -706,9 +881,10 @@ fn bleed_reaches_beyond_the_trim_box_and_custom_card_sizes_print() {
     let pdf = Pdf::open(&print_pdf(dir.path(), &["--bleed", "3", "--card", "70x100mm"]));
     let pages = pdf.pages();
     // Two 70 mm cards with 3 mm of bleed each side fit across A4, and two
-    // 100 mm ones down it: four a page, so 26 cards take 7 pages.
-    assert_eq!(pages.len(), 7);
-    for page in pages {
+    // 100 mm ones down it: four a page, so 26 cards take 7 pages, before
+    // the checklist.
+    assert_eq!(pages.len(), 8);
+    for page in pages.into_iter().take(7) {
         let trim = pdf.page_box(page, "TrimBox").expect("a trim box");
         let bleed = pdf.page_box(page, "BleedBox").expect("a bleed box");
         for (side, outward) in [(0, -1.0), (1, -1.0), (2, 1.0), (3, 1.0)] {
@@ -796,6 +972,35 @@ fn check_saved_object(object: &serde_json::Value, files: &std::collections::BTre
             let url = sheet[key].as_str().expect("an address");
             let file = url.strip_prefix(base).unwrap_or_else(|| panic!("{url} is not under {base}"));
             assert!(files.contains_key(&format!("tts/{file}")), "{url}: no such image in {:?}", files.keys());
+        }
+    }
+}
+
+#[test]
+fn tts_decks_load_from_the_output_folder_and_keep_their_cards_shape() {
+    let dir = common::bundled_project("dropfleet-1.3");
+    let output = cardsmith(&["print", "--format", "tts", "--card", "88.9x63.5", "--tts-width", "64"], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let out = std::fs::canonicalize(dir.path().join("print")).expect("the output folder");
+    let files = common::contents(&out);
+    let object = |name: &str| -> serde_json::Value {
+        serde_json::from_slice(files.get(name).unwrap_or_else(|| panic!("no {name} in {:?}", files.keys())))
+            .expect("JSON")
+    };
+    // Without `--base-url`, the images' own absolute `file:///` addresses.
+    let base = format!("file://{}/tts/", out.display());
+    assert!(base.starts_with("file:///"), "{base}");
+    // The 70 × 120 mm ships are narrower than the poker-shaped model:
+    // scaled across to their own shape; the other cards, given as
+    // landscape poker, lie sideways at the model's size.
+    for (name, sideways, across) in [("dropfleet-1.3-70x120", false, 0.8167), ("dropfleet-1.3-88.9x63.5", true, 1.0)] {
+        let object = object(&format!("tts/{name}.json"));
+        check_saved_object(&object, &files, &base);
+        let deck = &object["ObjectStates"][0];
+        assert_eq!(deck["SidewaysCard"], sideways, "{name}");
+        assert_eq!(deck["Transform"]["scaleX"], across, "{name}");
+        for card in deck["ContainedObjects"].as_array().expect("cards") {
+            assert_eq!((&card["SidewaysCard"], &card["Transform"]), (&deck["SidewaysCard"], &deck["Transform"]));
         }
     }
 }
@@ -1068,15 +1273,15 @@ fn a_game_names_its_fonts_by_putting_them_beside_its_templates() {
     assert!(err.contains("templates/dreadnaught-2e/broken.otf:1:1"), "{err}");
 }
 
-/// The trim box of every page of a PDF, as its width and height in
-/// millimetres rounded to a tenth.
+/// The trim box of every page of cards of a PDF (the checklist has none),
+/// as its width and height in millimetres rounded to a tenth.
 fn trim_sizes(pdf: &Pdf) -> Vec<(f64, f64)> {
     let tenth = |points: f64| (points_to_mm(points) * 10.0).round() / 10.0;
     pdf.pages()
         .into_iter()
-        .map(|page| {
-            let trim = pdf.page_box(page, "TrimBox").expect("a trim box");
-            (tenth(trim[2] - trim[0]), tenth(trim[3] - trim[1]))
+        .filter_map(|page| {
+            let trim = pdf.page_box(page, "TrimBox")?;
+            Some((tenth(trim[2] - trim[0]), tenth(trim[3] - trim[1])))
         })
         .collect()
 }
@@ -1102,7 +1307,7 @@ fn a_kind_of_its_own_size_prints_on_sheets_of_its_own_in_every_format() {
     let files = common::contents(&out);
     let fronts: Vec<u32> = files
         .keys()
-        .filter(|name| name.starts_with("png/") && !name.contains("back"))
+        .filter(|name| name.starts_with("png/") && name.ends_with(".png") && !name.contains("back"))
         .map(|name| decode_png(&out.join(name)).0)
         .collect();
     assert_eq!((fronts.iter().filter(|w| **w == 276).count(), fronts.iter().filter(|w| **w == 250).count()), (31, 36));
@@ -1115,7 +1320,8 @@ fn a_kind_of_its_own_size_prints_on_sheets_of_its_own_in_every_format() {
     for (size, count, aspect) in [("70x120", 31, 120.0 / 70.0), ("63.5x88.9", 36, 88.9 / 63.5)] {
         let name = format!("tts/dropfleet-1.3-{size}.json");
         let object: serde_json::Value = serde_json::from_slice(&files[&name]).expect("JSON");
-        check_saved_object(&object, &files, "");
+        let here = std::fs::canonicalize(&out).expect("the output folder");
+        check_saved_object(&object, &files, &format!("file://{}/tts/", here.display()));
         assert_eq!(object["ObjectStates"][0]["ContainedObjects"].as_array().unwrap().len(), count, "{name}");
         let deck = &object["ObjectStates"][0]["CustomDeck"]["1"];
         let (columns, rows) = (deck["NumWidth"].as_u64().unwrap(), deck["NumHeight"].as_u64().unwrap());

@@ -79,6 +79,9 @@ fn faces(outcome: &cardsmith::workspace::Outcome, size: &str) -> Vec<(String, Pi
         // Every template at every size: the size a ruleset gives a kind of
         // its own (Dropfleet's ships) is overridden as a project would.
         kind_sizes: every_kind(outcome).map(|kind| (kind, card)).collect(),
+        // The references show the templates' copy count too, which a
+        // print leaves off the faces unless asked.
+        copies_on_face: true,
         ..Options::default()
     };
     let mut templates = Templates::new(&[]).expect("bundled templates");

@@ -238,11 +238,11 @@ pub fn print(data: &[u8]) {
 fn faces_only() -> Options {
     Options {
         card: sheet::card_size("poker").unwrap_or_else(|_| panic!("poker size")),
-        paper: sheet::paper_size("a4").unwrap_or_else(|| panic!("a4 size")),
+        paper: sheet::paper_size("a4").unwrap_or_else(|_| panic!("a4 size")),
         bleed: 0.0,
         backs: true,
         dpi: 30,
-        formats: Formats { pdf: false, png: false, html: false, tts: false },
+        formats: Formats::NONE,
         deck: None,
         ..Options::default()
     }

@@ -27,10 +27,10 @@ pub struct Args {
     /// The output folder (default: `[print] out` in cardsmith.toml, else `print`)
     #[arg(short = 'o', long = "out")]
     pub out: Option<PathBuf>,
-    /// What to write, comma-separated: pdf, png, html, tts (default: all)
+    /// What to write, comma-separated: pdf, png, html, tts, shop (one card a page for a print shop), all (default: pdf, png, html, tts)
     #[arg(long, value_delimiter = ',')]
     pub format: Vec<String>,
-    /// Paper of the PDF sheets: a4, letter, a3 or legal (default: a4)
+    /// Paper of the PDF sheets: a4, letter, a3, legal, or WxH in millimetres such as 297x210 (default: a4)
     #[arg(long)]
     pub paper: Option<String>,
     /// Card size: poker, bridge, tarot, mini, or WxH in millimetres such as 63.5x88.9 (default: poker)
@@ -54,12 +54,15 @@ pub struct Args {
     /// Start the PDF with a calibration sheet that measures the printer's front/back misalignment
     #[arg(long)]
     pub calibration: bool,
-    /// Address where the Tabletop Simulator images will be hosted; the saved object names them after it
+    /// Address where the Tabletop Simulator images will be hosted; the saved object names them after it (default: the file:/// address of the output's tts/ folder)
     #[arg(long)]
     pub base_url: Option<String>,
     /// Pixels across one face on the Tabletop Simulator sheets (default: from --dpi, at most 300 dpi)
     #[arg(long)]
     pub tts_width: Option<u32>,
+    /// Print the copies a card's deck holds (×N) on its face, PNG and Tabletop Simulator sheets, instead of on a checklist at the end of the PDF
+    #[arg(long)]
+    pub copies_on_face: bool,
     /// Print one deck with its copies instead of every card once
     #[arg(long)]
     pub deck: Option<String>,
@@ -77,9 +80,15 @@ pub struct Args {
 pub fn run(args: &Args) -> Result<ExitCode> {
     let project = Project::for_paths(&args.paths)?;
     let settings = &project.manifest.print;
-    let options = options(args, settings)?;
+    let mut options = options(args, settings)?;
     let inputs = build::inputs(&project, &args.paths)?;
     let out = output_folder(args, &project, &inputs)?;
+    if options.base_url.is_none() {
+        // Tabletop Simulator loads what the saved objects address: without
+        // a host, the images where they are written.
+        let tts = std::path::absolute(out.join("tts")).map_err(|e| miette!("cannot find the output folder: {e}"))?;
+        options.base_url = Some(file_url(&tts));
+    }
     let mut outcome = build::load(&project, &inputs)?;
     if outcome.stats.errors > 0 {
         check::print(&outcome, args.message_format.into())?;
@@ -115,6 +124,9 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     let files: Vec<(&str, &[u8])> = blobs.iter().map(|b| (b.name.as_str(), b.bytes.as_slice())).collect();
     atomic::replace_folder_bytes(&out, &files)?;
     eprintln!("{}", summary(&job, &blobs, &out));
+    if let Some(sheets) = sheets_report(&job, &options) {
+        eprintln!("{sheets}");
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -277,10 +289,34 @@ fn summary(job: &print::Job, blobs: &[print::Blob], out: &Path) -> String {
     )
 }
 
+/// How the PDF's sheets are laid out, per card size printed:
+/// `sheets: 63.5x88.9 mm cards 8 a page (4 × 2, landscape)`.
+fn sheets_report(job: &print::Job, options: &Options) -> Option<String> {
+    if !options.formats.pdf {
+        return None;
+    }
+    let mut sizes: Vec<sheet::Size> = Vec::new();
+    for face in &job.faces {
+        if !sizes.contains(&face.size) {
+            sizes.push(face.size);
+        }
+    }
+    let layouts: Vec<String> = sizes
+        .iter()
+        .filter_map(|size| {
+            let grid = options.grid_for(*size)?;
+            let space = grid.space();
+            let orientation = if space.w > space.h { "landscape" } else { "portrait" };
+            let (n, columns, rows) = (grid.per_page(), grid.columns, grid.rows);
+            Some(format!("{}x{} mm cards {n} a page ({columns} × {rows}, {orientation})", size.w, size.h))
+        })
+        .collect();
+    (!layouts.is_empty()).then(|| format!("sheets: {}", layouts.join("; ")))
+}
+
 fn options(args: &Args, settings: &PrintSettings) -> Result<Options> {
     let paper_name = args.paper.clone().or_else(|| settings.paper.clone()).unwrap_or_else(|| "a4".into());
-    let paper = sheet::paper_size(&paper_name)
-        .ok_or_else(|| miette!(help = "use a4, letter, a3 or legal", "unknown paper `{paper_name}`"))?;
+    let paper = paper(&paper_name)?;
     let card_name = args.card.clone().or_else(|| settings.card.clone()).unwrap_or_else(|| "poker".into());
     let card = cardsmith::card_size::card_size(&card_name).map_err(|error| match error {
         cardsmith::card_size::CardSizeError::Unknown => miette!(
@@ -319,6 +355,7 @@ fn options(args: &Args, settings: &PrintSettings) -> Result<Options> {
     backs_options(args, settings, &mut options)?;
     tts_options(args, settings, &mut options)?;
     options.deck = args.deck.clone().or_else(|| settings.deck.clone());
+    options.copies_on_face = args.copies_on_face;
     options.min_text = args.min_text.or(settings.min_text.map(|m| m as f32)).unwrap_or(MIN_TEXT);
     if !(1.0..=72.0).contains(&options.min_text) {
         return Err(miette!(
@@ -334,6 +371,40 @@ fn options(args: &Args, settings: &PrintSettings) -> Result<Options> {
         ));
     }
     Ok(options)
+}
+
+/// The `file:///` address of a folder: its absolute path with `/` between
+/// its parts and every byte but letters, digits and `-._~/:` percent-encoded.
+fn file_url(folder: &Path) -> String {
+    use std::fmt::Write;
+    let bytes = folder.as_os_str().as_encoded_bytes();
+    // `C:\cards` is `file:///C:/cards`.
+    let mut url = String::from(if bytes.first() == Some(&b'/') { "file://" } else { "file:///" });
+    for &byte in bytes {
+        match byte {
+            b'\\' if cfg!(windows) => url.push('/'),
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' | b':' => url.push(byte as char),
+            _ => {
+                let _ = write!(url, "%{byte:02X}");
+            }
+        }
+    }
+    url
+}
+
+/// The paper named on the command line or in `[print] paper`.
+fn paper(name: &str) -> Result<sheet::Size> {
+    sheet::paper_size(name).map_err(|error| match error {
+        sheet::PaperError::Unknown => {
+            miette!(help = "use a4, letter, a3, legal, or WxH in millimetres such as 297x210", "unknown paper `{name}`")
+        }
+        sheet::PaperError::OutOfRange { w, h } => miette!(
+            help = "write WxH in millimetres, such as 210x297 for A4",
+            "paper of {w} x {h} mm cannot be printed on: each side must be {} to {} mm",
+            sheet::PAPER_SIDE_MM.start(),
+            sheet::PAPER_SIDE_MM.end()
+        ),
+    })
 }
 
 /// A `[print.sizes]` key that names no kind of the printed games would
@@ -430,15 +501,16 @@ fn parse_offset(text: &str) -> Result<(f32, f32)> {
 }
 
 fn parse_formats(names: &[String]) -> Result<Formats> {
-    let mut formats = Formats { pdf: false, png: false, html: false, tts: false };
+    let mut formats = Formats::NONE;
     for name in names {
         match name.trim().to_ascii_lowercase().as_str() {
             "pdf" => formats.pdf = true,
             "png" => formats.png = true,
             "html" => formats.html = true,
             "tts" => formats.tts = true,
-            "all" => formats = Formats::ALL,
-            other => return Err(miette!(help = "use pdf, png, html or tts", "unknown format `{other}`")),
+            "shop" => formats.shop = true,
+            "all" => formats = Formats { shop: formats.shop, ..Formats::ALL },
+            other => return Err(miette!(help = "use pdf, png, html, tts, shop or all", "unknown format `{other}`")),
         }
     }
     Ok(formats)
@@ -596,6 +668,13 @@ fn read_template(root: &Path, name: &str) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn folders_are_file_addresses_with_odd_bytes_encoded() {
+        assert_eq!(file_url(Path::new("/home/me/print/tts")), "file:///home/me/print/tts");
+        assert_eq!(file_url(Path::new("/home/me/My Cards/tts")), "file:///home/me/My%20Cards/tts");
+        assert_eq!(file_url(Path::new("/tmp/ça#1/tts")), "file:///tmp/%C3%A7a%231/tts");
+    }
 
     /// The manifest is read once, by `Project::find`: a font problem points
     /// into that text even when the file on disk has changed (here: is gone).

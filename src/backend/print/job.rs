@@ -54,6 +54,10 @@ pub struct Options {
     /// Kinds the project prints at a size of their own (`[print.sizes]`),
     /// by the kind's id.
     pub kind_sizes: Vec<(String, Size)>,
+    /// Templates see the copies a card's deck holds (`card.copies`) and
+    /// print `×N` on the face; without it the PDF ends with a checklist of
+    /// them instead.
+    pub copies_on_face: bool,
 }
 
 /// The minimum type size unless a project says otherwise, in points.
@@ -78,6 +82,7 @@ impl Default for Options {
             deck: None,
             min_text: MIN_TEXT,
             kind_sizes: Vec::new(),
+            copies_on_face: false,
         }
     }
 }
@@ -114,10 +119,15 @@ pub struct Formats {
     pub png: bool,
     pub html: bool,
     pub tts: bool,
+    /// One card a page at its size with its bleed, for a print shop.
+    pub shop: bool,
 }
 
 impl Formats {
-    pub const ALL: Formats = Formats { pdf: true, png: true, html: true, tts: true };
+    /// What a print writes unless told: the sheets, the PNG faces, the
+    /// preview and the Tabletop Simulator decks (not the print-shop PDF).
+    pub const ALL: Formats = Formats { pdf: true, png: true, html: true, tts: true, shop: false };
+    pub const NONE: Formats = Formats { pdf: false, png: false, html: false, tts: false, shop: false };
 }
 
 /// A file of the output: a path relative to the output folder, and bytes.
@@ -141,6 +151,9 @@ pub struct Face {
     pub size: Size,
     /// The decks that list the card.
     pub decks: Vec<String>,
+    /// The copies its deck holds, when every card is printed once and a
+    /// deck lists it.
+    pub copies: Option<i64>,
     pub front: String,
     pub back: String,
     pub span: Span,
@@ -250,7 +263,8 @@ pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Opti
     }
     let project_fonts: Arc<[ProjectFont]> = Arc::from(assets.fonts.clone());
     let drawn = parallel(&work, |(number, game, card, copies)| {
-        let view = viewers.get(&game.ruleset.id).map(|v| v.card(card, *copies, number + 1));
+        let shown = copies.filter(|_| options.copies_on_face);
+        let view = viewers.get(&game.ruleset.id).map(|v| v.card(card, shown, number + 1));
         let Some((view, rich)) = view else { return Err(format!("no game `{}`", game.ruleset.id)) };
         let fields = printed_fields(&view);
         let (art, art_problems) = assets.art.for_card(game, card);
@@ -272,7 +286,7 @@ pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Opti
         })
         .map(|(faces, overflows)| (faces, overflows, art_problems, size, fields))
     });
-    for ((number, game, card, _), result) in work.iter().zip(drawn) {
+    for ((number, game, card, copies), result) in work.iter().zip(drawn) {
         match result {
             Ok((mut faces, overflows, art_problems, size, fields)) => {
                 job.diagnostics.extend(functions::diagnostics(&card.name, card.span, &overflows));
@@ -281,6 +295,7 @@ pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Opti
                 let front = faces.pop().unwrap_or_default();
                 let mut face = face(*number, game, card, size, [front, back]);
                 face.fields = fields;
+                face.copies = *copies;
                 job.faces.push(face);
             }
             Err(message) => job.diagnostics.push(
@@ -337,6 +352,7 @@ fn face(number: usize, game: &Game, card: &Card, size: Size, [front, back]: [Str
             .filter(|d| d.cards.iter().any(|e| e.card == card.name))
             .map(|d| d.name.clone())
             .collect(),
+        copies: None,
         front,
         back,
         span: card.span,

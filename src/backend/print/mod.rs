@@ -9,13 +9,15 @@
 //! shrink-to-fit, an overflow diagnostic) using the bundled [`fonts`];
 //! [`svg`] parses the faces with usvg; [`png`], [`pdf`], [`html`] and [`tts`]
 //! write the outputs, with [`sheet`] computing where cards sit on paper and
-//! [`calibration`] drawing the sheet that measures a duplex printer.  Cards
+//! [`calibration`] drawing the sheet that measures a duplex printer and
+//! [`checklist`] the list of copies that ends the sheets.  Cards
 //! name their artwork in `image` fields; [`art`] checks what the command
 //! line read for them and hands it to the templates.
 //! Like every backend it returns bytes and never touches the file system.
 
 pub mod art;
 pub mod calibration;
+pub mod checklist;
 pub mod codes;
 pub mod fonts;
 pub mod functions;

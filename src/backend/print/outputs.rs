@@ -1,10 +1,11 @@
 //! The outputs of a prepared job: faces parsed once with usvg, then the PDF
-//! sheets, PNG faces, Tabletop Simulator sheets and the HTML preview.
+//! sheets, the print-shop PDF, PNG faces, Tabletop Simulator sheets and the
+//! HTML preview.
 
 use super::codes;
 use super::job::{Blob, DeckCopies, Job, Options};
 use super::sheet::{Grid, Size};
-use super::{art, calibration, html, pdf, png, svg, tts};
+use super::{art, calibration, checklist, html, pdf, png, svg, tts};
 use crate::diagnostics::Diagnostic;
 use crate::parallel::map as parallel;
 use resvg::usvg::Tree;
@@ -41,7 +42,7 @@ impl From<String> for RenderError {
 /// How many progress steps [`render`] reports.
 pub fn steps(job: &Job, options: &Options) -> usize {
     let f = options.formats;
-    job.faces.len() * (1 + usize::from(f.png) + usize::from(f.tts)) + usize::from(f.pdf) + usize::from(f.html)
+    job.faces.len() * (1 + usize::from(f.png) + usize::from(f.tts)) + usize::from(f.pdf || f.shop) + usize::from(f.html)
 }
 
 /// Builds the outputs of a prepared job.  `tick` is called as work is done,
@@ -62,7 +63,6 @@ pub fn render(job: &Job, options: &Options, tick: &(dyn Fn() + Sync)) -> Result<
             }
         }
     }
-    let grid_of = |size: Size| grids.iter().find(|(s, _)| *s == size).map(|(_, g)| g.clone());
     let parsed = Parsed::new(job, tick)?;
     let calibration = calibration_sides(options)?;
     let f = options.formats;
@@ -70,30 +70,10 @@ pub fn render(job: &Job, options: &Options, tick: &(dyn Fn() + Sync)) -> Result<
     let base_of = |game: &str| if games.len() == 1 { job.title.clone() } else { game.to_string() };
     let drawn = Drawn { job, parsed: &parsed, options, tick };
     std::thread::scope(|scope| {
-        // krilla writes one document at a time: the sheets are written on a
+        // krilla writes one document at a time: the PDFs are written on a
         // thread of their own while the images take every core.
-        let sheets = f.pdf.then(|| {
-            scope.spawn(|| -> Result<Vec<Blob>, String> {
-                let mut blobs = Vec::new();
-                for game in &games {
-                    let mut sections = Vec::new();
-                    for group in groups.iter().filter(|g| g.game == *game) {
-                        let placed: Vec<pdf::Placed> = copies_of(job, group)
-                            .iter()
-                            .map(|i| pdf::Placed { front: &parsed.fronts[*i], back: parsed.back_of(*i) })
-                            .collect();
-                        let grid = grid_of(group.size).ok_or("a card size has no grid")?;
-                        sections.push(pdf::Section { cards: placed, grid });
-                    }
-                    let backs = options.backs.then_some(pdf::Backs { duplex: options.duplex, offset: options.offset });
-                    let calibration = calibration.as_ref().map(|[front, back]| [&**front, &**back]);
-                    let bytes = pdf::write(&sections, backs, calibration)?;
-                    blobs.push(Blob { name: format!("{}.pdf", base_of(game)), bytes });
-                }
-                tick();
-                Ok(blobs)
-            })
-        });
+        let sheets =
+            (f.pdf || f.shop).then(|| scope.spawn(|| pdf_files(&drawn, &groups, &grids, calibration.as_ref())));
         let mut images = Vec::new();
         for group in &groups {
             if f.png {
@@ -110,6 +90,7 @@ pub fn render(job: &Job, options: &Options, tick: &(dyn Fn() + Sync)) -> Result<
                 }
             }
         }
+        images.extend(games.iter().filter(|_| f.png).filter_map(|game| copies_list(job, game, options)));
         let mut blobs = match sheets.map(|thread| thread.join()) {
             Some(Ok(sheets)) => sheets?,
             Some(Err(panic)) => std::panic::resume_unwind(panic),
@@ -122,6 +103,48 @@ pub fn render(job: &Job, options: &Options, tick: &(dyn Fn() + Sync)) -> Result<
         }
         Ok(blobs)
     })
+}
+
+/// Each game's PDFs: its sheets (`pdf`), then its print-shop file of one
+/// card a page (`shop`, `GAME-shop.pdf`).  One progress step in all.
+fn pdf_files(
+    drawn: &Drawn,
+    groups: &[Group],
+    grids: &[(Size, Grid)],
+    calibration: Option<&[Arc<Tree>; 2]>,
+) -> Result<Vec<Blob>, String> {
+    let Drawn { job, parsed, options, tick } = *drawn;
+    let games = games_in_order(groups);
+    let base_of = |game: &str| if games.len() == 1 { job.title.clone() } else { game.to_string() };
+    let placed = |group: &Group| -> Vec<pdf::Placed> {
+        let copies = copies_of(job, group);
+        copies.iter().map(|i| pdf::Placed { front: &parsed.fronts[*i], back: parsed.back_of(*i) }).collect()
+    };
+    let mut blobs = Vec::new();
+    for game in &games {
+        let of_game: Vec<&Group> = groups.iter().filter(|g| g.game == *game).collect();
+        if options.formats.pdf {
+            let mut sections = Vec::new();
+            for group in &of_game {
+                let grid = grids.iter().find(|(s, _)| *s == group.size).map(|(_, g)| g.clone());
+                sections.push(pdf::Section { cards: placed(group), grid: grid.ok_or("a card size has no grid")? });
+            }
+            let backs = options.backs.then_some(pdf::Backs { duplex: options.duplex, offset: options.offset });
+            let calibration = calibration.map(|[front, back]| [&**front, &**back]);
+            let checklist = checklist_pages(job, game, &base_of(game), options)?;
+            let extra = pdf::Extra { calibration, checklist: checklist.iter().map(|t| &**t).collect() };
+            let bytes = pdf::write(&sections, backs, &extra)?;
+            blobs.push(Blob { name: format!("{}.pdf", base_of(game)), bytes });
+        }
+        if options.formats.shop {
+            let cards: Vec<(pdf::Placed, Size)> =
+                of_game.iter().flat_map(|g| placed(g).into_iter().map(|card| (card, g.size))).collect();
+            let bytes = pdf::write_cards(&cards, options.bleed, options.backs)?;
+            blobs.push(Blob { name: format!("{}-shop.pdf", base_of(game)), bytes });
+        }
+    }
+    tick();
+    Ok(blobs)
 }
 
 /// The printed copies of a group's faces, in the job's order.
@@ -147,6 +170,22 @@ fn calibration_sides(options: &Options) -> Result<Option<[Arc<Tree>; 2]>, String
     let usvg = svg::options();
     let [front, back] = calibration::sides(options.paper, options.margin, options.duplex, super::fonts::FAMILY);
     Ok(Some([svg::parse(&front, &usvg)?, svg::parse(&back, &usvg)?]))
+}
+
+/// The checklist pages of a game's PDF: each of its cards a deck lists,
+/// with its copies, unless the faces show them (`copies_on_face`).
+fn checklist_pages(job: &Job, game: &str, title: &str, options: &Options) -> Result<Vec<Arc<Tree>>, String> {
+    if options.copies_on_face {
+        return Ok(Vec::new());
+    }
+    let entries: Vec<(&str, i64)> =
+        job.faces.iter().filter(|f| f.game == game).filter_map(|f| Some((f.name.as_str(), f.copies?))).collect();
+    if entries.is_empty() {
+        return Ok(Vec::new());
+    }
+    let usvg = svg::options();
+    let pages = checklist::pages(title, &entries, options.paper, options.margin, super::fonts::FAMILY);
+    pages.iter().map(|page| svg::parse(page, &usvg)).collect()
 }
 
 /// Every distinct face parsed once by usvg: each card's front, and each
@@ -297,6 +336,23 @@ fn refuse_images_too_large(size: Size, options: &Options) -> Result<(), String> 
     ))
 }
 
+/// Beside a game's PNG faces, when they do not show the copies their deck
+/// holds, the list of them: `png/GAME/copies.csv`, a line per face a deck
+/// lists (`file,card,copies`), for a print service that takes a quantity
+/// per image.
+fn copies_list(job: &Job, game: &str, options: &Options) -> Option<Blob> {
+    if options.copies_on_face {
+        return None;
+    }
+    let mut csv = String::from("file,card,copies\n");
+    for face in job.faces.iter().filter(|f| f.game == game) {
+        if let Some(copies) = face.copies {
+            csv.push_str(&format!("{}.png,\"{}\",{copies}\n", face.slug, face.name.replace('"', "\"\"")));
+        }
+    }
+    (csv.lines().count() > 1).then(|| Blob { name: format!("png/{game}/copies.csv"), bytes: csv.into_bytes() })
+}
+
 /// One PNG per face at the chosen resolution, with its bleed around it: the
 /// files a print-on-demand service takes.  (The Tabletop Simulator sheets
 /// and the preview show the trimmed card.)
@@ -422,7 +478,7 @@ fn tts_sheets(drawn: &Drawn, deck: &TtsDeck, tick: &(dyn Fn() + Sync)) -> Result
         })
         .collect();
     let back = format!("{base}-back.png");
-    let object = tts::saved_object(title, &cards, &sheets, &back, options.base_url.as_deref());
+    let object = tts::saved_object(title, (&cards, (card.w, card.h)), &sheets, &back, options.base_url.as_deref());
     let mut json = serde_json::to_vec_pretty(&object).map_err(|e| e.to_string())?;
     json.push(b'\n');
     blobs.push(Blob { name: format!("tts/{base}.json"), bytes: json });

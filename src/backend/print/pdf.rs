@@ -1,6 +1,7 @@
 //! PDF sheets with krilla: cards at their exact size on a grid computed from
-//! paper, card and bleed ([`super::sheet`]), one section of sheets per card
-//! size, cut marks in the margins, trim
+//! paper, card and bleed ([`super::sheet`]), upright or turned a quarter on
+//! the paper (whichever holds more), one section of sheets per card size,
+//! cut marks in the margins, trim
 //! and bleed boxes, and (with backs) a backs page after every fronts page
 //! laid out for long- or short-edge duplex and moved by the printer's
 //! offset, optionally after a calibration sheet.  A face drawn more than
@@ -43,14 +44,24 @@ pub struct Backs {
     pub offset: (f32, f32),
 }
 
+/// Pages the size of the paper drawn whole, before and after the cards:
+/// the calibration sheet's two sides, and the checklist.
+#[derive(Default)]
+pub struct Extra<'a> {
+    pub calibration: Option<[&'a Tree; 2]>,
+    pub checklist: Vec<&'a Tree>,
+}
+
 /// The sheets of each section in turn: fronts pages, each followed by its
-/// backs page when `backs` is given, after the `calibration` sheet's two
-/// sides when given.  Every section is on paper of the same size.
-pub fn write(sections: &[Section], backs: Option<Backs>, calibration: Option<[&Tree; 2]>) -> Result<Vec<u8>, String> {
+/// backs page when `backs` is given, after the calibration sheet's two
+/// sides and before the checklist pages when given.  Every section is on
+/// paper of the same size.
+pub fn write(sections: &[Section], backs: Option<Backs>, extra: &Extra) -> Result<Vec<u8>, String> {
     let mut document = Document::new();
-    if let (Some([front, back]), Some(first)) = (calibration, sections.first()) {
-        full_page(&mut document, &first.grid, front, (0.0, 0.0))?;
-        full_page(&mut document, &first.grid, back, backs.unwrap_or_default().offset)?;
+    let paper = sections.first().map(|s| s.grid.paper);
+    if let (Some([front, back]), Some(paper)) = (extra.calibration, paper) {
+        full_page(&mut document, paper, front, (0.0, 0.0))?;
+        full_page(&mut document, paper, back, backs.unwrap_or_default().offset)?;
     }
     let mut graphics = Graphics::default();
     let cards = sections.iter().flat_map(|s| &s.cards);
@@ -68,14 +79,54 @@ pub fn write(sections: &[Section], backs: Option<Backs>, calibration: Option<[&T
             }
         }
     }
+    if let Some(paper) = paper {
+        for tree in &extra.checklist {
+            full_page(&mut document, paper, tree, (0.0, 0.0))?;
+        }
+    }
     document.finish().map_err(|e| format!("cannot write the PDF: {e:?}"))
 }
 
-/// A page the size of the paper drawn from one tree (a calibration side),
-/// moved by `offset` millimetres.
-fn full_page(document: &mut Document, grid: &Grid, tree: &Tree, offset: (f32, f32)) -> Result<(), String> {
-    let settings = PageSettings::from_wh(pt(grid.paper.w), pt(grid.paper.h)).ok_or("the paper has no area")?;
-    let size = Size::from_wh(pt(grid.paper.w), pt(grid.paper.h)).ok_or("the paper has no area")?;
+/// One card a page, for a print shop: each page the card with its bleed
+/// around it, the card its TrimBox and the whole page its BleedBox; with
+/// `backs`, each front followed by its back.  Cards are `(card, size)`.
+pub fn write_cards<'a>(cards: &[(Placed<'a>, super::sheet::Size)], bleed: f32, backs: bool) -> Result<Vec<u8>, String> {
+    let mut document = Document::new();
+    let mut graphics = Graphics::default();
+    let sides = |card: &Placed<'a>| std::iter::once(card.front).chain(backs.then_some(card.back));
+    for (card, _) in cards {
+        for tree in sides(card) {
+            *graphics.uses.entry(std::ptr::from_ref(tree) as usize).or_default() += 1;
+        }
+    }
+    for (card, size) in cards {
+        let (w, h) = (size.w + 2.0 * bleed, size.h + 2.0 * bleed);
+        let face = Size::from_wh(pt(w), pt(h)).ok_or("the card has no area")?;
+        for tree in sides(card) {
+            let settings = PageSettings::from_wh(pt(w), pt(h))
+                .ok_or("the card has no area")?
+                .with_trim_box(rect((bleed, bleed, size.w, size.h)))
+                .with_bleed_box(rect((0.0, 0.0, w, h)));
+            let mut page = document.start_page_with(settings);
+            let mut surface = page.surface();
+            draw_face(&mut surface, tree, face, &mut graphics);
+            surface.finish();
+            page.finish();
+        }
+    }
+    document.finish().map_err(|e| format!("cannot write the PDF: {e:?}"))
+}
+
+/// A page the size of the paper drawn from one tree (a calibration side, a
+/// checklist page), moved by `offset` millimetres.
+fn full_page(
+    document: &mut Document,
+    paper: super::sheet::Size,
+    tree: &Tree,
+    offset: (f32, f32),
+) -> Result<(), String> {
+    let settings = PageSettings::from_wh(pt(paper.w), pt(paper.h)).ok_or("the paper has no area")?;
+    let size = Size::from_wh(pt(paper.w), pt(paper.h)).ok_or("the paper has no area")?;
     let mut page = document.start_page_with(settings);
     let mut surface = page.surface();
     surface.push_transform(&Transform::from_translate(pt(offset.0), pt(offset.1)));
@@ -109,10 +160,16 @@ fn page(
 ) -> Result<(), String> {
     let settings = PageSettings::from_wh(pt(grid.paper.w), pt(grid.paper.h))
         .ok_or("the paper has no area")?
-        .with_trim_box(rect(grid.trim_box()))
-        .with_bleed_box(rect(grid.bleed_box()));
+        .with_trim_box(rect(grid.page_rect(grid.trim_box())))
+        .with_bleed_box(rect(grid.page_rect(grid.bleed_box())));
     let mut page = document.start_page_with(settings);
     let mut surface = page.surface();
+    // Everything is drawn in the grid's layout: a turned grid through a
+    // quarter turn, its top edge along the paper's right edge.
+    if grid.turned {
+        surface.push_transform(&Transform::from_row(0.0, 1.0, -1.0, 0.0, pt(grid.paper.w), 0.0));
+    }
+    let offset = grid.offset_in_layout(offset);
     // The printer's offset moves everything on a backs page.
     surface.push_transform(&Transform::from_translate(pt(offset.0), pt(offset.1)));
     let face = Size::from_wh(pt(grid.card.w + 2.0 * grid.bleed), pt(grid.card.h + 2.0 * grid.bleed))
@@ -121,24 +178,7 @@ fn page(
         let (x, y) = grid.slot(slot, side);
         surface.push_transform(&Transform::from_translate(pt(x - grid.bleed), pt(y - grid.bleed)));
         let tree = if side == Side::Front { card.front } else { card.back };
-        let key = std::ptr::from_ref(tree) as usize;
-        if graphics.uses.get(&key).is_none_or(|n| *n < 2) {
-            surface.draw_svg(tree, face, SvgSettings::default());
-        } else {
-            let graphic = match graphics.converted.get(&key) {
-                Some(graphic) => graphic.clone(),
-                None => {
-                    let mut builder = surface.stream_builder();
-                    let mut drawing = builder.surface();
-                    drawing.draw_svg(tree, face, SvgSettings::default());
-                    drawing.finish();
-                    let graphic = Graphic::new(builder.finish(), false);
-                    graphics.converted.insert(key, graphic.clone());
-                    graphic
-                }
-            };
-            surface.draw_graphic(graphic);
-        }
+        draw_face(&mut surface, tree, face, graphics);
         surface.pop();
     }
     // Marks are placed moved already, cut back at the margin.
@@ -153,7 +193,33 @@ fn page(
         surface.set_stroke(Some(Stroke { width: MARK_WIDTH, line_cap: LineCap::Butt, ..Stroke::default() }));
         surface.draw_path(&path);
     }
+    if grid.turned {
+        surface.pop();
+    }
     surface.finish();
     page.finish();
     Ok(())
+}
+
+/// One face at the surface's origin: directly when it is drawn once, else
+/// through the XObject every copy of it shares.
+fn draw_face(surface: &mut krilla::surface::Surface, tree: &Tree, face: Size, graphics: &mut Graphics) {
+    let key = std::ptr::from_ref(tree) as usize;
+    if graphics.uses.get(&key).is_none_or(|n| *n < 2) {
+        surface.draw_svg(tree, face, SvgSettings::default());
+        return;
+    }
+    let graphic = match graphics.converted.get(&key) {
+        Some(graphic) => graphic.clone(),
+        None => {
+            let mut builder = surface.stream_builder();
+            let mut drawing = builder.surface();
+            drawing.draw_svg(tree, face, SvgSettings::default());
+            drawing.finish();
+            let graphic = Graphic::new(builder.finish(), false);
+            graphics.converted.insert(key, graphic.clone());
+            graphic
+        }
+    };
+    surface.draw_graphic(graphic);
 }

@@ -3,7 +3,11 @@
 //! sheet holding a card with a back of its own (`UniqueBack`), and the saved
 //! object (a `DeckCustom`) that references them.  The image addresses in the
 //! JSON are the images' file names, after the address where they will be
-//! hosted when one is given (`--base-url`).
+//! hosted when one is given (`--base-url`; the command line gives the
+//! output folder's own `file:///` address otherwise).  Tabletop Simulator
+//! draws every card on a poker-shaped model: a deck of wider cards is
+//! marked `SidewaysCard`, and one of other proportions is scaled across so
+//! that its faces are not stretched.
 
 use serde_json::{json, Value};
 
@@ -63,11 +67,27 @@ pub fn address(base_url: Option<&str>, file: &str) -> String {
     }
 }
 
+/// The proportions of the card model Tabletop Simulator draws every card
+/// on: a poker card's, short side over long side.
+pub const MODEL_ASPECT: f64 = 63.5 / 88.9;
+
+/// The transform of a deck, or of one of its cards, of `card` (width,
+/// height, any unit): face down, with the model's short side scaled so the
+/// card keeps its own proportions (1 for poker and bridge-length cards of
+/// a poker's shape), rounded to four places.
+pub fn transform(card: (f32, f32)) -> Value {
+    let (short, long) = (f64::from(card.0.min(card.1)), f64::from(card.0.max(card.1).max(0.01)));
+    let across = (short / long / MODEL_ASPECT * 10_000.0).round() / 10_000.0;
+    json!({"posX": 0.0, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
+        "scaleX": across, "scaleY": 1.0, "scaleZ": 1.0})
+}
+
 /// The saved object: a deck with every copy, its sheets and back, the
-/// images addressed after `base_url`.
+/// images addressed after `base_url`, for cards `card` (width, height)
+/// large: wider than tall is `SidewaysCard`.
 pub fn saved_object(
     title: &str,
-    cards: &[DeckCard],
+    (cards, card): (&[DeckCard], (f32, f32)),
     sheets: &[SheetFiles],
     back: &str,
     base_url: Option<&str>,
@@ -91,8 +111,7 @@ pub fn saved_object(
         })
         .collect();
     let id = |card: &DeckCard| (card.sheet + 1) * 100 + card.slot;
-    let transform = json!({"posX": 0.0, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
-        "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0});
+    let (transform, sideways) = (transform(card), card.0 > card.1);
     let contained: Vec<Value> = cards
         .iter()
         .map(|card| {
@@ -102,6 +121,7 @@ pub fn saved_object(
                 "Nickname": card.name,
                 "CardID": id(card),
                 "Transform": transform,
+                "SidewaysCard": sideways,
                 "CustomDeck": { deck.clone(): custom.get(&deck).cloned().unwrap_or(Value::Null) }
             })
         })
@@ -112,6 +132,7 @@ pub fn saved_object(
             "Name": "DeckCustom",
             "Nickname": title,
             "Transform": transform,
+            "SidewaysCard": sideways,
             "DeckIDs": cards.iter().map(id).collect::<Vec<_>>(),
             "CustomDeck": custom,
             "ContainedObjects": contained
@@ -147,17 +168,39 @@ mod tests {
             SheetFiles { face: "deck-1.png".into(), back: None, sheet },
             SheetFiles { face: "deck-2.png".into(), back: Some("deck-2-backs.png".into()), sheet },
         ];
-        let object = saved_object("Deck", &cards, &files, "back.png", None);
+        let object = saved_object("Deck", (&cards, (63.5, 88.9)), &files, "back.png", None);
         assert_eq!(object["ObjectStates"][0]["DeckIDs"], json!([100, 100, 101]));
         let custom = &object["ObjectStates"][0]["CustomDeck"];
         assert_eq!(custom["1"]["FaceURL"], "deck-1.png");
         assert_eq!((&custom["1"]["BackURL"], &custom["1"]["UniqueBack"]), (&json!("back.png"), &json!(false)));
         assert_eq!((&custom["2"]["BackURL"], &custom["2"]["UniqueBack"]), (&json!("deck-2-backs.png"), &json!(true)));
         assert_eq!(object["ObjectStates"][0]["ContainedObjects"][2]["Nickname"], "B");
-        let hosted = saved_object("Deck", &cards, &files, "back.png", Some("https://example.org/cards/"));
+        let hosted =
+            saved_object("Deck", (&cards, (63.5, 88.9)), &files, "back.png", Some("https://example.org/cards/"));
         let custom = &hosted["ObjectStates"][0]["CustomDeck"];
         assert_eq!(custom["1"]["FaceURL"], "https://example.org/cards/deck-1.png");
         assert_eq!(custom["1"]["BackURL"], "https://example.org/cards/back.png");
         assert_eq!(address(Some("http://h/x"), "decks/a-1.png"), "http://h/x/decks/a-1.png");
+        assert_eq!(address(Some("file:///home/me/print/tts"), "a-1.png"), "file:///home/me/print/tts/a-1.png");
+    }
+
+    #[test]
+    fn wide_cards_lie_sideways_and_no_card_is_stretched() {
+        let cards = [DeckCard { name: "A", sheet: 0, slot: 0 }];
+        let sheet = Sheet::new(1, 63.5, 88.9, 750);
+        let files = [SheetFiles { face: "deck-1.png".into(), back: None, sheet }];
+        let object = |card| saved_object("Deck", (&cards, card), &files, "back.png", None);
+        let deck = |card| object(card)["ObjectStates"][0].clone();
+        let poker = deck((63.5, 88.9));
+        assert_eq!((&poker["SidewaysCard"], &poker["Transform"]["scaleX"]), (&json!(false), &json!(1.0)));
+        let wide = deck((88.9, 63.5));
+        assert_eq!((&wide["SidewaysCard"], &wide["Transform"]["scaleX"]), (&json!(true), &json!(1.0)));
+        assert_eq!(wide["ContainedObjects"][0]["SidewaysCard"], true, "each card lies as its deck does");
+        // 70 × 120 is narrower than poker's 63.5 × 88.9: its model is
+        // narrowed to match, and its cards with it.
+        let tall = deck((70.0, 120.0));
+        assert_eq!(tall["Transform"]["scaleX"], json!(0.8167));
+        assert_eq!(tall["ContainedObjects"][0]["Transform"], tall["Transform"]);
+        assert_eq!(tall["Transform"]["scaleZ"], json!(1.0));
     }
 }
