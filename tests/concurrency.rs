@@ -3,7 +3,7 @@
 //! run's clean-up removes the temporary folder of a run still writing.
 
 mod common;
-use common::{bundled_project, cardsmith, contents, paused_before_the_swap, stderr};
+use common::{bundled_project, cardsmith, output_contents, paused_before_the_swap, stderr};
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -54,7 +54,7 @@ fn reference(args: &[&str], out: &str) -> BTreeMap<String, Vec<u8>> {
     let dir = bundled_project("dreadnaught-2e");
     let output = cardsmith(args, dir.path());
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    contents(&dir.path().join(out))
+    output_contents(&dir.path().join(out))
 }
 
 /// Starts two runs of `args` in one project, the second `delay` after the
@@ -73,7 +73,7 @@ fn race(args: &[&str], out: &str, delays_ms: &[u64]) {
             // The second waits for the first rather than failing.
             assert_eq!(output.status.code(), Some(0), "{delay} ms apart, the {which} run: {}", stderr(output));
         }
-        let written = contents(&dir.path().join(out));
+        let written = output_contents(&dir.path().join(out));
         let missing: Vec<&String> = expected.keys().filter(|name| !written.contains_key(*name)).collect();
         assert!(missing.is_empty(), "{delay} ms apart, both runs succeeded but {missing:?} are missing");
         assert!(written == expected, "{delay} ms apart, the output differs from a single run's");
@@ -121,7 +121,7 @@ fn second_run_waits(args: &[&str], out: &str) {
     assert_eq!(first.status.code(), Some(0), "the held run: {}", stderr(&first));
     assert_eq!(second.status.code(), Some(0), "the waiting run: {said}{}", stderr(&second));
     assert!(said.contains(&note), "{said}");
-    assert!(contents(&dir.path().join(out)) == expected, "the output differs from a single run's");
+    assert!(output_contents(&dir.path().join(out)) == expected, "the output differs from a single run's");
     assert_eq!(leftovers(dir.path(), out), Vec::<String>::new());
 }
 

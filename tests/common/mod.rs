@@ -63,6 +63,20 @@ pub fn stderr(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
+/// What an output folder holds, with the addresses a print's Tabletop
+/// Simulator decks give their images (the folder's own `file://` address)
+/// made relative: two prints into different folders then compare equal.
+pub fn output_contents(out: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let here = format!("file://{}/tts/", out.display());
+    let mut files = contents(out);
+    for (_, bytes) in files.iter_mut().filter(|(name, _)| name.ends_with(".json")) {
+        if let Ok(text) = String::from_utf8(bytes.clone()) {
+            *bytes = text.replace(&here, "").into_bytes();
+        }
+    }
+    files
+}
+
 /// Every file under `dir`, hidden ones included, by its path relative to
 /// `dir` (with `/`), with its bytes.
 pub fn contents(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
