@@ -70,7 +70,7 @@ pub(crate) fn check_cached(
     for (file, tree) in content {
         match game_index(files, file, tree, &rulesets, usual, diagnostics) {
             Some(i) => by_game.entry(i).or_default().push(tree),
-            None => orphans.extend(item_names(tree)),
+            None => orphans.extend(names_given(tree)),
         }
     }
 
@@ -201,7 +201,7 @@ fn usual_game<'r>(content: &[(FileId, &SourceTree)], rulesets: &'r [Ruleset]) ->
 
 /// The names a file's items give themselves (cards and decks), those of
 /// items that did not read included.
-fn item_names(tree: &SourceTree) -> impl Iterator<Item = String> + '_ {
+fn names_given(tree: &SourceTree) -> impl Iterator<Item = String> + '_ {
     let items = tree.nodes.iter().enumerate().filter(|(i, node)| *i > 0 || node.name.text != "game");
     let named = items.filter_map(|(_, node)| crate::ruleset::names::string_at(node, 0).map(str::to_string));
     named.chain(tree.unparsed_names.iter().cloned())

@@ -249,8 +249,7 @@ impl Loader<'_> {
         let mut holders: Vec<String> = parent.map(|p| format!("`{}`", p.name.text)).into_iter().collect();
         holders.extend(block.lines().iter().filter(|a| !matches!(a.body, Body::None)).map(|a| format!("`{}`", a.name)));
         let help = match holders.as_slice() {
-            [_, _, ..] if parent.is_some() => {
-                let (last, others) = holders.split_last().unwrap_or((&holders[0], &[]));
+            [others @ .., last] if parent.is_some() && !others.is_empty() => {
                 format!("only {} and {last} hold blocks", others.join(", "))
             }
             _ => format!("write `{}` on one line, without a block: `{}`", line.name.text, about.example),

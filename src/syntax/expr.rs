@@ -311,9 +311,10 @@ impl Reader<'_, '_, '_> {
             Token::Int(digits) => self.number(digits, start, end, false),
             // `-1`: a minus sign written against the number it negates.
             Token::Op(BinOp::Sub) if self.lexer.text.as_bytes().get(end).is_some_and(u8::is_ascii_digit) => {
-                let (Token::Int(digits), _) = self.lexer.next() else { unreachable!("digits follow") };
-                let end = self.lexer.pos;
-                self.number(digits, start, end, true);
+                match self.lexer.next() {
+                    (Token::Int(digits), _) => self.number(digits, start, self.lexer.pos, true),
+                    _ => return Err(self.unexpected("an expression", start)),
+                }
             }
             Token::Str(text) => {
                 let span = self.span(start, end);

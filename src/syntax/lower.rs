@@ -281,15 +281,15 @@ impl Lowerer<'_> {
         let head = items.next().filter(|c| matches!(c.kind(), Kind::Node | Kind::Rule))?;
         let mut node = self.node(head)?;
         let head_broken = self.head_broken;
-        let head_text = self.text[head.range()].trim_end();
-        let head_end = head.range().start + head_text.len();
+        let written = self.text[head.range()].trim_end();
+        let head_end = head.range().start + written.len();
         let close = element.range().end - 1;
         // A name never closed swallowed the `{`: its own error says it all.
         if !head.descendants().any(|e| e.kind() == Kind::Unterminated) {
             self.diagnostics.push(
                 Diagnostic::error(
                     &codes::MISSING_OPEN,
-                    format!("`{}` is missing the `{{` of its block", shown_head(head_text)),
+                    format!("`{}` is missing the `{{` of its block", shown_head(written)),
                 )
                 .primary(self.span(head_end..head_end), "`{` expected here")
                 .secondary(self.span(close..close + 1), "the block this `}` closes starts after this line")

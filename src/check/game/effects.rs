@@ -299,8 +299,8 @@ impl GameChecker<'_> {
     ) -> Option<Conditional> {
         // `when ally gain coin 1`: the effect line after the condition
         // belongs in its block.
-        if node.block.is_none() && (1..node.values.len()).any(|from| self.is_role_at(node, from)) {
-            let from = (1..node.values.len()).find(|&from| self.is_role_at(node, from)).unwrap_or(1);
+        let role_at = (1..node.values.len()).find(|&from| self.is_role_at(node, from));
+        if let (None, Some(from)) = (&node.block, role_at) {
             self.effect_line_without_block(node, from);
             return None;
         }

@@ -541,15 +541,13 @@ impl<'a> GameChecker<'a> {
         if self.ruleset.role(role).is_none() {
             return false;
         }
-        let (Some(last), head) = (node.values.last(), node.values[..from].iter().map(|v| self.files.text(v.span)))
-        else {
-            return false;
-        };
-        let line = first.span.to(last.span).map_or(String::new(), |span| self.files.text(span).to_string());
-        let head: Vec<&str> = std::iter::once(node.name.text.as_str()).chain(head).collect();
+        let span = node.values.last().and_then(|last| first.span.to(last.span)).unwrap_or(first.span);
+        let line = self.files.text(span);
+        let written = node.values[..from].iter().map(|v| self.files.text(v.span));
+        let head: Vec<&str> = std::iter::once(node.name.text.as_str()).chain(written).collect();
         self.report(
             Diagnostic::error(&codes::BLOCK_MISMATCH, format!("`{line}` is an effect line: it goes in a block"))
-                .primary(first.span.to(last.span).unwrap_or(first.span), "written without braces")
+                .primary(span, "written without braces")
                 .help(format!("write `{} {{ {line} }}`", head.join(" "))),
         );
         true
