@@ -3,10 +3,11 @@
 //! tie-break types this engine does not know, so a newer document of the same
 //! format version still loads.
 
+use super::semantics;
 use serde::{Deserialize, Serialize};
 
 /// The format versions this engine reads.
-pub const FORMATS: &[u32] = &[1, 2];
+pub const FORMATS: &[u32] = &[1, 2, 3];
 
 #[derive(Debug, Deserialize)]
 pub struct Document {
@@ -85,6 +86,105 @@ pub struct Ruleset {
     pub kinds: Vec<KindSchema>,
     #[serde(default)]
     pub shapes: Vec<KindSchema>,
+    /// Effect symbols, with what each role does with them.
+    #[serde(default)]
+    pub symbols: Vec<Symbol>,
+    /// Conditions and quantities of the game state, with their meaning.
+    #[serde(default)]
+    pub conditions: Vec<StateDef>,
+    #[serde(default)]
+    pub quantities: Vec<StateDef>,
+    #[serde(default)]
+    pub setup: Option<Setup>,
+    /// The end of the game and the winner, when the ruleset declares play.
+    #[serde(default)]
+    pub play: Option<semantics::Play>,
+    /// Strategies for the greedy bot.
+    #[serde(default)]
+    pub bots: Vec<semantics::Bot>,
+}
+
+/// An effect symbol and what roles do with it.
+#[derive(Debug, Deserialize)]
+pub struct Symbol {
+    pub id: String,
+    #[serde(default)]
+    pub display: String,
+    #[serde(default)]
+    pub does: Vec<semantics::Meaning>,
+}
+
+/// A condition or quantity of the game state: its parameters and, when
+/// declared, its meaning.
+#[derive(Debug, Deserialize)]
+pub struct StateDef {
+    pub id: String,
+    #[serde(default)]
+    pub params: Vec<StateParam>,
+    #[serde(default)]
+    pub means: Option<semantics::Expression>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct StateParam {
+    pub name: String,
+}
+
+/// How a game is set up, as play needs it.
+#[derive(Debug, Deserialize)]
+pub struct Setup {
+    pub players: Players,
+    #[serde(default)]
+    pub counters: Vec<semantics::Counter>,
+    #[serde(default)]
+    pub zones: Vec<semantics::Zone>,
+    #[serde(default)]
+    pub steps: Vec<SetupStep>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize)]
+pub struct Players {
+    pub min: i64,
+    pub max: i64,
+}
+
+/// One step of the set-up; a step on zones each player owns is done for
+/// every player, on shared zones once.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "do", rename_all = "kebab-case")]
+pub enum SetupStep {
+    /// The seat's decks of these types (the shared ones: the game's) go
+    /// into the zone.
+    Decks {
+        deck_types: Vec<String>,
+        to: String,
+        #[serde(default)]
+        set_aside: Option<String>,
+    },
+    Place {
+        kinds: Vec<String>,
+        from: String,
+        to: String,
+    },
+    Shuffle {
+        zone: String,
+    },
+    /// `count` is a number, or `{field, each_in}`.
+    Deal {
+        count: serde_json::Value,
+        from: String,
+        to: String,
+    },
+    Add {
+        field: String,
+        counter: String,
+        from: String,
+    },
+    Mulligan {
+        zone: String,
+    },
+    #[serde(other)]
+    Unknown,
 }
 
 /// A kind (or shared shape) and its schema.
@@ -202,6 +302,9 @@ pub struct Phase {
     /// Deck types played as a whole in this phase.
     #[serde(default)]
     pub plays: Vec<String>,
+    /// What players do in the phase, when the ruleset declares play.
+    #[serde(flatten)]
+    pub play: semantics::PhasePlay,
 }
 
 #[derive(Debug, Deserialize)]
@@ -276,12 +379,26 @@ pub struct Deck {
     pub deck_type: String,
     #[serde(default)]
     pub computed: std::collections::BTreeMap<String, serde_json::Value>,
+    /// The cards it lists, with their copies.
+    #[serde(default)]
+    pub cards: Vec<DeckCard>,
+    /// The names of the decks it includes.
+    #[serde(default)]
+    pub includes: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct DeckCard {
+    pub card: String,
+    pub count: u32,
 }
 
 #[derive(Debug, Deserialize)]
 pub struct Card {
     pub name: String,
     pub kind: String,
+    #[serde(default)]
+    pub tags: Vec<String>,
     #[serde(default)]
     pub body: Body,
 }

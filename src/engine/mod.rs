@@ -11,5 +11,7 @@
 //! - [`text`]: the timeline printed for a person.
 
 pub mod data;
+pub mod record;
+pub mod semantics;
 pub mod text;
 pub mod timeline;

@@ -278,6 +278,7 @@ fn whole_turn_by_initiative() -> Phase {
         initiative: true,
         alternate: false,
         plays: Vec::new(),
+        play: Default::default(),
     }
 }
 
