@@ -725,8 +725,8 @@ pub struct Constraint {
     pub expr: Arc<Expr>,
     /// The typed rule, compiled once the whole ruleset is read; a rule that
     /// does not compile is reported and dropped, so every rule a checker
-    /// sees has it.
-    #[serde(skip)]
+    /// sees has it.  The engine data holds it as `tree`.
+    #[serde(rename = "tree", skip_serializing_if = "Option::is_none")]
     pub compiled: Option<Arc<rule::Compiled>>,
     #[serde(skip)]
     pub span: Span,

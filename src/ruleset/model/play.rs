@@ -241,6 +241,7 @@ pub enum Op {
 
 /// `does gain { add coin amount }`: what a role does with the symbol.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
+#[schemars(rename = "EffectMeaning")]
 pub struct Meaning {
     pub role: Ref,
     pub ops: Vec<Op>,

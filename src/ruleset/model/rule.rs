@@ -3,9 +3,12 @@
 //! checker evaluates it.
 
 use crate::source::Span;
+use schemars::JsonSchema;
+use serde::Serialize;
 
 /// The type of a rule's node, or of a function's argument.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
 pub enum Ty {
     /// A whole number: `3`, `count(offense)`, `sum(points) * 100`.
     Number,
@@ -48,7 +51,8 @@ impl Ty {
 /// kind's, shape's or field's rule), the cards of a deck (a deck type's
 /// rules and computed values, which may look into the decks it includes),
 /// or the cards one player plays in a turn (a play limit).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
 pub enum Scope {
     Card,
     /// `includes`: whether the deck type includes decks; `based_on`:
@@ -61,20 +65,24 @@ pub enum Scope {
 }
 
 /// A compiled rule: its typed tree.
-#[derive(Debug)]
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
 pub struct Compiled {
     pub root: Node,
 }
 
 /// A node of a compiled rule, with its type and where it is written.
-#[derive(Debug)]
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
 pub struct Node {
     pub op: Op,
     pub ty: Ty,
+    #[serde(skip)]
     pub span: Span,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
 pub enum Op {
     Int(i64),
     /// A parameter of the deck's type (`agreed-points`), by its index, and
@@ -96,7 +104,8 @@ pub enum Op {
     Call(Box<CallNode>),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
 pub enum Arith {
     Add,
     Sub,
@@ -104,7 +113,8 @@ pub enum Arith {
     Div,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
 pub enum Cmp {
     Eq,
     Ne,
@@ -140,14 +150,16 @@ impl Cmp {
 
 /// A function call, and the call as written for the summary of a failure
 /// ("here count(offense) is 19").
-#[derive(Debug)]
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
 pub struct CallNode {
     pub call: Call,
     pub shown: Box<str>,
 }
 
 /// Every rule function with its typed arguments.
-#[derive(Debug)]
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
 pub enum Call {
     /// Copies of the matching cards.
     Count(Filters),
@@ -261,7 +273,8 @@ pub type Filters = Vec<Filter>;
 pub type FieldRef = Box<str>;
 
 /// Which cards a filter matches.
-#[derive(Debug)]
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
 pub enum Filter {
     /// A name of the ruleset's vocabulary: the cards of that kind, with that
     /// tag, or carrying that keyword (a name may be several of these).
@@ -310,7 +323,8 @@ pub enum Filter {
 }
 
 /// The argument a keyword test wants.
-#[derive(Debug)]
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
 pub enum ArgWanted {
     Int(i64),
     /// `arg`: the keyword argument `each-arg` is at.
@@ -318,7 +332,8 @@ pub enum ArgWanted {
 }
 
 /// Which effect lines count.
-#[derive(Debug)]
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
 pub enum EffectFilter {
     /// A name of a role or a symbol (a name may be both), by index.
     Named {
@@ -338,7 +353,8 @@ pub enum EffectFilter {
 }
 
 /// The value a field test wants.
-#[derive(Debug)]
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
 pub enum Wanted {
     /// `deck`: the deck's own symbol.
     DeckOwn,
