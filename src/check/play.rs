@@ -20,8 +20,9 @@ pub(super) fn lacks(ruleset: &Ruleset, cards: &[Arc<Card>], diagnostics: &mut Ve
         ruleset.symbols.iter().any(|s| s.id == symbol && s.does.iter().any(|m| m.role.name == role))
     };
     let mut missing: BTreeMap<(&str, &str), (Span, usize)> = BTreeMap::new();
-    let mut bodies: Vec<&Body> = cards.iter().map(|card| &card.body).collect();
-    while let Some(body) = bodies.pop() {
+    let mut ranged: Option<Span> = None;
+    let mut bodies: Vec<(&Body, Span)> = cards.iter().map(|card| (&card.body, card.span)).collect();
+    while let Some((body, card)) = bodies.pop() {
         for effect in &body.effects {
             if !means(&effect.role, &effect.symbol) {
                 let seen = missing.entry((&effect.role, &effect.symbol)).or_insert((effect.span, 0));
@@ -31,10 +32,22 @@ pub(super) fn lacks(ruleset: &Ruleset, cards: &[Arc<Card>], diagnostics: &mut Ve
                 seen.1 += 1;
             }
         }
-        bodies.extend(body.fields.iter().filter_map(|f| f.body.as_deref()));
-        bodies.extend(body.conditions.iter().map(|c| &c.body));
-        bodies.extend(body.choices.iter().flat_map(|c| &c.options));
-        bodies.extend(&body.then);
+        bodies.extend(body.fields.iter().filter_map(|f| f.body.as_deref()).map(|b| (b, card)));
+        for conditional in &body.conditions {
+            if let crate::ir::Condition::Range { .. } = &conditional.condition {
+                ranged.get_or_insert(card);
+            }
+            bodies.push((&conditional.body, card));
+        }
+        bodies.extend(body.choices.iter().flat_map(|c| &c.options).map(|b| (b, card)));
+        bodies.extend(body.then.iter().map(|b| (b, card)));
+    }
+    if let Some(span) = ranged {
+        diagnostics.push(
+            Diagnostic::warning(&MISSING_FOR_PLAY, "a card under a range condition cannot be played yet")
+                .primary(span, "play has no positions nor distances to read the range from")
+                .note("see docs/play.md, \"Games played on a map\""),
+        );
     }
     for ((role, symbol), (span, lines)) in missing {
         let mut warning = Diagnostic::warning(&MISSING_FOR_PLAY, format!("`{role} {symbol}` has no meaning in play"))
