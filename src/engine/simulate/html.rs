@@ -17,6 +17,7 @@ h2 { font-size: 16px; margin: 22px 0 6px; }\n\
 .settings { color: #444; margin: 0 0 8px; }\n\
 svg.chart { display: block; background: #fff; border: 1px solid #ccc; border-radius: 4px; }\n\
 svg text { font: 12px system-ui, sans-serif; fill: #1b1b1b; }\n\
+svg path, svg line { fill: none; }\n\
 svg .axis { stroke: #999; stroke-width: 1; }\n\
 svg .grid { stroke: #e2e2e2; stroke-width: 1; }\n\
 svg .interval { stroke: #1b1b1b; stroke-width: 1.5; }\n\
@@ -264,7 +265,7 @@ pub fn curve_chart(figures: &Figures) -> String {
 /// The row deck's win rate against each column deck, red (loses) through
 /// white (even) to blue (wins).
 pub fn heat_map(matrix: &Matrix) -> String {
-    let (left, top, cell) = (130.0, 24.0, 72.0);
+    let (left, top, cell) = (130.0, 24.0, 84.0);
     let n = matrix.decks.len() as f64;
     let (width, height) = (left + n * cell + 10.0, top + n * cell + 10.0);
     let mut svg = format!(
@@ -285,16 +286,18 @@ pub fn heat_map(matrix: &Matrix) -> String {
     for (r, row) in matrix.cells.iter().enumerate() {
         for (c, rate) in row.iter().enumerate() {
             let (x, y) = (left + c as f64 * cell, top + r as f64 * cell);
-            let (fill, label) = match rate.as_ref().and_then(|rate| rate.rate.map(|v| (v, rate.trials))) {
-                Some((v, games)) => (heat(v), format!("{} ({games})", percent(Some(v)))),
-                None => ("#eeeeee".to_string(), "-".to_string()),
+            let (fill, label, games) = match rate.as_ref().and_then(|rate| rate.rate.map(|v| (v, rate.trials))) {
+                Some((v, games)) => (heat(v), percent(Some(v)), format!("{games} games")),
+                None => ("#eeeeee".to_string(), "-".to_string(), String::new()),
             };
             let _ = writeln!(
                 svg,
                 "<rect class=\"cell\" x=\"{x:.1}\" y=\"{y:.1}\" width=\"{cell}\" height=\"{cell}\" fill=\"{fill}\" stroke=\"#fff\"/>\
-                 <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{label}</text>",
-                x + cell / 2.0,
-                y + cell / 2.0 + 4.0
+                 <text x=\"{cx:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{label}</text>\
+                 <text x=\"{cx:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{games}</text>",
+                y + cell / 2.0,
+                y + cell / 2.0 + 15.0,
+                cx = x + cell / 2.0,
             );
         }
     }
