@@ -159,7 +159,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     let (document, text) = choose(&parsed, args.game.as_deref())?;
     let (settings, bots) = plan(args, document, text)?;
     refuse_overwriting_inputs(args)?;
-    let bar = progress_bar(settings.games_played().count() as u64);
+    let bar = progress_bar(settings.schedule().count);
     let play = |game: &GameSetup, log: Option<&mut dyn Write>| play_game(document, game, log);
     let outcome = run::run(&settings, &bots, &play, args.log, &|| bar.inc(1)).map_err(|failed| miette!("{failed}"))?;
     bar.finish_and_clear();
@@ -403,15 +403,17 @@ fn merge(files: &[PathBuf], args: &ReportArgs) -> Result<ExitCode> {
     }
     let merged = Report::merge(&reports).map_err(|e| {
         let named = |i: usize| files.get(i).map_or_else(String::new, |p| p.display().to_string());
-        let help = match &e {
+        match &e {
             report::MergeError::Settings(i, _)
             | report::MergeError::Overlap(i, _)
             | report::MergeError::Format(i, _) => {
-                format!("report {} is {}; report 1 is {}", i + 1, named(*i), named(0))
+                miette!(
+                    help = format!("report {} is {}; report 1 is {}", i + 1, named(*i), named(0)),
+                    "cannot merge: {e}"
+                )
             }
-            report::MergeError::Nothing => String::new(),
-        };
-        miette!(help = help, "cannot merge: {e}")
+            report::MergeError::Nothing | report::MergeError::TooLarge => miette!("cannot merge: {e}"),
+        }
     })?;
     if args.out.as_ref().is_some_and(|out| files.iter().any(|f| f == out)) {
         return Err(miette!("refusing to write the merged report over one of the reports merged"));

@@ -24,6 +24,11 @@ pub struct Report {
     pub figures: Figures,
 }
 
+/// The most cells (rounds × seats) the score curve of a report read back
+/// or merged may have: far more than any game's rounds and seats, and
+/// little memory, whatever a report read claims.
+pub const MAX_CURVE_CELLS: u64 = 4_000_000;
+
 /// Why reports do not merge.
 #[derive(Debug, PartialEq, Eq)]
 pub enum MergeError {
@@ -33,6 +38,8 @@ pub enum MergeError {
     Format(usize, u32),
     /// A report of another run: its index and the setting that differs.
     Settings(usize, &'static str),
+    /// Merged, the score curve would have more than [`MAX_CURVE_CELLS`].
+    TooLarge,
     /// A whole run given with another report, or a shard given twice:
     /// their games would count twice.
     Overlap(usize, String),
@@ -42,6 +49,9 @@ impl std::fmt::Display for MergeError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             MergeError::Nothing => write!(f, "no report to merge"),
+            MergeError::TooLarge => {
+                write!(f, "the merged score curve would have more than {MAX_CURVE_CELLS} rounds × seats")
+            }
             MergeError::Format(i, v) => {
                 write!(f, "report {} is of format {v}; this cardsmith reads format {FORMAT}", i + 1)
             }
@@ -89,6 +99,9 @@ impl Report {
             ));
         }
         let stored: Stored = serde_json::from_str(text).map_err(|e| format!("not a simulate report: {e}"))?;
+        if stored.summary.curve_cells() > MAX_CURVE_CELLS {
+            return Err(format!("its score curve has more than {MAX_CURVE_CELLS} rounds × seats"));
+        }
         Ok(Report::new(stored.settings, stored.summary))
     }
 
@@ -99,6 +112,11 @@ impl Report {
         let Some(first) = reports.first() else { return Err(MergeError::Nothing) };
         let mut parts: Vec<u64> = Vec::new();
         let count = first.settings.shard.as_ref().map_or(1, |s| s.count);
+        let rows = reports.iter().map(|r| r.summary.curve.len() as u64).max().unwrap_or(0);
+        let seats = reports.iter().map(|r| r.summary.seats() as u64).max().unwrap_or(0);
+        if rows.saturating_mul(seats) > MAX_CURVE_CELLS {
+            return Err(MergeError::TooLarge);
+        }
         let mut summary = Summary::default();
         for (i, report) in reports.iter().enumerate() {
             if report.format != FORMAT {

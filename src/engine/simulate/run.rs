@@ -7,7 +7,7 @@
 //! The engine is reached through one function the caller passes
 //! ([`PlayFn`]), so this module knows nothing of how a game is played.
 
-use super::settings::{BotChoice, GameSetup, Settings};
+use super::settings::{BotChoice, GameSetup, Schedule, Settings};
 use super::summary::Summary;
 use crate::engine::record::GameRecord;
 use rayon::prelude::*;
@@ -21,7 +21,8 @@ pub type PlayFn<'a> = dyn Fn(&GameSetup, Option<&mut dyn Write>) -> Result<GameR
 /// enough that merging costs nothing beside playing.
 const CHUNK: u64 = 64;
 
-/// Chunks played between two merges: bounds the summaries held at once.
+/// Chunks played between two merges: bounds the summaries held at once,
+/// so the memory of a run does not grow with its games.
 const BATCH: u64 = 64;
 
 /// What a run leaves.
@@ -58,17 +59,18 @@ pub fn run(
     logged: u64,
     done: &(dyn Fn() + Sync),
 ) -> Result<Outcome, GameFailed> {
-    let games: Vec<u64> = settings.games_played().collect();
-    let chunks: Vec<&[u64]> = games.chunks(CHUNK as usize).collect();
+    let schedule = settings.schedule();
+    let chunks = schedule.count.div_ceil(CHUNK);
     let mut outcome = Outcome { summary: Summary::default(), logs: Vec::new() };
-    for (b, batch) in chunks.chunks(BATCH as usize).enumerate() {
-        let first = b as u64 * BATCH * CHUNK;
+    let mut next = 0;
+    while next < chunks {
+        let batch = next..chunks.min(next + BATCH);
+        next = batch.end;
         let summed: Vec<Result<(Summary, Vec<u8>), GameFailed>> = batch
-            .par_iter()
-            .enumerate()
-            .map(|(c, chunk)| {
-                let start = first + c as u64 * CHUNK;
-                play_chunk(settings, bots, play, chunk, start, logged, done)
+            .into_par_iter()
+            .map(|chunk| {
+                let played = chunk * CHUNK..schedule.count.min((chunk + 1) * CHUNK);
+                play_chunk(settings, bots, play, schedule, played, logged, done)
             })
             .collect();
         for result in summed {
@@ -80,20 +82,20 @@ pub fn run(
     Ok(outcome)
 }
 
-/// Plays the games numbered `chunk`, the first of which is the run's
-/// `start`-th (from 0).
+/// Plays the games the run plays `played`-th (positions from 0).
 fn play_chunk(
     settings: &Settings,
     bots: &[BotChoice],
     play: &PlayFn,
-    chunk: &[u64],
-    start: u64,
+    schedule: Schedule,
+    played: std::ops::Range<u64>,
     logged: u64,
     done: &(dyn Fn() + Sync),
 ) -> Result<(Summary, Vec<u8>), GameFailed> {
     let mut summary = Summary::default();
     let mut logs = Vec::new();
-    for (position, &index) in (start..).zip(chunk) {
+    for position in played {
+        let index = schedule.game(position);
         let game = settings.game(index, bots);
         let failed = |message: String| GameFailed { index, seed: game.seed, message };
         let record = if position < logged {

@@ -155,14 +155,31 @@ impl Settings {
         setup
     }
 
-    /// The numbers of the games this run plays: all of them, or, for the
-    /// shard K/N, those whose number modulo N is K − 1.
-    pub fn games_played(&self) -> impl Iterator<Item = u64> {
+    /// The games this run plays: all of them, or, for the shard K/N, those
+    /// whose number modulo N is K − 1.  The `p`-th (from 0) is game
+    /// `first + p · step`; there are `count`.
+    pub fn schedule(&self) -> Schedule {
         let (k, n) = match &self.shard {
-            Some(Shards { count, parts }) if parts.len() == 1 => (parts[0], *count),
+            Some(Shards { count, parts }) if parts.len() == 1 => (parts[0].max(1), (*count).max(1)),
             _ => (1, 1),
         };
-        (k.saturating_sub(1)..self.total_games()).step_by(usize::try_from(n.max(1)).unwrap_or(usize::MAX))
+        let (first, total) = (k - 1, self.total_games());
+        Schedule { first, step: n, count: total.saturating_sub(first).div_ceil(n) }
+    }
+}
+
+/// Which games a run plays: `count` games, numbered `first`, `first + step` …
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Schedule {
+    pub first: u64,
+    pub step: u64,
+    pub count: u64,
+}
+
+impl Schedule {
+    /// The number of the `p`-th game played.
+    pub fn game(&self, p: u64) -> u64 {
+        self.first + p * self.step
     }
 }
 

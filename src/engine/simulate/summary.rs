@@ -213,6 +213,11 @@ impl Summary {
         self.wins.len().max(self.final_scores.len()).max(rows)
     }
 
+    /// The score curve's cells once merged: rounds × seats.
+    pub fn curve_cells(&self) -> u64 {
+        (self.curve.len() as u64).saturating_mul(self.seats() as u64)
+    }
+
     /// The sum of the seat's scores at the end of round `r + 1` (0-based
     /// `r`), every game that ended before counting its final score.
     pub fn curve_at(&self, r: usize, seat: usize) -> i128 {

@@ -313,3 +313,21 @@ fn the_page_draws_a_chart_per_figure() {
     assert!(!page.contains("<script") && !page.contains("href=") && !page.contains("src="));
     assert_eq!(page.matches("http://").count(), page.matches("http://www.w3.org/2000/svg").count());
 }
+
+#[test]
+fn a_report_claiming_a_huge_curve_is_refused_before_it_is_filled_in() {
+    let mut wide = summary_of(0..1);
+    wide.wins = vec![0; 2_000];
+    let mut long = summary_of(0..1);
+    long.curve = vec![Vec::new(); 3_000];
+    let shard = |k: u64, summary: Summary| {
+        let mut settings = settings();
+        settings.shard = Some(Shards { count: 2, parts: vec![k] });
+        Report { format: super::report::FORMAT, figures: Figures::of(&Summary::default(), &[]), settings, summary }
+    };
+    assert_eq!(Report::merge(&[shard(1, wide), shard(2, long.clone())]), Err(MergeError::TooLarge));
+    let mut huge = long;
+    huge.wins = vec![0; 2_000];
+    let text = serde_json::to_string(&shard(1, huge)).expect("JSON");
+    assert!(Report::from_json(&text).expect_err("refused").contains("more than 4000000 rounds × seats"));
+}
