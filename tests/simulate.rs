@@ -204,6 +204,27 @@ fn without_the_play_engine_a_run_stops_at_its_first_game_and_says_why() {
     assert!(!dir.path().join("report.txt").exists());
 }
 
+#[cfg(unix)]
+#[test]
+fn devices_and_oversized_reports_are_refused_unread() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = cardsmith(&["simulate", "--data", "/dev/zero", "--games", "1", "--seed", "1"], dir.path());
+    assert_eq!(data.status.code(), Some(2));
+    assert!(stderr(&data).contains("/dev/zero is a device, not a regular file"), "{}", stderr(&data));
+    let merged = cardsmith(&["simulate", "merge", "/dev/zero"], dir.path());
+    assert_eq!(merged.status.code(), Some(2));
+    assert!(stderr(&merged).contains("/dev/zero is a device, not a regular file"), "{}", stderr(&merged));
+    // Sparse: 100 MiB of nothing, never read.
+    let huge = dir.path().join("huge.json");
+    std::fs::File::create(&huge).and_then(|f| f.set_len(100 << 20)).expect("sparse file");
+    let refused = cardsmith(&["simulate", "merge", "huge.json"], dir.path());
+    assert!(stderr(&refused).contains("the most a simulate report may hold"), "{}", stderr(&refused));
+    // Small, but millions of values.
+    std::fs::write(dir.path().join("many.json"), format!("[{}0]", "0,".repeat(2_100_000))).expect("written");
+    let many = cardsmith(&["simulate", "merge", "many.json"], dir.path());
+    assert!(stderr(&many).contains("more than 2000000 JSON values"), "{}", stderr(&many));
+}
+
 const FLAGS: &[&str] = &[
     "--headless",
     "--no-sandbox",
