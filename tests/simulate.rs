@@ -190,6 +190,44 @@ fn the_command_checks_bots_decks_seats_and_shards_against_the_data() {
     assert!(stderr(&bundled).contains("`dreadnaught-2e` declares no play"), "{}", stderr(&bundled));
 }
 
+/// A shard that holds no game (four shards of two games) is played
+/// without the engine: the whole path from the data to the written report
+/// and log.
+#[test]
+fn a_shard_without_games_writes_an_empty_report_and_log() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("tiny.json"), TINY).expect("written");
+    let mut args = vec!["simulate", "--data", "tiny.json", "--games", "2", "--seed", "5", "--shard", "3/4"];
+    args.extend(["--bot", "2=greedy", "--bot", "3=search", "--deck", "1=Red", "--log", "3", "--format", "json"]);
+    args.extend(["-o", "part3.json"]);
+    let output = cardsmith(&args, dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(std::fs::read(dir.path().join("simulate-log.txt")).expect("the log"), b"");
+    let report = Report::from_json(&std::fs::read_to_string(dir.path().join("part3.json")).expect("the report"))
+        .expect("a report");
+    let expected = Settings {
+        game: "tiny".into(),
+        data: cardsmith::engine::simulate::settings::fingerprint(TINY.as_bytes()),
+        games: 2,
+        seed: 5,
+        bots: vec!["random".into(), "greedy:first".into(), "search:100".into()],
+        decks: vec![Some("Red".into()), None, None],
+        matrix: Vec::new(),
+        shard: Some(Shards { count: 4, parts: vec![3] }),
+    };
+    assert_eq!(report.settings, expected);
+    assert_eq!(report.summary, Summary::default());
+    for format in ["text", "html"] {
+        let shown = cardsmith(&["simulate", "merge", "part3.json", "--format", format], dir.path());
+        assert_eq!(shown.status.code(), Some(0), "{}", stderr(&shown));
+        let shown = String::from_utf8_lossy(&shown.stdout);
+        assert!(shown.contains("shards: 3/4 (not the whole run)") || shown.contains("shards 3/4 only"), "{shown}");
+    }
+    let none = cardsmith(&["simulate", "--data", "tiny.json", "--games", "0", "--seed", "1"], dir.path());
+    assert_eq!(none.status.code(), Some(2));
+    assert!(stderr(&none).contains("--games 0 plays nothing"), "{}", stderr(&none));
+}
+
 /// Until the play engine is in the build, a run that gets as far as
 /// playing says so (and writes nothing); this test then gives way to one
 /// that plays.

@@ -246,6 +246,9 @@ fn seat_value<'a>(text: &'a str, option: &str) -> Result<(usize, &'a str)> {
 /// The settings of the run and each seat's bot, every name checked against
 /// the document.
 fn plan(args: &Args, document: &Document, text: &str) -> Result<(Settings, Vec<BotChoice>)> {
+    if args.games == Some(0) {
+        return Err(miette!("--games 0 plays nothing: ask for one game or more"));
+    }
     let mut chosen_bots = Vec::new();
     for given in &args.bots {
         let (seat, bot) = seat_value(given, "--bot")?;

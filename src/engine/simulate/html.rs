@@ -147,7 +147,13 @@ pub fn wins_chart(figures: &Figures) -> String {
     }
     if let Some(first) = &figures.first_player {
         let x = left + first.fair * width;
-        let _ = writeln!(svg, "<line class=\"fair\" x1=\"{x:.2}\" y1=\"8\" x2=\"{x:.2}\" y2=\"{}\"/>", height - 24);
+        let _ = writeln!(
+            svg,
+            "<line class=\"fair\" x1=\"{x:.2}\" y1=\"8\" x2=\"{x:.2}\" y2=\"{}\"><title>a fair seat's share of the \
+             decided games: {}</title></line>",
+            height - 24,
+            percent(Some(first.fair))
+        );
     }
     svg.push_str("</svg>\n");
     svg
