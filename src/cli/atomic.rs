@@ -446,6 +446,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_whole_file_is_written_new_or_in_place_and_nothing_else_is_left() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("report.json");
+        write_whole_file(&path, b"first").expect("written");
+        write_whole_file(&path, b"second").expect("replaced");
+        assert_eq!(std::fs::read(&path).expect("read"), b"second");
+        assert_eq!(std::fs::read_dir(dir.path()).expect("folder").count(), 1);
+        let folder = dir.path().join("folder");
+        std::fs::create_dir(&folder).expect("folder");
+        assert!(write_whole_file(&folder, b"x").is_err());
+        assert_eq!(std::fs::read_dir(dir.path()).expect("folder").count(), 2);
+    }
+
+    #[test]
     fn a_file_that_no_longer_holds_what_was_read_is_left_as_it_is() {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("a.cards");
