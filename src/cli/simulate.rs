@@ -161,8 +161,9 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     refuse_overwriting_inputs(args)?;
     let bar = progress_bar(settings.schedule().count);
     let play = |game: &GameSetup, log: Option<&mut dyn Write>| play_game(document, game, log);
-    let outcome = run::run(&settings, &bots, &play, args.log, &|| bar.inc(1)).map_err(|failed| miette!("{failed}"))?;
+    let outcome = run::run(&settings, &bots, &play, args.log, &|| bar.inc(1));
     bar.finish_and_clear();
+    let outcome = outcome.map_err(|failed| miette!("{failed}"))?;
     if args.log > 0 {
         atomic::write_whole_file(&args.log_file, &outcome.logs)?;
     }
