@@ -297,6 +297,31 @@ pub fn create_file(path: &Path, text: &str) -> Result<()> {
     Ok(())
 }
 
+/// Writes a file whole and atomically, new or in place of the file of that
+/// name: the bytes are written and flushed beside it, then renamed over it,
+/// so a reader sees the old file or the new one, never part of either.
+pub fn write_whole_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    let (dir, name) = split(path)?;
+    if std::fs::symlink_metadata(path).is_ok_and(|meta| meta.is_dir()) {
+        return Err(miette!("cannot write {}: it is a folder", path.display()));
+    }
+    let temp = dir.join(format!(".{name}.cardsmith-{}", std::process::id()));
+    // A file left by a killed run with the same process id is stale.
+    let _ = std::fs::remove_file(&temp);
+    let written = (|| -> std::io::Result<()> {
+        let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&temp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&temp, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    written.into_diagnostic().wrap_err_with(|| format!("cannot write {}", path.display()))?;
+    let _ = std::fs::File::open(&dir).and_then(|folder| folder.sync_all());
+    Ok(())
+}
+
 /// What became of a file [`replace_file`] was asked to replace.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Replaced {
@@ -419,6 +444,20 @@ fn write_beside(target: &Path, temp: &Path, bytes: &[u8]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_whole_file_is_written_new_or_in_place_and_nothing_else_is_left() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("report.json");
+        write_whole_file(&path, b"first").expect("written");
+        write_whole_file(&path, b"second").expect("replaced");
+        assert_eq!(std::fs::read(&path).expect("read"), b"second");
+        assert_eq!(std::fs::read_dir(dir.path()).expect("folder").count(), 1);
+        let folder = dir.path().join("folder");
+        std::fs::create_dir(&folder).expect("folder");
+        assert!(write_whole_file(&folder, b"x").is_err());
+        assert_eq!(std::fs::read_dir(dir.path()).expect("folder").count(), 2);
+    }
 
     #[test]
     fn a_file_that_no_longer_holds_what_was_read_is_left_as_it_is() {

@@ -68,6 +68,19 @@ pub const ENGINE_DATA: Limit = Limit {
 /// holds about 1,700,000, and a value parsed takes at most about 350 bytes.
 pub const ENGINE_DATA_VALUES: usize = 2_000_000;
 
+/// A report of `cardsmith simulate --format json`, for `simulate merge`:
+/// its totals grow with the cards and the rounds, not with the games, so
+/// even a game of thousands of cards writes a few megabytes.
+pub const SIMULATE_REPORT: Limit = Limit {
+    bytes: 64 << 20,
+    what: "a simulate report",
+    help: "pass reports written by `cardsmith simulate --format json`",
+};
+
+/// The most JSON values a simulate report may hold, counted before it is
+/// parsed, as for engine data ([`ENGINE_DATA_VALUES`]).
+pub const SIMULATE_REPORT_VALUES: usize = 2_000_000;
+
 /// A card or ruleset file: at most one byte past the checker's limit, so that
 /// the checker reports a longer file with its own diagnostic (E0009
 /// file-too-large) without the rest being read.

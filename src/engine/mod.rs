@@ -13,5 +13,6 @@
 pub mod data;
 pub mod record;
 pub mod semantics;
+pub mod simulate;
 pub mod text;
 pub mod timeline;
