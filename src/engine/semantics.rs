@@ -17,7 +17,9 @@ use serde::Deserialize;
 /// An expression with the text it was written as.
 #[derive(Clone, Debug, Deserialize)]
 pub struct Expression {
-    /// The expression as written in the ruleset: `count(lit) >= 2`.
+    /// The expression as written in the ruleset: `count(lit) >= 2`
+    /// (for people; play reads only the tree).
+    #[serde(default)]
     pub source: String,
     pub tree: Expr,
 }
@@ -29,12 +31,19 @@ pub struct Expression {
 #[serde(tag = "op", rename_all = "kebab-case")]
 pub enum Expr {
     /// A whole number.
-    Int { value: i64 },
+    Int {
+        value: i64,
+    },
     /// A name of the ruleset compared with a card's field (`weavers`).
-    Name { value: String },
+    Name {
+        value: String,
+    },
     /// The value of a counter of a player (`of`: you or opponent) or of the
     /// table (a shared counter).
-    Counter { id: String, of: Whose },
+    Counter {
+        id: String,
+        of: Whose,
+    },
     /// Cards in a zone matching the filter (every card when none).
     Count {
         zone: String,
@@ -60,7 +69,9 @@ pub enum Expr {
     /// The number of the current round, from 1.
     Round,
     /// A quantity the ruleset declares, by id: its own expression.
-    Quantity { id: String },
+    Quantity {
+        id: String,
+    },
     /// A condition the ruleset declares, by id, with the arguments given.
     Condition {
         id: String,
@@ -69,27 +80,47 @@ pub enum Expr {
     },
     /// A parameter of the condition or quantity being evaluated: the value
     /// the card gave it (`when guild-ally weavers`: `weavers`).
-    Param { name: String },
+    Param {
+        name: String,
+    },
     /// In a filter: the tested card's value of a field, a number or a name
     /// (a card without the field has none, and every comparison with it is
     /// false).
-    Field { name: String },
+    Field {
+        name: String,
+    },
     /// In a filter: whether the tested card is of this kind.
-    Kind { id: String },
+    Kind {
+        id: String,
+    },
     /// In a filter: whether the tested card has this tag.
-    Tag { id: String },
+    Tag {
+        id: String,
+    },
     /// In a filter: whether the tested card is the card being resolved
     /// (or the one a `for-each` is at).
     This,
-    Not { operand: Box<Expr> },
-    And { operands: Vec<Expr> },
-    Or { operands: Vec<Expr> },
+    Not {
+        operand: Box<Expr>,
+    },
+    And {
+        operands: Vec<Expr>,
+    },
+    Or {
+        operands: Vec<Expr>,
+    },
     /// `first op operand op operand …`, from the left; division rounds
     /// toward zero and a division by zero is 0.
-    Arith { first: Box<Expr>, rest: Vec<(ArithOp, Expr)> },
+    Arith {
+        first: Box<Expr>,
+        rest: Vec<(ArithOp, Expr)>,
+    },
     /// `a < b <= c`: every comparison holds.  Names compare only for
     /// (in)equality.
-    Compare { first: Box<Expr>, rest: Vec<(CmpOp, Expr)> },
+    Compare {
+        first: Box<Expr>,
+        rest: Vec<(CmpOp, Expr)>,
+    },
 }
 
 /// An argument of a condition in an expression.
@@ -247,6 +278,9 @@ pub struct Zone {
     pub owner: Owner,
     #[serde(default)]
     pub ordered: bool,
+    /// Who may see its cards (everyone when the document does not say).
+    #[serde(default)]
+    pub visibility: Visibility,
     #[serde(default)]
     pub limit: Option<i64>,
     /// Kinds it may hold; every kind when empty.
@@ -261,6 +295,20 @@ pub struct Zone {
     /// of this zone (a market row from the market deck).
     #[serde(default)]
     pub restock: Option<String>,
+}
+
+/// Who sees a zone's cards: everyone, its owner only, or no one (the
+/// others, and for `hidden` everyone, see how many cards it holds).
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Visibility {
+    #[default]
+    Public,
+    Private,
+    Hidden,
+    /// A visibility this engine does not know: shown as hidden.
+    #[serde(other)]
+    Other,
 }
 
 /// An action a player may take in a phase.
