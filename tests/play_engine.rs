@@ -267,3 +267,41 @@ fn the_greedy_bot_beats_random_play() {
         .count();
     assert!(wins > 55, "{wins} wins of 100");
 }
+
+/// `cardsmith play` with the given arguments and standard input.
+fn play_command(args: &[&str], input: &str) -> std::process::Output {
+    use std::io::Write;
+    let data = format!("{}/tests/play/lantern-market.json", env!("CARGO_MANIFEST_DIR"));
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cardsmith"))
+        .args(["play", "--data", &data])
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("cardsmith runs");
+    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("input written");
+    child.wait_with_output().expect("cardsmith ends")
+}
+
+#[test]
+fn the_play_command_plays_bots_and_people() {
+    let bots = play_command(&["--seed", "4", "--seat", "1=random", "--seat", "2=greedy:lamplighter"], "");
+    let text = String::from_utf8_lossy(&bots.stdout);
+    assert!(bots.status.success(), "{}", String::from_utf8_lossy(&bots.stderr));
+    assert!(text.starts_with("seed 4\n") && text.contains("rounds: "), "{text}");
+    assert_eq!(play_command(&["--seed", "4", "--seat", "1=random", "--seat", "2=greedy"], "").stdout, bots.stdout);
+
+    // A person sees its own hand, not the other's, picks by number, and
+    // the end of the input ends the game.
+    let person = play_command(&["--seed", "4"], "x\n1\n");
+    let text = String::from_utf8_lossy(&person.stdout);
+    assert!(person.status.success(), "{}", String::from_utf8_lossy(&person.stderr));
+    assert!(text.contains("your decision:\n  1. ") && text.contains("a number from 1 to"), "{text}");
+    assert!(text.contains("Hand (second): 5 cards") && text.contains("Hand (first): "), "{text}");
+    assert!(text.contains("the game ends here"), "{text}");
+
+    let wrong = play_command(&["--seat", "2=clever"], "");
+    assert_eq!(wrong.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&wrong.stderr).contains("not a kind of player"));
+}

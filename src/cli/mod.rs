@@ -13,6 +13,7 @@ mod lint;
 mod lsp;
 mod new;
 mod output;
+mod play;
 mod print;
 mod project;
 mod read;
@@ -40,6 +41,7 @@ Examples:
                                            PDF sheets with duplex backs, PNGs, an HTML preview, TTS decks
   cardsmith timeline --play \"1:Kinetic Strike\" --play \"2:Flak Batteries\"
                                            the order in which a turn's effects resolve
+  cardsmith play --seat 2=search           a game in the terminal against the bots
   cardsmith rules dreadnaught-2e           a bundled ruleset, numbered as its diagnostics cite it
   cardsmith explain E0304                  what a diagnostic code means
   cardsmith new my-ship --game dreadnaught-2e
@@ -140,6 +142,8 @@ enum Command {
     Schema,
     /// Print the order in which the effects of a turn's cards resolve
     Timeline(timeline::Args),
+    /// Play one game in the terminal, against bots or between them
+    Play(play::Args),
     /// Print a bundled ruleset with the line numbers its diagnostics cite, or write it to a new file
     #[command(
         after_help = "Without ID, lists the bundled rulesets.  A diagnostic pointing at `<bundled>/ID.rules:LINE` points at that line of `cardsmith rules ID`.\n--out writes the ruleset exactly as bundled, a start for a ruleset of your own; an existing file is never replaced."
@@ -259,6 +263,7 @@ pub fn main() -> ExitCode {
         }
         Command::Schema => stdout(&cardsmith::backend::schema::text()).map(|()| ExitCode::SUCCESS),
         Command::Timeline(args) => timeline::run(&args),
+        Command::Play(args) => play::run(&args),
         Command::Rules { id, out } => rules::run(id.as_deref(), out.as_deref()),
         Command::Explain { code, list } => explain::run(code.as_deref(), list),
         Command::New { name, game, ruleset } => new::run(&name, game.as_deref(), ruleset),
