@@ -52,8 +52,10 @@ impl Decision {
 impl<'t> Game<'t> {
     /// The legal decisions now, in a fixed order: the phase's actions in
     /// order (each card of an action's zone in the zone's order, one per
-    /// card name), then pass; or a choice's options; or the cards a move
-    /// may take.  Empty once the game is over.
+    /// card name, when the action is open, under its limit, its cost can be
+    /// paid and its destination takes the card), then pass; or a choice's
+    /// options; or the cards a `chosen` move may take (one per card name).
+    /// Empty once the game is over.
     pub fn decisions(&self) -> Vec<Decision> {
         let mut out = Vec::new();
         self.decisions_into(&mut out);

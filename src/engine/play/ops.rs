@@ -429,3 +429,110 @@ fn list_next(t: &super::Table, ops: u32, at: &mut u32) -> Option<(u32, u32)> {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{DecisionKind, Game, Seating, Table};
+    use crate::engine::data::Document;
+
+    fn table() -> Table {
+        let text = include_str!("../../../tests/play/lantern-market.json");
+        let doc = Document::from_json(text).expect("engine data");
+        Table::new(&doc, &Seating::default()).expect("playable")
+    }
+
+    fn zone(t: &Table, id: &str) -> u16 {
+        t.zones.iter().position(|z| z.id == id).expect("a zone") as u16
+    }
+
+    fn counter(t: &Table, id: &str) -> u16 {
+        t.counters.iter().position(|c| c.id == id).expect("a counter") as u16
+    }
+
+    fn instance(t: &Table, name: &str) -> u16 {
+        (0..t.instances.len() as u16).find(|&c| t.card_name(c) == name).expect("a card in play")
+    }
+
+    /// A game stopped at its first decision, with seat 0's hand emptied
+    /// into its discard pile and its counters set.
+    fn game<'t>(t: &'t Table, coin: i64) -> Game<'t> {
+        let mut game = Game::new(t, 9);
+        let (hand, discard) = (t.zone_slot(zone(t, "hand"), 0), t.zone_slot(zone(t, "discard"), 0));
+        for card in game.slot(hand).to_vec() {
+            game.relocate(card, discard);
+        }
+        game.counters[t.counter_slot(counter(t, "coin"), 0)] = coin;
+        game.frames.clear();
+        game.pending = None;
+        game
+    }
+
+    /// Resolves a card's reveal block for seat 0 up to its first decision.
+    fn resolve(game: &mut Game, name: &str) -> u16 {
+        let t = game.t;
+        let card = instance(t, name);
+        let reveal = t.action_names.iter().position(|a| a == "reveal").expect("the reveal action");
+        let body = t.actions[reveal].resolve[t.card_of(card) as usize].expect("a reveal block");
+        game.push_body(body, 0, Some(card));
+        game.run();
+        card
+    }
+
+    fn count(game: &Game, zone_id: &str) -> usize {
+        game.slot(game.t.zone_slot(zone(game.t, zone_id), 0)).len()
+    }
+
+    #[test]
+    fn a_failed_pay_ends_the_block_and_last_carries_what_was_paid() {
+        let t = table();
+        let coin = t.counter_slot(counter(&t, "coin"), 0);
+        let mut poor = game(&t, 1);
+        resolve(&mut poor, "Bargain Hunter");
+        assert_eq!((poor.counters[coin], count(&poor, "hand")), (1, 0), "nothing paid, nothing drawn");
+        let mut rich = game(&t, 3);
+        resolve(&mut rich, "Bargain Hunter");
+        assert_eq!((rich.counters[coin], count(&rich, "hand")), (1, 2), "2 paid, that many drawn");
+        assert!(rich.frames.is_empty() && rich.pending.is_none());
+    }
+
+    #[test]
+    fn a_chosen_move_and_a_choice_stop_for_the_seat() {
+        let t = table();
+        let mut game = game(&t, 0);
+        resolve(&mut game, "Night Crier");
+        assert_eq!(count(&game, "hand"), 2);
+        assert_eq!(game.to_act(), Some(0));
+        let decisions = game.decisions();
+        assert!(!decisions.is_empty() && decisions.iter().all(|d| matches!(d.kind, DecisionKind::Card { .. })));
+        let discarded = count(&game, "discard");
+        game.apply(&decisions[0]).expect("legal");
+        assert_eq!((count(&game, "hand"), count(&game, "discard")), (1, discarded + 1));
+        assert!(game.frames.is_empty());
+
+        let mut game = self::game(&t, 0);
+        resolve(&mut game, "Glassblower's Stall");
+        let options = game.decisions();
+        assert_eq!(options.len(), 2);
+        assert!(game.label(&options[1]).contains("gain card 1; gain renown 1"), "{}", game.label(&options[1]));
+        game.apply(&options[1]).expect("legal");
+        let renown = t.counter_slot(counter(&t, "renown"), 0);
+        assert_eq!((game.counters[renown], count(&game, "hand")), (1, 1));
+    }
+
+    #[test]
+    fn a_declared_condition_reads_the_cards_arguments_and_this() {
+        let t = table();
+        let renown = t.counter_slot(counter(&t, "renown"), 0);
+        let revealed = t.zone_slot(zone(&t, "revealed"), 0);
+        let mut alone = game(&t, 0);
+        let awning = instance(&t, "Silk Awning");
+        alone.relocate(awning, revealed);
+        resolve(&mut alone, "Silk Awning");
+        assert_eq!(alone.counters[renown], 0, "the card itself is no ally");
+        let mut allied = game(&t, 0);
+        allied.relocate(awning, revealed);
+        allied.relocate(instance(&t, "Paper Lantern"), revealed);
+        resolve(&mut allied, "Silk Awning");
+        assert_eq!(allied.counters[renown], 1);
+    }
+}

@@ -54,7 +54,8 @@ pub struct Game<'t> {
     /// `uses[seat * cards + card]`: acquired, played.
     pub(crate) uses: Vec<[u32; 2]>,
     pub(crate) decisions: u32,
-    pub(crate) curve: Vec<Vec<i64>>,
+    /// Each seat's score at the end of each round, round after round.
+    pub(crate) curve: Vec<i64>,
     pub(crate) ended: Option<Ended>,
     pub(crate) log: Option<Vec<String>>,
 }
@@ -308,10 +309,10 @@ impl<'t> Game<'t> {
         GameRecord {
             seed: self.seed,
             winner: if top.len() == 1 { Some(top[0]) } else { None },
-            rounds: self.curve.len() as u32,
+            rounds: (self.curve.len() / self.t.seats.max(1)) as u32,
             ended: self.ended.unwrap_or(Ended::RoundLimit),
             scores,
-            curve: self.curve.clone(),
+            curve: self.curve.chunks(self.t.seats.max(1)).map(<[i64]>::to_vec).collect(),
             cards,
             decisions: self.decisions,
         }

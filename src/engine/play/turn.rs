@@ -201,7 +201,7 @@ impl Game<'_> {
         let scores = self.scores();
         let round = self.round;
         self.note(|| format!("end of round {round}: scores {scores:?}"));
-        self.curve.push(scores);
+        self.curve.extend_from_slice(&scores);
         let ended = if self.truth(&t.ends_when, &Env::of(0, None)) {
             Some(Ended::Condition)
         } else if self.round >= t.round_limit {
