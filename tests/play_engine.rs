@@ -305,3 +305,24 @@ fn the_play_command_plays_bots_and_people() {
     assert_eq!(wrong.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&wrong.stderr).contains("not a kind of player"));
 }
+
+/// A ruleset that names a condition inside itself, or nests repeats of a
+/// million, still gives a game that ends, in bounded time.
+#[test]
+fn a_hostile_ruleset_still_ends() {
+    let mut value: serde_json::Value = serde_json::from_str(&text("lantern-market")).expect("JSON");
+    let itself = serde_json::json!({"source": "has-oil", "tree": {"op": "condition", "id": "has-oil", "args": []}});
+    value["ruleset"]["conditions"][1]["means"] = itself;
+    let million = serde_json::json!({"source": "1000000", "tree": {"op": "int", "value": 1_000_000}});
+    let add = value["ruleset"]["symbols"][0]["does"][0]["ops"][0].clone();
+    let inner = serde_json::json!({"do": "repeat", "times": million, "ops": [add]});
+    let outer = serde_json::json!({"do": "repeat", "times": million, "ops": [inner]});
+    value["ruleset"]["symbols"][0]["does"][0]["ops"] = serde_json::json!([outer]);
+    value["ruleset"]["play"]["round_limit"] = serde_json::json!(2);
+    let doc: Document = serde_json::from_value(value).expect("engine data");
+    let table = table(&doc);
+    let start = std::time::Instant::now();
+    let record = play_game(&table, &[BotKind::Random, BotKind::Random], 3, None).expect("a game");
+    assert_eq!(record.rounds, 2);
+    assert!(start.elapsed().as_secs() < 60, "{:?}", start.elapsed());
+}

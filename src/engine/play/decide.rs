@@ -193,7 +193,7 @@ impl<'t> Game<'t> {
     /// Applies a decision taken from [`Game::decisions`] as it stands.
     pub fn apply_legal(&mut self, decision: &Decision) {
         let t = self.t;
-        self.decisions += 1;
+        self.decisions = self.decisions.saturating_add(1);
         self.pending = None;
         let seat = decision.seat;
         if self.log.is_some() {

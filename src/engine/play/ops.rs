@@ -10,6 +10,10 @@ use crate::engine::semantics::Pick;
 
 /// The most times a `repeat` runs.
 pub const MAX_REPEAT: i64 = 10_000;
+/// The most steps one run of procedures may take before a decision or the
+/// next phase: past it the running procedures stop (a ruleset could nest
+/// `repeat`s into more work than any game needs).
+pub const MAX_STEPS: u32 = 1_000_000;
 /// The deepest the continuation stack grows (each frame is a nested block
 /// or procedure, which the table bounds already).
 const MAX_FRAMES: usize = 1_024;
@@ -99,7 +103,13 @@ impl Game<'_> {
 
     /// Runs frames until the stack is empty or a decision is pending.
     pub(crate) fn run(&mut self) {
+        let mut steps = 0u32;
         while self.pending.is_none() {
+            steps += 1;
+            if steps > MAX_STEPS && !self.frames.is_empty() {
+                self.note(|| format!("  stopped after {MAX_STEPS} steps"));
+                self.frames.clear();
+            }
             let Some(top) = self.frames.last_mut() else { return };
             let next = match &mut top.kind {
                 FrameKind::Proc { ops, at } | FrameKind::Ops { ops, at } => list_next(self.t, *ops, at),
@@ -290,7 +300,8 @@ impl Game<'_> {
                 }
             }
             COp::Move(mv) if mv.pick == Pick::Chosen => {
-                let left = self.num(&mv.count, &env).clamp(0, i64::from(u32::MAX)) as u32;
+                // Each card is a decision: at most as many as there are cards.
+                let left = self.num(&mv.count, &env).clamp(0, self.cap as i64) as u32;
                 let kind = FrameKind::Chosen { ops, at, left, moved: 0 };
                 self.push(Frame::new(kind, env.you, env.this, env.amount));
             }
@@ -366,7 +377,8 @@ impl Game<'_> {
     /// A move from the top, at random, or of every matching card.
     fn do_move(&mut self, mv: &MoveOp, env: &Env) -> i64 {
         let (from, to) = self.move_slots(mv, env);
-        let count = if mv.pick == Pick::All { usize::MAX } else { self.num(&mv.count, env).max(0) as usize };
+        let count =
+            if mv.pick == Pick::All { usize::MAX } else { self.num(&mv.count, env).clamp(0, self.cap as i64) as usize };
         let mut moved: Vec<u16> = Vec::new();
         if mv.pick == Pick::All {
             let cards: Vec<u16> = self.slot(from).to_vec();

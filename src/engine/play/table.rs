@@ -691,6 +691,12 @@ impl<'d> Builder<'d> {
             }
         }
         let zone_slots = slot_owner.len();
+        if zone_slots.saturating_mul(instances.len()) > MAX_ZONE_ROOM {
+            return Err(PlayError(format!(
+                "{} cards in {zone_slots} zones (every seat's counted) is more than a game here holds",
+                instances.len()
+            )));
+        }
         Ok(Table {
             seats: self.seats,
             seat_names,
@@ -714,7 +720,7 @@ impl<'d> Builder<'d> {
             phases,
             setup,
             ends_when,
-            round_limit: self.play.round_limit.max(1),
+            round_limit: self.play.round_limit.clamp(1, MAX_ROUNDS),
             score,
             slot_owner,
             restocking,
@@ -956,6 +962,13 @@ impl<'d> Builder<'d> {
         Ok(cards)
     }
 }
+
+/// The most room a game keeps for its zones (each zone of each seat has
+/// room for every card in play): 32 MiB of card numbers.
+const MAX_ZONE_ROOM: usize = 1 << 24;
+
+/// The most rounds a game lasts, whatever its round limit.
+pub const MAX_ROUNDS: u32 = 100_000;
 
 fn too_many() -> PlayError {
     PlayError("more than 65,535 cards would be in play".into())
