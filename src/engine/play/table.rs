@@ -658,16 +658,7 @@ impl<'d> Builder<'d> {
         let ends_when = self.expression(&self.play.ends_when, "ends-when")?;
         let score = self.expression(&self.play.score, "score")?;
         let cards = self.cards()?;
-        let nfields = self.fields.list.len();
-        let mut fields = vec![Val::None; doc.cards.len() * nfields];
-        for (c, card) in doc.cards.iter().enumerate() {
-            for field in &card.body.fields {
-                let f = self.fields.get(&field.name) as usize;
-                if let Some(value) = field.values.first() {
-                    fields[c * nfields + f] = self.value(value);
-                }
-            }
-        }
+        let (nfields, fields) = self.field_values();
         for (c, def) in conditions.iter().enumerate() {
             let id = &doc.ruleset.conditions[c].id;
             if def.means.is_none() && self.used_condition(c) {
@@ -682,14 +673,7 @@ impl<'d> Builder<'d> {
             })
             .collect();
         let counter_slots = self.counters.iter().map(|c| if c.shared { 1 } else { self.seats }).sum();
-        let mut slot_owner = Vec::new();
-        for (i, zone) in self.zones.iter().enumerate() {
-            if zone.shared {
-                slot_owner.push((i, None));
-            } else {
-                slot_owner.extend((0..self.seats).map(|s| (i, Some(s))));
-            }
-        }
+        let slot_owner = self.slot_owner();
         let zone_slots = slot_owner.len();
         if zone_slots.saturating_mul(instances.len()) > MAX_ZONE_ROOM {
             return Err(PlayError(format!(
@@ -725,6 +709,35 @@ impl<'d> Builder<'d> {
             slot_owner,
             restocking,
         })
+    }
+
+    /// Each card's first value of each field, `[card * nfields + field]`.
+    fn field_values(&mut self) -> (usize, Vec<Val>) {
+        let doc = self.doc;
+        let nfields = self.fields.list.len();
+        let mut fields = vec![Val::None; doc.cards.len() * nfields];
+        for (c, card) in doc.cards.iter().enumerate() {
+            for field in &card.body.fields {
+                let f = self.fields.get(&field.name) as usize;
+                if let Some(value) = field.values.first() {
+                    fields[c * nfields + f] = self.value(value);
+                }
+            }
+        }
+        (nfields, fields)
+    }
+
+    /// The zone and seat of each zone slot, in slot order.
+    fn slot_owner(&self) -> Vec<(usize, Option<usize>)> {
+        let mut owners = Vec::new();
+        for (i, zone) in self.zones.iter().enumerate() {
+            if zone.shared {
+                owners.push((i, None));
+            } else {
+                owners.extend((0..self.seats).map(|s| (i, Some(s))));
+            }
+        }
+        owners
     }
 
     fn used_condition(&self, condition: usize) -> bool {
