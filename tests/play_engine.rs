@@ -301,6 +301,12 @@ fn the_play_command_plays_bots_and_people() {
     assert!(text.contains("Hand (second): 5 cards") && text.contains("Hand (first): "), "{text}");
     assert!(text.contains("the game ends here"), "{text}");
 
+    // Plays chosen in secret stay secret until every seat has chosen.
+    let second = play_command(&["--seed", "3", "--seat", "1=greedy", "--seat", "2=human"], "");
+    let text = String::from_utf8_lossy(&second.stdout);
+    let (before, _) = text.split_once("your decision").expect("a decision");
+    assert!(before.contains("Revealed (first): 3 cards") && !before.contains("first: reveal"), "{text}");
+
     let wrong = play_command(&["--seat", "2=clever"], "");
     assert_eq!(wrong.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&wrong.stderr).contains("not a kind of player"));

@@ -184,6 +184,7 @@ fn play(table: &Table, players: &[Player], seed: u64) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Prints what happened (the seats' secret plays once they are revealed).
 fn flush_log(game: &mut Game, out: &mut String) -> Result<()> {
     for line in game.take_log() {
         out.push_str(&line);

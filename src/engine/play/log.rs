@@ -6,7 +6,8 @@ use crate::engine::semantics::Visibility;
 
 /// The counters and zones as `seat` sees them: every counter; the cards of
 /// public zones and of its own private zones; only how many cards the
-/// others' private zones and every hidden zone hold.
+/// others' private zones and every hidden zone hold, and the zones where
+/// the others' plays go while seats choose them in secret.
 pub fn view(game: &Game, seat: usize) -> String {
     let t = game.table();
     let mut out = String::new();
@@ -22,11 +23,12 @@ pub fn view(game: &Game, seat: usize) -> String {
     for (z, def) in t.zones.iter().enumerate() {
         let owners: Vec<Option<usize>> = if def.shared { vec![None] } else { (0..t.seats).map(Some).collect() };
         for owner in owners {
-            let seen = match def.visibility {
-                Visibility::Public => true,
-                Visibility::Private => owner == Some(seat),
-                Visibility::Hidden | Visibility::Other => false,
-            };
+            let seen = !game.secret(z, owner, seat)
+                && match def.visibility {
+                    Visibility::Public => true,
+                    Visibility::Private => owner == Some(seat),
+                    Visibility::Hidden | Visibility::Other => false,
+                };
             let who = owner.map_or_else(String::new, |s| format!(" ({})", t.seat_names[s]));
             let len = game.zone_len(z, owner.unwrap_or(0));
             if seen && len > 0 {

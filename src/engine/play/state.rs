@@ -58,6 +58,9 @@ pub struct Game<'t> {
     pub(crate) curve: Vec<i64>,
     pub(crate) ended: Option<Ended>,
     pub(crate) log: Option<Vec<String>>,
+    /// What happens while seats choose in secret, logged once the plays
+    /// are revealed.
+    pub(crate) held: Vec<String>,
 }
 
 /// Who and what an expression or operation is read for.
@@ -117,6 +120,7 @@ impl<'t> Game<'t> {
             curve: Vec::new(),
             ended: None,
             log: logging.then(Vec::new),
+            held: Vec::new(),
         };
         game.set_up();
         game.note(|| format!("== round {} ==", 1));
@@ -150,14 +154,20 @@ impl<'t> Game<'t> {
     }
 
     /// What happened since the last call, one line each (empty unless the
-    /// game keeps a log).
+    /// game keeps a log).  The plays seats choose in secret are told once
+    /// every seat has chosen.
     pub fn take_log(&mut self) -> Vec<String> {
         self.log.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
     pub(crate) fn note(&mut self, line: impl FnOnce() -> String) {
+        let secret = self.choosing_in_secret();
         if let Some(log) = &mut self.log {
-            log.push(line());
+            if secret {
+                self.held.push(line());
+            } else {
+                log.push(line());
+            }
         }
     }
 

@@ -118,6 +118,9 @@ impl Game<'_> {
             Stage::Choose(_) => {
                 self.queue.sort_by_key(|q| q.rank);
                 self.stage = Stage::Resolve(0);
+                if let Some(log) = &mut self.log {
+                    log.append(&mut self.held);
+                }
             }
             Stage::Alternate { turn, out } => {
                 let all = if self.seats() >= 64 { u64::MAX } else { (1u64 << self.seats()) - 1 };
@@ -184,6 +187,21 @@ impl Game<'_> {
         if let Stage::Alternate { out, .. } = self.stage {
             self.stage = Stage::Alternate { turn: (seat + 1) % self.seats(), out };
         }
+    }
+
+    /// Whether the seats are choosing the plays of an initiative phase,
+    /// which each makes without seeing the others'.
+    pub fn choosing_in_secret(&self) -> bool {
+        matches!(self.stage, Stage::Choose(_))
+    }
+
+    /// Whether `viewer` may not see the cards of a seat's zone now: the
+    /// zone where another seat's secret plays go while seats choose.
+    pub fn secret(&self, zone: usize, owner: Option<usize>, viewer: usize) -> bool {
+        let Some(phase) = self.t.phases.get(self.phase) else { return false };
+        self.choosing_in_secret()
+            && owner.is_some_and(|o| o != viewer)
+            && self.t.actions[phase.actions.clone()].iter().any(|a| a.to.is_some_and(|z| z as usize == zone))
     }
 
     pub(crate) fn in_initiative_phase(&self) -> bool {
