@@ -944,7 +944,8 @@ impl<'d> Builder<'d> {
     }
 
     /// The cards of the deck of this type a seat brings (by name), else of
-    /// the document's first deck of the type; included decks' cards too.
+    /// the document's first deck of the type (a deck's list already holds
+    /// the decks it includes).
     fn deck_cards(&self, deck_type: &str, chosen: Option<&Vec<String>>) -> Result<Vec<u16>, PlayError> {
         let doc = self.doc;
         let of_type = |d: &&data::Deck| d.deck_type == deck_type;
@@ -953,24 +954,14 @@ impl<'d> Builder<'d> {
             return Err(PlayError(format!("the set-up deals decks of type `{deck_type}`, and there is none")));
         };
         let mut cards = Vec::new();
-        let mut stack = vec![deck];
-        let mut seen: Vec<&str> = vec![&deck.name];
-        while let Some(deck) = stack.pop() {
-            for entry in &deck.cards {
-                let Some(c) = doc.cards.iter().position(|c| c.name == entry.card) else {
-                    return Err(PlayError(format!("deck `{}` lists `{}`, which is no card", deck.name, entry.card)));
-                };
-                if cards.len() + entry.count as usize > usize::from(u16::MAX) {
-                    return Err(too_many());
-                }
-                cards.extend(std::iter::repeat_n(small(c as u32)?, entry.count as usize));
+        for entry in &deck.cards {
+            let Some(c) = doc.cards.iter().position(|c| c.name == entry.card) else {
+                return Err(PlayError(format!("deck `{}` lists `{}`, which is no card", deck.name, entry.card)));
+            };
+            if cards.len() + entry.count as usize > usize::from(u16::MAX) {
+                return Err(too_many());
             }
-            for name in &deck.includes {
-                if let Some(inner) = doc.decks.iter().find(|d| d.name == *name && !seen.contains(&d.name.as_str())) {
-                    seen.push(&inner.name);
-                    stack.push(inner);
-                }
-            }
+            cards.extend(std::iter::repeat_n(small(c as u32)?, entry.count as usize));
         }
         Ok(cards)
     }
