@@ -249,6 +249,13 @@ fn what_cannot_be_played_is_named() {
     let error = Table::new(&doc, &Seating::default()).err().expect("refused");
     assert!(error.0.contains("zone `scrap`"), "{error}");
 
+    let mut value: serde_json::Value = serde_json::from_str(&text("lantern-market")).expect("JSON");
+    let awning = &mut value["cards"][3]["body"]["fields"][2]["body"]["conditions"][0]["condition"];
+    *awning = serde_json::json!({"type": "range", "from": "short"});
+    let doc: Document = serde_json::from_value(value).expect("engine data");
+    let error = Table::new(&doc, &Seating::default()).err().expect("refused");
+    assert!(error.0.contains("Silk Awning") && error.0.contains("cannot read in play"), "{error}");
+
     let doc = document("lantern-market");
     let error = Table::new(&doc, &Seating::new(3)).err().expect("refused");
     assert!(error.0.contains("2 to 2 players"), "{error}");
