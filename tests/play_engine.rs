@@ -339,3 +339,47 @@ fn a_hostile_ruleset_still_ends() {
     assert_eq!(record.rounds, 2);
     assert!(start.elapsed().as_secs() < 60, "{:?}", start.elapsed());
 }
+
+/// Every number of the document set to an extreme in turn: the document is
+/// refused, or a game is played to its end; never a panic.
+#[test]
+fn extreme_numbers_give_a_game_or_a_refusal() {
+    let original: serde_json::Value = serde_json::from_str(&text("lantern-market")).expect("JSON");
+    let mut paths = Vec::new();
+    let mut stack = vec![(original.clone(), Vec::<serde_json::Value>::new())];
+    while let Some((value, path)) = stack.pop() {
+        match value {
+            serde_json::Value::Object(map) => {
+                stack.extend(map.into_iter().map(|(k, v)| (v, [path.clone(), vec![k.into()]].concat())))
+            }
+            serde_json::Value::Array(items) => {
+                stack.extend(items.into_iter().enumerate().map(|(i, v)| (v, [path.clone(), vec![i.into()]].concat())))
+            }
+            serde_json::Value::Number(_) => paths.push(path),
+            _ => {}
+        }
+    }
+    assert!(paths.len() > 50, "{} numbers", paths.len());
+    let mut played = 0;
+    for (n, path) in paths.iter().enumerate() {
+        let extreme = if n % 2 == 0 { i64::MAX } else { i64::MIN };
+        let mut value = original.clone();
+        let mut at = &mut value;
+        for step in path {
+            at = match step {
+                serde_json::Value::String(key) => &mut at[key.as_str()],
+                step => &mut at[step.as_u64().expect("an index") as usize],
+            };
+        }
+        *at = extreme.into();
+        if let Some(limit) = value["ruleset"]["play"]["round_limit"].as_u64() {
+            value["ruleset"]["play"]["round_limit"] = limit.min(6).into();
+        }
+        let Ok(doc) = serde_json::from_value::<Document>(value) else { continue };
+        let Ok(table) = Table::new(&doc, &Seating::default()) else { continue };
+        let record = play_game(&table, &[BotKind::Random, BotKind::Greedy(0)], n as u64, None).expect("a game");
+        assert!(record.rounds >= 1, "{path:?}");
+        played += 1;
+    }
+    assert!(played > paths.len() / 2, "{played} games of {} documents", paths.len());
+}

@@ -237,9 +237,9 @@ impl<'t> Game<'t> {
         if let Some((counter, amount)) = self.cost(a, seat, card) {
             let slot = t.counter_slot(counter, seat);
             let now = self.counters[slot];
-            self.counters[slot] = now - amount;
+            self.counters[slot] = now.saturating_sub(amount);
             if amount != 0 {
-                self.note(|| format!("  {} {now} → {}", t.counters[counter as usize].id, now - amount));
+                self.note(|| format!("  {} {now} → {}", t.counters[counter as usize].id, now.saturating_sub(amount)));
             }
         }
         if let (Some(card), Some(counts)) = (card, action.counts) {

@@ -275,7 +275,7 @@ impl Game<'_> {
                     now
                 };
                 self.set_counter(slot, *counter, to);
-                self.last = to - now;
+                self.last = to.saturating_sub(now);
             }
             COp::Remove { counter, amount, of } => {
                 let n = self.num(amount, &env);
@@ -284,14 +284,14 @@ impl Game<'_> {
                 let to =
                     if n > 0 { now.saturating_sub(n).max(t.counters[*counter as usize].min).min(now) } else { now };
                 self.set_counter(slot, *counter, to);
-                self.last = now - to;
+                self.last = now.saturating_sub(to);
             }
             COp::Pay { counter, amount } => {
                 let n = self.num(amount, &env).max(0);
                 let slot = t.counter_slot(*counter, env.you);
                 let now = self.counters[slot];
                 if now.saturating_sub(n) >= t.counters[*counter as usize].min {
-                    self.set_counter(slot, *counter, now - n);
+                    self.set_counter(slot, *counter, now.saturating_sub(n));
                     self.last = n;
                 } else {
                     self.note(|| format!("  cannot pay {n} {}: the rest is skipped", t.counters[*counter as usize].id));
