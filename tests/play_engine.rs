@@ -383,3 +383,43 @@ fn extreme_numbers_give_a_game_or_a_refusal() {
     }
     assert!(played > paths.len() / 2, "{played} games of {} documents", paths.len());
 }
+
+/// A game of whole turns: actions without a card, gated and limited; a
+/// counter of the table and one that resets each round; an opponent's
+/// counter; `place`, random moves, a phase's start and end for each seat.
+#[test]
+fn a_game_of_whole_turns_plays_by_its_rules() {
+    let doc = document("tug");
+    let table = table(&doc);
+    let pile = table.zones.iter().position(|z| z.id == "pile").expect("a pile");
+    let start = Game::new(&table, 1);
+    assert_eq!(start.zone_cards(pile, 0), ["Idol", "Idol"], "each seat's relic placed on the shared pile");
+    let energy = table.counters.iter().position(|c| c.id == "energy").expect("energy");
+    for seed in 0..30 {
+        let (taken, record) = bot_game(&table, &[BotKind::Random, BotKind::Random], seed);
+        // The shared pot gains 1 for each seat at the end of each round.
+        assert_eq!((record.rounds, record.ended), (3, cardsmith::engine::record::Ended::Condition));
+        let mut game = Game::new(&table, seed);
+        let mut spent = [0i64; 2];
+        for decision in &taken {
+            let label = game.label(decision);
+            let before = game.counter(energy, decision.seat);
+            let round = game.round();
+            game.apply(decision).expect("legal");
+            if game.round() == round {
+                spent[decision.seat] += before - game.counter(energy, decision.seat);
+            }
+            assert!(!label.starts_with("steal") || before >= 2, "steal is open only with 2 energy: {label}");
+        }
+        assert!(spent.iter().all(|&s| s >= 0));
+        assert_eq!(game.counter(energy, 0), 3, "energy is back to its start after each round");
+        assert_eq!(game.record(), record);
+    }
+    // Only one steal per seat per phase, even with the energy for two.
+    let mut game = Game::new(&table, 2);
+    let steals = |game: &Game| game.decisions().iter().filter(|d| game.label(d) == "steal").count();
+    assert_eq!(steals(&game), 1);
+    let steal = game.decisions().into_iter().find(|d| game.label(d) == "steal").expect("a steal");
+    game.apply(&steal).expect("legal");
+    assert_eq!(steals(&game), 0);
+}
