@@ -1,13 +1,14 @@
 //! Playing games from engine data: how many whole games a second with
 //! random and with greedy players, on one core and on every core, and how
-//! many random playouts a second the search bot gets.  The game is the
-//! deck-building game of `tests/play/lantern-market.json` (engine data
-//! written by hand, as `cardsmith build` writes it for a ruleset that
-//! declares play), or the document given with `--data`.  A benchmark
-//! prints figures; it asserts nothing.
+//! many random playouts a second the search bot gets.  The game is
+//! `examples/lantern-market`, its engine data built in memory as `cardsmith
+//! build` would write it; when its ruleset does not declare play, the
+//! same game as engine data written by hand (`tests/play/lantern-market.json`).
+//! `--data` reads another document.  A benchmark prints figures; it asserts
+//! nothing.
 //!
 //!     cargo bench --bench play
-//!     cargo bench --bench play -- --data out/lantern-market.json --games 50000
+//!     cargo bench --bench play -- --data out/my-game.json --games 50000
 
 use cardsmith::engine::data::Document;
 use cardsmith::engine::play::bots::{bot_rng, playout};
@@ -20,12 +21,13 @@ const TARGET_GAMES_PER_S: f64 = 5_000.0;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let option = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
-    let path =
-        option("--data").unwrap_or_else(|| format!("{}/tests/play/lantern-market.json", env!("CARGO_MANIFEST_DIR")));
     let games: u64 = option("--games").and_then(|g| g.parse().ok()).unwrap_or(20_000);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let doc = Document::from_json(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let table = Table::new(&doc, &Seating::default()).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let (source, doc) = match option("--data") {
+        Some(path) => (path.clone(), read(&path)),
+        None => example(),
+    };
+    let table = Table::new(&doc, &Seating::default()).unwrap_or_else(|e| panic!("{source}: {e}"));
+    println!("from {source}");
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!(
         "{} ({} seats, {} cards in play), {games} games a row, {cores} cores",
@@ -50,6 +52,38 @@ fn main() {
     println!("target: {TARGET_GAMES_PER_S:.0} random games/s on every core: {verdict}");
     playouts(&table);
     search_game(&table);
+}
+
+fn read(path: &str) -> Document {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    Document::from_json(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The example game's engine data, built in memory, when its ruleset
+/// declares play; else the hand-written document of the same game.
+fn example() -> (String, Document) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let folder = root.join("examples/lantern-market/cards");
+    let mut workspace = cardsmith::workspace::Workspace::new();
+    let mut entries: Vec<_> =
+        std::fs::read_dir(&folder).map(|d| d.flatten().map(|e| e.path()).collect()).unwrap_or_default();
+    entries.sort();
+    for path in entries {
+        if let Ok(text) = std::fs::read_to_string(&path) {
+            workspace.add_text(&path.display().to_string(), &text);
+        }
+    }
+    let outcome = workspace.check();
+    let built = cardsmith::backend::json::build(&outcome.files, &outcome.project).ok().into_iter().flatten();
+    for file in built.filter(|f| f.name.ends_with(".json") && f.name != cardsmith::backend::json::SCHEMA_FILE) {
+        if let Ok(doc) = Document::from_json(&file.contents) {
+            if Table::new(&doc, &Seating::default()).is_ok() {
+                return (format!("{} (built in memory)", folder.display()), doc);
+            }
+        }
+    }
+    let path = root.join("tests/play/lantern-market.json").display().to_string();
+    (format!("{path} (the example's ruleset does not declare play yet)"), read(&path))
 }
 
 /// Games a second over `threads` threads, and the mean decisions a game.
