@@ -190,8 +190,9 @@ impl<'t> Game<'t> {
         Ok(())
     }
 
-    /// Applies a decision taken from [`Game::decisions`] as it stands.
-    pub fn apply_legal(&mut self, decision: &Decision) {
+    /// Applies a decision taken from [`Game::decisions`] as it stands,
+    /// without checking it (the bots' and playouts' way).
+    pub(crate) fn apply_legal(&mut self, decision: &Decision) {
         let t = self.t;
         self.decisions = self.decisions.saturating_add(1);
         self.pending = None;
