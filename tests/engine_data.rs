@@ -493,7 +493,10 @@ setup {
     assert_eq!(objections(&validator(&out.join("schema.json")), &document), vec![], "the document is valid");
     let setup = &document["ruleset"]["setup"];
     assert_eq!(setup["players"], serde_json::json!({"min": 2, "max": 4}));
-    assert_eq!(setup["counters"][0], serde_json::json!({"id": "authority", "display": "Authority", "start": 50}));
+    assert_eq!(
+        setup["counters"][0],
+        serde_json::json!({"id": "authority", "display": "Authority", "start": 50, "min": 0, "owner": "each"})
+    );
     let row = setup["zones"].as_array().expect("zones").iter().find(|z| z["id"] == "trade-row").expect("the row");
     assert_eq!((&row["owner"], &row["visibility"], &row["limit"]), (&"shared".into(), &"public".into(), &5.into()));
     let deals: Vec<(&Value, &str)> = setup["steps"]
@@ -548,7 +551,10 @@ setup {
         serde_json::from_slice(&std::fs::read(out.join("duel.json")).expect("duel.json")).expect("json");
     let ruleset = &document["ruleset"];
     assert_eq!(ruleset["setup"]["players"], serde_json::json!({"min": 2, "max": 2}));
-    assert_eq!(ruleset["setup"]["counters"], serde_json::json!([{"id": "hp", "display": "HP", "start": 30}]));
+    assert_eq!(
+        ruleset["setup"]["counters"],
+        serde_json::json!([{"id": "hp", "display": "HP", "start": 30, "min": 0, "owner": "each"}])
+    );
     let stars: Vec<&Value> =
         ruleset["specials"].as_array().expect("specials").iter().filter(|s| s["token"] == "*").collect();
     assert_eq!(stars.len(), 1, "one `*`, the house rule's");

@@ -377,7 +377,11 @@ const MUTATIONS: &[Mutation] = &[
     Mutation {
         name: "a ruleset declares a symbol twice",
         rules: true,
-        apply: |text| at_first_line(text, |l| l.starts_with("symbol "), |line| Some(format!("{line}\n{line}"))),
+        // A line that opens no block, so that the copy is whole.
+        apply: |text| {
+            let one_line = |l: &str| l.starts_with("symbol ") && !l.trim_end().ends_with('{');
+            at_first_line(text, one_line, |line| Some(format!("{line}\n{line}")))
+        },
     },
     Mutation {
         name: "a ruleset's declaration keyword is misspelt",

@@ -233,7 +233,7 @@ fn the_engine_data_holds_the_game_and_matches_its_schema() {
     );
     let phases: Vec<&str> =
         ruleset["phases"].as_array().expect("phases").iter().filter_map(|p| p["id"].as_str()).collect();
-    assert_eq!(phases, ["market", "reveal"]);
+    assert_eq!(phases, ["market", "reveal", "dusk"]);
     let last = ruleset["tie_break"].as_array().expect("tie-break").last().cloned().unwrap_or_default();
     assert_eq!(last["by"], "simultaneous");
     // The cards' constructs: a choice, a declared condition, a game-dependent

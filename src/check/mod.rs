@@ -11,6 +11,7 @@ pub mod codes;
 mod deck;
 mod game;
 mod includes;
+mod play;
 mod rules;
 mod text;
 mod value;
@@ -358,6 +359,7 @@ fn check_game(
         checked_cards.into_iter().zip(twice).filter(|(_, twice)| !twice).map(|((card, _), _)| card).collect();
     checker.broken_cards = with_errors(&cards, &checker.diagnostics);
     names_tested(ruleset, &cards, &mut checker.diagnostics);
+    play::lacks(ruleset, &cards, &mut checker.diagnostics);
     let decks = checker.decks(&deck_sources, &cards);
     ((cards, decks), checker.diagnostics, kept.map(|kept| kept.renewed(files, used, fresh)))
 }

@@ -198,4 +198,44 @@ or remove it:
 
     def at-most(n) count() <= n
     require \"a band has at most 3 units\" at-most(3)";
+
+PLAY_EXPRESSION "E0501" "play-expression" "\
+An expression of play (`means`, `ends-when`, `score-by`, or a name a play
+line gives as an amount, a filter or a test) does not compile: a name that
+is not a zone, counter, quantity, condition, field, kind or tag of the
+ruleset, a function that is not one of play's, or a value of the wrong
+type.  Play expressions read the game state:
+
+    quantity lanterns \"for each lantern you have lit\" { means count(lit) }
+    condition rich \"if you have 5 coin\" { means coin >= 5 }
+    condition ally \"…\" { param guild guild; means count(revealed, guild == param(guild) and not this) >= 1 }
+
+Functions: `count(ZONE, FILTER…)`, `sum(ZONE, FIELD, FILTER…)`,
+`opponent(COUNTER)`, `opponent-count(ZONE, FILTER…)`, `param(NAME)`; names:
+counters, quantities, conditions without parameters, `amount`, `last`,
+`round`, and in a filter a kind, a tag, a field, `this`, a `def`.  See
+docs/play.md.";
+
+BAD_PROCEDURE "E0502" "bad-procedure" "\
+A line of play (an operation of a `does`, `start` or `end` block, an
+`action`, a `play` or `bot` line) is not written as the language says, or
+names a zone, counter, role, field or action the ruleset does not declare.
+The message says what was expected:
+
+    does gain { move amount from draw-deck to hand }   # right
+    does gain { move amount draw-deck hand }           # wrong: `from` and `to`
+
+See docs/play.md for every operation.";
+
+MISSING_FOR_PLAY "W0503" "missing-for-play" "\
+A ruleset declares how its game is played (`play { … }`), but something
+its cards use has no meaning in play: an effect whose symbol says nothing
+for its role (`does ROLE { … }`), a condition or quantity without
+`means`, a phase where players can do nothing.  The game still checks,
+builds and prints; `cardsmith simulate` and `cardsmith play` refuse it
+until it is given:
+
+    symbol coin \"Coin\" {
+      does gain { add coin amount }    # `gain coin 2` now plays
+    }";
 }

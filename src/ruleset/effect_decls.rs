@@ -33,7 +33,7 @@ impl Loader<'_> {
             );
             return None;
         }
-        let declared = StateDef { id, display, params: Vec::new(), doc: None };
+        let declared = StateDef { id, display, params: Vec::new(), doc: None, means: None, span: node.head_span() };
         // A declaration with a broken parameter is reported and left out, so
         // that cards using it raise no follow-on errors about its values.
         let mut lines = StateLines { declared, sound: true, what: what.to_string() };

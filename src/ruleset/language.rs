@@ -16,6 +16,7 @@
 use super::codes;
 use super::model::setup::Setup;
 use super::model::*;
+use super::play;
 use super::read;
 use super::setup::{self, ZoneLines};
 use super::timing::{self, TieBreaks};
@@ -136,9 +137,10 @@ pub static FILE: Block<Ruleset> = Block {
             about: About {
                 name: "symbol",
                 values: ID_NAME,
-                doc: "An effect symbol cards print with an amount (`damage 3`).",
-                example: "symbol damage \"Damage\"",
-                body: Body::Lines(&NAMED),
+                doc: "An effect symbol cards print with an amount (`damage 3`), and what each role's effects do with \
+                      it in play.",
+                example: "symbol damage \"Damage\" { does hit { remove hp amount opponent } }",
+                body: Body::Lines(&play::language::SYMBOL),
                 occurs: Occurs::ById,
             },
             read: |l, n, r| r.symbols.extend(l.named(n)),
@@ -421,12 +423,36 @@ pub static FILE: Block<Ruleset> = Block {
             },
             read: |l, n, _| l.definition(n),
         },
+        Line {
+            about: About {
+                name: "play",
+                values: "",
+                doc:
+                    "How the game is played to its end: when it ends and each player's score. With it, `simulate` and \
+                      `play` can play the game, and `check` says what its cards lack for play.",
+                example: "play { ends-when count(draw-deck) == 0; round-limit 30; score-by renown }",
+                body: Body::Lines(&play::language::PLAY),
+                occurs: Occurs::Once,
+            },
+            read: |l, n, r| l.play(n, r),
+        },
+        Line {
+            about: About {
+                name: "bot",
+                values: ID_NAME,
+                doc: "A strategy for the greedy bot: priorities, first first.",
+                example: "bot hoarder \"Hoarder\" { prefer buy dear by cost }",
+                body: Body::Lines(&play::language::BOT),
+                occurs: Occurs::ById,
+            },
+            read: |l, n, r| r.bots.extend(l.bot(n)),
+        },
     ],
     schema: None,
 };
 
 /// A `doc` line: what a declaration means, shown on hover.
-const DOC: About = About {
+pub(super) const DOC: About = About {
     name: "doc",
     values: "\"TEXT\"",
     doc: "What the declaration means, as the editor shows it on hover.",
@@ -994,6 +1020,40 @@ pub static PHASE: Block<Phase> = Block {
             },
             read: |l, n, p| timing::plays(n, p, &mut l.timing, l.diagnostics),
         },
+        Line {
+            about: About {
+                name: "action",
+                values: ID_NAME,
+                doc: "Something a player may do in the phase in play: take a card from a zone, pay, move it, resolve \
+                      its effects. Passing is always open.",
+                example: "action buy \"Buy\" { take market-row; pay coin cost; to discard }",
+                body: Body::Lines(&play::language::ACTION),
+                occurs: Occurs::Many,
+            },
+            read: |l, n, p| l.action(n, p),
+        },
+        Line {
+            about: About {
+                name: "start",
+                values: "",
+                doc: "Done for each player, in seat order, when the phase starts.",
+                example: "start { move 1 from draw-deck to hand }",
+                body: Body::Lines(&play::language::OPS),
+                occurs: Occurs::Many,
+            },
+            read: |l, n, p| l.phase_procedure(n, p),
+        },
+        Line {
+            about: About {
+                name: "end",
+                values: "",
+                doc: "Done for each player, in seat order, when the phase ends.",
+                example: "end { move all from revealed to discard }",
+                body: Body::Lines(&play::language::OPS),
+                occurs: Occurs::Many,
+            },
+            read: |l, n, p| l.phase_procedure(n, p),
+        },
     ],
     schema: None,
 };
@@ -1103,11 +1163,11 @@ pub static SETUP: Block<Setup> = Block {
                 name: "counter",
                 values: "ID \"NAME\" START",
                 doc: "A counter each player keeps (life, resources), with its starting value.",
-                example: "counter hp \"HP\" 24",
-                body: Body::None,
+                example: "counter hp \"HP\" 24 { min 0 }",
+                body: Body::Lines(&play::language::COUNTER),
                 occurs: Occurs::Many,
             },
-            read: |l, n, s| setup::counter(n, s, l.diagnostics),
+            read: |l, n, s| l.counter(n, s),
         },
         Line {
             about: About {
@@ -1204,6 +1264,24 @@ pub static ZONE: Block<ZoneLines> = Block {
             about: zone_setting("holds", "KIND…", "The kinds of card it may hold.", "holds caster"),
             read: |l, n, z| setup::holds(n, z, l.diagnostics),
         },
+        Line {
+            about: zone_setting(
+                "reshuffle",
+                "ZONE",
+                "In play: when a card must be taken and it is empty, that zone is shuffled into it first.",
+                "reshuffle discard",
+            ),
+            read: |l, n, z| setup::refill(n, z, l.diagnostics),
+        },
+        Line {
+            about: zone_setting(
+                "restock",
+                "ZONE",
+                "In play: kept filled up to its limit from the top of that zone.",
+                "restock market-deck",
+            ),
+            read: |l, n, z| setup::refill(n, z, l.diagnostics),
+        },
     ],
     schema: None,
 };
@@ -1216,6 +1294,17 @@ pub static STATE: Block<read::StateLines> = Block {
     lines: &[
         Line { about: PARAM, read: |l, n, s| l.state_param(n, s) },
         Line { about: DOC, read: |l, n, s| s.declared.doc = l.string(n) },
+        Line {
+            about: About {
+                name: "means",
+                values: "EXPRESSION",
+                doc: "What it is in play: a truth for a condition, a number for a quantity, read from the game state.",
+                example: "means count(lit)",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, s| l.means(n, &mut s.declared),
+        },
     ],
     schema: None,
 };

@@ -11,6 +11,7 @@ mod loader;
 pub mod model;
 pub(crate) mod names;
 pub mod palette;
+pub mod play;
 mod read;
 pub(crate) mod rules;
 pub mod setup;

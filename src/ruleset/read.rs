@@ -95,6 +95,8 @@ pub(super) fn load(
         amount_forms: Vec::new(),
         definitions: Vec::new(),
         tested_names: Vec::new(),
+        play: None,
+        bots: Vec::new(),
     };
     loader.read_block(header, language.header, &mut ruleset);
     for tree in bases.iter().chain([&tree]) {
@@ -122,7 +124,7 @@ impl Loader<'_> {
         self.diagnostics.push(Diagnostic::error(&codes::BAD_RULESET, message).primary(span, "in this declaration"));
     }
 
-    fn id_and_display(&mut self, node: &Node) -> Option<(String, String)> {
+    pub(super) fn id_and_display(&mut self, node: &Node) -> Option<(String, String)> {
         let Some(id) = ident_at(node, 0) else {
             self.bad(
                 node.head_span(),
@@ -325,7 +327,7 @@ impl Loader<'_> {
     /// A symbol, icon or arc.
     pub(super) fn named(&mut self, node: &Node) -> Option<Named> {
         let (id, display) = self.id_and_display(node)?;
-        let mut named = Named { id, display, doc: None };
+        let mut named = Named { id, display, doc: None, does: Vec::new() };
         self.read_body(node, &mut named);
         Some(named)
     }
@@ -1066,6 +1068,7 @@ impl Loader<'_> {
                 text: crate::syntax::ast::single_spaced(self.files.text(d.body.span())),
             })
             .collect();
+        let used_in_play = super::play::resolve::resolve(ruleset, &defs, self.diagnostics);
         let compiled = {
             use super::rules::{Compiler, Names, Scope, Ty};
             let names = Names::new(ruleset, &defs);
@@ -1096,7 +1099,8 @@ impl Loader<'_> {
             for rule in &ruleset.play_limits {
                 compile(&compiler, rule, Ty::Truth, self.diagnostics);
             }
-            self.diagnostics.extend(names.unused().map(super::rules::defs::unused));
+            let unused = names.unused().filter(|d| !used_in_play.contains(&d.name.text));
+            self.diagnostics.extend(unused.map(super::rules::defs::unused));
             (compiled, names.tested_names())
         };
         let (compiled, tested) = compiled;

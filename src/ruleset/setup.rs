@@ -19,12 +19,13 @@
 //! types) are checked once the whole ruleset is read ([`check`]).
 
 use super::codes;
+use super::model::play::Ref;
 use super::model::setup::*;
 use super::model::Ruleset;
 use super::names::{ident_at, string_at, suggest};
 use crate::diagnostics::Diagnostic;
 use crate::source::Span;
-use crate::syntax::ast::{Node, ValueKind};
+use crate::syntax::ast::{Node, Value, ValueKind};
 
 /// Opens a `setup { … }` block, or `None` (reported) when the ruleset has
 /// one already in the same file; an extension's replaces its base's.
@@ -88,7 +89,15 @@ pub(super) fn counter(line: &Node, setup: &mut Setup, out: &mut Vec<Diagnostic>)
         out.push(bad(line.head_span(), format!("counter `{id}` is declared twice"), "remove one of them"));
         return;
     }
-    setup.counters.push(Counter { id: id.to_string(), display: display.to_string(), start });
+    setup.counters.push(Counter {
+        id: id.to_string(),
+        display: display.to_string(),
+        start,
+        min: 0,
+        max: None,
+        owner: Owner::Each,
+        reset_each_round: false,
+    });
 }
 
 /// A zone while its block is read, with the names its lines use.
@@ -120,6 +129,8 @@ pub(super) fn open_zone(line: &Node, setup: &Setup, out: &mut Vec<Diagnostic>) -
         ordered: false,
         limit: None,
         holds: Vec::new(),
+        reshuffle: None,
+        restock: None,
     };
     Some(ZoneLines { zone, uses: Vec::new() })
 }
@@ -182,6 +193,26 @@ pub(super) fn holds(item: &Node, lines: &mut ZoneLines, out: &mut Vec<Diagnostic
             }
             _ => out.push(bad(value.span, "`holds` lists card kinds", "write `holds caster`")),
         }
+    }
+}
+
+/// `reshuffle ZONE` or `restock ZONE`: the zone play refills this one
+/// from.
+pub(super) fn refill(item: &Node, lines: &mut ZoneLines, out: &mut Vec<Diagnostic>) {
+    let word = item.name.text.as_str();
+    let from = match item.values.as_slice() {
+        [Value { kind: ValueKind::Ident(name), span }] => Some(Ref { name: name.clone(), span: *span }),
+        _ => None,
+    };
+    let Some(from) = from else {
+        out.push(bad(item.head_span(), format!("`{word}` names one zone"), format!("write `{word} discard`")));
+        return;
+    };
+    lines.uses.push(NameUse { what: Wanted::Zone, name: from.name.clone(), span: from.span });
+    if word == "reshuffle" {
+        lines.zone.reshuffle = Some(from);
+    } else {
+        lines.zone.restock = Some(from);
     }
 }
 

@@ -162,6 +162,8 @@ pub(super) fn open_phase(node: &Node, pending: &mut Pending, diagnostics: &mut V
         initiative: false,
         alternate: false,
         plays: Vec::new(),
+        play: Default::default(),
+        span: node.head_span(),
     })
 }
 

@@ -116,29 +116,38 @@ pub fn too_deep(text: &str) -> Vec<Refused> {
 }
 
 /// When a rule with a message starts at `i` (`constraint_kw ~ string ~
-/// expr` in the grammar), where its expression ends: the grammar reads the
+/// expr` in the grammar), or an expression of play (`expr_kw ~ expr`),
+/// where its expression ends: the grammar reads the
 /// expression as the rest of the line, up to a comment, `;` or `}`, in one
 /// token.  A definition (`def`) is not skipped: its head is read as a call.
 fn rule_expression_end(bytes: &[u8], i: usize) -> Option<usize> {
     let rest = &bytes[i..];
-    if !matches!(rest.first(), Some(b'r' | b'p' | b'c')) {
+    if !matches!(rest.first(), Some(b'r' | b'p' | b'c' | b'm' | b'e' | b's')) {
         return None;
     }
-    let word = ["require", "recommend", "play-limit", "compute"].into_iter().find(|word| {
-        rest.starts_with(word.as_bytes())
-            && !rest.get(word.len()).is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_'))
-    })?;
+    let word = ["require", "recommend", "play-limit", "compute", "means", "ends-when", "score-by"].into_iter().find(
+        |word| {
+            rest.starts_with(word.as_bytes())
+                && !rest.get(word.len()).is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_'))
+        },
+    )?;
     let mut at = i + word.len();
     while matches!(bytes.get(at), Some(b' ' | b'\t')) {
         at += 1;
     }
-    if bytes.get(at) != Some(&b'"') {
-        return None;
-    }
-    let after = string_end(bytes, at);
-    if after <= at + 1 || bytes[after - 1] != b'"' {
-        return None;
-    }
+    // An expression of play has no message: it starts here.
+    let after = if matches!(word, "means" | "ends-when" | "score-by") {
+        at
+    } else {
+        if bytes.get(at) != Some(&b'"') {
+            return None;
+        }
+        let after = string_end(bytes, at);
+        if after <= at + 1 || bytes[after - 1] != b'"' {
+            return None;
+        }
+        after
+    };
     let line = &bytes[after..];
     let end = line
         .iter()

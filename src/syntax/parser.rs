@@ -172,7 +172,7 @@ fn role(rule: Rule) -> Role {
         Rule::call => return Role::Node(Kind::Call),
         Rule::bad_node | Rule::bad_tail | Rule::bad_value | Rule::stray_close => return Role::Node(Kind::Error),
         Rule::name | Rule::ident => Kind::Name,
-        Rule::constraint_kw => Kind::Keyword,
+        Rule::constraint_kw | Rule::expr_kw => Kind::Keyword,
         Rule::string => Kind::String,
         Rule::expr => Kind::Expr,
         Rule::comment => Kind::Comment,
@@ -252,9 +252,13 @@ fn form(rule: Rule) -> Form {
 /// What a person would call each grammar rule, for "expected …" messages.
 fn rename(rule: Rule) -> Option<&'static str> {
     Some(match rule {
-        Rule::node | Rule::plain_node | Rule::name | Rule::constraint | Rule::constraint_kw | Rule::strict_node => {
-            "a name"
-        }
+        Rule::node
+        | Rule::plain_node
+        | Rule::name
+        | Rule::constraint
+        | Rule::constraint_kw
+        | Rule::expr_kw
+        | Rule::strict_node => "a name",
         Rule::string | Rule::call | Rule::literal | Rule::call_args | Rule::slash_value | Rule::bracketed => "a value",
         Rule::block | Rule::block_open => "`{`",
         Rule::comma => "`,`",

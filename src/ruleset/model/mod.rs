@@ -2,6 +2,7 @@
 //! indexed.  Content is checked against this; nothing here is specific to a
 //! game.
 
+pub mod play;
 pub mod rule;
 pub mod setup;
 pub mod special;
@@ -80,6 +81,13 @@ pub struct Ruleset {
     #[serde(skip)]
     #[schemars(skip)]
     pub tested_names: Vec<(String, Span)>,
+    /// The end of the game and the winner (`play { … }`): present when the
+    /// ruleset declares how its game is played.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub play: Option<play::Play>,
+    /// Priorities for the greedy bot (`bot ID "NAME" { prefer … }`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub bots: Vec<play::Bot>,
 }
 
 /// A form of effect amount a ruleset allows: a plain number, a number with
@@ -117,6 +125,12 @@ pub struct StateDef {
     pub params: Vec<Param>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
+    /// What it is in play: a truth for a condition, a number for a
+    /// quantity (`means count(lit)`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub means: Option<play::Expression>,
+    #[serde(skip)]
+    pub span: Span,
 }
 
 /// A definition as written: its name, its parameters and its expression.
@@ -143,6 +157,10 @@ pub struct Named {
     pub display: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
+    /// What each role's effects do with this symbol in play (`does gain {
+    /// add coin amount }`); symbols only.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub does: Vec<play::Meaning>,
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
@@ -286,6 +304,11 @@ pub struct Phase {
     /// The deck types played in this phase as a whole (a battlegroup).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub plays: Vec<String>,
+    /// What players do in the phase, when the ruleset declares play.
+    #[serde(flatten)]
+    pub play: play::PhasePlay,
+    #[serde(skip)]
+    pub span: Span,
 }
 
 /// A step of a phase.

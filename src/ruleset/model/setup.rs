@@ -43,6 +43,16 @@ pub struct Counter {
     pub id: String,
     pub display: String,
     pub start: i64,
+    /// The lowest value play takes it to (`min`, 0 unless given).
+    pub min: i64,
+    /// The highest, when there is one (`max 6`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max: Option<i64>,
+    /// Every player's own (`each`), or one for the table (`shared`).
+    pub owner: Owner,
+    /// Whether it goes back to its start at the end of every round.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub reset_each_round: bool,
 }
 
 /// A place cards lie in during play.
@@ -60,6 +70,14 @@ pub struct Zone {
     /// The card kinds it may hold; every kind when empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub holds: Vec<String>,
+    /// In play: the zone shuffled into this one when a card must be taken
+    /// from it and it is empty (`reshuffle discard`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reshuffle: Option<super::play::Ref>,
+    /// In play: the zone this one is filled from, up to its limit
+    /// (`restock market-deck`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub restock: Option<super::play::Ref>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]

@@ -1,0 +1,345 @@
+//! What a game's rules do, as a ruleset declares it: the meaning of each
+//! effect (`does`), of conditions and quantities (`means`), the actions of
+//! each phase, the end of the game and the winner (`play`), and bots'
+//! priorities (`bot`).  Expressions are compiled to typed trees
+//! ([`PlayExpr`]) once the ruleset is read (`ruleset/play/`); the engine
+//! data carries them with their source text.  `docs/engine-data.md`
+//! describes the format; `src/engine/semantics.rs` is how the engine reads
+//! it.
+
+use crate::source::Span;
+use crate::syntax::ast::{Expr, Value};
+use schemars::JsonSchema;
+use serde::Serialize;
+use std::sync::Arc;
+
+/// A name a play line gives (a zone, a counter, a role), with where it is
+/// written; serialised as the name alone.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[serde(transparent)]
+pub struct Ref {
+    pub name: String,
+    #[serde(skip)]
+    pub span: Span,
+}
+
+/// An expression of play, with the text it was written as.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Expression {
+    pub source: String,
+    pub tree: PlayExpr,
+    /// What is to be compiled, until the ruleset is read.
+    #[serde(skip)]
+    pub(in crate::ruleset) pending: Pending,
+    #[serde(skip)]
+    pub span: Span,
+}
+
+/// An expression as a line gives it, compiled once every name is known.
+#[derive(Clone, Debug, Default)]
+pub(in crate::ruleset) enum Pending {
+    #[default]
+    Done,
+    /// `means count(lit)`: an expression.
+    Ast(Arc<Expr>),
+    /// `add coin amount`: a number, or a name of one.
+    Amount(String),
+    /// `move all lantern …`: a kind, a tag, or a definition.
+    Filter(String),
+    /// `if has-oil { … }`: a declared condition and the values of its
+    /// parameters.
+    Test { condition: String, args: Vec<Value> },
+}
+
+impl Expression {
+    pub(in crate::ruleset) fn pending(source: String, pending: Pending, span: Span) -> Expression {
+        Expression { source, tree: PlayExpr::Int { value: 0 }, pending, span }
+    }
+}
+
+/// A node of a play expression, typed by the compiler: a number, a truth,
+/// a filter (a truth about one card) or a name.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[serde(tag = "op", rename_all = "kebab-case")]
+pub enum PlayExpr {
+    Int {
+        value: i64,
+    },
+    /// An enum value or other name, compared with a card's field.
+    Name {
+        value: String,
+    },
+    /// A counter's value: a player's (yours or your opponent's) or the
+    /// table's.
+    Counter {
+        id: String,
+        of: Whose,
+    },
+    /// Cards in a zone that match the filter.
+    Count {
+        zone: String,
+        of: Whose,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        filter: Option<Box<PlayExpr>>,
+    },
+    /// A field's numbers over the matching cards of a zone.
+    Sum {
+        zone: String,
+        of: Whose,
+        field: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        filter: Option<Box<PlayExpr>>,
+    },
+    /// The amount of the effect being resolved.
+    Amount,
+    /// How much the previous operation did.
+    Last,
+    /// The current round, from 1.
+    Round,
+    Quantity {
+        id: String,
+    },
+    Condition {
+        id: String,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        args: Vec<PlayArg>,
+    },
+    /// A parameter of the condition or quantity being evaluated.
+    Param {
+        name: String,
+    },
+    /// The tested card's value of a field.
+    Field {
+        name: String,
+    },
+    Kind {
+        id: String,
+    },
+    Tag {
+        id: String,
+    },
+    /// The card being resolved, or the one a `for-each` is at.
+    This,
+    Not {
+        operand: Box<PlayExpr>,
+    },
+    And {
+        operands: Vec<PlayExpr>,
+    },
+    Or {
+        operands: Vec<PlayExpr>,
+    },
+    Arith {
+        first: Box<PlayExpr>,
+        rest: Vec<(ArithOp, PlayExpr)>,
+    },
+    Compare {
+        first: Box<PlayExpr>,
+        rest: Vec<(CmpOp, PlayExpr)>,
+    },
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct PlayArg {
+    pub param: String,
+    pub value: Box<PlayExpr>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ArithOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+/// Whose zone or counter an operation means.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Whose {
+    #[default]
+    You,
+    Opponent,
+}
+
+/// Which cards a move takes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Pick {
+    #[default]
+    Top,
+    Chosen,
+    Random,
+    All,
+}
+
+/// One primitive operation of a procedure.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[serde(tag = "do", rename_all = "kebab-case")]
+pub enum Op {
+    Add {
+        counter: Ref,
+        amount: Expression,
+        of: Whose,
+    },
+    Remove {
+        counter: Ref,
+        amount: Expression,
+        of: Whose,
+    },
+    Pay {
+        counter: Ref,
+        amount: Expression,
+    },
+    Move {
+        count: Expression,
+        from: Ref,
+        from_of: Whose,
+        to: Ref,
+        to_of: Whose,
+        pick: Pick,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        filter: Option<Expression>,
+    },
+    ThisTo {
+        zone: Ref,
+    },
+    Shuffle {
+        zone: Ref,
+        of: Whose,
+    },
+    Repeat {
+        times: Expression,
+        ops: Vec<Op>,
+    },
+    If {
+        test: Expression,
+        then: Vec<Op>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        otherwise: Vec<Op>,
+    },
+    ForEach {
+        zone: Ref,
+        of: Whose,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        filter: Option<Expression>,
+        ops: Vec<Op>,
+    },
+}
+
+/// `does gain { add coin amount }`: what a role does with the symbol.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Meaning {
+    pub role: Ref,
+    pub ops: Vec<Op>,
+}
+
+/// An action players may take in a phase.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Action {
+    pub id: String,
+    pub display: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<Ref>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub filter: Option<Expression>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost: Option<Cost>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to: Option<Ref>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resolve: Option<Ref>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub only_if: Option<Expression>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ops: Vec<Op>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counts_as: Option<Counts>,
+    #[serde(skip)]
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Counts {
+    Acquired,
+    Played,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Cost {
+    pub counter: Ref,
+    pub amount: Expression,
+}
+
+/// What a phase does in play: its actions, and what is done for each player
+/// when it starts and ends.
+#[derive(Clone, Debug, Default, Serialize, JsonSchema)]
+pub struct PhasePlay {
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub actions: Vec<Action>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub start: Vec<Op>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub end: Vec<Op>,
+}
+
+/// `play { … }`: the end of the game and the winner.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Play {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+    pub ends_when: Expression,
+    pub round_limit: u32,
+    pub score: Expression,
+    #[serde(skip)]
+    pub span: Span,
+}
+
+/// The lines of a `play` block as read, before the required ones are
+/// checked.
+#[derive(Default)]
+pub struct PlayLines {
+    pub(in crate::ruleset) doc: Option<String>,
+    pub(in crate::ruleset) ends_when: Option<Expression>,
+    pub(in crate::ruleset) round_limit: Option<u32>,
+    pub(in crate::ruleset) score: Option<Expression>,
+}
+
+/// `bot ID "NAME" { prefer … }`: priorities for the greedy bot.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Bot {
+    pub id: String,
+    pub display: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+    pub prefer: Vec<Preference>,
+    #[serde(skip)]
+    pub span: Span,
+}
+
+/// `prefer buy lantern by cost if rich`.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Preference {
+    pub action: Ref,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub filter: Option<Expression>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub test: Option<Expression>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rank: Option<Expression>,
+}

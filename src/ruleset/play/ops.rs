@@ -1,0 +1,226 @@
+//! Reading the primitive operations of a procedure (`does`, `start`,
+//! `end`, an action's `do`): each line one [`Op`], its words read in the
+//! order the language writes them, a block of operations for `repeat`,
+//! `if`, `else` and `for-each`.
+
+use super::{bad_line, reference, word};
+use crate::ruleset::loader::Loader;
+use crate::ruleset::model::play::{Expression, Op, Pending, Pick, Ref, Whose};
+use crate::syntax::ast::{Node, Value};
+
+/// The words of one operation line, read from the front.
+struct Words<'n> {
+    node: &'n Node,
+    at: usize,
+}
+
+impl<'n> Words<'n> {
+    fn new(node: &'n Node) -> Words<'n> {
+        Words { node, at: 0 }
+    }
+
+    fn peek(&self) -> Option<String> {
+        self.node.values.get(self.at).and_then(word)
+    }
+
+    fn value(&mut self) -> Option<&'n Value> {
+        let value = self.node.values.get(self.at)?;
+        self.at += 1;
+        Some(value)
+    }
+
+    /// The next word, when it is `expected`.
+    fn eat(&mut self, expected: &str) -> bool {
+        let found = self.peek().as_deref() == Some(expected);
+        if found {
+            self.at += 1;
+        }
+        found
+    }
+
+    fn name(&mut self) -> Option<Ref> {
+        let value = self.node.values.get(self.at)?;
+        let name = reference(value)?;
+        self.at += 1;
+        Some(name)
+    }
+
+    /// An amount: a number, or a name of one (`amount`, a quantity, a
+    /// counter, a card's field).
+    fn amount(&mut self) -> Option<Expression> {
+        let value = self.value()?;
+        let text = word(value)?;
+        Some(Expression::pending(text.clone(), Pending::Amount(text), value.span))
+    }
+
+    /// `opponent` after a zone or counter: whose it is.
+    fn whose(&mut self) -> Whose {
+        if self.eat("opponent") {
+            Whose::Opponent
+        } else {
+            Whose::You
+        }
+    }
+
+    fn done(&self) -> bool {
+        self.at >= self.node.values.len()
+    }
+}
+
+/// An operation's form, for its message when a line is not written so.
+fn form(name: &str) -> &'static str {
+    match name {
+        "add" | "remove" => "`add COUNTER AMOUNT [opponent]`, `remove COUNTER AMOUNT [opponent]`",
+        "pay" => "`pay COUNTER AMOUNT`",
+        "move" => {
+            "`move COUNT|all [FILTER] from ZONE [opponent] to ZONE [opponent] [top|chosen|random]`, such as `move 2 from draw-deck to hand`"
+        }
+        "this-to" => "`this-to ZONE`",
+        "shuffle" => "`shuffle ZONE [opponent]`",
+        "repeat" => "`repeat AMOUNT { … }`",
+        "if" => "`if CONDITION [ARG…] { … }`, then optionally `else { … }`",
+        "else" => "`else { … }` right after an `if` line",
+        _ => "`for-each ZONE [FILTER] [opponent] { … }`",
+    }
+}
+
+impl Loader<'_> {
+    /// Reads one operation line into the procedure.
+    pub(in crate::ruleset) fn operation(&mut self, node: &Node, ops: &mut Vec<Op>) {
+        let name = node.name.text.as_str();
+        let read = match name {
+            "add" | "remove" => self.counter_op(node),
+            "pay" => {
+                let mut words = Words::new(node);
+                match (words.name(), words.amount()) {
+                    (Some(counter), Some(amount)) if words.done() => Some(Op::Pay { counter, amount }),
+                    _ => None,
+                }
+            }
+            "move" => self.move_op(node),
+            "this-to" => match self.one_name(node, form(name)) {
+                Some(zone) => Some(Op::ThisTo { zone }),
+                None => return,
+            },
+            "shuffle" => {
+                let mut words = Words::new(node);
+                match (words.name(), words.whose()) {
+                    (Some(zone), of) if words.done() => Some(Op::Shuffle { zone, of }),
+                    _ => None,
+                }
+            }
+            "repeat" => {
+                let mut words = Words::new(node);
+                let times = words.amount().filter(|_| words.done());
+                times.map(|times| Op::Repeat { times, ops: self.nested(node) })
+            }
+            "if" => match self.test(node, &node.values) {
+                Some(test) => Some(Op::If { test, then: self.nested(node), otherwise: Vec::new() }),
+                None => return,
+            },
+            "else" => return self.otherwise(node, ops),
+            _ => self.for_each(node),
+        };
+        match read {
+            Some(op) => ops.push(op),
+            None => self.diagnostics.push(bad_line(
+                node.head_span(),
+                format!("`{name}` is not written as the language says"),
+                format!("write {}", form(name)),
+            )),
+        }
+    }
+
+    fn counter_op(&mut self, node: &Node) -> Option<Op> {
+        let mut words = Words::new(node);
+        let (counter, amount, of) = (words.name()?, words.amount()?, words.whose());
+        if !words.done() {
+            return None;
+        }
+        Some(match node.name.text.as_str() {
+            "add" => Op::Add { counter, amount, of },
+            _ => Op::Remove { counter, amount, of },
+        })
+    }
+
+    /// `move COUNT|all [FILTER] from ZONE [opponent] to ZONE [opponent]
+    /// [top|chosen|random]`.
+    fn move_op(&mut self, node: &Node) -> Option<Op> {
+        let mut words = Words::new(node);
+        let (count, all) = if words.peek().as_deref() == Some("all") {
+            let value = words.value()?;
+            (Expression::pending("0".into(), Pending::Amount("0".into()), value.span), true)
+        } else {
+            (words.amount()?, false)
+        };
+        let filter = match words.peek() {
+            Some(text) if text != "from" => {
+                let value = words.value()?;
+                Some(Expression::pending(text.clone(), Pending::Filter(text), value.span))
+            }
+            _ => None,
+        };
+        if !words.eat("from") {
+            return None;
+        }
+        let (from, from_of) = (words.name()?, words.whose());
+        if !words.eat("to") {
+            return None;
+        }
+        let (to, to_of) = (words.name()?, words.whose());
+        let pick = match words.peek().as_deref() {
+            None => Pick::Top,
+            Some("top") => Pick::Top,
+            Some("chosen") => Pick::Chosen,
+            Some("random") => Pick::Random,
+            Some(_) => return None,
+        };
+        let pick = if all { Pick::All } else { pick };
+        Some(Op::Move { count, from, from_of, to, to_of, pick, filter })
+    }
+
+    /// `for-each ZONE [FILTER] [opponent] { … }`.
+    fn for_each(&mut self, node: &Node) -> Option<Op> {
+        let mut words = Words::new(node);
+        let zone = words.name()?;
+        let filter = match words.peek() {
+            Some(text) if text != "opponent" => {
+                let value = words.value()?;
+                Some(Expression::pending(text.clone(), Pending::Filter(text), value.span))
+            }
+            _ => None,
+        };
+        let of = words.whose();
+        if !words.done() {
+            return None;
+        }
+        Some(Op::ForEach { zone, of, filter, ops: self.nested(node) })
+    }
+
+    /// `else { … }`: what the `if` line before it does when its test fails.
+    fn otherwise(&mut self, node: &Node, ops: &mut [Op]) {
+        let ops_else = self.nested(node);
+        match ops.last_mut() {
+            Some(Op::If { otherwise, .. }) if otherwise.is_empty() && node.values.is_empty() => *otherwise = ops_else,
+            _ => self.diagnostics.push(bad_line(
+                node.head_span(),
+                "`else` follows an `if` line, and only one",
+                "write `if has-oil { pay oil 1 }` then `else { this-to discard }` on the next line",
+            )),
+        }
+    }
+
+    /// The operations of a line's block.
+    fn nested(&mut self, node: &Node) -> Vec<Op> {
+        let mut ops = Vec::new();
+        self.read_block(node, &super::language::OPS, &mut ops);
+        if node.block.is_none() {
+            self.diagnostics.push(bad_line(
+                node.head_span(),
+                format!("`{}` needs a block of operations", node.name.text),
+                format!("write {}", form(&node.name.text)),
+            ));
+        }
+        ops
+    }
+}

@@ -1,0 +1,331 @@
+//! Once every declaration is read: each expression of play compiled where
+//! it stands, each name a play line gives checked (a zone, a counter, a
+//! role, a field, an action), and, when the ruleset declares `play`, what
+//! its declarations lack for play reported (W0503).
+
+use super::bad_line;
+use super::expr::{Compiler, Place, Ty};
+use crate::diagnostics::Diagnostic;
+use crate::ruleset::codes;
+use crate::ruleset::model::play::{Action, Bot, Expression, Meaning, Op, Pending, PhasePlay, Play, Ref};
+use crate::ruleset::model::{Ruleset, StateDef};
+use crate::ruleset::names::suggest;
+use crate::ruleset::rules::Def;
+
+/// The parts of the ruleset that hold play, taken out while they are
+/// compiled against the rest.
+struct Parts {
+    does: Vec<Vec<Meaning>>,
+    conditions: Vec<Option<Expression>>,
+    quantities: Vec<Option<Expression>>,
+    phases: Vec<PhasePlay>,
+    play: Option<Play>,
+    bots: Vec<Bot>,
+}
+
+/// Compiles and checks the play of a ruleset.  Returns the definitions
+/// play expressions use, which no rule need call.
+pub(in crate::ruleset) fn resolve(ruleset: &mut Ruleset, defs: &[Def], out: &mut Vec<Diagnostic>) -> Vec<String> {
+    let mut parts = Parts {
+        does: ruleset.symbols.iter_mut().map(|s| std::mem::take(&mut s.does)).collect(),
+        conditions: ruleset.conditions.iter_mut().map(|c| c.means.take()).collect(),
+        quantities: ruleset.quantities.iter_mut().map(|q| q.means.take()).collect(),
+        phases: ruleset.phases.iter_mut().map(|p| std::mem::take(&mut p.play)).collect(),
+        play: ruleset.play.take(),
+        bots: std::mem::take(&mut ruleset.bots),
+    };
+    let used = {
+        let resolver = Resolver { compiler: Compiler { ruleset, defs }, out };
+        resolver.all(&mut parts)
+    };
+    for (symbol, does) in ruleset.symbols.iter_mut().zip(parts.does) {
+        symbol.does = does;
+    }
+    for (condition, means) in ruleset.conditions.iter_mut().zip(parts.conditions) {
+        condition.means = means;
+    }
+    for (quantity, means) in ruleset.quantities.iter_mut().zip(parts.quantities) {
+        quantity.means = means;
+    }
+    for (phase, play) in ruleset.phases.iter_mut().zip(parts.phases) {
+        phase.play = play;
+    }
+    ruleset.play = parts.play;
+    ruleset.bots = parts.bots;
+    used
+}
+
+struct Resolver<'r, 'o> {
+    compiler: Compiler<'r>,
+    out: &'o mut Vec<Diagnostic>,
+}
+
+impl Resolver<'_, '_> {
+    fn all(mut self, parts: &mut Parts) -> Vec<String> {
+        let ruleset = self.compiler.ruleset;
+        let card = Place { params: &[], card: true };
+        for does in &mut parts.does {
+            for meaning in does.iter_mut() {
+                self.role(&meaning.role);
+                self.ops(&mut meaning.ops, card);
+            }
+        }
+        self.meanings(&ruleset.conditions, &mut parts.conditions, Ty::Truth);
+        self.meanings(&ruleset.quantities, &mut parts.quantities, Ty::Number);
+        for phase in &mut parts.phases {
+            self.phase(phase);
+        }
+        if let Some(play) = &mut parts.play {
+            let table = Place::default();
+            self.expression(&mut play.ends_when, Ty::Truth, table);
+            self.expression(&mut play.score, Ty::Number, table);
+            self.missing_for_play(parts);
+        }
+        let actions: Vec<&str> = parts.phases.iter().flat_map(|p| &p.actions).map(|a| a.id.as_str()).collect();
+        for bot in &mut parts.bots {
+            self.bot(bot, &actions);
+        }
+        self.defs_used(parts)
+    }
+
+    fn meanings(&mut self, declared: &[StateDef], means: &mut [Option<Expression>], want: Ty) {
+        for (declared, means) in declared.iter().zip(means) {
+            if let Some(expression) = means {
+                let place = Place { params: &declared.params, card: true };
+                self.expression(expression, want, place);
+            }
+        }
+    }
+
+    fn phase(&mut self, phase: &mut PhasePlay) {
+        let table = Place::default();
+        self.ops(&mut phase.start, table);
+        self.ops(&mut phase.end, table);
+        for action in &mut phase.actions {
+            self.action(action);
+        }
+    }
+
+    fn action(&mut self, action: &mut Action) {
+        let card = Place { params: &[], card: action.from.is_some() };
+        for zone in action.from.iter().chain(&action.to) {
+            self.zone(zone);
+        }
+        if let Some(field) = &action.resolve {
+            self.field(field);
+        }
+        if let Some(filter) = &mut action.filter {
+            self.expression(filter, Ty::Truth, card);
+        }
+        if let Some(cost) = &mut action.cost {
+            self.counter(&cost.counter);
+            self.expression(&mut cost.amount, Ty::Number, card);
+        }
+        if let Some(test) = &mut action.only_if {
+            self.expression(test, Ty::Truth, Place::default());
+        }
+        self.ops(&mut action.ops, card);
+    }
+
+    fn bot(&mut self, bot: &mut Bot, actions: &[&str]) {
+        let card = Place { params: &[], card: true };
+        for preference in &mut bot.prefer {
+            if !actions.contains(&preference.action.name.as_str()) {
+                self.unknown(&preference.action, "action of any phase", actions.iter().copied());
+            }
+            if let Some(filter) = &mut preference.filter {
+                self.expression(filter, Ty::Truth, card);
+            }
+            if let Some(rank) = &mut preference.rank {
+                self.expression(rank, Ty::Number, card);
+            }
+            if let Some(test) = &mut preference.test {
+                self.expression(test, Ty::Truth, Place::default());
+            }
+        }
+    }
+
+    /// Checks and compiles a procedure; `place.card` says whether a card is
+    /// at hand for `this` and field names.
+    fn ops(&mut self, ops: &mut [Op], place: Place<'_>) {
+        for op in ops {
+            match op {
+                Op::Add { counter, amount, .. } | Op::Remove { counter, amount, .. } | Op::Pay { counter, amount } => {
+                    self.counter(counter);
+                    self.expression(amount, Ty::Number, place);
+                }
+                Op::Move { count, from, to, filter, .. } => {
+                    self.expression(count, Ty::Number, place);
+                    self.zone(from);
+                    self.zone(to);
+                    if let Some(filter) = filter {
+                        self.expression(filter, Ty::Truth, Place { card: true, ..place });
+                    }
+                }
+                Op::ThisTo { zone } => {
+                    self.zone(zone);
+                    if !place.card {
+                        self.out.push(bad_line(
+                            zone.span,
+                            "`this-to` moves the card at hand, and there is none here",
+                            "write it in a `for-each` block, or in what an effect does",
+                        ));
+                    }
+                }
+                Op::Shuffle { zone, .. } => self.zone(zone),
+                Op::Repeat { times, ops } => {
+                    self.expression(times, Ty::Number, place);
+                    self.ops(ops, place);
+                }
+                Op::If { test, then, otherwise } => {
+                    self.expression(test, Ty::Truth, place);
+                    self.ops(then, place);
+                    self.ops(otherwise, place);
+                }
+                Op::ForEach { zone, filter, ops, .. } => {
+                    self.zone(zone);
+                    let card = Place { card: true, ..place };
+                    if let Some(filter) = filter {
+                        self.expression(filter, Ty::Truth, card);
+                    }
+                    self.ops(ops, card);
+                }
+            }
+        }
+    }
+
+    /// Compiles an expression where it stands, filling its tree.
+    fn expression(&mut self, expression: &mut Expression, want: Ty, place: Place<'_>) {
+        let span = expression.span;
+        let compiled = match std::mem::take(&mut expression.pending) {
+            Pending::Done => return,
+            Pending::Ast(expr) => self.compiler.compile(&expr, want, place, self.out),
+            Pending::Amount(text) => self.compiler.word(&text, span, want, place, self.out),
+            Pending::Filter(text) => self.compiler.word(&text, span, want, Place { card: true, ..place }, self.out),
+            Pending::Test { condition, args } => {
+                let tree = self.compiler.test(&condition, &args, span, self.out);
+                if want != Ty::Truth {
+                    return;
+                }
+                tree
+            }
+        };
+        if let Some(tree) = compiled {
+            expression.tree = tree;
+        }
+    }
+
+    fn zone(&mut self, zone: &Ref) {
+        let ruleset = self.compiler.ruleset;
+        let zones: Vec<&str> = ruleset.setup.iter().flat_map(|s| &s.zones).map(|z| z.id.as_str()).collect();
+        if !zones.contains(&zone.name.as_str()) {
+            self.unknown(zone, "zone of the set-up", zones.into_iter());
+        }
+    }
+
+    fn counter(&mut self, counter: &Ref) {
+        if self.compiler.counter(&counter.name).is_none() {
+            let ruleset = self.compiler.ruleset;
+            let counters = ruleset.setup.iter().flat_map(|s| &s.counters).map(|c| c.id.as_str());
+            self.unknown(counter, "counter of the set-up", counters);
+        }
+    }
+
+    fn role(&mut self, role: &Ref) {
+        let roles = self.compiler.ruleset.roles.iter().map(|r| r.id.as_str());
+        if !self.compiler.ruleset.roles.iter().any(|r| r.id == role.name) {
+            self.unknown(role, "role of the ruleset", roles);
+        }
+    }
+
+    fn field(&mut self, field: &Ref) {
+        let ruleset = self.compiler.ruleset;
+        let fields = ruleset.kinds.iter().flat_map(|k| &k.schema.fields);
+        if !ruleset.kinds.iter().flat_map(|k| &k.schema.fields).any(|f| f.name == field.name) {
+            self.unknown(field, "field of any kind", fields.map(|f| f.name.as_str()));
+        }
+    }
+
+    fn unknown<'a>(&mut self, name: &Ref, what: &str, candidates: impl Iterator<Item = &'a str>) {
+        self.out.push(
+            Diagnostic::error(&codes::BAD_PROCEDURE, format!("`{}` is no {what}", name.name))
+                .primary(name.span, "not declared")
+                .suggest(suggest(&name.name, candidates)),
+        );
+    }
+
+    /// What the ruleset's declarations lack for play.
+    fn missing_for_play(&mut self, parts: &Parts) {
+        let ruleset = self.compiler.ruleset;
+        let play_span = parts.play.as_ref().map(|p| p.span).unwrap_or(ruleset.span);
+        if ruleset.setup.is_none() || ruleset.phases.is_empty() {
+            self.out.push(bad_line(
+                play_span,
+                "a game is played in phases, from a set-up: this ruleset lacks one",
+                "declare `setup { … }` with the zones and counters play uses, and the turn's `phase` lines",
+            ));
+        }
+        let conditions =
+            ruleset.conditions.iter().zip(&parts.conditions).map(|s| (s, "a truth: `means count(hand) >= 1`"));
+        let quantities = ruleset.quantities.iter().zip(&parts.quantities).map(|s| (s, "a number: `means count(hand)`"));
+        for ((declared, means), example) in conditions.chain(quantities) {
+            if means.is_none() {
+                self.out.push(
+                    Diagnostic::warning(&codes::MISSING_FOR_PLAY, format!("`{}` has no meaning in play", declared.id))
+                        .primary(declared.span, "no `means` line")
+                        .help(format!("say what it reads from the game state, {example}")),
+                );
+            }
+        }
+        for (phase, play) in ruleset.phases.iter().zip(&parts.phases) {
+            if play.actions.is_empty() && play.start.is_empty() && play.end.is_empty() {
+                self.out.push(
+                    Diagnostic::warning(
+                        &codes::MISSING_FOR_PLAY,
+                        format!("in phase `{}` nothing happens in play", phase.id),
+                    )
+                    .primary(phase.span, "no `action`, `start` or `end`")
+                    .help("give it an action players take (`action play \"Play\" { take hand; … }`) or what it does"),
+                );
+            }
+        }
+    }
+
+    /// The definitions the compiled trees expanded: every name a play
+    /// expression or line could give that is a definition's.
+    fn defs_used(&self, parts: &Parts) -> Vec<String> {
+        let mut sources: Vec<&str> = Vec::new();
+        let mut stack: Vec<&Op> = Vec::new();
+        for phase in &parts.phases {
+            stack.extend(phase.start.iter().chain(&phase.end));
+            for action in &phase.actions {
+                stack.extend(&action.ops);
+                sources.extend(action.filter.iter().map(|f| f.source.as_str()));
+            }
+        }
+        stack.extend(parts.does.iter().flatten().flat_map(|m| &m.ops));
+        while let Some(op) = stack.pop() {
+            match op {
+                Op::Move { filter: Some(filter), .. } => sources.push(&filter.source),
+                Op::ForEach { filter, ops, .. } => {
+                    sources.extend(filter.iter().map(|f| f.source.as_str()));
+                    stack.extend(ops);
+                }
+                Op::Repeat { ops, .. } => stack.extend(ops),
+                Op::If { then, otherwise, .. } => stack.extend(then.iter().chain(otherwise)),
+                _ => {}
+            }
+        }
+        let means = parts.conditions.iter().chain(&parts.quantities).flatten();
+        sources.extend(means.map(|m| m.source.as_str()));
+        sources.extend(parts.bots.iter().flat_map(|b| &b.prefer).flat_map(|p| &p.filter).map(|f| f.source.as_str()));
+        if let Some(play) = &parts.play {
+            sources.extend([play.ends_when.source.as_str(), play.score.source.as_str()]);
+        }
+        let defs = self.compiler.defs;
+        defs.iter()
+            .filter(|d| sources.iter().any(|s| crate::ruleset::rules::words(s).any(|w| w == d.name.text)))
+            .map(|d| d.name.text.clone())
+            .collect()
+    }
+}
