@@ -423,3 +423,35 @@ fn a_game_of_whole_turns_plays_by_its_rules() {
     game.apply(&steal).expect("legal");
     assert_eq!(steals(&game), 0);
 }
+
+/// The example game's engine data, built in memory from its `.rules` and
+/// `.cards` files.
+fn example_document() -> Document {
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/lantern-market/cards");
+    let mut workspace = cardsmith::workspace::Workspace::new();
+    let mut paths: Vec<_> = std::fs::read_dir(&folder).expect("the example").flatten().map(|e| e.path()).collect();
+    paths.sort();
+    for path in paths {
+        let text = std::fs::read_to_string(&path).expect("a source file");
+        workspace.add_text(&path.display().to_string(), &text);
+    }
+    let outcome = workspace.check();
+    let files = cardsmith::backend::json::build(&outcome.files, &outcome.project).expect("engine data");
+    let file = files.iter().find(|f| f.name == "lantern-market.json").expect("the game's document");
+    Document::from_json(&file.contents).expect("engine data")
+}
+
+/// The example game, from its rules as the compiler reads them, plays
+/// exactly as the document written by hand for these tests.
+#[test]
+fn the_example_built_from_its_rules_plays_as_the_hand_written_document() {
+    let built = example_document();
+    let (built, written) = (table(&built), table(&document("lantern-market")));
+    for seed in 0..20 {
+        let bots = [BotKind::Random, BotKind::Greedy(0)];
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        let record = play_game(&built, &bots, seed, Some(&mut a)).expect("a game");
+        assert_eq!(record, play_game(&written, &bots, seed, Some(&mut b)).expect("a game"));
+        assert_eq!(String::from_utf8_lossy(&a), String::from_utf8_lossy(&b));
+    }
+}
