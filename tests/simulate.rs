@@ -228,18 +228,80 @@ fn a_shard_without_games_writes_an_empty_report_and_log() {
     assert!(stderr(&none).contains("--games 0 plays nothing"), "{}", stderr(&none));
 }
 
-/// Until the play engine is in the build, a run that gets as far as
-/// playing says so (and writes nothing); this test then gives way to one
-/// that plays.
+/// The example game played by bots: the same command twice gives the same
+/// bytes, and its JSON report fits the schema.
 #[test]
-fn without_the_play_engine_a_run_stops_at_its_first_game_and_says_why() {
+fn the_example_game_simulates_the_same_twice_and_its_report_fits_the_schema() {
     let dir = tempfile::tempdir().expect("temp dir");
-    std::fs::write(dir.path().join("tiny.json"), TINY).expect("written");
-    let (code, stderr) = simulate_tiny(dir.path(), &["--bot", "2=greedy", "--out", "report.txt"]);
-    assert_eq!(code, Some(2), "{stderr}");
-    assert!(stderr.contains("game 0 (seed "), "{stderr}");
-    assert!(stderr.contains("has no play engine yet"), "{stderr}");
-    assert!(!dir.path().join("report.txt").exists());
+    let game = repo().join("examples/lantern-market");
+    let game = game.to_str().expect("utf-8");
+    let run = |out: &str| {
+        let args =
+            ["simulate", game, "--games", "300", "--seed", "7", "--bot", "1=greedy", "--format", "json", "-o", out];
+        let output = cardsmith(&args, dir.path());
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        std::fs::read_to_string(dir.path().join(out)).expect("the report")
+    };
+    let (first, second) = (run("a.json"), run("b.json"));
+    assert_eq!(first, second, "the same seed and data give the same report");
+    let value: serde_json::Value = serde_json::from_str(&first).expect("json");
+    let validator = common::validator(&repo().join("docs/simulate.schema.json"));
+    assert_eq!(common::objections(&validator, &value), Vec::<(String, String)>::new());
+    let report = Report::from_json(&first).expect("a report");
+    assert_eq!(report.summary.games, 300);
+    let decided: u64 = report.summary.wins.iter().sum();
+    assert_eq!(decided + report.summary.draws, 300, "every game is won or drawn");
+}
+
+/// A simulation from engine data with every source text and position
+/// removed, and every member the engine does not read: the same report as
+/// from the project itself.
+#[test]
+fn a_simulation_from_engine_data_without_its_sources_plays_the_same_games() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let game = repo().join("examples/lantern-market");
+    let game = game.to_str().expect("utf-8");
+    let built = cardsmith(&["build", game, "-o", "out"], dir.path());
+    assert_eq!(built.status.code(), Some(0), "{}", stderr(&built));
+    let text = std::fs::read_to_string(dir.path().join("out/lantern-market.json")).expect("the engine data");
+    let mut data: serde_json::Value = serde_json::from_str(&text).expect("json");
+    strip(&mut data);
+    assert!(!serde_json::to_string(&data).expect("json").contains("\"source\""));
+    std::fs::write(dir.path().join("bare.json"), serde_json::to_vec(&data).expect("json")).expect("written");
+    let simulate = |from: &[&str]| {
+        let mut args = from.to_vec();
+        args.extend(["--games", "200", "--seed", "3", "--bot", "2=greedy", "--log", "1"]);
+        let output = cardsmith(&[&["simulate"][..], &args].concat(), dir.path());
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let log = std::fs::read_to_string(dir.path().join("simulate-log.txt")).expect("the log");
+        (String::from_utf8_lossy(&output.stdout).into_owned(), log)
+    };
+    let (from_project, project_log) = simulate(&[game]);
+    let (from_data, data_log) = simulate(&["--data", "bare.json"]);
+    assert_eq!(from_project.lines().skip(1).collect::<Vec<_>>(), from_data.lines().skip(1).collect::<Vec<_>>());
+    assert_eq!(project_log, data_log);
+    assert!(!project_log.is_empty(), "the first game is logged");
+}
+
+/// Removes the members of engine data an engine needs no more than a
+/// reader does: every `source`, `doc`, rule text and card text.
+fn strip(value: &mut serde_json::Value) {
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            serde_json::Value::Object(map) => {
+                for key in ["source", "doc", "shown", "text"] {
+                    map.remove(key);
+                }
+                if map.get("name").and_then(|n| n.as_str()) == Some("text") {
+                    map.remove("values");
+                }
+                stack.extend(map.values_mut());
+            }
+            serde_json::Value::Array(items) => stack.extend(items.iter_mut()),
+            _ => {}
+        }
+    }
 }
 
 #[cfg(unix)]

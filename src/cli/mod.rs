@@ -13,6 +13,7 @@ mod lint;
 mod lsp;
 mod new;
 mod output;
+mod play;
 mod print;
 mod project;
 mod read;
@@ -43,6 +44,7 @@ Examples:
                                            the order in which a turn's effects resolve
   cardsmith simulate --games 1000 --seed 7 --bot 2=greedy
                                            bots play the game: win rates, game length, cards (text, JSON, HTML)
+  cardsmith play --seat 2=search           a game in the terminal against the bots
   cardsmith rules dreadnaught-2e           a bundled ruleset, numbered as its diagnostics cite it
   cardsmith explain E0304                  what a diagnostic code means
   cardsmith new my-ship --game dreadnaught-2e
@@ -145,6 +147,8 @@ enum Command {
     Timeline(timeline::Args),
     /// Play many games with bots and report win rates, first-player advantage, game length, score curves and cards
     Simulate(simulate::Args),
+    /// Play one game in the terminal, against bots or between them
+    Play(play::Args),
     /// Print a bundled ruleset with the line numbers its diagnostics cite, or write it to a new file
     #[command(
         after_help = "Without ID, lists the bundled rulesets.  A diagnostic pointing at `<bundled>/ID.rules:LINE` points at that line of `cardsmith rules ID`.\n--out writes the ruleset exactly as bundled, a start for a ruleset of your own; an existing file is never replaced."
@@ -265,6 +269,7 @@ pub fn main() -> ExitCode {
         Command::Schema => stdout(&cardsmith::backend::schema::text()).map(|()| ExitCode::SUCCESS),
         Command::Timeline(args) => timeline::run(&args),
         Command::Simulate(args) => simulate::run(&args),
+        Command::Play(args) => play::run(&args),
         Command::Rules { id, out } => rules::run(id.as_deref(), out.as_deref()),
         Command::Explain { code, list } => explain::run(code.as_deref(), list),
         Command::New { name, game, ruleset } => new::run(&name, game.as_deref(), ruleset),

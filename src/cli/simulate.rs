@@ -7,14 +7,17 @@
 
 use super::{atomic, build, check, read};
 use cardsmith::engine::data::Document;
+use cardsmith::engine::play::{self, BotKind, Seating, Table};
 use cardsmith::engine::record::GameRecord;
 use cardsmith::engine::simulate::report::{self, Report};
 use cardsmith::engine::simulate::settings::{self, Shards, DEFAULT_PLAYOUTS};
 use cardsmith::engine::simulate::{html, run, text, BotChoice, GameSetup, Settings};
 use miette::{miette, Result};
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
 
 #[derive(clap::Args)]
 #[command(
@@ -114,33 +117,51 @@ enum Format {
 /// The most seats a simulation plays.
 const MAX_SEATS: usize = 64;
 
-/// Said when a game is asked of a build without the play engine.
-const NO_ENGINE: &str = "this build of cardsmith has no play engine yet (`cardsmith::engine::play`)";
+/// The play engine's table of each seating a run plays (each seat's deck),
+/// built once and shared by every game of that seating.
+#[derive(Default)]
+struct Tables {
+    built: Mutex<HashMap<Vec<Option<String>>, Arc<Table>>>,
+}
+
+impl Tables {
+    fn for_game(&self, document: &Document, game: &GameSetup) -> Result<Arc<Table>, String> {
+        let mut built = self.built.lock().map_err(|_| "a thread playing games failed".to_string())?;
+        if let Some(table) = built.get(&game.decks) {
+            return Ok(table.clone());
+        }
+        let decks = game.decks.iter().map(|deck| deck.iter().cloned().collect()).collect();
+        let seating = Seating { seats: game.bots.len(), decks };
+        let table = Arc::new(Table::new(document, &seating).map_err(|e| e.to_string())?);
+        built.insert(game.decks.clone(), table.clone());
+        Ok(table)
+    }
+}
 
 /// Plays one game with the play engine: the one place this command meets
 /// it.  Everything around it — the seeds, the shards, the threads, the
-/// totals and the reports — is done and tested without it.
-///
-/// With `cardsmith::engine::play` in the build, its body is:
-///
-/// ```ignore
-/// use cardsmith::engine::play::{self, BotKind};
-/// let seating = play::Seating::from_decks(&game.decks); // each seat's deck name, or None
-/// let table = play::Table::new(document, &seating).map_err(|e| e.to_string())?;
-/// let bots: Vec<BotKind> = game.bots.iter().map(|bot| match bot {
-///     BotChoice::Random => BotKind::Random,
-///     BotChoice::Greedy(id) => BotKind::Greedy(id.clone().unwrap_or_default()),
-///     BotChoice::Search(playouts) => BotKind::Search { playouts: playouts.unwrap_or(DEFAULT_PLAYOUTS) },
-/// }).collect();
-/// play::play_game(&table, &bots, game.seed, log).map_err(|e| e.to_string())
-/// ```
-///
-/// (`plan` has already made every `greedy` name its bot and every `search`
-/// its playouts.)  A table that many games share can be built once per
-/// seating instead, if the engine's `Table` is costly to build.
-fn play_game(document: &Document, game: &GameSetup, log: Option<&mut dyn Write>) -> Result<GameRecord, String> {
-    let _ = (document, game, log);
-    Err(NO_ENGINE.to_string())
+/// totals and the reports — is the engine's `simulate` module.  (`plan`
+/// has already made every `greedy` name its bot and every `search` its
+/// playouts.)
+fn play_game(
+    tables: &Tables,
+    document: &Document,
+    game: &GameSetup,
+    log: Option<&mut dyn Write>,
+) -> Result<GameRecord, String> {
+    let table = tables.for_game(document, game)?;
+    let mut bots = Vec::with_capacity(game.bots.len());
+    for bot in &game.bots {
+        bots.push(match bot {
+            BotChoice::Random => BotKind::Random,
+            BotChoice::Greedy(id) => {
+                let id = id.as_deref().unwrap_or_default();
+                BotKind::Greedy(table.bot(id).ok_or_else(|| format!("the ruleset declares no bot `{id}`"))?)
+            }
+            BotChoice::Search(playouts) => BotKind::Search { playouts: playouts.unwrap_or(DEFAULT_PLAYOUTS) },
+        });
+    }
+    play::play_game(&table, &bots, game.seed, log).map_err(|e| e.to_string())
 }
 
 pub fn run(args: &Args) -> Result<ExitCode> {
@@ -160,7 +181,8 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     let (settings, bots) = plan(args, document, text)?;
     refuse_overwriting_inputs(args)?;
     let bar = progress_bar(settings.schedule().count);
-    let play = |game: &GameSetup, log: Option<&mut dyn Write>| play_game(document, game, log);
+    let tables = Tables::default();
+    let play = |game: &GameSetup, log: Option<&mut dyn Write>| play_game(&tables, document, game, log);
     let outcome = run::run(&settings, &bots, &play, args.log, &|| bar.inc(1));
     bar.finish_and_clear();
     let outcome = outcome.map_err(|failed| miette!("{failed}"))?;

@@ -89,7 +89,7 @@ pub fn run(args: &Args) -> Result<ExitCode> {
 }
 
 /// An engine data document, under its limits of bytes and of values.
-fn read_engine_data(path: &Path) -> Result<String> {
+pub(super) fn read_engine_data(path: &Path) -> Result<String> {
     let text = read::text(path, &read::ENGINE_DATA)?;
     if !read::json_values_at_most(text.as_bytes(), read::ENGINE_DATA_VALUES) {
         return Err(miette!(

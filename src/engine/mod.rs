@@ -7,10 +7,12 @@
 //! that the data is enough to drive an engine.
 //!
 //! - [`data`]: the parts of a document the engine reads;
+//! - [`play`]: playing a game from the data: set-up, turns, effects, bots;
 //! - [`timeline`]: the order in which a turn's effects resolve;
 //! - [`text`]: the timeline printed for a person.
 
 pub mod data;
+pub mod play;
 pub mod record;
 pub mod semantics;
 pub mod simulate;

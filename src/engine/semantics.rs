@@ -17,7 +17,9 @@ use serde::Deserialize;
 /// An expression with the text it was written as.
 #[derive(Clone, Debug, Deserialize)]
 pub struct Expression {
-    /// The expression as written in the ruleset: `count(lit) >= 2`.
+    /// The expression as written in the ruleset: `count(lit) >= 2`
+    /// (for people; play reads only the tree).
+    #[serde(default)]
     pub source: String,
     pub tree: Expr,
 }
@@ -276,6 +278,9 @@ pub struct Zone {
     pub owner: Owner,
     #[serde(default)]
     pub ordered: bool,
+    /// Who may see its cards (everyone when the document does not say).
+    #[serde(default)]
+    pub visibility: Visibility,
     #[serde(default)]
     pub limit: Option<i64>,
     /// Kinds it may hold; every kind when empty.
@@ -290,6 +295,20 @@ pub struct Zone {
     /// of this zone (a market row from the market deck).
     #[serde(default)]
     pub restock: Option<String>,
+}
+
+/// Who sees a zone's cards: everyone, its owner only, or no one (the
+/// others, and for `hidden` everyone, see how many cards it holds).
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Visibility {
+    #[default]
+    Public,
+    Private,
+    Hidden,
+    /// A visibility this engine does not know: shown as hidden.
+    #[serde(other)]
+    Other,
 }
 
 /// An action a player may take in a phase.

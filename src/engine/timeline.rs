@@ -282,6 +282,22 @@ fn whole_turn_by_initiative() -> Phase {
     }
 }
 
+/// Where a card's play falls among the plays of an initiative phase, for
+/// sorting (smaller first): its initiative value in the scale's order (a
+/// card without one after every value), then the tie-break list's key for
+/// the card played by `player`.  What this leaves equal resolves at the same
+/// time, in seat order.
+pub(crate) fn initiative_key(doc: &Document, card: &Card, player: u32, at: Option<Initiative>) -> Vec<i128> {
+    let ascending = doc.ruleset.initiative.as_ref().is_some_and(|s| s.from_tenths < s.to_tenths);
+    let (tier, value) = match at {
+        Some(at) => when_order(When::At(at), ascending),
+        None => (2, 0),
+    };
+    let mut key = vec![i128::from(tier), value];
+    key.extend(chain_key(doc, Played::Card(card), player));
+    key
+}
+
 /// The side's label and player: a declared side, or a player number (from 1
 /// to the highest player a side names, and at least 2).
 fn seat(doc: &Document, name: &str) -> Result<(String, u32), TimelineError> {

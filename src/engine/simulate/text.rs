@@ -34,6 +34,13 @@ pub fn render(report: &Report) -> String {
     }
     out.push('\n');
     wins(&mut out, figures);
+    let same = |list: &[String]| list.windows(2).all(|pair| pair[0] == pair[1]);
+    let same_decks = settings.decks.windows(2).all(|pair| pair[0] == pair[1]);
+    if figures.first_player.is_some() && (!same(&settings.bots) || !same_decks) {
+        out.push_str(
+            "(The seats play different bots or decks: the advantage above is theirs as much as the seat's.)\n\n",
+        );
+    }
     length(&mut out, figures);
     curve(&mut out, figures);
     cards(&mut out, figures);

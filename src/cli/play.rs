@@ -1,0 +1,218 @@
+//! `cardsmith play`: one game in the terminal, for any game whose ruleset
+//! declares play, from its engine data alone (built in memory, or read from
+//! `--data`).  Each seat is a person at this terminal or a bot; a person's
+//! decisions are numbered and read as numbers from standard input, and the
+//! end of the input ends the game.
+
+use super::{build, check};
+use cardsmith::engine::data::Document;
+use cardsmith::engine::play::bots::{bot_rng, choose};
+use cardsmith::engine::play::{log, BotKind, Game, Seating, Table};
+use miette::{miette, Result};
+use std::io::BufRead;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+#[command(
+    after_help = "KIND is human, random, greedy (the ruleset's first bot), greedy:ID (its bot ID) or search[:PLAYOUTS] \
+                  (flat Monte Carlo, 200 playouts a decision unless given; it sees hidden cards).\nBy default seat 1 is \
+                  human and the others are the ruleset's first bot, else random.\n\nExamples:\n  \
+                  cardsmith play cards/my-game\n  \
+                  cardsmith play --data out/my-game.json --seed 7 --seat 1=greedy --seat 2=search:500"
+)]
+pub struct Args {
+    /// Files or folders to build the engine data from in memory (default: the project)
+    paths: Vec<PathBuf>,
+    /// Read this engine data document (written by `cardsmith build`) instead of building
+    #[arg(long, value_name = "FILE", conflicts_with = "paths")]
+    data: Option<PathBuf>,
+    /// The game to play when the paths hold several
+    #[arg(long, value_name = "RULESET")]
+    game: Option<String>,
+    /// The game's seed: the same seed and decisions give the same game (default: from the clock)
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Who plays a seat: `--seat 2=search:500` (repeatable; seats from 1)
+    #[arg(long = "seat", value_name = "N=KIND")]
+    seats: Vec<String>,
+    /// How to print diagnostics when building
+    #[arg(long, value_enum, default_value = "human")]
+    message_format: super::DiagnosticFormat,
+}
+
+/// Who plays a seat.
+#[derive(Clone, Copy)]
+enum Player {
+    Human,
+    Bot(BotKind),
+}
+
+pub fn run(args: &Args) -> Result<ExitCode> {
+    let documents = match &args.data {
+        Some(path) => vec![(path.display().to_string(), super::timeline::read_engine_data(path)?)],
+        None => {
+            let project = super::project::Project::for_paths(&args.paths)?;
+            let outcome = build::load(&project, &build::inputs(&project, &args.paths)?)?;
+            if outcome.stats.errors > 0 {
+                check::print(&outcome, args.message_format.into())?;
+                return Ok(ExitCode::from(1));
+            }
+            let files = build::in_memory(&outcome)?;
+            files
+                .into_iter()
+                .filter(|f| f.name != cardsmith::backend::json::SCHEMA_FILE)
+                .map(|f| (f.name, f.contents))
+                .collect()
+        }
+    };
+    let mut parsed = Vec::new();
+    for (name, text) in &documents {
+        parsed.push(Document::from_json(text).map_err(|e| miette!("{name}: {e}"))?);
+    }
+    let document = choose_game(&parsed, args.game.as_deref())?;
+    let table = Table::new(document, &Seating::default())
+        .map_err(|e| miette!(help = "see the `play`, `does` and `means` declarations of docs/rulesets.md", "{e}"))?;
+    let players = players(&table, &args.seats)?;
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    play(&table, &players, seed)
+}
+
+/// The game named by `--game`, else the one game that declares play.
+fn choose_game<'d>(documents: &'d [Document], game: Option<&str>) -> Result<&'d Document> {
+    let ids = || documents.iter().map(|d| d.ruleset.id.as_str()).collect::<Vec<_>>().join(", ");
+    if let Some(game) = game {
+        return documents
+            .iter()
+            .find(|d| d.ruleset.id == game)
+            .ok_or_else(|| miette!(help = format!("games here: {}", ids()), "no game `{game}` in the engine data"));
+    }
+    let playable: Vec<&Document> = documents.iter().filter(|d| d.ruleset.play.is_some()).collect();
+    match playable.as_slice() {
+        [one] => Ok(one),
+        [] => Err(miette!(
+            help = "a ruleset declares play with a `play {{ ends-when …; round-limit …; score … }}` section",
+            "no game here declares how it is played ({})",
+            ids()
+        )),
+        _ => Err(miette!(help = format!("games here: {}; pick one with --game", ids()), "several games can be played")),
+    }
+}
+
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
+}
+
+/// Each seat's player: `--seat N=KIND`, else seat 1 human and the others
+/// the first bot of the ruleset (random without one).
+fn players(table: &Table, given: &[String]) -> Result<Vec<Player>> {
+    let default_bot = if table.bots.is_empty() { BotKind::Random } else { BotKind::Greedy(0) };
+    let mut players: Vec<Player> =
+        (0..table.seats).map(|s| if s == 0 { Player::Human } else { Player::Bot(default_bot) }).collect();
+    for text in given {
+        let (seat, kind) = text
+            .split_once('=')
+            .ok_or_else(|| miette!(help = "write `--seat 2=random`", "`{text}` does not say which seat"))?;
+        let seat: usize = seat
+            .trim()
+            .parse()
+            .ok()
+            .filter(|s| (1..=table.seats).contains(s))
+            .ok_or_else(|| miette!("`{seat}` is not a seat: this game has seats 1 to {}", table.seats))?;
+        players[seat - 1] = player(table, kind.trim())?;
+    }
+    Ok(players)
+}
+
+fn player(table: &Table, kind: &str) -> Result<Player> {
+    let (name, detail) = match kind.split_once(':') {
+        Some((name, detail)) => (name, Some(detail)),
+        None => (kind, None),
+    };
+    let bots = || table.bots.iter().map(|b| b.id.as_str()).collect::<Vec<_>>().join(", ");
+    match (name, detail) {
+        ("human", None) => Ok(Player::Human),
+        ("random", None) => Ok(Player::Bot(BotKind::Random)),
+        ("greedy", None) if !table.bots.is_empty() => Ok(Player::Bot(BotKind::Greedy(0))),
+        ("greedy", None) => Err(miette!("the ruleset declares no `bot` for a greedy player")),
+        ("greedy", Some(id)) => table.bot(id).map(|b| Player::Bot(BotKind::Greedy(b))).ok_or_else(|| {
+            miette!(help = format!("bots of this ruleset: {}", bots()), "the ruleset declares no bot `{id}`")
+        }),
+        ("search", None) => Ok(Player::Bot(BotKind::Search { playouts: 200 })),
+        ("search", Some(n)) => n
+            .parse()
+            .ok()
+            .filter(|&n: &u32| n > 0)
+            .map(|playouts| Player::Bot(BotKind::Search { playouts }))
+            .ok_or_else(|| miette!("`{n}` is not a number of playouts")),
+        _ => Err(miette!(
+            help = "human, random, greedy, greedy:ID, search or search:PLAYOUTS",
+            "`{kind}` is not a kind of player"
+        )),
+    }
+}
+
+fn play(table: &Table, players: &[Player], seed: u64) -> Result<ExitCode> {
+    let mut game = Game::with_log(table, seed);
+    let mut rng = bot_rng(seed);
+    let mut input = std::io::stdin().lock();
+    let mut out = format!("seed {seed}\n");
+    flush_log(&mut game, &mut out)?;
+    while let Some(seat) = game.to_act() {
+        let decision = match players[seat] {
+            Player::Bot(kind) => choose(kind, &game, &mut rng),
+            Player::Human => {
+                let Some(decision) = ask(&game, seat, &mut input)? else {
+                    super::stdout("\nthe game ends here: no more input\n")?;
+                    return Ok(ExitCode::SUCCESS);
+                };
+                Some(decision)
+            }
+        };
+        let Some(decision) = decision else { break };
+        game.apply(&decision).map_err(|e| miette!("{e}"))?;
+        flush_log(&mut game, &mut out)?;
+    }
+    let record = game.record();
+    let winner = match record.winner {
+        Some(seat) => format!("{} wins", table.seat_names[seat]),
+        None => "a draw".to_string(),
+    };
+    let scores: Vec<String> =
+        record.scores.iter().enumerate().map(|(s, n)| format!("{} {n}", table.seat_names[s])).collect();
+    super::stdout(&format!("\nafter {} rounds: {} ({})\n", record.rounds, winner, scores.join(", ")))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints what happened (the seats' secret plays once they are revealed).
+fn flush_log(game: &mut Game, out: &mut String) -> Result<()> {
+    for line in game.take_log() {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    super::stdout(out)?;
+    out.clear();
+    Ok(())
+}
+
+/// Shows the seat what it may see and its decisions, and reads a number;
+/// `None` at the end of the input.
+fn ask(game: &Game, seat: usize, input: &mut impl BufRead) -> Result<Option<cardsmith::engine::play::Decision>> {
+    let decisions = game.decisions();
+    let mut text = format!("\n{}\n{}, your decision:\n", log::view(game, seat), game.table().seat_names[seat]);
+    for (i, decision) in decisions.iter().enumerate() {
+        text.push_str(&format!("  {}. {}\n", i + 1, game.label(decision)));
+    }
+    super::stdout(&text)?;
+    loop {
+        super::stdout("> ")?;
+        let mut line = String::new();
+        if input.read_line(&mut line).map_err(|e| miette!("standard input: {e}"))? == 0 {
+            return Ok(None);
+        }
+        match line.trim().parse::<usize>() {
+            Ok(n) if (1..=decisions.len()).contains(&n) => return Ok(Some(decisions[n - 1])),
+            _ => super::stdout(&format!("a number from 1 to {}, please\n", decisions.len()))?,
+        }
+    }
+}

@@ -1,0 +1,1012 @@
+//! The document indexed for play: cards, kinds, tags, fields, zones and
+//! counters become numbers, card fields are read once into numbers and
+//! names, and every expression, procedure and effect block is compiled into
+//! trees of indices.  A [`Table`] is built once and shared by every game
+//! played on it.
+
+use super::{PlayError, Seating, MAX_DEPTH};
+use crate::engine::data::{self, Condition, Document, Initiative, SetupStep, Value};
+use crate::engine::semantics::{self as sem, ArithOp, CmpOp, Counts, Owner, Pick, Visibility, Whose};
+use std::collections::HashMap;
+
+/// A value of an expression: a number, a name (interned), or nothing (a
+/// card without the field).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Val {
+    None,
+    Num(i64),
+    Name(u32),
+}
+
+/// A compiled expression.
+#[derive(Debug)]
+pub(crate) enum Ex {
+    Int(i64),
+    Name(u32),
+    Counter(u16, Whose),
+    Count { zone: u16, of: Whose, filter: Option<Box<Ex>> },
+    Sum { zone: u16, of: Whose, field: u16, filter: Option<Box<Ex>> },
+    Amount,
+    Last,
+    Round,
+    Quantity(u16),
+    Condition(u16, Vec<(u32, Ex)>),
+    Param(u32),
+    Field(u16),
+    Kind(u16),
+    Tag(u16),
+    This,
+    Not(Box<Ex>),
+    And(Vec<Ex>),
+    Or(Vec<Ex>),
+    Arith(Box<Ex>, Vec<(ArithOp, Ex)>),
+    Compare(Box<Ex>, Vec<(CmpOp, Ex)>),
+}
+
+#[derive(Debug)]
+pub(crate) struct MoveOp {
+    pub count: Ex,
+    pub from: u16,
+    pub from_of: Whose,
+    pub to: u16,
+    pub to_of: Whose,
+    pub pick: Pick,
+    pub filter: Option<Ex>,
+}
+
+/// A compiled operation; procedures are lists in [`Table::ops`].
+#[derive(Debug)]
+pub(crate) enum COp {
+    Add { counter: u16, amount: Ex, of: Whose },
+    Remove { counter: u16, amount: Ex, of: Whose },
+    Pay { counter: u16, amount: Ex },
+    Move(Box<MoveOp>),
+    ThisTo { zone: u16 },
+    Shuffle { zone: u16, of: Whose },
+    Repeat { times: Ex, ops: u32 },
+    If { test: Ex, then: u32, otherwise: u32 },
+    ForEach { zone: u16, of: Whose, filter: Option<Ex>, ops: u32 },
+}
+
+/// One step of a compiled effect block, in the order they resolve.
+#[derive(Debug)]
+pub(crate) enum BStep {
+    /// Runs the symbol's procedure for the role (`ops`) with `amount`, times
+    /// the quantity (with the card's arguments) when there is one.
+    Effect {
+        ops: u32,
+        amount: i64,
+        per: Option<(u16, Vec<(u32, Val)>)>,
+    },
+    /// The resolving player chooses one of [`Table::choices`]`[n]`.
+    Choose(u32),
+    /// A declared condition with the card's arguments, and its block.
+    When {
+        condition: u16,
+        args: Vec<(u32, Val)>,
+        body: u32,
+    },
+    Then(u32),
+}
+
+pub struct CounterDef {
+    pub id: String,
+    pub display: String,
+    pub(crate) start: i64,
+    pub(crate) min: i64,
+    pub(crate) max: Option<i64>,
+    pub shared: bool,
+    pub(crate) reset: bool,
+    pub(crate) base: usize,
+}
+
+pub struct ZoneDef {
+    pub id: String,
+    pub display: String,
+    pub shared: bool,
+    pub visibility: Visibility,
+    pub(crate) limit: Option<usize>,
+    pub(crate) holds: Vec<u16>,
+    pub(crate) reshuffle: Option<u16>,
+    pub(crate) restock: Option<u16>,
+    pub(crate) base: usize,
+}
+
+pub struct CardDef {
+    pub name: String,
+    pub(crate) kind: u16,
+    pub(crate) tags: Vec<u16>,
+}
+
+pub(crate) struct ActionDef {
+    pub from: Option<u16>,
+    pub filter: Option<Ex>,
+    pub cost: Option<(u16, Ex)>,
+    pub to: Option<u16>,
+    /// The block that resolves, by card.
+    pub resolve: Vec<Option<u32>>,
+    /// The place among an initiative phase's plays, by `card * seats + seat`.
+    pub rank: Vec<u32>,
+    pub limit: Option<u32>,
+    pub only_if: Option<Ex>,
+    pub ops: u32,
+    pub counts: Option<Counts>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PhaseKind {
+    Alternate,
+    Initiative,
+    Turns,
+}
+
+pub(crate) struct PhaseDef {
+    pub name: String,
+    pub kind: PhaseKind,
+    pub actions: std::ops::Range<usize>,
+    pub start: u32,
+    pub end: u32,
+}
+
+pub(crate) struct PrefDef {
+    pub action: Option<u16>,
+    pub filter: Option<Ex>,
+    pub test: Option<Ex>,
+    pub rank: Option<Ex>,
+}
+
+pub struct BotDef {
+    pub id: String,
+    pub display: String,
+    pub(crate) prefer: Vec<PrefDef>,
+}
+
+pub(crate) struct StateDef {
+    pub means: Option<Ex>,
+}
+
+/// A set-up step with its zones resolved to slots.
+pub(crate) enum SetupOp {
+    Put { slot: usize, cards: Vec<u16> },
+    Shuffle { slot: usize },
+    Deal { count: usize, from: usize, to: usize },
+    Place { kinds: Vec<u16>, from: usize, to: usize },
+}
+
+/// A document indexed for play.
+pub struct Table {
+    pub seats: usize,
+    pub seat_names: Vec<String>,
+    pub counters: Vec<CounterDef>,
+    pub zones: Vec<ZoneDef>,
+    pub cards: Vec<CardDef>,
+    pub bots: Vec<BotDef>,
+    pub(crate) counter_slots: usize,
+    pub(crate) zone_slots: usize,
+    /// The card of each card in play (an instance), by instance.
+    pub(crate) instances: Vec<u16>,
+    pub(crate) nfields: usize,
+    /// `fields[card * nfields + field]`: the field's first value.
+    pub(crate) fields: Vec<Val>,
+    pub(crate) conditions: Vec<StateDef>,
+    pub(crate) quantities: Vec<StateDef>,
+    pub(crate) ops: Vec<Vec<COp>>,
+    pub(crate) bodies: Vec<Vec<BStep>>,
+    pub(crate) choices: Vec<Vec<u32>>,
+    /// What each option of each choice does, as text.
+    pub(crate) choice_labels: Vec<Vec<String>>,
+    pub(crate) actions: Vec<ActionDef>,
+    pub(crate) action_names: Vec<String>,
+    pub(crate) phases: Vec<PhaseDef>,
+    pub(crate) setup: Vec<SetupOp>,
+    pub(crate) ends_when: Ex,
+    pub(crate) round_limit: u32,
+    pub(crate) score: Ex,
+    /// The zone and seat of each zone slot.
+    pub(crate) slot_owner: Vec<(usize, Option<usize>)>,
+    /// The zones that restock, as `(zone, source)`.
+    pub(crate) restocking: Vec<(u16, u16)>,
+}
+
+impl Table {
+    pub fn new(doc: &Document, seating: &Seating) -> Result<Table, PlayError> {
+        Builder::new(doc, seating)?.build(seating)
+    }
+
+    /// The slot of a zone for a seat (its only slot when shared).
+    pub(crate) fn zone_slot(&self, zone: u16, seat: usize) -> usize {
+        let def = &self.zones[zone as usize];
+        if def.shared {
+            def.base
+        } else {
+            def.base + seat
+        }
+    }
+
+    pub(crate) fn counter_slot(&self, counter: u16, seat: usize) -> usize {
+        let def = &self.counters[counter as usize];
+        if def.shared {
+            def.base
+        } else {
+            def.base + seat
+        }
+    }
+
+    /// The zone and seat of a slot (the seat is `None` for a shared zone).
+    pub fn slot_zone(&self, slot: usize) -> (usize, Option<usize>) {
+        self.slot_owner.get(slot).copied().unwrap_or((0, None))
+    }
+
+    pub(crate) fn field(&self, card: u16, field: u16) -> Val {
+        self.fields.get(card as usize * self.nfields + field as usize).copied().unwrap_or(Val::None)
+    }
+
+    pub(crate) fn card_of(&self, instance: u16) -> u16 {
+        self.instances[instance as usize]
+    }
+
+    pub fn card_name(&self, instance: u16) -> &str {
+        &self.cards[self.card_of(instance) as usize].name
+    }
+
+    /// The number of cards in play.
+    pub fn instance_count(&self) -> usize {
+        self.instances.len()
+    }
+
+    /// A bot of the ruleset by id.
+    pub fn bot(&self, id: &str) -> Option<usize> {
+        self.bots.iter().position(|b| b.id == id)
+    }
+}
+
+/// Names, kinds, tags and fields interned while compiling.
+#[derive(Default)]
+struct Interner {
+    map: HashMap<String, u32>,
+    list: Vec<String>,
+}
+
+impl Interner {
+    fn get(&mut self, text: &str) -> u32 {
+        if let Some(&i) = self.map.get(text) {
+            return i;
+        }
+        let i = self.list.len() as u32;
+        self.map.insert(text.to_string(), i);
+        self.list.push(text.to_string());
+        i
+    }
+}
+
+fn small(i: u32) -> Result<u16, PlayError> {
+    u16::try_from(i).map_err(|_| PlayError("the document has more than 65,535 of one kind of thing".into()))
+}
+
+struct Builder<'d> {
+    doc: &'d Document,
+    setup: &'d data::Setup,
+    play: &'d sem::Play,
+    seats: usize,
+    names: Interner,
+    fields: Interner,
+    kinds: Interner,
+    tags: Interner,
+    counters: Vec<CounterDef>,
+    zones: Vec<ZoneDef>,
+    conditions: HashMap<&'d str, u16>,
+    quantities: HashMap<&'d str, u16>,
+    ops: Vec<Vec<COp>>,
+    bodies: Vec<Vec<BStep>>,
+    choices: Vec<Vec<u32>>,
+    choice_labels: Vec<Vec<String>>,
+    meanings: HashMap<(&'d str, &'d str), u32>,
+    /// Compiled card blocks by (card, field).
+    card_bodies: HashMap<(usize, &'d str), Option<u32>>,
+}
+
+impl<'d> Builder<'d> {
+    fn new(doc: &'d Document, seating: &Seating) -> Result<Builder<'d>, PlayError> {
+        let id = &doc.ruleset.id;
+        let play = doc.ruleset.play.as_ref().ok_or_else(|| {
+            PlayError(format!("ruleset `{id}` declares no `play` section: how the game ends and who wins"))
+        })?;
+        let setup = doc
+            .ruleset
+            .setup
+            .as_ref()
+            .ok_or_else(|| PlayError(format!("ruleset `{id}` declares no `setup`: its zones and counters")))?;
+        let (min, max) = (setup.players.min.max(1), setup.players.max.max(setup.players.min.max(1)));
+        let seats = if seating.seats == 0 { min as usize } else { seating.seats };
+        if (seats as i64) < min || (seats as i64) > max || seats > 64 {
+            return Err(PlayError(format!(
+                "`{id}` is played by {min} to {max} players (at most 64 here), not {seats}"
+            )));
+        }
+        let mut builder = Builder {
+            doc,
+            setup,
+            play,
+            seats,
+            names: Interner::default(),
+            fields: Interner::default(),
+            kinds: Interner::default(),
+            tags: Interner::default(),
+            counters: Vec::new(),
+            zones: Vec::new(),
+            conditions: HashMap::new(),
+            quantities: HashMap::new(),
+            ops: Vec::new(),
+            bodies: Vec::new(),
+            choices: Vec::new(),
+            choice_labels: Vec::new(),
+            meanings: HashMap::new(),
+            card_bodies: HashMap::new(),
+        };
+        builder.declare()?;
+        Ok(builder)
+    }
+
+    /// Counters, zones, kinds, tags, fields, conditions and quantities.
+    fn declare(&mut self) -> Result<(), PlayError> {
+        let mut base = 0;
+        for counter in &self.setup.counters {
+            let shared = counter.owner == Owner::Shared;
+            self.counters.push(CounterDef {
+                id: counter.id.clone(),
+                display: shown(&counter.display, &counter.id),
+                start: counter.start,
+                min: counter.min,
+                max: counter.max,
+                shared,
+                reset: counter.reset_each_round,
+                base,
+            });
+            base += if shared { 1 } else { self.seats };
+        }
+        for card in &self.doc.cards {
+            self.kinds.get(&card.kind);
+            for tag in &card.tags {
+                self.tags.get(tag);
+            }
+            for field in &card.body.fields {
+                self.fields.get(&field.name);
+            }
+        }
+        let mut base = 0;
+        for zone in &self.setup.zones {
+            let shared = zone.owner == Owner::Shared;
+            let holds = zone.holds.iter().map(|k| small(self.kinds.get(k))).collect::<Result<_, _>>()?;
+            let limit = zone.limit.map(|l| usize::try_from(l.max(0)).unwrap_or(usize::MAX));
+            self.zones.push(ZoneDef {
+                id: zone.id.clone(),
+                display: shown(&zone.display, &zone.id),
+                shared,
+                visibility: zone.visibility,
+                limit,
+                holds,
+                reshuffle: None,
+                restock: None,
+                base,
+            });
+            base += if shared { 1 } else { self.seats };
+        }
+        for (i, zone) in self.setup.zones.iter().enumerate() {
+            let reshuffle = zone.reshuffle.as_deref().map(|z| self.zone(z, &zone.id)).transpose()?;
+            let restock = zone.restock.as_deref().map(|z| self.zone(z, &zone.id)).transpose()?;
+            self.zones[i].reshuffle = reshuffle;
+            self.zones[i].restock = restock;
+        }
+        for (i, def) in self.doc.ruleset.conditions.iter().enumerate() {
+            self.conditions.insert(&def.id, small(i as u32)?);
+        }
+        for (i, def) in self.doc.ruleset.quantities.iter().enumerate() {
+            self.quantities.insert(&def.id, small(i as u32)?);
+        }
+        Ok(())
+    }
+
+    fn zone(&self, id: &str, user: &str) -> Result<u16, PlayError> {
+        match self.zones.iter().position(|z| z.id == id) {
+            Some(i) => small(i as u32),
+            None => Err(PlayError(format!("`{user}` names the zone `{id}`, which the set-up does not declare"))),
+        }
+    }
+
+    fn counter(&self, id: &str, user: &str) -> Result<u16, PlayError> {
+        match self.counters.iter().position(|c| c.id == id) {
+            Some(i) => small(i as u32),
+            None => Err(PlayError(format!("`{user}` names the counter `{id}`, which the set-up does not declare"))),
+        }
+    }
+
+    fn expression(&mut self, e: &sem::Expression, user: &str) -> Result<Ex, PlayError> {
+        self.expr(&e.tree, user, 0)
+    }
+
+    fn optional(&mut self, e: Option<&sem::Expression>, user: &str) -> Result<Option<Ex>, PlayError> {
+        e.map(|e| self.expression(e, user)).transpose()
+    }
+
+    fn expr(&mut self, e: &sem::Expr, user: &str, depth: usize) -> Result<Ex, PlayError> {
+        use sem::Expr as E;
+        if depth > MAX_DEPTH {
+            return Err(PlayError(format!("an expression of `{user}` nests deeper than {MAX_DEPTH}")));
+        }
+        let d = depth + 1;
+        Ok(match e {
+            E::Int { value } => Ex::Int(*value),
+            E::Name { value } => Ex::Name(self.names.get(value)),
+            E::Counter { id, of } => Ex::Counter(self.counter(id, user)?, *of),
+            E::Count { zone, of, filter } => {
+                let filter = filter.as_deref().map(|f| self.expr(f, user, d).map(Box::new)).transpose()?;
+                Ex::Count { zone: self.zone(zone, user)?, of: *of, filter }
+            }
+            E::Sum { zone, of, field, filter } => {
+                let filter = filter.as_deref().map(|f| self.expr(f, user, d).map(Box::new)).transpose()?;
+                Ex::Sum { zone: self.zone(zone, user)?, of: *of, field: small(self.fields.get(field))?, filter }
+            }
+            E::Amount => Ex::Amount,
+            E::Last => Ex::Last,
+            E::Round => Ex::Round,
+            E::Quantity { id } => match self.quantities.get(id.as_str()) {
+                Some(&q) => Ex::Quantity(q),
+                None => return Err(PlayError(format!("`{user}` uses the quantity `{id}`, which is not declared"))),
+            },
+            E::Condition { id, args } => {
+                let Some(&c) = self.conditions.get(id.as_str()) else {
+                    return Err(PlayError(format!("`{user}` uses the condition `{id}`, which is not declared")));
+                };
+                let mut bound = Vec::new();
+                for arg in args {
+                    bound.push((self.names.get(&arg.param), self.expr(&arg.value, user, d)?));
+                }
+                Ex::Condition(c, bound)
+            }
+            E::Param { name } => Ex::Param(self.names.get(name)),
+            E::Field { name } => Ex::Field(small(self.fields.get(name))?),
+            E::Kind { id } => Ex::Kind(small(self.kinds.get(id))?),
+            E::Tag { id } => Ex::Tag(small(self.tags.get(id))?),
+            E::This => Ex::This,
+            E::Not { operand } => Ex::Not(Box::new(self.expr(operand, user, d)?)),
+            E::And { operands } => Ex::And(self.exprs(operands, user, d)?),
+            E::Or { operands } => Ex::Or(self.exprs(operands, user, d)?),
+            E::Arith { first, rest } => {
+                let first = Box::new(self.expr(first, user, d)?);
+                let rest = rest.iter().map(|(op, e)| Ok((*op, self.expr(e, user, d)?))).collect::<Result<_, _>>()?;
+                Ex::Arith(first, rest)
+            }
+            E::Compare { first, rest } => {
+                let first = Box::new(self.expr(first, user, d)?);
+                let rest = rest.iter().map(|(op, e)| Ok((*op, self.expr(e, user, d)?))).collect::<Result<_, _>>()?;
+                Ex::Compare(first, rest)
+            }
+        })
+    }
+
+    fn exprs(&mut self, list: &[sem::Expr], user: &str, depth: usize) -> Result<Vec<Ex>, PlayError> {
+        list.iter().map(|e| self.expr(e, user, depth)).collect()
+    }
+
+    /// Compiles a procedure into [`Table::ops`], returning its number.
+    fn procedure(&mut self, ops: &[sem::Op], user: &str, depth: usize) -> Result<u32, PlayError> {
+        if depth > MAX_DEPTH {
+            return Err(PlayError(format!("a procedure of `{user}` nests deeper than {MAX_DEPTH}")));
+        }
+        let mut compiled = Vec::with_capacity(ops.len());
+        for op in ops {
+            compiled.push(self.op(op, user, depth)?);
+        }
+        self.ops.push(compiled);
+        Ok(self.ops.len() as u32 - 1)
+    }
+
+    fn op(&mut self, op: &sem::Op, user: &str, depth: usize) -> Result<COp, PlayError> {
+        use sem::Op as O;
+        Ok(match op {
+            O::Add { counter, amount, of } => {
+                COp::Add { counter: self.counter(counter, user)?, amount: self.expression(amount, user)?, of: *of }
+            }
+            O::Remove { counter, amount, of } => {
+                COp::Remove { counter: self.counter(counter, user)?, amount: self.expression(amount, user)?, of: *of }
+            }
+            O::Pay { counter, amount } => {
+                COp::Pay { counter: self.counter(counter, user)?, amount: self.expression(amount, user)? }
+            }
+            O::Move { count, from, from_of, to, to_of, pick, filter } => COp::Move(Box::new(MoveOp {
+                count: self.expression(count, user)?,
+                from: self.zone(from, user)?,
+                from_of: *from_of,
+                to: self.zone(to, user)?,
+                to_of: *to_of,
+                pick: *pick,
+                filter: self.optional(filter.as_ref(), user)?,
+            })),
+            O::ThisTo { zone } => COp::ThisTo { zone: self.zone(zone, user)? },
+            O::Shuffle { zone, of } => COp::Shuffle { zone: self.zone(zone, user)?, of: *of },
+            O::Repeat { times, ops } => {
+                COp::Repeat { times: self.expression(times, user)?, ops: self.procedure(ops, user, depth + 1)? }
+            }
+            O::If { test, then, otherwise } => COp::If {
+                test: self.expression(test, user)?,
+                then: self.procedure(then, user, depth + 1)?,
+                otherwise: self.procedure(otherwise, user, depth + 1)?,
+            },
+            O::ForEach { zone, of, filter, ops } => COp::ForEach {
+                zone: self.zone(zone, user)?,
+                of: *of,
+                filter: self.optional(filter.as_ref(), user)?,
+                ops: self.procedure(ops, user, depth + 1)?,
+            },
+        })
+    }
+
+    /// The procedure of a symbol for a role.
+    fn meaning(&mut self, symbol: &'d str, role: &'d str, card: &str) -> Result<u32, PlayError> {
+        if let Some(&ops) = self.meanings.get(&(symbol, role)) {
+            return Ok(ops);
+        }
+        let doc = self.doc;
+        let Some(declared) = doc.ruleset.symbols.iter().find(|s| s.id == symbol) else {
+            return Err(PlayError(format!("`{card}` has an effect of the symbol `{symbol}`, which is not declared")));
+        };
+        let Some(meaning) = declared.does.iter().find(|m| m.role == role) else {
+            return Err(PlayError(format!(
+                "`{card}` has the effect `{role} {symbol}`, but the symbol `{symbol}` has no meaning for the role \
+                 `{role}` (`does {role} {{ … }}`)"
+            )));
+        };
+        let ops = self.procedure(&meaning.ops, &format!("{symbol} ({role})"), 0)?;
+        self.meanings.insert((symbol, role), ops);
+        Ok(ops)
+    }
+
+    fn args(&mut self, args: &[data::Argument]) -> Vec<(u32, Val)> {
+        args.iter().map(|a| (self.names.get(&a.param), self.value(&a.value))).collect()
+    }
+
+    fn value(&mut self, value: &Value) -> Val {
+        match value {
+            Value::Int(n) | Value::Signed(n) => Val::Num(*n),
+            Value::Initiative(Initiative::Step(t)) => Val::Num(*t),
+            Value::Decimal(text) => text.parse().map_or(Val::None, Val::Num),
+            Value::Name(text) | Value::String(text) => Val::Name(self.names.get(text)),
+            _ => Val::None,
+        }
+    }
+
+    /// Compiles a card's effect block into [`Table::bodies`].
+    fn body(&mut self, body: &'d data::Body, card: &str, depth: usize) -> Result<u32, PlayError> {
+        if depth > MAX_DEPTH {
+            return Err(PlayError(format!("the effects of `{card}` nest deeper than {MAX_DEPTH}")));
+        }
+        let mut steps = Vec::new();
+        for effect in &body.effects {
+            let ops = self.meaning(&effect.symbol, &effect.role, card)?;
+            let per = match &effect.per {
+                Some(per) => match self.quantities.get(per.quantity.as_str()) {
+                    Some(&q) => Some((q, self.args(&per.args))),
+                    None => return Err(PlayError(format!("`{card}` counts `per {}`, not declared", per.quantity))),
+                },
+                None => None,
+            };
+            steps.push(BStep::Effect { ops, amount: effect.amount, per });
+        }
+        for choice in &body.choices {
+            let mut options = Vec::new();
+            let mut labels = Vec::new();
+            for option in &choice.options {
+                options.push(self.body(option, card, depth + 1)?);
+                labels.push(describe(option));
+            }
+            self.choices.push(options);
+            self.choice_labels.push(labels);
+            steps.push(BStep::Choose(self.choices.len() as u32 - 1));
+        }
+        for conditional in &body.conditions {
+            let (id, args) = match &conditional.condition {
+                Condition::Declared { id, args } => (id, args),
+                Condition::Range { .. } | Condition::Other => {
+                    return Err(PlayError(format!(
+                        "`{card}` has a condition this engine cannot read in play (only conditions the ruleset \
+                         declares with `means` are played)"
+                    )))
+                }
+            };
+            let Some(&condition) = self.conditions.get(id.as_str()) else {
+                return Err(PlayError(format!("`{card}` uses the condition `{id}`, which is not declared")));
+            };
+            let args = self.args(args);
+            let inner = self.body(&conditional.body, card, depth + 1)?;
+            steps.push(BStep::When { condition, args, body: inner });
+        }
+        for then in &body.then {
+            steps.push(BStep::Then(self.body(then, card, depth + 1)?));
+        }
+        self.bodies.push(steps);
+        Ok(self.bodies.len() as u32 - 1)
+    }
+
+    /// The block of a card's field, compiled once.
+    fn card_field_body(&mut self, card: usize, field: &'d str) -> Result<Option<u32>, PlayError> {
+        if let Some(found) = self.card_bodies.get(&(card, field)) {
+            return Ok(*found);
+        }
+        let doc = self.doc;
+        let declared = &doc.cards[card];
+        let compiled = match declared.field(field).and_then(|f| f.body.as_ref()) {
+            Some(body) => Some(self.body(body, &declared.name, 0)?),
+            None => None,
+        };
+        self.card_bodies.insert((card, field), compiled);
+        Ok(compiled)
+    }
+
+    fn build(mut self, seating: &Seating) -> Result<Table, PlayError> {
+        let doc = self.doc;
+        let mut conditions = Vec::new();
+        for def in &doc.ruleset.conditions {
+            conditions.push(StateDef { means: self.optional(def.means.as_ref(), &def.id)? });
+        }
+        let mut quantities = Vec::new();
+        for def in &doc.ruleset.quantities {
+            quantities.push(StateDef { means: self.optional(def.means.as_ref(), &def.id)? });
+        }
+        let (phases, actions, action_names) = self.phases()?;
+        let bots = self.bots(&action_names)?;
+        let (setup, instances) = self.setup_steps(seating)?;
+        let ends_when = self.expression(&self.play.ends_when, "ends-when")?;
+        let score = self.expression(&self.play.score, "score")?;
+        let cards = self.cards()?;
+        let (nfields, fields) = self.field_values();
+        for (c, def) in conditions.iter().enumerate() {
+            let id = &doc.ruleset.conditions[c].id;
+            if def.means.is_none() && self.used_condition(c) {
+                return Err(PlayError(format!("the condition `{id}` is used in play but has no `means`")));
+            }
+        }
+        let restocking = self.zones.iter().enumerate().filter_map(|(i, z)| z.restock.map(|r| (i as u16, r))).collect();
+        let seat_names = (0..self.seats)
+            .map(|s| {
+                let side = doc.ruleset.sides.iter().find(|d| d.player as usize == s + 1);
+                side.map_or_else(|| format!("player {}", s + 1), |d| d.id.clone())
+            })
+            .collect();
+        let counter_slots = self.counters.iter().map(|c| if c.shared { 1 } else { self.seats }).sum();
+        let slot_owner = self.slot_owner();
+        let zone_slots = slot_owner.len();
+        if zone_slots.saturating_mul(instances.len()) > MAX_ZONE_ROOM {
+            return Err(PlayError(format!(
+                "{} cards in {zone_slots} zones (every seat's counted) is more than a game here holds",
+                instances.len()
+            )));
+        }
+        Ok(Table {
+            seats: self.seats,
+            seat_names,
+            counters: self.counters,
+            zones: self.zones,
+            cards,
+            bots,
+            counter_slots,
+            zone_slots,
+            instances,
+            nfields,
+            fields,
+            conditions,
+            quantities,
+            ops: self.ops,
+            bodies: self.bodies,
+            choices: self.choices,
+            choice_labels: self.choice_labels,
+            actions,
+            action_names,
+            phases,
+            setup,
+            ends_when,
+            round_limit: self.play.round_limit.clamp(1, MAX_ROUNDS),
+            score,
+            slot_owner,
+            restocking,
+        })
+    }
+
+    /// Each card's first value of each field, `[card * nfields + field]`.
+    fn field_values(&mut self) -> (usize, Vec<Val>) {
+        let doc = self.doc;
+        let nfields = self.fields.list.len();
+        let mut fields = vec![Val::None; doc.cards.len() * nfields];
+        for (c, card) in doc.cards.iter().enumerate() {
+            for field in &card.body.fields {
+                let f = self.fields.get(&field.name) as usize;
+                if let Some(value) = field.values.first() {
+                    fields[c * nfields + f] = self.value(value);
+                }
+            }
+        }
+        (nfields, fields)
+    }
+
+    /// The zone and seat of each zone slot, in slot order.
+    fn slot_owner(&self) -> Vec<(usize, Option<usize>)> {
+        let mut owners = Vec::new();
+        for (i, zone) in self.zones.iter().enumerate() {
+            if zone.shared {
+                owners.push((i, None));
+            } else {
+                owners.extend((0..self.seats).map(|s| (i, Some(s))));
+            }
+        }
+        owners
+    }
+
+    fn used_condition(&self, condition: usize) -> bool {
+        self.bodies.iter().flatten().any(|s| matches!(s, BStep::When { condition: c, .. } if *c as usize == condition))
+    }
+
+    fn cards(&mut self) -> Result<Vec<CardDef>, PlayError> {
+        let mut cards = Vec::new();
+        for card in &self.doc.cards {
+            let kind = small(self.kinds.get(&card.kind))?;
+            let tags = card.tags.iter().map(|t| small(self.tags.get(t))).collect::<Result<_, _>>()?;
+            cards.push(CardDef { name: card.name.clone(), kind, tags });
+        }
+        Ok(cards)
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn phases(&mut self) -> Result<(Vec<PhaseDef>, Vec<ActionDef>, Vec<String>), PlayError> {
+        let doc = self.doc;
+        let mut phases = Vec::new();
+        let mut actions = Vec::new();
+        let mut names = Vec::new();
+        for phase in &doc.ruleset.phases {
+            let kind = if phase.alternate {
+                PhaseKind::Alternate
+            } else if phase.initiative {
+                PhaseKind::Initiative
+            } else {
+                PhaseKind::Turns
+            };
+            let first = actions.len();
+            for action in &phase.play.actions {
+                actions.push(self.action(action, kind)?);
+                names.push(action.id.clone());
+            }
+            let start = self.procedure(&phase.play.start, &phase.id, 0)?;
+            let end = self.procedure(&phase.play.end, &phase.id, 0)?;
+            phases.push(PhaseDef {
+                name: shown(&phase.display, &phase.id),
+                kind,
+                actions: first..actions.len(),
+                start,
+                end,
+            });
+            if kind == PhaseKind::Initiative {
+                self.rank(&mut actions[first..], &phase.play.actions)?;
+            }
+        }
+        Ok((phases, actions, names))
+    }
+
+    fn action(&mut self, action: &'d sem::Action, kind: PhaseKind) -> Result<ActionDef, PlayError> {
+        let user = action.id.as_str();
+        let from = action.from.as_deref().map(|z| self.zone(z, user)).transpose()?;
+        let to = action.to.as_deref().map(|z| self.zone(z, user)).transpose()?;
+        let cost = match &action.cost {
+            Some(cost) => Some((self.counter(&cost.counter, user)?, self.expression(&cost.amount, user)?)),
+            None => None,
+        };
+        let mut resolve = Vec::new();
+        if let Some(field) = action.resolve.as_deref() {
+            for card in 0..self.doc.cards.len() {
+                resolve.push(self.card_field_body(card, field)?);
+            }
+        }
+        let _ = kind;
+        Ok(ActionDef {
+            from,
+            filter: self.optional(action.filter.as_ref(), user)?,
+            cost,
+            to,
+            resolve,
+            rank: Vec::new(),
+            limit: action.limit,
+            only_if: self.optional(action.only_if.as_ref(), user)?,
+            ops: self.procedure(&action.ops, user, 0)?,
+            counts: action.counts_as,
+        })
+    }
+
+    /// The place of each card played by each seat among an initiative
+    /// phase's plays, from the timeline's order.
+    fn rank(&self, actions: &mut [ActionDef], declared: &[sem::Action]) -> Result<(), PlayError> {
+        let doc = self.doc;
+        let mut keys = Vec::new();
+        for (a, action) in declared.iter().enumerate() {
+            for (c, card) in doc.cards.iter().enumerate() {
+                let at = action.resolve.as_deref().and_then(|f| card.field(f)).and_then(|f| {
+                    f.values.iter().find_map(|v| match v {
+                        Value::Initiative(at) => Some(*at),
+                        _ => None,
+                    })
+                });
+                for seat in 0..self.seats {
+                    let key = crate::engine::timeline::initiative_key(doc, card, seat as u32 + 1, at);
+                    keys.push((key, a, c * self.seats + seat));
+                }
+            }
+        }
+        let mut sorted: Vec<&Vec<i128>> = keys.iter().map(|k| &k.0).collect();
+        sorted.sort();
+        sorted.dedup();
+        for action in actions.iter_mut() {
+            action.rank = vec![0; doc.cards.len() * self.seats];
+        }
+        for (key, a, at) in &keys {
+            let rank = sorted.binary_search(&key).unwrap_or(0) as u32;
+            actions[*a].rank[*at] = rank;
+        }
+        Ok(())
+    }
+
+    fn bots(&mut self, actions: &[String]) -> Result<Vec<BotDef>, PlayError> {
+        let doc = self.doc;
+        let mut bots = Vec::new();
+        for bot in &doc.ruleset.bots {
+            let mut prefer = Vec::new();
+            for line in &bot.prefer {
+                let action = actions.iter().position(|a| *a == line.action).map(|a| small(a as u32)).transpose()?;
+                if action.is_none() {
+                    return Err(PlayError(format!(
+                        "bot `{}` prefers `{}`, which no phase offers",
+                        bot.id, line.action
+                    )));
+                }
+                prefer.push(PrefDef {
+                    action,
+                    filter: self.optional(line.filter.as_ref(), &bot.id)?,
+                    test: self.optional(line.test.as_ref(), &bot.id)?,
+                    rank: self.optional(line.rank.as_ref(), &bot.id)?,
+                });
+            }
+            bots.push(BotDef { id: bot.id.clone(), display: shown(&bot.display, &bot.id), prefer });
+        }
+        Ok(bots)
+    }
+
+    fn slots(&self, zone: &str, user: &str) -> Result<Vec<usize>, PlayError> {
+        let z = &self.zones[self.zone(zone, user)? as usize];
+        Ok(if z.shared { vec![z.base] } else { (0..self.seats).map(|s| z.base + s).collect() })
+    }
+
+    /// The set-up's steps with their zones resolved, and the cards in play.
+    fn setup_steps(&mut self, seating: &Seating) -> Result<(Vec<SetupOp>, Vec<u16>), PlayError> {
+        let mut out = Vec::new();
+        let mut instances: Vec<u16> = Vec::new();
+        for step in &self.setup.steps {
+            match step {
+                SetupStep::Decks { deck_types, to, .. } => {
+                    for (seat, slot) in self.slots(to, "decks")?.into_iter().enumerate() {
+                        let shared = self.zones[self.zone(to, "decks")? as usize].shared;
+                        let mut cards = Vec::new();
+                        for deck_type in deck_types {
+                            let chosen = if shared { None } else { seating.decks.get(seat) };
+                            for card in self.deck_cards(deck_type, chosen)? {
+                                cards.push(u16::try_from(instances.len()).map_err(|_| too_many())?);
+                                instances.push(card);
+                            }
+                        }
+                        out.push(SetupOp::Put { slot, cards });
+                    }
+                }
+                SetupStep::Shuffle { zone } => {
+                    out.extend(self.slots(zone, "shuffle")?.into_iter().map(|slot| SetupOp::Shuffle { slot }));
+                }
+                SetupStep::Deal { count, from, to } => {
+                    let Some(count) = count.as_u64() else {
+                        return Err(PlayError("a `deal` of the set-up counts by a field: not played yet".into()));
+                    };
+                    self.pairs(from, to, |from, to| SetupOp::Deal { count: count as usize, from, to }, &mut out)?;
+                }
+                SetupStep::Place { kinds, from, to } => {
+                    let kinds: Vec<u16> = kinds.iter().map(|k| small(self.kinds.get(k))).collect::<Result<_, _>>()?;
+                    self.pairs(from, to, |from, to| SetupOp::Place { kinds: kinds.clone(), from, to }, &mut out)?;
+                }
+                SetupStep::Add { .. } | SetupStep::Mulligan { .. } | SetupStep::Unknown => {
+                    return Err(PlayError(
+                        "the set-up has a step this engine does not play (only decks, shuffle, deal with a \
+                         number, and place)"
+                            .into(),
+                    ))
+                }
+            }
+        }
+        Ok((out, instances))
+    }
+
+    /// A step between two zones, once per seat when either is a player's.
+    fn pairs(
+        &self,
+        from: &str,
+        to: &str,
+        make: impl Fn(usize, usize) -> SetupOp,
+        out: &mut Vec<SetupOp>,
+    ) -> Result<(), PlayError> {
+        let (from, to) = (self.slots(from, "set-up")?, self.slots(to, "set-up")?);
+        let n = from.len().max(to.len());
+        for seat in 0..n {
+            let f = from.get(seat).or(from.first()).copied().unwrap_or(0);
+            let t = to.get(seat).or(to.first()).copied().unwrap_or(0);
+            out.push(make(f, t));
+        }
+        Ok(())
+    }
+
+    /// The cards of the deck of this type a seat brings (by name), else of
+    /// the document's first deck of the type (a deck's list already holds
+    /// the decks it includes).
+    fn deck_cards(&self, deck_type: &str, chosen: Option<&Vec<String>>) -> Result<Vec<u16>, PlayError> {
+        let doc = self.doc;
+        let of_type = |d: &&data::Deck| d.deck_type == deck_type;
+        let named = chosen.and_then(|names| doc.decks.iter().filter(of_type).find(|d| names.contains(&d.name)));
+        let Some(deck) = named.or_else(|| doc.decks.iter().find(of_type)) else {
+            return Err(PlayError(format!("the set-up deals decks of type `{deck_type}`, and there is none")));
+        };
+        let mut cards = Vec::new();
+        for entry in &deck.cards {
+            let Some(c) = doc.cards.iter().position(|c| c.name == entry.card) else {
+                return Err(PlayError(format!("deck `{}` lists `{}`, which is no card", deck.name, entry.card)));
+            };
+            if cards.len() + entry.count as usize > usize::from(u16::MAX) {
+                return Err(too_many());
+            }
+            cards.extend(std::iter::repeat_n(small(c as u32)?, entry.count as usize));
+        }
+        Ok(cards)
+    }
+}
+
+/// The most room a game keeps for its zones (each zone of each seat has
+/// room for every card in play): 32 MiB of card numbers.
+const MAX_ZONE_ROOM: usize = 1 << 24;
+
+/// The most rounds a game lasts, whatever its round limit.
+pub const MAX_ROUNDS: u32 = 100_000;
+
+fn too_many() -> PlayError {
+    PlayError("more than 65,535 cards would be in play".into())
+}
+
+fn shown(display: &str, id: &str) -> String {
+    if display.is_empty() {
+        id.to_string()
+    } else {
+        display.to_string()
+    }
+}
+
+/// What an option of a choice does: `gain coin 3; gain card 1`.
+fn describe(body: &data::Body) -> String {
+    let mut parts: Vec<String> = body.effects.iter().map(|e| format!("{} {} {}", e.role, e.symbol, e.amount)).collect();
+    if !body.choices.is_empty() {
+        parts.push("a choice".into());
+    }
+    for c in &body.conditions {
+        if let Condition::Declared { id, .. } = &c.condition {
+            parts.push(format!("when {id}: {}", describe_flat(&c.body)));
+        }
+    }
+    if !body.then.is_empty() {
+        parts.push("then more".into());
+    }
+    if parts.is_empty() {
+        "nothing".into()
+    } else {
+        parts.join("; ")
+    }
+}
+
+fn describe_flat(body: &data::Body) -> String {
+    body.effects.iter().map(|e| format!("{} {} {}", e.role, e.symbol, e.amount)).collect::<Vec<_>>().join(", ")
+}

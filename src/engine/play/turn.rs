@@ -1,0 +1,250 @@
+//! Rounds and phases: where the game stands between decisions, and how it
+//! moves on until the next decision or the end.
+//!
+//! Each round runs the phases in order.  A phase runs its `start`
+//! procedure for each seat in seat order, then its actions, then its `end`
+//! procedure for each seat.  Actions: in an `alternate` phase the seats
+//! take one action at a time in turn (the first seat first), a seat that
+//! passes is out, and the phase ends when all are out; in an `initiative`
+//! phase each seat in turn chooses all its plays, and then every play
+//! resolves in initiative order; otherwise each seat in turn takes actions
+//! until it passes.  A seat whose only legal decision is to pass passes
+//! without being asked.  After the last phase, counters that reset each
+//! round reset, each seat's score is recorded, and the game ends when
+//! `ends-when` holds or the round limit is reached.
+
+use super::state::{Env, Game, Pending};
+use super::table::{PhaseKind, SetupOp};
+use crate::engine::record::Ended;
+
+/// The most actions a seat may take in one phase, whatever the limits:
+/// past it, a seat can only pass (a phase with an unlimited action ends).
+pub const MAX_ACTIONS_PER_PHASE: u16 = 1_000;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stage {
+    Begin,
+    Start(u8),
+    Turn(u8),
+    Alternate { turn: u8, out: u64 },
+    Choose(u8),
+    Resolve(u16),
+    End(u8),
+    Over,
+}
+
+impl Game<'_> {
+    pub(crate) fn set_up(&mut self) {
+        let t = self.t;
+        for step in &t.setup {
+            match step {
+                SetupOp::Put { slot, cards } => {
+                    for &card in cards {
+                        self.push_card(*slot, card);
+                    }
+                }
+                SetupOp::Shuffle { slot } => self.shuffle_slot(*slot),
+                SetupOp::Deal { count, from, to } => {
+                    for _ in 0..*count {
+                        if self.lens[*from] == 0 {
+                            self.refill(*from);
+                        }
+                        let Some(&card) = self.slot(*from).last() else { break };
+                        if !self.accepts(*to, card) {
+                            break;
+                        }
+                        self.remove_at(*from, self.lens[*from] as usize - 1);
+                        self.push_card(*to, card);
+                    }
+                }
+                SetupOp::Place { kinds, from, to } => {
+                    let cards: Vec<u16> = self.slot(*from).to_vec();
+                    for card in cards {
+                        if kinds.contains(&t.cards[t.card_of(card) as usize].kind) && self.accepts(*to, card) {
+                            self.relocate(card, *to);
+                        }
+                    }
+                }
+            }
+        }
+        // Zones that restock fill up once the set-up is done (not between
+        // its steps: a market row would fill before its deck is shuffled).
+        self.restock();
+    }
+
+    /// Runs on until a decision is pending or the game is over.
+    pub(crate) fn settle(&mut self) {
+        while self.pending.is_none() && self.stage != Stage::Over {
+            if self.frames.is_empty() {
+                self.flow();
+            } else {
+                self.run();
+            }
+        }
+    }
+
+    fn seats(&self) -> u8 {
+        self.t.seats as u8
+    }
+
+    /// One step of the rounds and phases, with no procedure running.
+    fn flow(&mut self) {
+        let t = self.t;
+        let Some(phase) = t.phases.get(self.phase) else {
+            self.end_round();
+            return;
+        };
+        match self.stage {
+            Stage::Begin => {
+                self.note(|| format!("-- {} --", phase.name));
+                self.taken.iter_mut().for_each(|n| *n = 0);
+                self.queue.clear();
+                self.stage = Stage::Start(0);
+            }
+            Stage::Start(seat) if seat < self.seats() => {
+                self.push_proc(phase.start, seat as usize, None);
+                self.stage = Stage::Start(seat + 1);
+            }
+            Stage::Start(_) => {
+                self.stage = match phase.kind {
+                    _ if phase.actions.is_empty() => Stage::End(0),
+                    PhaseKind::Alternate => Stage::Alternate { turn: 0, out: 0 },
+                    PhaseKind::Initiative => Stage::Choose(0),
+                    PhaseKind::Turns => Stage::Turn(0),
+                }
+            }
+            Stage::Turn(seat) | Stage::Choose(seat) if seat < self.seats() => self.offer(seat),
+            Stage::Turn(_) => self.stage = Stage::End(0),
+            Stage::Choose(_) => {
+                self.queue.sort_by_key(|q| q.rank);
+                self.stage = Stage::Resolve(0);
+                if let Some(log) = &mut self.log {
+                    log.append(&mut self.held);
+                }
+            }
+            Stage::Alternate { turn, out } => {
+                let all = if self.seats() >= 64 { u64::MAX } else { (1u64 << self.seats()) - 1 };
+                if out & all == all {
+                    self.stage = Stage::End(0);
+                } else if out & (1 << turn) != 0 {
+                    self.stage = Stage::Alternate { turn: (turn + 1) % self.seats(), out };
+                } else {
+                    self.offer(turn);
+                }
+            }
+            Stage::Resolve(i) => match self.queue.get(i as usize).copied() {
+                Some(play) => {
+                    let action = &t.actions[play.action as usize];
+                    let body = action.resolve.get(t.card_of(play.card) as usize).copied().flatten();
+                    if let Some(body) = body {
+                        self.note(|| {
+                            format!("{} resolves {}", t.seat_names[play.seat as usize], t.card_name(play.card))
+                        });
+                        self.push_body(body, play.seat as usize, Some(play.card));
+                    }
+                    self.stage = Stage::Resolve(i + 1);
+                }
+                None => self.stage = Stage::End(0),
+            },
+            Stage::End(seat) if seat < self.seats() => {
+                self.push_proc(phase.end, seat as usize, None);
+                self.stage = Stage::End(seat + 1);
+            }
+            Stage::End(_) => {
+                self.phase += 1;
+                self.stage = Stage::Begin;
+            }
+            Stage::Over => {}
+        }
+    }
+
+    /// Asks the seat for an action, or passes for it when passing is all
+    /// it can do.
+    fn offer(&mut self, seat: u8) {
+        if self.any_action(seat as usize) {
+            self.pending = Some(Pending::Action { seat });
+        } else {
+            let t = self.t;
+            self.note(|| format!("{} passes (nothing to do)", t.seat_names[seat as usize]));
+            self.passed(seat);
+        }
+    }
+
+    /// What a pass does to the phase.
+    pub(crate) fn passed(&mut self, seat: u8) {
+        self.stage = match self.stage {
+            Stage::Turn(s) => Stage::Turn(s + 1),
+            Stage::Choose(s) => Stage::Choose(s + 1),
+            Stage::Alternate { out, .. } => {
+                Stage::Alternate { turn: (seat + 1) % self.seats(), out: out | (1 << seat) }
+            }
+            other => other,
+        };
+    }
+
+    /// After an action: in an alternate phase, the next seat's turn.
+    pub(crate) fn acted(&mut self, seat: u8) {
+        if let Stage::Alternate { out, .. } = self.stage {
+            self.stage = Stage::Alternate { turn: (seat + 1) % self.seats(), out };
+        }
+    }
+
+    /// Whether the seats are choosing the plays of an initiative phase,
+    /// which each makes without seeing the others'.
+    pub fn choosing_in_secret(&self) -> bool {
+        matches!(self.stage, Stage::Choose(_))
+    }
+
+    /// Whether `viewer` may not see the cards of a seat's zone now: the
+    /// zone where another seat's secret plays go while seats choose.
+    pub fn secret(&self, zone: usize, owner: Option<usize>, viewer: usize) -> bool {
+        let Some(phase) = self.t.phases.get(self.phase) else { return false };
+        self.choosing_in_secret()
+            && owner.is_some_and(|o| o != viewer)
+            && self.t.actions[phase.actions.clone()].iter().any(|a| a.to.is_some_and(|z| z as usize == zone))
+    }
+
+    pub(crate) fn in_initiative_phase(&self) -> bool {
+        self.t.phases.get(self.phase).is_some_and(|p| p.kind == PhaseKind::Initiative)
+    }
+
+    fn end_round(&mut self) {
+        let t = self.t;
+        for def in t.counters.iter().filter(|c| c.reset) {
+            let width = if def.shared { 1 } else { t.seats };
+            for slot in def.base..def.base + width {
+                self.counters[slot] = def.start;
+            }
+        }
+        let scores = self.scores();
+        let round = self.round;
+        self.note(|| format!("end of round {round}: scores {scores:?}"));
+        self.curve.extend_from_slice(&scores);
+        let ended = if self.truth(&t.ends_when, &Env::of(0, None)) {
+            Some(Ended::Condition)
+        } else if self.round >= t.round_limit {
+            Some(Ended::RoundLimit)
+        } else {
+            None
+        };
+        match ended {
+            Some(ended) => {
+                self.ended = Some(ended);
+                self.stage = Stage::Over;
+                self.note(|| {
+                    format!(
+                        "game over: {}",
+                        if ended == Ended::Condition { "the end condition holds" } else { "round limit" }
+                    )
+                });
+            }
+            None => {
+                self.round += 1;
+                self.phase = 0;
+                self.stage = Stage::Begin;
+                let round = self.round;
+                self.note(|| format!("== round {round} =="));
+            }
+        }
+    }
+}

@@ -1,0 +1,457 @@
+//! The play engine on engine data written by hand: a small game whose odds
+//! are known exactly, and a deck-building game for two played by every kind
+//! of bot.  (Once the ruleset reader writes play semantics, the same games
+//! come from `.rules` files.)
+
+use cardsmith::engine::data::Document;
+use cardsmith::engine::play::bots::{bot_rng, choose};
+use cardsmith::engine::play::{log, play_game, BotKind, Decision, DecisionKind, Game, Seating, Table};
+use cardsmith::engine::record::GameRecord;
+
+fn text(name: &str) -> String {
+    let path = format!("{}/tests/play/{name}.json", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).expect("the fixture")
+}
+
+fn document(name: &str) -> Document {
+    Document::from_json(&text(name)).expect("engine data")
+}
+
+fn table(doc: &Document) -> Table {
+    Table::new(doc, &Seating::default()).expect("playable")
+}
+
+/// ln C(n, k), exactly enough for the sizes here.
+fn choose_count(n: u64, k: u64) -> f64 {
+    (0..k).map(|i| (n - i) as f64 / (i + 1) as f64).product()
+}
+
+/// The chance that a 5-card opening hand from a shuffled deck of 10 with 3
+/// copies of a card holds at least one: 1 - C(7,5)/C(10,5).  Estimated over
+/// many seeded set-ups, it falls within the 99.9% interval of the exact
+/// value.
+#[test]
+fn an_opening_hand_holds_a_card_as_often_as_the_odds_say() {
+    let doc = document("opening-hand");
+    let table = table(&doc);
+    let exact = 1.0 - choose_count(7, 5) / choose_count(10, 5);
+    assert!((exact - 231.0 / 252.0).abs() < 1e-12);
+    let games = 20_000u64;
+    let hits = (0..games)
+        .filter(|&seed| {
+            let game = Game::new(&table, seed);
+            assert!(game.is_over(), "the game has no decisions");
+            game.scores()[0] >= 1
+        })
+        .count();
+    let estimate = hits as f64 / games as f64;
+    let margin = 3.29 * (exact * (1.0 - exact) / games as f64).sqrt();
+    assert!((estimate - exact).abs() < margin, "estimated {estimate}, exactly {exact} ± {margin}");
+    // The mean number of copies in hand is 5 × 3/10.
+    let total: i64 = (0..2_000).map(|seed| Game::new(&table, seed).scores()[0]).sum();
+    let mean = total as f64 / 2_000.0;
+    assert!((mean - 1.5).abs() < 0.06, "mean {mean}");
+}
+
+/// Each of the 3! orders of three shuffled cards is as likely: a
+/// chi-square test with 5 degrees of freedom at the 0.1% level.
+#[test]
+fn a_shuffle_gives_every_order_alike() {
+    let doc = document("opening-hand");
+    let seating = Seating { seats: 1, decks: vec![vec!["Three".to_string()]] };
+    let table = Table::new(&doc, &seating).expect("playable");
+    let hand = table.zones.iter().position(|z| z.id == "hand").expect("a hand");
+    let orders = [
+        "Left Middle Right",
+        "Left Right Middle",
+        "Middle Left Right",
+        "Middle Right Left",
+        "Right Left Middle",
+        "Right Middle Left",
+    ];
+    let mut seen = [0u32; 6];
+    let games = 12_000u64;
+    for seed in 0..games {
+        let game = Game::new(&table, seed);
+        let order = game.zone_cards(hand, 0).join(" ");
+        let at = orders.iter().position(|o| *o == order).unwrap_or_else(|| panic!("an order of three: {order}"));
+        seen[at] += 1;
+    }
+    let expected = games as f64 / 6.0;
+    let chi2: f64 = seen.iter().map(|&n| (n as f64 - expected).powi(2) / expected).sum();
+    assert!(chi2 < 20.515, "chi-square {chi2} over {seen:?}");
+}
+
+/// A game's decisions, taken by bots, and its record.
+fn bot_game(table: &Table, bots: &[BotKind], seed: u64) -> (Vec<Decision>, GameRecord) {
+    let mut game = Game::new(table, seed);
+    let mut rng = bot_rng(seed);
+    let mut taken = Vec::new();
+    while let Some(seat) = game.to_act() {
+        let decision = choose(bots[seat], &game, &mut rng).expect("a decision");
+        game.apply(&decision).expect("a bot's decision is legal");
+        taken.push(decision);
+    }
+    (taken, game.record())
+}
+
+/// Every decision of bot games replays through a fresh game of the same
+/// seed, each accepted, to the same record; `play_game` gives it too.
+#[test]
+fn bot_games_replay_decision_by_decision() {
+    let doc = document("lantern-market");
+    let table = table(&doc);
+    let lineups = [
+        [BotKind::Random, BotKind::Random],
+        [BotKind::Greedy(0), BotKind::Random],
+        [BotKind::Greedy(0), BotKind::Greedy(0)],
+        [BotKind::Search { playouts: 20 }, BotKind::Greedy(0)],
+    ];
+    for (i, bots) in lineups.iter().enumerate() {
+        for seed in 0..if i == 3 { 2 } else { 20 } {
+            let (taken, record) = bot_game(&table, bots, seed);
+            assert!(record.rounds >= 1 && record.decisions as usize == taken.len());
+            let mut replay = Game::new(&table, seed);
+            for decision in &taken {
+                replay.apply(decision).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            }
+            assert!(replay.is_over());
+            assert_eq!(replay.record(), record);
+            assert_eq!(play_game(&table, bots, seed, None).expect("a game"), record);
+        }
+    }
+}
+
+/// What a seat sees, what it may decide and what the game leaves: equal
+/// when the state is.
+fn snapshot(game: &Game) -> (String, String, Vec<Decision>, GameRecord, Option<usize>) {
+    (log::view(game, 0), log::view(game, 1), game.decisions(), game.record(), game.to_act())
+}
+
+#[test]
+fn an_illegal_decision_is_refused_and_changes_nothing() {
+    let doc = document("lantern-market");
+    let table = table(&doc);
+    let mut game = Game::new(&table, 5);
+    let mut rng = bot_rng(5);
+    // On to a point where the first seat may buy.
+    while game.decisions().iter().all(|d| !d.is_action()) || game.to_act() != Some(0) {
+        let decision = choose(BotKind::Random, &game, &mut rng).expect("a decision");
+        game.apply(&decision).expect("legal");
+    }
+    let before = snapshot(&game);
+    let seat = game.to_act().expect("a seat");
+    let legal = game.decisions();
+    let taken = legal.iter().find_map(|d| match d.kind {
+        DecisionKind::Take { action, .. } => Some(action),
+        _ => None,
+    });
+    let action = taken.expect("an action that takes a card");
+    let elsewhere = (0..table.instance_count() as u16)
+        .map(|card| Decision { seat, kind: DecisionKind::Take { action, card } })
+        .find(|d| !legal.contains(d))
+        .expect("a card that cannot be taken");
+    let illegal = [
+        elsewhere,
+        Decision { seat: 1 - seat, kind: DecisionKind::Pass },
+        Decision { seat, kind: DecisionKind::Option { index: 0 } },
+        Decision { seat, kind: DecisionKind::Act { action: 999 } },
+        Decision { seat, kind: DecisionKind::Card { card: 9_999 } },
+    ];
+    for decision in illegal {
+        let refusal = game.apply(&decision).expect_err("refused");
+        assert!(!refusal.0.is_empty());
+        assert_eq!(snapshot(&game), before, "{decision:?} changed the game");
+    }
+    let refusal = game.apply(&Decision { seat: 1 - seat, kind: DecisionKind::Pass }).expect_err("refused");
+    assert!(refusal.0.contains("decision"), "{refusal}");
+}
+
+/// The same seed gives the same game, log and all; another seed another.
+#[test]
+fn a_seed_gives_one_game() {
+    let doc = document("lantern-market");
+    let table = table(&doc);
+    let bots = [BotKind::Greedy(0), BotKind::Random];
+    let play = |seed| {
+        let mut log = Vec::new();
+        let record = play_game(&table, &bots, seed, Some(&mut log)).expect("a game");
+        (record, String::from_utf8(log).expect("text"))
+    };
+    let (record, log) = play(11);
+    assert_eq!(play(11), (record.clone(), log.clone()));
+    assert!(log.contains("== round 1 ==") && log.contains("-- Market --") && log.contains("buy "), "{log}");
+    assert_ne!(play(12).1, log);
+    assert_eq!(record.curve.len() as u32, record.rounds);
+    assert_eq!(record.curve.last(), Some(&record.scores));
+}
+
+/// Removes every key of these names, at any depth.
+fn strip(value: &mut serde_json::Value, keys: &[&str]) {
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            serde_json::Value::Object(map) => {
+                map.retain(|k, _| !keys.contains(&k.as_str()));
+                stack.extend(map.values_mut());
+            }
+            serde_json::Value::Array(items) => stack.extend(items.iter_mut()),
+            _ => {}
+        }
+    }
+}
+
+/// The engine plays from the play semantics alone: without the
+/// expressions' source text, display names, card text, kinds' schemas and
+/// sides, the same games come out.
+#[test]
+fn a_document_without_what_play_does_not_read_plays_the_same() {
+    let full = document("lantern-market");
+    let mut bare: serde_json::Value = serde_json::from_str(&text("lantern-market")).expect("JSON");
+    strip(&mut bare, &["source", "display", "kinds", "sides", "visibility"]);
+    if let Some(cards) = bare["cards"].as_array_mut() {
+        for card in cards {
+            if let Some(fields) = card["body"]["fields"].as_array_mut() {
+                fields.retain(|f| f["name"] != "text");
+            }
+        }
+    }
+    let stripped = serde_json::to_string(&bare).expect("JSON");
+    assert!(!stripped.contains("\"source\"") && !stripped.contains("Gain 1"));
+    let bare: Document = serde_json::from_str(&stripped).expect("still engine data");
+    let (full, bare) = (table(&full), table(&bare));
+    for seed in 0..10 {
+        let bots = [BotKind::Greedy(0), BotKind::Random];
+        let a = play_game(&full, &bots, seed, None).expect("a game");
+        let b = play_game(&bare, &bots, seed, None).expect("a game");
+        assert_eq!(a, b);
+    }
+}
+
+/// What the engine refuses to play, it says in a sentence.
+#[test]
+fn what_cannot_be_played_is_named() {
+    let mut value: serde_json::Value = serde_json::from_str(&text("lantern-market")).expect("JSON");
+    value["ruleset"].as_object_mut().expect("a ruleset").remove("play");
+    let doc: Document = serde_json::from_value(value).expect("engine data");
+    let error = Table::new(&doc, &Seating::default()).err().expect("refused");
+    assert!(error.0.contains("no `play`"), "{error}");
+
+    let mut value: serde_json::Value = serde_json::from_str(&text("lantern-market")).expect("JSON");
+    value["ruleset"]["symbols"][0]["does"].as_array_mut().expect("meanings").pop();
+    let doc: Document = serde_json::from_value(value).expect("engine data");
+    let error = Table::new(&doc, &Seating::default()).err().expect("refused");
+    assert!(error.0.contains("no meaning for the role `spend`"), "{error}");
+
+    let mut value: serde_json::Value = serde_json::from_str(&text("lantern-market")).expect("JSON");
+    value["ruleset"]["setup"]["zones"].as_array_mut().expect("zones").retain(|z| z["id"] != "scrap");
+    let doc: Document = serde_json::from_value(value).expect("engine data");
+    let error = Table::new(&doc, &Seating::default()).err().expect("refused");
+    assert!(error.0.contains("zone `scrap`"), "{error}");
+
+    let mut value: serde_json::Value = serde_json::from_str(&text("lantern-market")).expect("JSON");
+    let awning = &mut value["cards"][3]["body"]["fields"][2]["body"]["conditions"][0]["condition"];
+    *awning = serde_json::json!({"type": "range", "from": "short"});
+    let doc: Document = serde_json::from_value(value).expect("engine data");
+    let error = Table::new(&doc, &Seating::default()).err().expect("refused");
+    assert!(error.0.contains("Silk Awning") && error.0.contains("cannot read in play"), "{error}");
+
+    let doc = document("lantern-market");
+    let error = Table::new(&doc, &Seating::new(3)).err().expect("refused");
+    assert!(error.0.contains("2 to 2 players"), "{error}");
+}
+
+/// The greedy bot beats random play more often than not.
+#[test]
+fn the_greedy_bot_beats_random_play() {
+    let doc = document("lantern-market");
+    let table = table(&doc);
+    let wins = (0..100)
+        .filter(|&seed| {
+            let record = play_game(&table, &[BotKind::Greedy(0), BotKind::Random], seed, None).expect("a game");
+            record.winner == Some(0)
+        })
+        .count();
+    assert!(wins > 55, "{wins} wins of 100");
+}
+
+/// `cardsmith play` with the given arguments and standard input.
+fn play_command(args: &[&str], input: &str) -> std::process::Output {
+    use std::io::Write;
+    let data = format!("{}/tests/play/lantern-market.json", env!("CARGO_MANIFEST_DIR"));
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cardsmith"))
+        .args(["play", "--data", &data])
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("cardsmith runs");
+    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("input written");
+    child.wait_with_output().expect("cardsmith ends")
+}
+
+#[test]
+fn the_play_command_plays_bots_and_people() {
+    let bots = play_command(&["--seed", "4", "--seat", "1=random", "--seat", "2=greedy:lamplighter"], "");
+    let text = String::from_utf8_lossy(&bots.stdout);
+    assert!(bots.status.success(), "{}", String::from_utf8_lossy(&bots.stderr));
+    assert!(text.starts_with("seed 4\n") && text.contains("rounds: "), "{text}");
+    assert_eq!(play_command(&["--seed", "4", "--seat", "1=random", "--seat", "2=greedy"], "").stdout, bots.stdout);
+
+    // A person sees its own hand, not the other's, picks by number, and
+    // the end of the input ends the game.
+    let person = play_command(&["--seed", "4"], "x\n1\n");
+    let text = String::from_utf8_lossy(&person.stdout);
+    assert!(person.status.success(), "{}", String::from_utf8_lossy(&person.stderr));
+    assert!(text.contains("your decision:\n  1. ") && text.contains("a number from 1 to"), "{text}");
+    assert!(text.contains("Hand (second): 5 cards") && text.contains("Hand (first): "), "{text}");
+    assert!(text.contains("the game ends here"), "{text}");
+
+    // Plays chosen in secret stay secret until every seat has chosen.
+    let second = play_command(&["--seed", "3", "--seat", "1=greedy", "--seat", "2=human"], "");
+    let text = String::from_utf8_lossy(&second.stdout);
+    let (before, _) = text.split_once("your decision").expect("a decision");
+    assert!(before.contains("Revealed (first): 3 cards") && !before.contains("first: reveal"), "{text}");
+
+    let wrong = play_command(&["--seat", "2=clever"], "");
+    assert_eq!(wrong.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&wrong.stderr).contains("not a kind of player"));
+}
+
+/// A ruleset that names a condition inside itself, or nests repeats of a
+/// million, still gives a game that ends, in bounded time.
+#[test]
+fn a_hostile_ruleset_still_ends() {
+    let mut value: serde_json::Value = serde_json::from_str(&text("lantern-market")).expect("JSON");
+    let itself = serde_json::json!({"source": "has-oil", "tree": {"op": "condition", "id": "has-oil", "args": []}});
+    value["ruleset"]["conditions"][1]["means"] = itself;
+    let million = serde_json::json!({"source": "1000000", "tree": {"op": "int", "value": 1_000_000}});
+    let add = value["ruleset"]["symbols"][0]["does"][0]["ops"][0].clone();
+    let inner = serde_json::json!({"do": "repeat", "times": million, "ops": [add]});
+    let outer = serde_json::json!({"do": "repeat", "times": million, "ops": [inner]});
+    value["ruleset"]["symbols"][0]["does"][0]["ops"] = serde_json::json!([outer]);
+    value["ruleset"]["play"]["round_limit"] = serde_json::json!(2);
+    let doc: Document = serde_json::from_value(value).expect("engine data");
+    let table = table(&doc);
+    let start = std::time::Instant::now();
+    let record = play_game(&table, &[BotKind::Random, BotKind::Random], 3, None).expect("a game");
+    assert_eq!(record.rounds, 2);
+    assert!(start.elapsed().as_secs() < 60, "{:?}", start.elapsed());
+}
+
+/// Every number of the document set to an extreme in turn: the document is
+/// refused, or a game is played to its end; never a panic.
+#[test]
+fn extreme_numbers_give_a_game_or_a_refusal() {
+    let original: serde_json::Value = serde_json::from_str(&text("lantern-market")).expect("JSON");
+    let mut paths = Vec::new();
+    let mut stack = vec![(original.clone(), Vec::<serde_json::Value>::new())];
+    while let Some((value, path)) = stack.pop() {
+        match value {
+            serde_json::Value::Object(map) => {
+                stack.extend(map.into_iter().map(|(k, v)| (v, [path.clone(), vec![k.into()]].concat())))
+            }
+            serde_json::Value::Array(items) => {
+                stack.extend(items.into_iter().enumerate().map(|(i, v)| (v, [path.clone(), vec![i.into()]].concat())))
+            }
+            serde_json::Value::Number(_) => paths.push(path),
+            _ => {}
+        }
+    }
+    assert!(paths.len() > 50, "{} numbers", paths.len());
+    let mut played = 0;
+    for (n, path) in paths.iter().enumerate() {
+        let extreme = if n % 2 == 0 { i64::MAX } else { i64::MIN };
+        let mut value = original.clone();
+        let mut at = &mut value;
+        for step in path {
+            at = match step {
+                serde_json::Value::String(key) => &mut at[key.as_str()],
+                step => &mut at[step.as_u64().expect("an index") as usize],
+            };
+        }
+        *at = extreme.into();
+        if let Some(limit) = value["ruleset"]["play"]["round_limit"].as_u64() {
+            value["ruleset"]["play"]["round_limit"] = limit.min(6).into();
+        }
+        let Ok(doc) = serde_json::from_value::<Document>(value) else { continue };
+        let Ok(table) = Table::new(&doc, &Seating::default()) else { continue };
+        let record = play_game(&table, &[BotKind::Random, BotKind::Greedy(0)], n as u64, None).expect("a game");
+        assert!(record.rounds >= 1, "{path:?}");
+        played += 1;
+    }
+    assert!(played > paths.len() / 2, "{played} games of {} documents", paths.len());
+}
+
+/// A game of whole turns: actions without a card, gated and limited; a
+/// counter of the table and one that resets each round; an opponent's
+/// counter; `place`, random moves, a phase's start and end for each seat.
+#[test]
+fn a_game_of_whole_turns_plays_by_its_rules() {
+    let doc = document("tug");
+    let table = table(&doc);
+    let pile = table.zones.iter().position(|z| z.id == "pile").expect("a pile");
+    let start = Game::new(&table, 1);
+    assert_eq!(start.zone_cards(pile, 0), ["Idol", "Idol"], "each seat's relic placed on the shared pile");
+    let energy = table.counters.iter().position(|c| c.id == "energy").expect("energy");
+    for seed in 0..30 {
+        let (taken, record) = bot_game(&table, &[BotKind::Random, BotKind::Random], seed);
+        // The shared pot gains 1 for each seat at the end of each round.
+        assert_eq!((record.rounds, record.ended), (3, cardsmith::engine::record::Ended::Condition));
+        let mut game = Game::new(&table, seed);
+        let mut spent = [0i64; 2];
+        for decision in &taken {
+            let label = game.label(decision);
+            let before = game.counter(energy, decision.seat);
+            let round = game.round();
+            game.apply(decision).expect("legal");
+            if game.round() == round {
+                spent[decision.seat] += before - game.counter(energy, decision.seat);
+            }
+            assert!(!label.starts_with("steal") || before >= 2, "steal is open only with 2 energy: {label}");
+        }
+        assert!(spent.iter().all(|&s| s >= 0));
+        assert_eq!(game.counter(energy, 0), 3, "energy is back to its start after each round");
+        assert_eq!(game.record(), record);
+    }
+    // Only one steal per seat per phase, even with the energy for two.
+    let mut game = Game::new(&table, 2);
+    let steals = |game: &Game| game.decisions().iter().filter(|d| game.label(d) == "steal").count();
+    assert_eq!(steals(&game), 1);
+    let steal = game.decisions().into_iter().find(|d| game.label(d) == "steal").expect("a steal");
+    game.apply(&steal).expect("legal");
+    assert_eq!(steals(&game), 0);
+}
+
+/// The example game's engine data, built in memory from its `.rules` and
+/// `.cards` files.
+fn example_document() -> Document {
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/lantern-market/cards");
+    let mut workspace = cardsmith::workspace::Workspace::new();
+    let mut paths: Vec<_> = std::fs::read_dir(&folder).expect("the example").flatten().map(|e| e.path()).collect();
+    paths.sort();
+    for path in paths {
+        let text = std::fs::read_to_string(&path).expect("a source file");
+        workspace.add_text(&path.display().to_string(), &text);
+    }
+    let outcome = workspace.check();
+    let files = cardsmith::backend::json::build(&outcome.files, &outcome.project).expect("engine data");
+    let file = files.iter().find(|f| f.name == "lantern-market.json").expect("the game's document");
+    Document::from_json(&file.contents).expect("engine data")
+}
+
+/// The example game, from its rules as the compiler reads them, plays
+/// exactly as the document written by hand for these tests.
+#[test]
+fn the_example_built_from_its_rules_plays_as_the_hand_written_document() {
+    let built = example_document();
+    let (built, written) = (table(&built), table(&document("lantern-market")));
+    for seed in 0..20 {
+        let bots = [BotKind::Random, BotKind::Greedy(0)];
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        let record = play_game(&built, &bots, seed, Some(&mut a)).expect("a game");
+        assert_eq!(record, play_game(&written, &bots, seed, Some(&mut b)).expect("a game"));
+        assert_eq!(String::from_utf8_lossy(&a), String::from_utf8_lossy(&b));
+    }
+}
