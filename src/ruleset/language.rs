@@ -97,6 +97,7 @@ pub static HEADER_LINES: Block<Ruleset> = Block {
     language: "the ruleset language",
     code: &codes::BAD_RULESET,
     lines: &[
+        Line { about: DOC, read: |l, n, r| r.doc = l.string(n) },
         Line {
             about: About {
                 name: "title",
@@ -976,6 +977,7 @@ pub static PHASE: Block<Phase> = Block {
     language: "the timing language",
     code: &codes::BAD_TIMING,
     lines: &[
+        Line { about: DOC, read: |l, n, p| p.doc = l.string(n) },
         Line {
             about: About {
                 name: "step",
@@ -1147,6 +1149,7 @@ pub static SETUP: Block<Setup> = Block {
     language: "the set-up language",
     code: &codes::BAD_SETUP,
     lines: &[
+        Line { about: DOC, read: |l, n, s| s.doc = l.string(n) },
         Line {
             about: About {
                 name: "players",
@@ -1239,6 +1242,7 @@ pub static ZONE: Block<ZoneLines> = Block {
     language: "the set-up language",
     code: &codes::BAD_SETUP,
     lines: &[
+        Line { about: DOC, read: |l, n, z| setup::zone_doc(l.string(n), z) },
         Line {
             about: zone_setting("owner", "each | shared", "Each player has the zone, or all share one.", "owner each"),
             read: |l, n, z| setup::owner(n, z, l.diagnostics),

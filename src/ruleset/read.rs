@@ -66,6 +66,7 @@ pub(super) fn load(
     let mut ruleset = Ruleset {
         id,
         title: String::new(),
+        doc: None,
         extends: None,
         span: header.head_span(),
         symbols: Vec::new(),

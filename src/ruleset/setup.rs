@@ -43,6 +43,7 @@ pub(super) fn open(node: &Node, ruleset: &Ruleset, out: &mut Vec<Diagnostic>) ->
         out.push(bad(extra.span, "`setup` takes no values", "write its lines in its block: `setup { players 2 }`"));
     }
     Some(Setup {
+        doc: None,
         players: Players::default(),
         counters: Vec::new(),
         zones: Vec::new(),
@@ -97,6 +98,7 @@ pub(super) fn counter(line: &Node, setup: &mut Setup, out: &mut Vec<Diagnostic>)
         max: None,
         owner: Owner::Each,
         reset_each_round: false,
+        doc: None,
     });
 }
 
@@ -131,6 +133,7 @@ pub(super) fn open_zone(line: &Node, setup: &Setup, out: &mut Vec<Diagnostic>) -
         holds: Vec::new(),
         reshuffle: None,
         restock: None,
+        doc: None,
     };
     Some(ZoneLines { zone, uses: Vec::new() })
 }
@@ -194,6 +197,11 @@ pub(super) fn holds(item: &Node, lines: &mut ZoneLines, out: &mut Vec<Diagnostic
             _ => out.push(bad(value.span, "`holds` lists card kinds", "write `holds caster`")),
         }
     }
+}
+
+/// `doc "…"` of a zone.
+pub(super) fn zone_doc(doc: Option<String>, lines: &mut ZoneLines) {
+    lines.zone.doc = doc;
 }
 
 /// `reshuffle ZONE` or `restock ZONE`: the zone play refills this one

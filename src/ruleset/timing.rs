@@ -163,6 +163,7 @@ pub(super) fn open_phase(node: &Node, pending: &mut Pending, diagnostics: &mut V
         alternate: false,
         plays: Vec::new(),
         play: Default::default(),
+        doc: None,
         span: node.head_span(),
     })
 }

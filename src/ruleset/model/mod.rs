@@ -18,6 +18,9 @@ use std::sync::Arc;
 pub struct Ruleset {
     pub id: String,
     pub title: String,
+    /// What the game is, as the ruleset says (`doc "…"` in its header).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
     /// The ruleset this one extends with house rules, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub extends: Option<String>,
@@ -307,6 +310,8 @@ pub struct Phase {
     /// What players do in the phase, when the ruleset declares play.
     #[serde(flatten)]
     pub play: play::PhasePlay,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
     #[serde(skip)]
     pub span: Span,
 }

@@ -8,6 +8,9 @@ use serde::Serialize;
 /// A game's set-up: who plays, what each player starts with, and how.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Setup {
+    /// What the set-up is for, as the ruleset says (`doc "…"`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
     /// How many players the game takes: at least `min`, at most `max`.
     pub players: Players,
     /// Numbers each player tracks, with their starting values.
@@ -53,6 +56,8 @@ pub struct Counter {
     /// Whether it goes back to its start at the end of every round.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub reset_each_round: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
 }
 
 /// A place cards lie in during play.
@@ -78,6 +83,8 @@ pub struct Zone {
     /// (`restock market-deck`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub restock: Option<super::play::Ref>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
