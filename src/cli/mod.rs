@@ -7,6 +7,7 @@ mod budget;
 mod build;
 mod check;
 pub mod console;
+mod engine_data;
 mod explain;
 mod fmt;
 mod lint;

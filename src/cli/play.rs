@@ -4,7 +4,8 @@
 //! decisions are numbered and read as numbers from standard input, and the
 //! end of the input ends the game.
 
-use super::{build, check};
+use super::engine_data;
+
 use cardsmith::engine::data::Document;
 use cardsmith::engine::play::bots::{bot_rng, choose};
 use cardsmith::engine::play::{log, BotKind, Game, Seating, Table};
@@ -49,27 +50,10 @@ enum Player {
 }
 
 pub fn run(args: &Args) -> Result<ExitCode> {
-    let documents = match &args.data {
-        Some(path) => vec![(path.display().to_string(), super::timeline::read_engine_data(path)?)],
-        None => {
-            let project = super::project::Project::for_paths(&args.paths)?;
-            let outcome = build::load(&project, &build::inputs(&project, &args.paths)?)?;
-            if outcome.stats.errors > 0 {
-                check::print(&outcome, args.message_format.into())?;
-                return Ok(ExitCode::from(1));
-            }
-            let files = build::in_memory(&outcome)?;
-            files
-                .into_iter()
-                .filter(|f| f.name != cardsmith::backend::json::SCHEMA_FILE)
-                .map(|f| (f.name, f.contents))
-                .collect()
-        }
+    let Some(documents) = engine_data::documents(&args.paths, args.data.as_deref(), args.message_format)? else {
+        return Ok(ExitCode::from(1));
     };
-    let mut parsed = Vec::new();
-    for (name, text) in &documents {
-        parsed.push(Document::from_json(text).map_err(|e| miette!("{name}: {e}"))?);
-    }
+    let parsed = engine_data::parsed(&documents)?;
     let document = choose_game(&parsed, args.game.as_deref())?;
     let table = Table::new(document, &Seating::default())
         .map_err(|e| miette!(help = "see the `play`, `does` and `means` declarations of docs/rulesets.md", "{e}"))?;

@@ -5,7 +5,8 @@
 //! (`cardsmith::engine::simulate::run`) and prints the report as text, JSON
 //! or an HTML page.  `simulate merge` adds up the JSON reports of shards.
 
-use super::{atomic, build, check, read};
+use super::engine_data;
+use super::{atomic, read};
 use cardsmith::engine::data::Document;
 use cardsmith::engine::play::{self, BotKind, Seating, Table};
 use cardsmith::engine::record::GameRecord;
@@ -172,7 +173,9 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     if let Some(Merge::Merge { files, report }) = &args.merge {
         return merge(files, report);
     }
-    let Some(documents) = engine_data(args)? else { return Ok(ExitCode::from(1)) };
+    let Some(documents) = engine_data::documents(&args.paths, args.data.as_deref(), args.message_format)? else {
+        return Ok(ExitCode::from(1));
+    };
     let mut parsed = Vec::new();
     for (name, text) in &documents {
         parsed.push((Document::from_json(text).map_err(|e| miette!("{name}: {e}"))?, text));
@@ -191,37 +194,6 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     }
     emit(&Report::new(settings, outcome.summary), &args.report)?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// The engine data documents, each with its name: read from `--data`, or
-/// built in memory.  `None` when the input has errors (they are printed).
-fn engine_data(args: &Args) -> Result<Option<Vec<(String, String)>>> {
-    if let Some(path) = &args.data {
-        let text = read::text(path, &read::ENGINE_DATA)?;
-        if !read::json_values_at_most(text.as_bytes(), read::ENGINE_DATA_VALUES) {
-            return Err(miette!(
-                help = "build in memory by naming the card folders instead (`cardsmith simulate cards …`)",
-                "{} holds more than {} JSON values, the most an engine data document may hold",
-                path.display(),
-                read::ENGINE_DATA_VALUES
-            ));
-        }
-        return Ok(Some(vec![(path.display().to_string(), text)]));
-    }
-    let project = super::project::Project::for_paths(&args.paths)?;
-    let outcome = build::load(&project, &build::inputs(&project, &args.paths)?)?;
-    if outcome.stats.errors > 0 {
-        check::print(&outcome, args.message_format.into())?;
-        return Ok(None);
-    }
-    let files = build::in_memory(&outcome)?;
-    Ok(Some(
-        files
-            .into_iter()
-            .filter(|f| f.name != cardsmith::backend::json::SCHEMA_FILE)
-            .map(|f| (f.name, f.contents))
-            .collect(),
-    ))
 }
 
 /// The game named by `--game`, else the one whose data declares play, else

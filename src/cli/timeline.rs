@@ -4,11 +4,12 @@
 //! through the engine's own types.  Sides are what the ruleset declares (or
 //! player numbers); nothing here knows a game.
 
-use super::{build, check, read};
+use super::engine_data;
+
 use cardsmith::engine::data::Document;
 use cardsmith::engine::timeline::{self, Play, TimelineError};
 use miette::{miette, IntoDiagnostic, Result};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
@@ -46,30 +47,10 @@ enum Format {
 }
 
 pub fn run(args: &Args) -> Result<ExitCode> {
-    let documents = match &args.data {
-        Some(path) => {
-            let text = read_engine_data(path)?;
-            vec![(path.display().to_string(), text)]
-        }
-        None => {
-            let project = super::project::Project::for_paths(&args.paths)?;
-            let outcome = build::load(&project, &build::inputs(&project, &args.paths)?)?;
-            if outcome.stats.errors > 0 {
-                check::print(&outcome, args.message_format.into())?;
-                return Ok(ExitCode::from(1));
-            }
-            let files = build::in_memory(&outcome)?;
-            files
-                .into_iter()
-                .filter(|f| f.name != cardsmith::backend::json::SCHEMA_FILE)
-                .map(|f| (f.name, f.contents))
-                .collect()
-        }
+    let Some(documents) = engine_data::documents(&args.paths, args.data.as_deref(), args.message_format)? else {
+        return Ok(ExitCode::from(1));
     };
-    let mut parsed = Vec::new();
-    for (name, text) in &documents {
-        parsed.push(Document::from_json(text).map_err(|e| miette!("{name}: {e}"))?);
-    }
+    let parsed = engine_data::parsed(&documents)?;
     let plays = args
         .plays
         .iter()
@@ -86,21 +67,6 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         Format::Json => super::stdout(&format!("{}\n", serde_json::to_string_pretty(&timeline).into_diagnostic()?))?,
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// An engine data document, under its limits of bytes and of values.
-pub(super) fn read_engine_data(path: &Path) -> Result<String> {
-    let text = read::text(path, &read::ENGINE_DATA)?;
-    if !read::json_values_at_most(text.as_bytes(), read::ENGINE_DATA_VALUES) {
-        return Err(miette!(
-            help = "build in memory by naming the card folders instead (`cardsmith timeline cards --play …`)",
-            "{} holds more than {} JSON values (objects, arrays and their items), the most an engine data \
-             document may hold (the engine data of about 20,000 cards)",
-            path.display(),
-            read::ENGINE_DATA_VALUES
-        ));
-    }
-    Ok(text)
 }
 
 /// A timeline error as a diagnostic, with what would fix it.
