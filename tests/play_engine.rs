@@ -261,6 +261,16 @@ fn what_cannot_be_played_is_named() {
     assert!(error.0.contains("2 to 2 players"), "{error}");
 }
 
+/// The search bot, with few playouts, beats random play.
+#[test]
+fn the_search_bot_beats_random_play() {
+    let doc = document("lantern-market");
+    let table = table(&doc);
+    let bots = [BotKind::Random, BotKind::Search { playouts: 24 }];
+    let wins = (0..10).filter(|&seed| play_game(&table, &bots, seed, None).expect("a game").winner == Some(1)).count();
+    assert!(wins >= 7, "{wins} wins of 10");
+}
+
 /// The greedy bot beats random play more often than not.
 #[test]
 fn the_greedy_bot_beats_random_play() {
