@@ -465,3 +465,19 @@ fn the_example_built_from_its_rules_plays_as_the_hand_written_document() {
         assert_eq!(String::from_utf8_lossy(&a), String::from_utf8_lossy(&b));
     }
 }
+
+#[test]
+fn bots_are_named_by_kind() {
+    let doc = document("lantern-market");
+    let table = table(&doc);
+    assert_eq!(BotKind::parse(&table, "random"), Ok(BotKind::Random));
+    assert_eq!(BotKind::parse(&table, "greedy"), Ok(BotKind::Greedy(0)));
+    assert_eq!(BotKind::parse(&table, "greedy:lamplighter"), Ok(BotKind::Greedy(0)));
+    assert_eq!(BotKind::parse(&table, "search"), Ok(BotKind::Search { playouts: 200 }));
+    assert_eq!(BotKind::parse(&table, "search:50"), Ok(BotKind::Search { playouts: 50 }));
+    for wrong in ["greedy:nobody", "search:0", "search:many", "clever", ""] {
+        assert!(BotKind::parse(&table, wrong).is_err(), "{wrong}");
+    }
+    let tug = document("tug");
+    assert!(BotKind::parse(&self::table(&tug), "greedy").expect_err("no bot").0.contains("no `bot`"));
+}
