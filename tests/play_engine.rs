@@ -261,6 +261,16 @@ fn what_cannot_be_played_is_named() {
     assert!(error.0.contains("2 to 2 players"), "{error}");
 }
 
+/// The search bot, with few playouts, beats random play.
+#[test]
+fn the_search_bot_beats_random_play() {
+    let doc = document("lantern-market");
+    let table = table(&doc);
+    let bots = [BotKind::Random, BotKind::Search { playouts: 24 }];
+    let wins = (0..10).filter(|&seed| play_game(&table, &bots, seed, None).expect("a game").winner == Some(1)).count();
+    assert!(wins >= 7, "{wins} wins of 10");
+}
+
 /// The greedy bot beats random play more often than not.
 #[test]
 fn the_greedy_bot_beats_random_play() {
@@ -454,4 +464,20 @@ fn the_example_built_from_its_rules_plays_as_the_hand_written_document() {
         assert_eq!(record, play_game(&written, &bots, seed, Some(&mut b)).expect("a game"));
         assert_eq!(String::from_utf8_lossy(&a), String::from_utf8_lossy(&b));
     }
+}
+
+#[test]
+fn bots_are_named_by_kind() {
+    let doc = document("lantern-market");
+    let table = table(&doc);
+    assert_eq!(BotKind::parse(&table, "random"), Ok(BotKind::Random));
+    assert_eq!(BotKind::parse(&table, "greedy"), Ok(BotKind::Greedy(0)));
+    assert_eq!(BotKind::parse(&table, "greedy:lamplighter"), Ok(BotKind::Greedy(0)));
+    assert_eq!(BotKind::parse(&table, "search"), Ok(BotKind::Search { playouts: 200 }));
+    assert_eq!(BotKind::parse(&table, "search:50"), Ok(BotKind::Search { playouts: 50 }));
+    for wrong in ["greedy:nobody", "search:0", "search:many", "clever", ""] {
+        assert!(BotKind::parse(&table, wrong).is_err(), "{wrong}");
+    }
+    let tug = document("tug");
+    assert!(BotKind::parse(&self::table(&tug), "greedy").expect_err("no bot").0.contains("no `bot`"));
 }

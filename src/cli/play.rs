@@ -109,31 +109,12 @@ fn players(table: &Table, given: &[String]) -> Result<Vec<Player>> {
 }
 
 fn player(table: &Table, kind: &str) -> Result<Player> {
-    let (name, detail) = match kind.split_once(':') {
-        Some((name, detail)) => (name, Some(detail)),
-        None => (kind, None),
-    };
-    let bots = || table.bots.iter().map(|b| b.id.as_str()).collect::<Vec<_>>().join(", ");
-    match (name, detail) {
-        ("human", None) => Ok(Player::Human),
-        ("random", None) => Ok(Player::Bot(BotKind::Random)),
-        ("greedy", None) if !table.bots.is_empty() => Ok(Player::Bot(BotKind::Greedy(0))),
-        ("greedy", None) => Err(miette!("the ruleset declares no `bot` for a greedy player")),
-        ("greedy", Some(id)) => table.bot(id).map(|b| Player::Bot(BotKind::Greedy(b))).ok_or_else(|| {
-            miette!(help = format!("bots of this ruleset: {}", bots()), "the ruleset declares no bot `{id}`")
-        }),
-        ("search", None) => Ok(Player::Bot(BotKind::Search { playouts: 200 })),
-        ("search", Some(n)) => n
-            .parse()
-            .ok()
-            .filter(|&n: &u32| n > 0)
-            .map(|playouts| Player::Bot(BotKind::Search { playouts }))
-            .ok_or_else(|| miette!("`{n}` is not a number of playouts")),
-        _ => Err(miette!(
-            help = "human, random, greedy, greedy:ID, search or search:PLAYOUTS",
-            "`{kind}` is not a kind of player"
-        )),
+    if kind == "human" {
+        return Ok(Player::Human);
     }
+    BotKind::parse(table, kind)
+        .map(Player::Bot)
+        .map_err(|e| miette!(help = "human, or a bot: random, greedy, greedy:ID, search or search:PLAYOUTS", "{e}"))
 }
 
 fn play(table: &Table, players: &[Player], seed: u64) -> Result<ExitCode> {

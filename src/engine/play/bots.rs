@@ -33,6 +33,38 @@ pub enum BotKind {
     },
 }
 
+/// The search bot's playouts a decision when a name does not say.
+pub const DEFAULT_PLAYOUTS: u32 = 200;
+
+impl BotKind {
+    /// A bot by name: `random`, `greedy` (the ruleset's first bot),
+    /// `greedy:ID`, `search` ([`DEFAULT_PLAYOUTS`]) or `search:PLAYOUTS`.
+    pub fn parse(table: &Table, text: &str) -> Result<BotKind, PlayError> {
+        let (name, detail) = match text.split_once(':') {
+            Some((name, detail)) => (name, Some(detail)),
+            None => (text, None),
+        };
+        let bots = || table.bots.iter().map(|b| b.id.as_str()).collect::<Vec<_>>().join(", ");
+        match (name, detail) {
+            ("random", None) => Ok(BotKind::Random),
+            ("greedy", None) if !table.bots.is_empty() => Ok(BotKind::Greedy(0)),
+            ("greedy", None) => Err(PlayError("the ruleset declares no `bot` for a greedy player".into())),
+            ("greedy", Some(id)) => table
+                .bot(id)
+                .map(BotKind::Greedy)
+                .ok_or_else(|| PlayError(format!("the ruleset declares no bot `{id}` (its bots: {})", bots()))),
+            ("search", None) => Ok(BotKind::Search { playouts: DEFAULT_PLAYOUTS }),
+            ("search", Some(n)) => match n.parse::<u32>() {
+                Ok(playouts) if playouts > 0 => Ok(BotKind::Search { playouts }),
+                _ => Err(PlayError(format!("`{n}` is not a number of playouts"))),
+            },
+            _ => Err(PlayError(format!(
+                "`{text}` is not a kind of player (random, greedy, greedy:ID, search or search:PLAYOUTS)"
+            ))),
+        }
+    }
+}
+
 /// A bot's own random numbers: apart from the game's, so a game replays
 /// from its decisions alone.
 pub fn bot_rng(seed: u64) -> Rng {

@@ -266,7 +266,7 @@ impl<'t> Game<'t> {
     }
 
     /// A readable label: `buy Silk Awning (4 coin)`, `pass`, `option 2:
-    /// gain card 1; gain renown 1`, `Tallow Candle`.
+    /// gain card 1; gain renown 1`, `Tallow Candle → Discard Pile`.
     pub fn label(&self, decision: &Decision) -> String {
         let t = self.t;
         match decision.kind {
@@ -293,8 +293,19 @@ impl<'t> Game<'t> {
                 };
                 format!("option {}: {text}", index + 1)
             }
-            DecisionKind::Card { card } => t.card_name(card).to_string(),
+            DecisionKind::Card { card } => match self.chosen_destination() {
+                Some(zone) => format!("{} → {}", t.card_name(card), t.zones[zone].display),
+                None => t.card_name(card).to_string(),
+            },
         }
+    }
+
+    /// The zone the pending `chosen` move takes cards to.
+    fn chosen_destination(&self) -> Option<usize> {
+        let frame = self.frames.last()?;
+        let FrameKind::Chosen { ops, at, .. } = frame.kind else { return None };
+        let COp::Move(mv) = &self.t.ops[ops as usize][at as usize] else { return None };
+        Some(mv.to as usize)
     }
 
     /// A label for any decision, legal or not (for a refusal).

@@ -770,7 +770,7 @@ impl<'d> Builder<'d> {
             };
             let first = actions.len();
             for action in &phase.play.actions {
-                actions.push(self.action(action, kind)?);
+                actions.push(self.action(action)?);
                 names.push(action.id.clone());
             }
             let start = self.procedure(&phase.play.start, &phase.id, 0)?;
@@ -789,7 +789,7 @@ impl<'d> Builder<'d> {
         Ok((phases, actions, names))
     }
 
-    fn action(&mut self, action: &'d sem::Action, kind: PhaseKind) -> Result<ActionDef, PlayError> {
+    fn action(&mut self, action: &'d sem::Action) -> Result<ActionDef, PlayError> {
         let user = action.id.as_str();
         let from = action.from.as_deref().map(|z| self.zone(z, user)).transpose()?;
         let to = action.to.as_deref().map(|z| self.zone(z, user)).transpose()?;
@@ -803,7 +803,6 @@ impl<'d> Builder<'d> {
                 resolve.push(self.card_field_body(card, field)?);
             }
         }
-        let _ = kind;
         Ok(ActionDef {
             from,
             filter: self.optional(action.filter.as_ref(), user)?,
