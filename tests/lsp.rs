@@ -513,7 +513,7 @@ fn completion_in_a_ruleset_offers_the_lines_declared_there() {
         items.as_array().expect("a list").iter().map(|c| c["label"].as_str().unwrap_or("").to_string()).collect()
     };
     let cases: [(u32, u32, Vec<String>); 6] = [
-        (1, 2, vec!["title".into(), "extends".into()]),
+        (1, 2, vec!["title".into(), "extends".into(), "doc".into()]),
         (4, 0, declared(&[])),
         (6, 4, declared(&["kind", "field"])),
         (8, 2, declared(&["kind"])),

@@ -97,7 +97,6 @@ pub static HEADER_LINES: Block<Ruleset> = Block {
     language: "the ruleset language",
     code: &codes::BAD_RULESET,
     lines: &[
-        Line { about: DOC, read: |l, n, r| r.doc = l.string(n) },
         Line {
             about: About {
                 name: "title",
@@ -121,6 +120,7 @@ pub static HEADER_LINES: Block<Ruleset> = Block {
             },
             read: |_, n, r| r.extends = super::names::id_at(n, 0).map(str::to_string),
         },
+        Line { about: DOC, read: |l, n, r| r.doc = l.string(n) },
     ],
     schema: None,
 };
@@ -977,7 +977,6 @@ pub static PHASE: Block<Phase> = Block {
     language: "the timing language",
     code: &codes::BAD_TIMING,
     lines: &[
-        Line { about: DOC, read: |l, n, p| p.doc = l.string(n) },
         Line {
             about: About {
                 name: "step",
@@ -1056,6 +1055,7 @@ pub static PHASE: Block<Phase> = Block {
             },
             read: |l, n, p| l.phase_procedure(n, p),
         },
+        Line { about: DOC, read: |l, n, p| p.doc = l.string(n) },
     ],
     schema: None,
 };
@@ -1149,7 +1149,6 @@ pub static SETUP: Block<Setup> = Block {
     language: "the set-up language",
     code: &codes::BAD_SETUP,
     lines: &[
-        Line { about: DOC, read: |l, n, s| s.doc = l.string(n) },
         Line {
             about: About {
                 name: "players",
@@ -1227,6 +1226,7 @@ pub static SETUP: Block<Setup> = Block {
             about: setup_step("mulligan", "ZONE", "Each player may redraw the zone once.", "mulligan hand"),
             read: |l, n, s| setup::step(n, setup::MULLIGAN, l.values(), s, l.diagnostics),
         },
+        Line { about: DOC, read: |l, n, s| s.doc = l.string(n) },
     ],
     schema: None,
 };
@@ -1242,7 +1242,6 @@ pub static ZONE: Block<ZoneLines> = Block {
     language: "the set-up language",
     code: &codes::BAD_SETUP,
     lines: &[
-        Line { about: DOC, read: |l, n, z| setup::zone_doc(l.string(n), z) },
         Line {
             about: zone_setting("owner", "each | shared", "Each player has the zone, or all share one.", "owner each"),
             read: |l, n, z| setup::owner(n, z, l.diagnostics),
@@ -1286,6 +1285,7 @@ pub static ZONE: Block<ZoneLines> = Block {
             ),
             read: |l, n, z| setup::refill(n, z, l.diagnostics),
         },
+        Line { about: DOC, read: |l, n, z| setup::zone_doc(l.string(n), z) },
     ],
     schema: None,
 };

@@ -3,7 +3,7 @@
 //! (an action, a card in play, an option), stable for a table and a seed,
 //! so a recorded game replays decision by decision.
 
-use super::ops::{Frame, FrameKind};
+use super::stack::{Frame, FrameKind};
 use super::state::{Env, Game, Pending, Queued};
 use super::table::COp;
 use super::turn::MAX_ACTIONS_PER_PHASE;

@@ -22,6 +22,7 @@ mod expr;
 pub mod log;
 mod ops;
 pub mod rng;
+mod stack;
 pub mod state;
 pub mod table;
 mod turn;

@@ -4,6 +4,7 @@
 //! in the middle of a card's effects for a decision and go on from there
 //! after [`Game::apply`](super::Game::apply).
 
+use super::stack::{Frame, FrameKind};
 use super::state::{seat_suffix, Env, Game, Pending};
 use super::table::{BStep, COp, MoveOp, Val};
 use crate::engine::semantics::Pick;
@@ -18,57 +19,7 @@ pub const MAX_STEPS: u32 = 1_000_000;
 /// or procedure, which the table bounds already).
 const MAX_FRAMES: usize = 1_024;
 
-#[derive(Clone, Debug)]
-pub(crate) struct Frame {
-    pub kind: FrameKind,
-    pub you: u8,
-    pub this: Option<u16>,
-    pub amount: i64,
-}
-
-#[derive(Clone, Debug)]
-pub(crate) enum FrameKind {
-    /// A procedure run for itself (an action's, a phase's): a failed `pay`
-    /// ends it.
-    Proc {
-        ops: u32,
-        at: u32,
-    },
-    /// A list inside a procedure or an effect's procedure.
-    Ops {
-        ops: u32,
-        at: u32,
-    },
-    Repeat {
-        ops: u32,
-        at: u32,
-        left: u32,
-    },
-    ForEach {
-        ops: u32,
-        at: u32,
-        cards: Vec<u16>,
-        next: u32,
-    },
-    /// An effect block: a failed `pay` ends the rest of it.
-    Body {
-        body: u32,
-        at: u32,
-    },
-    /// A `chosen` move: the operation (list and index) and what is left.
-    Chosen {
-        ops: u32,
-        at: u32,
-        left: u32,
-        moved: i64,
-    },
-}
-
 impl Frame {
-    pub(crate) fn new(kind: FrameKind, you: usize, this: Option<u16>, amount: i64) -> Frame {
-        Frame { kind, you: you as u8, this, amount }
-    }
-
     fn env(&self) -> Env<'static> {
         Env { you: self.you as usize, this: self.this, tested: None, amount: self.amount, params: &[] }
     }

@@ -3,10 +3,9 @@
 //! Cloning a game copies a few small vectors, so a search can play on from
 //! any point.
 
-use super::ops::Frame;
 use super::rng::Rng;
+use super::stack::{Frame, Stage};
 use super::table::{Table, Val};
-use super::turn::Stage;
 use crate::engine::record::{CardUse, Ended, GameRecord};
 
 /// What the game waits for.

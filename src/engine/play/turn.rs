@@ -13,6 +13,7 @@
 //! round reset, each seat's score is recorded, and the game ends when
 //! `ends-when` holds or the round limit is reached.
 
+use super::stack::Stage;
 use super::state::{Env, Game, Pending};
 use super::table::{PhaseKind, SetupOp};
 use crate::engine::record::Ended;
@@ -20,18 +21,6 @@ use crate::engine::record::Ended;
 /// The most actions a seat may take in one phase, whatever the limits:
 /// past it, a seat can only pass (a phase with an unlimited action ends).
 pub const MAX_ACTIONS_PER_PHASE: u16 = 1_000;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Stage {
-    Begin,
-    Start(u8),
-    Turn(u8),
-    Alternate { turn: u8, out: u64 },
-    Choose(u8),
-    Resolve(u16),
-    End(u8),
-    Over,
-}
 
 impl Game<'_> {
     pub(crate) fn set_up(&mut self) {

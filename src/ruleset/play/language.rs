@@ -259,7 +259,6 @@ pub static COUNTER: Block<Counter> = Block {
     language: "the set-up language",
     code: &codes::BAD_SETUP,
     lines: &[
-        Line { about: DOC, read: |l, n, c| c.doc = l.string(n) },
         Line {
             about: line("min", "N", "The lowest value play takes it to (0 unless given).", "min -5"),
             read: |l, n, c| l.bound(n, c),
@@ -278,6 +277,7 @@ pub static COUNTER: Block<Counter> = Block {
             about: line("reset", "round", "Back to its starting value at the end of every round.", "reset round"),
             read: |l, n, c| l.reset(n, c),
         },
+        Line { about: DOC, read: |l, n, c| c.doc = l.string(n) },
     ],
     schema: None,
 };
