@@ -82,6 +82,9 @@ pub fn page(report: &Report) -> String {
             first.interval.map_or_else(|| "-".into(), |i| format!("{:+.1}", i[0] * 100.0)),
             first.interval.map_or_else(|| "-".into(), |i| format!("{:+.1}", i[1] * 100.0)),
         );
+        if report.settings.seats_differ() {
+            let _ = writeln!(out, "<p>{}</p>", escape(super::text::SEATS_DIFFER));
+        }
     }
     out.push_str("<h2>Game length</h2>\n");
     out.push_str(&length_chart(figures));

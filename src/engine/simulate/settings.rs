@@ -122,6 +122,12 @@ pub struct GameSetup {
 }
 
 impl Settings {
+    /// Whether the seats play different bots or decks: a seat's advantage
+    /// is then theirs as much as the seat's.
+    pub fn seats_differ(&self) -> bool {
+        self.bots.windows(2).any(|pair| pair[0] != pair[1]) || self.decks.windows(2).any(|pair| pair[0] != pair[1])
+    }
+
     /// The games of the whole run: `games`, or `games` per pair of decks
     /// of the matrix.
     pub fn total_games(&self) -> u64 {

@@ -15,6 +15,10 @@ no better), what hidden information or bluffing changes, or anything the rules a
 const CURVE_ROWS: usize = 25;
 
 /// The report as text, ending with a newline.
+/// Said under the first-player advantage when the seats are not alike.
+pub const SEATS_DIFFER: &str =
+    "(The seats play different bots or decks: the advantage above is theirs as much as the seat's.)";
+
 pub fn render(report: &Report) -> String {
     let figures = &report.figures;
     let settings = &report.settings;
