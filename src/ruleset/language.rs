@@ -1173,6 +1173,18 @@ pub static SETUP: Block<Setup> = Block {
         },
         Line {
             about: About {
+                name: "marker",
+                values: ID_NAME,
+                doc: "In play: a number every card has (damage, exhaustion, tokens), from 0, back to 0 when the card \
+                      moves to another zone.",
+                example: "marker damage \"Damage\" { doc \"Wounds taken this battle.\" }",
+                body: Body::Lines(&play::language::MARKER),
+                occurs: Occurs::Many,
+            },
+            read: |l, n, s| l.marker(n, s),
+        },
+        Line {
+            about: About {
                 name: "zone",
                 values: ID_NAME,
                 doc: "A place cards are kept: who owns it, who sees it, its order and limit, the kinds it holds.",

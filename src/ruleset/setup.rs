@@ -44,6 +44,7 @@ pub(super) fn open(node: &Node, ruleset: &Ruleset, out: &mut Vec<Diagnostic>) ->
     }
     Some(Setup {
         doc: None,
+        markers: Vec::new(),
         players: Players::default(),
         counters: Vec::new(),
         zones: Vec::new(),
@@ -100,6 +101,26 @@ pub(super) fn counter(line: &Node, setup: &mut Setup, out: &mut Vec<Diagnostic>)
         reset_each_round: false,
         doc: None,
     });
+}
+
+/// `marker ID "NAME"`: a number kept on each card in play.
+pub(super) fn marker(line: &Node, setup: &mut Setup, out: &mut Vec<Diagnostic>) -> Option<usize> {
+    let example = "write `marker damage \"Damage\"`: an id and a printed name";
+    let Some(id) = ident_at(line, 0) else {
+        out.push(bad(line.head_span(), "a marker needs an id and a printed name", example));
+        return None;
+    };
+    if let Some(extra) = line.values.get(2) {
+        out.push(bad(extra.span, "too many values for `marker`", example));
+    }
+    let taken = setup.markers.iter().any(|m| m.id == id) || setup.counters.iter().any(|c| c.id == id);
+    if taken {
+        out.push(bad(line.head_span(), format!("`{id}` is declared twice"), "give each counter and marker its own id"));
+        return None;
+    }
+    let display = string_at(line, 1).unwrap_or(id).to_string();
+    setup.markers.push(Marker { id: id.to_string(), display, doc: None });
+    Some(setup.markers.len() - 1)
 }
 
 /// A zone while its block is read, with the names its lines use.

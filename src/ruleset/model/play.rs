@@ -99,6 +99,10 @@ pub enum PlayExpr {
     Quantity {
         id: String,
     },
+    /// A marker's value on the tested card, else on the card at hand.
+    Marker {
+        id: String,
+    },
     Condition {
         id: String,
         #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -198,6 +202,15 @@ pub enum Op {
     },
     ThisTo {
         zone: Ref,
+    },
+    /// Adds to a marker of the card at hand (never below 0).
+    Mark {
+        marker: Ref,
+        amount: Expression,
+    },
+    /// Sets a marker of the card at hand to 0.
+    Clear {
+        marker: Ref,
     },
     Shuffle {
         zone: Ref,

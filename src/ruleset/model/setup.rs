@@ -15,6 +15,9 @@ pub struct Setup {
     pub players: Players,
     /// Numbers each player tracks, with their starting values.
     pub counters: Vec<Counter>,
+    /// Numbers kept on each card in play (`marker damage "Damage"`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub markers: Vec<Marker>,
     pub zones: Vec<Zone>,
     /// What is done, in order, before the first turn.
     pub steps: Vec<Step>,
@@ -56,6 +59,16 @@ pub struct Counter {
     /// Whether it goes back to its start at the end of every round.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub reset_each_round: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+}
+
+/// `marker damage "Damage"`: a number every card has in play, from 0, back
+/// to 0 whenever the card moves to another zone.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Marker {
+    pub id: String,
+    pub display: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
 }

@@ -198,6 +198,10 @@ impl<'r> Compiler<'r> {
         if self.counter(text).is_some() {
             return Some((PlayExpr::Counter { id: text.into(), of: Whose::You }, Ty::Number));
         }
+        let markers = r.setup.iter().flat_map(|s| &s.markers);
+        if place.card && markers.clone().any(|m| m.id == text) {
+            return Some((PlayExpr::Marker { id: text.into() }, Ty::Number));
+        }
         if let Some(q) = r.quantities.iter().find(|q| q.id == text) {
             return self.without_params(q, name, out).map(|_| (PlayExpr::Quantity { id: text.into() }, Ty::Number));
         }
@@ -229,6 +233,7 @@ impl<'r> Compiler<'r> {
         let mut candidates: Vec<&str> = vec!["amount", "last", "round", "this"];
         if let Some(setup) = &r.setup {
             candidates.extend(setup.counters.iter().map(|c| c.id.as_str()));
+            candidates.extend(setup.markers.iter().filter(|_| place.card).map(|m| m.id.as_str()));
         }
         candidates.extend(r.quantities.iter().chain(&r.conditions).map(|s| s.id.as_str()));
         candidates.extend(r.kinds.iter().map(|k| k.id.as_str()));

@@ -6,7 +6,7 @@
 use crate::ruleset::codes;
 use crate::ruleset::language::{About, Block, Body, Line, Occurs, DOC};
 use crate::ruleset::model::play::{Action, Bot, Op, PlayLines};
-use crate::ruleset::model::setup::Counter;
+use crate::ruleset::model::setup::{Counter, Marker};
 use crate::ruleset::model::Named;
 
 /// A line of a block of play.
@@ -85,6 +85,19 @@ pub static OPS: Block<Vec<Op>> = Block {
                 "Moves the card being resolved (or the one `for-each` is at).",
                 "this-to scrap",
             ),
+            read: |l, n, ops| l.operation(n, ops),
+        },
+        Line {
+            about: line(
+                "mark",
+                "MARKER AMOUNT",
+                "Adds to a marker of the card at hand (never below 0).",
+                "mark damage amount",
+            ),
+            read: |l, n, ops| l.operation(n, ops),
+        },
+        Line {
+            about: line("clear", "MARKER", "Sets a marker of the card at hand back to 0.", "clear exhausted"),
             read: |l, n, ops| l.operation(n, ops),
         },
         Line {
@@ -250,6 +263,15 @@ pub static BOT: Block<Bot> = Block {
             read: |l, n, b| l.prefer(n, b),
         },
     ],
+    schema: None,
+};
+
+/// The block of a set-up marker.
+pub static MARKER: Block<Marker> = Block {
+    place: "a marker",
+    language: "the set-up language",
+    code: &codes::BAD_SETUP,
+    lines: &[Line { about: DOC, read: |l, n, m| m.doc = l.string(n) }],
     schema: None,
 };
 

@@ -322,6 +322,13 @@ impl Loader<'_> {
         }
     }
 
+    /// `marker ID "NAME" { doc "…" }`.
+    pub(super) fn marker(&mut self, node: &Node, setup: &mut Setup) {
+        if let Some(at) = super::setup::marker(node, setup, self.diagnostics) {
+            self.read_body(node, &mut setup.markers[at]);
+        }
+    }
+
     /// `min N` or `max N` of a counter.
     pub(super) fn bound(&mut self, node: &Node, counter: &mut Counter) {
         let n = match node.values.as_slice() {

@@ -76,6 +76,8 @@ fn form(name: &str) -> &'static str {
             "`move COUNT|all [FILTER] from ZONE [opponent] to ZONE [opponent] [top|chosen|random]`, such as `move 2 from draw-deck to hand`"
         }
         "this-to" => "`this-to ZONE`",
+        "mark" => "`mark MARKER AMOUNT`",
+        "clear" => "`clear MARKER`",
         "shuffle" => "`shuffle ZONE [opponent]`",
         "repeat" => "`repeat AMOUNT { … }`",
         "if" => "`if CONDITION [ARG…] { … }`, then optionally `else { … }`",
@@ -98,6 +100,17 @@ impl Loader<'_> {
                 }
             }
             "move" => self.move_op(node),
+            "mark" => {
+                let mut words = Words::new(node);
+                match (words.name(), words.amount()) {
+                    (Some(marker), Some(amount)) if words.done() => Some(Op::Mark { marker, amount }),
+                    _ => None,
+                }
+            }
+            "clear" => match self.one_name(node, form(name)) {
+                Some(marker) => Some(Op::Clear { marker }),
+                None => return,
+            },
             "this-to" => match self.one_name(node, form(name)) {
                 Some(zone) => Some(Op::ThisTo { zone }),
                 None => return,

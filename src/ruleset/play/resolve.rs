@@ -173,6 +173,11 @@ impl Resolver<'_, '_> {
                     }
                 }
                 Op::Shuffle { zone, .. } => self.zone(zone),
+                Op::Mark { marker, amount } => {
+                    self.marker(marker, place);
+                    self.expression(amount, Ty::Number, place);
+                }
+                Op::Clear { marker } => self.marker(marker, place),
                 Op::Repeat { times, ops } => {
                     self.expression(times, Ty::Number, place);
                     self.ops(ops, place);
@@ -228,6 +233,21 @@ impl Resolver<'_, '_> {
             let ruleset = self.compiler.ruleset;
             let counters = ruleset.setup.iter().flat_map(|s| &s.counters).map(|c| c.id.as_str());
             self.unknown(counter, "counter of the set-up", counters);
+        }
+    }
+
+    /// A marker of the set-up, on the card at hand.
+    fn marker(&mut self, marker: &Ref, place: Place<'_>) {
+        let ruleset = self.compiler.ruleset;
+        let markers: Vec<&str> = ruleset.setup.iter().flat_map(|s| &s.markers).map(|m| m.id.as_str()).collect();
+        if !markers.contains(&marker.name.as_str()) {
+            self.unknown(marker, "marker of the set-up", markers.into_iter());
+        } else if !place.card {
+            self.out.push(bad_line(
+                marker.span,
+                "a marker is on the card at hand, and there is none here",
+                "write it in a `for-each` block, or in what an effect does",
+            ));
         }
     }
 
