@@ -37,6 +37,8 @@ pub(super) struct Loader<'a> {
     pub(super) defs: Vec<Option<super::rules::Def>>,
     /// Where each definition is among `defs`, by name.
     pub(super) def_index: HashMap<String, usize>,
+    /// Whether a `play` block is written, even one with a mistake.
+    pub(super) play_written: bool,
 }
 
 /// A kind or role a declaration names: what names it, and where.

@@ -55,6 +55,7 @@ pub(super) fn load(
         seen: Vec::new(),
         line_values: "",
         line_block: None,
+        play_written: false,
     };
     let id = match super::names::id_at(header, 0) {
         Some(id) => id.to_string(),
@@ -1069,7 +1070,7 @@ impl Loader<'_> {
                 text: crate::syntax::ast::single_spaced(self.files.text(d.body.span())),
             })
             .collect();
-        let used_in_play = super::play::resolve::resolve(ruleset, &defs, self.diagnostics);
+        let used_in_play = super::play::resolve::resolve(ruleset, &defs, self.play_written, self.diagnostics);
         let compiled = {
             use super::rules::{Compiler, Names, Scope, Ty};
             let names = Names::new(ruleset, &defs);

@@ -234,6 +234,7 @@ impl Loader<'_> {
 
     /// `play { ends-when …; round-limit N; score-by … }`.
     pub(super) fn play(&mut self, node: &Node, ruleset: &mut Ruleset) {
+        self.play_written = true;
         let mut lines = PlayLines::default();
         self.read_body(node, &mut lines);
         let missing: Vec<&str> = [

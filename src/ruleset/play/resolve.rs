@@ -25,7 +25,12 @@ struct Parts {
 
 /// Compiles and checks the play of a ruleset.  Returns the definitions
 /// play expressions use, which no rule need call.
-pub(in crate::ruleset) fn resolve(ruleset: &mut Ruleset, defs: &[Def], out: &mut Vec<Diagnostic>) -> Vec<String> {
+pub(in crate::ruleset) fn resolve(
+    ruleset: &mut Ruleset,
+    defs: &[Def],
+    play_written: bool,
+    out: &mut Vec<Diagnostic>,
+) -> Vec<String> {
     let mut parts = Parts {
         does: ruleset.symbols.iter_mut().map(|s| std::mem::take(&mut s.does)).collect(),
         conditions: ruleset.conditions.iter_mut().map(|c| c.means.take()).collect(),
@@ -35,7 +40,7 @@ pub(in crate::ruleset) fn resolve(ruleset: &mut Ruleset, defs: &[Def], out: &mut
         bots: std::mem::take(&mut ruleset.bots),
     };
     let used = {
-        let resolver = Resolver { compiler: Compiler { ruleset, defs }, out };
+        let resolver = Resolver { compiler: Compiler { ruleset, defs }, play_written, out };
         resolver.all(&mut parts)
     };
     for (symbol, does) in ruleset.symbols.iter_mut().zip(parts.does) {
@@ -57,6 +62,8 @@ pub(in crate::ruleset) fn resolve(ruleset: &mut Ruleset, defs: &[Def], out: &mut
 
 struct Resolver<'r, 'o> {
     compiler: Compiler<'r>,
+    /// Whether a `play` block is written, even one with a mistake.
+    play_written: bool,
     out: &'o mut Vec<Diagnostic>,
 }
 
@@ -74,6 +81,20 @@ impl Resolver<'_, '_> {
         self.meanings(&ruleset.quantities, &mut parts.quantities, Ty::Number);
         for phase in &mut parts.phases {
             self.phase(phase);
+        }
+        let declares_play =
+            parts.does.iter().any(|d| !d.is_empty()) || parts.phases.iter().any(|p| !p.actions.is_empty());
+        if !self.play_written && declares_play {
+            self.out.push(
+                Diagnostic::warning(
+                    &codes::MISSING_FOR_PLAY,
+                    "the ruleset says what its cards do, but not how its game ends",
+                )
+                .primary(ruleset.span, "no `play` block")
+                .help(
+                    "add `play { ends-when …; round-limit N; score-by … }` so that the game can be played to its end",
+                ),
+            );
         }
         if let Some(play) = &mut parts.play {
             let table = Place::default();
