@@ -15,17 +15,6 @@ use std::process::{Command, Output};
 /// How to get Chromium, for the test that needs it.
 const CHROMIUM: &str = "apt-get install chromium";
 
-const FLAGS: &[&str] = &[
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-];
-
 /// A probe added to a copy of the page: it records errors, then writes what
 /// it found into `data-result` on the body once the fonts are ready.
 const PROBE_HEAD: &str = "<script>window.__errors=[];\
@@ -135,7 +124,7 @@ fn probe(page: &str, head: &str, script: &str, dir: &Path, name: &str) -> serde_
 
 fn chromium(args: &[&str], profile: &Path) -> Output {
     let profile = format!("--user-data-dir={}", profile.display());
-    outside_program(Command::new("chromium").args(FLAGS).arg(&profile).args(args), CHROMIUM)
+    outside_program(Command::new("chromium").args(common::CHROMIUM_FLAGS).arg(&profile).args(args), CHROMIUM)
 }
 
 #[test]

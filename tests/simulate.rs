@@ -325,17 +325,6 @@ fn devices_and_oversized_reports_are_refused_unread() {
     assert!(stderr(&many).contains("more than 2000000 JSON values"), "{}", stderr(&many));
 }
 
-const FLAGS: &[&str] = &[
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-];
-
 /// Measures each chart once the page is laid out: how many of its marks
 /// have a size on screen, and any error.
 const PROBE: &str = "<script>window.__errors=[];\
@@ -366,7 +355,7 @@ fn the_page_draws_its_charts_in_headless_chromium() {
     std::fs::write(&path, page.replacen("</body>", &format!("{PROBE}</body>"), 1)).expect("written");
     let profile = format!("--user-data-dir={}", dir.path().join("profile").display());
     let dumped = outside_program(
-        std::process::Command::new("chromium").args(FLAGS).arg(profile).args([
+        std::process::Command::new("chromium").args(common::CHROMIUM_FLAGS).arg(profile).args([
             "--virtual-time-budget=5000",
             "--dump-dom",
             &format!("file://{}", path.display()),

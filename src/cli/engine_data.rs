@@ -40,6 +40,51 @@ pub(super) fn parsed(documents: &[(String, String)]) -> Result<Vec<Document>> {
     documents.iter().map(|(name, text)| Document::from_json(text).map_err(|e| miette!("{name}: {e}"))).collect()
 }
 
+/// The games of the documents, for a message: `a, b`.
+fn ids(documents: &[Document]) -> String {
+    documents.iter().map(|d| d.ruleset.id.as_str()).collect::<Vec<_>>().join(", ")
+}
+
+/// The document of the game `--game` names.
+pub(super) fn named<'d>(documents: &'d [Document], game: &str) -> Result<&'d Document> {
+    documents
+        .iter()
+        .find(|d| d.ruleset.id == game)
+        .ok_or_else(|| miette!(help = format!("games here: {}", ids(documents)), "no game `{game}` in the engine data"))
+}
+
+/// Which document a command that plays works on: the game `--game` names,
+/// else the one game that declares play, else the only game; refused when
+/// it declares no play.
+pub(super) fn playable(documents: &[Document], game: Option<&str>) -> Result<usize> {
+    let at = match game {
+        Some(game) => named(documents, game).map(|d| documents.iter().position(|x| std::ptr::eq(x, d)))?,
+        None => {
+            let playable: Vec<usize> = (0..documents.len()).filter(|&i| documents[i].ruleset.play.is_some()).collect();
+            match (playable.as_slice(), documents) {
+                ([one], _) => Some(*one),
+                ([], [_]) => Some(0),
+                ([], _) => None,
+                _ => {
+                    return Err(miette!(
+                        help = format!("games here: {}; pick one with --game", ids(documents)),
+                        "several games here can be played"
+                    ))
+                }
+            }
+        }
+    };
+    let Some(at) = at.filter(|&at| documents[at].ruleset.play.is_some()) else {
+        let game = at.map_or_else(|| ids(documents), |at| documents[at].ruleset.id.clone());
+        return Err(miette!(
+            help = "a game is played when its ruleset says how it ends and how it is scored: a `play { ends-when …; \
+                    round-limit …; score-by … }` block (docs/play.md)",
+            "`{game}` declares no play: the engine cannot play it"
+        ));
+    };
+    Ok(at)
+}
+
 /// An engine data document, under its limits of bytes and of values.
 fn read_document(path: &Path) -> Result<String> {
     let text = read::text(path, &read::ENGINE_DATA)?;

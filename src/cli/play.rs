@@ -6,7 +6,6 @@
 
 use super::engine_data;
 
-use cardsmith::engine::data::Document;
 use cardsmith::engine::play::bots::{bot_rng, choose};
 use cardsmith::engine::play::{log, BotKind, Game, Seating, Table};
 use miette::{miette, Result};
@@ -54,33 +53,12 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         return Ok(ExitCode::from(1));
     };
     let parsed = engine_data::parsed(&documents)?;
-    let document = choose_game(&parsed, args.game.as_deref())?;
+    let document = &parsed[engine_data::playable(&parsed, args.game.as_deref())?];
     let table = Table::new(document, &Seating::default())
         .map_err(|e| miette!(help = "see the `play`, `does` and `means` declarations of docs/rulesets.md", "{e}"))?;
     let players = players(&table, &args.seats)?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     play(&table, &players, seed)
-}
-
-/// The game named by `--game`, else the one game that declares play.
-fn choose_game<'d>(documents: &'d [Document], game: Option<&str>) -> Result<&'d Document> {
-    let ids = || documents.iter().map(|d| d.ruleset.id.as_str()).collect::<Vec<_>>().join(", ");
-    if let Some(game) = game {
-        return documents
-            .iter()
-            .find(|d| d.ruleset.id == game)
-            .ok_or_else(|| miette!(help = format!("games here: {}", ids()), "no game `{game}` in the engine data"));
-    }
-    let playable: Vec<&Document> = documents.iter().filter(|d| d.ruleset.play.is_some()).collect();
-    match playable.as_slice() {
-        [one] => Ok(one),
-        [] => Err(miette!(
-            help = "a ruleset declares play with a `play {{ ends-when …; round-limit …; score … }}` section",
-            "no game here declares how it is played ({})",
-            ids()
-        )),
-        _ => Err(miette!(help = format!("games here: {}; pick one with --game", ids()), "several games can be played")),
-    }
 }
 
 fn clock_seed() -> u64 {

@@ -176,11 +176,9 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     let Some(documents) = engine_data::documents(&args.paths, args.data.as_deref(), args.message_format)? else {
         return Ok(ExitCode::from(1));
     };
-    let mut parsed = Vec::new();
-    for (name, text) in &documents {
-        parsed.push((Document::from_json(text).map_err(|e| miette!("{name}: {e}"))?, text));
-    }
-    let (document, text) = choose(&parsed, args.game.as_deref())?;
+    let parsed = engine_data::parsed(&documents)?;
+    let at = engine_data::playable(&parsed, args.game.as_deref())?;
+    let (document, text) = (&parsed[at], documents[at].1.as_str());
     let (settings, bots) = plan(args, document, text)?;
     refuse_overwriting_inputs(args)?;
     let bar = progress_bar(settings.schedule().count);
@@ -194,39 +192,6 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     }
     emit(&Report::new(settings, outcome.summary), &args.report)?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// The game named by `--game`, else the one whose data declares play, else
-/// the only one.
-fn choose<'d>(documents: &'d [(Document, &'d String)], game: Option<&str>) -> Result<(&'d Document, &'d str)> {
-    let ids = || documents.iter().map(|(d, _)| d.ruleset.id.as_str()).collect::<Vec<_>>().join(", ");
-    let chosen = if let Some(game) = game {
-        documents
-            .iter()
-            .find(|(d, _)| d.ruleset.id == game)
-            .ok_or_else(|| miette!(help = format!("games here: {}", ids()), "no game `{game}` in the engine data"))?
-    } else {
-        let playable: Vec<_> = documents.iter().filter(|(d, _)| d.ruleset.play.is_some()).collect();
-        match (playable.as_slice(), documents) {
-            ([one], _) => *one,
-            ([], [one]) => one,
-            _ => {
-                return Err(miette!(
-                    help = format!("games here: {}; pick one with --game", ids()),
-                    "the engine data holds several games"
-                ))
-            }
-        }
-    };
-    let (document, text) = chosen;
-    if document.ruleset.play.is_none() {
-        return Err(miette!(
-            help = "a game is played when its ruleset says how it ends and how it is scored (see docs/simulate.md)",
-            "`{}` declares no play: the engine cannot play it",
-            document.ruleset.id
-        ));
-    }
-    Ok((document, text.as_str()))
 }
 
 /// `SEAT=VALUE`, the seat from 1.

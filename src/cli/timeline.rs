@@ -98,10 +98,7 @@ fn refused(error: &TimelineError, game: &str) -> miette::Report {
 fn choose<'d>(documents: &'d [Document], game: Option<&str>, plays: &[Play]) -> Result<&'d Document> {
     let ids = || documents.iter().map(|d| d.ruleset.id.as_str()).collect::<Vec<_>>().join(", ");
     if let Some(game) = game {
-        return documents
-            .iter()
-            .find(|d| d.ruleset.id == game)
-            .ok_or_else(|| miette!(help = format!("games here: {}", ids()), "no game `{game}` in the engine data"));
+        return engine_data::named(documents, game);
     }
     if let [only] = documents {
         return Ok(only);

@@ -259,3 +259,17 @@ pub fn rows_of_csv(table: &str) -> Vec<Vec<String>> {
     let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(table.as_bytes());
     reader.records().map(|r| r.expect("a row").iter().map(str::to_string).collect()).collect()
 }
+
+/// How the browser tests start Chromium: headless, as root, and with none of
+/// its background connections, which a closed network refuses.
+#[allow(dead_code)]
+pub const CHROMIUM_FLAGS: &[&str] = &[
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+];
