@@ -262,7 +262,6 @@ pub fn rows_of_csv(table: &str) -> Vec<Vec<String>> {
 
 /// How the browser tests start Chromium: headless, as root, and with none of
 /// its background connections, which a closed network refuses.
-#[allow(dead_code)]
 pub const CHROMIUM_FLAGS: &[&str] = &[
     "--headless",
     "--no-sandbox",
