@@ -593,7 +593,36 @@ fn decode_png(path: &Path) -> (u32, u32, Vec<u8>) {
     let mut pixels = vec![0; reader.output_buffer_size().expect("a size")];
     let info = reader.next_frame(&mut pixels).expect("pixels");
     pixels.truncate(info.buffer_size());
+    // Faces are RGB; the tests read them as RGBA.
+    if info.color_type == png::ColorType::Rgb {
+        pixels = pixels.chunks(3).flat_map(|p| [p[0], p[1], p[2], 255]).collect();
+    }
     (info.width, info.height, pixels)
+}
+
+#[test]
+fn png_faces_are_opaque_rgb_in_srgb() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let args = ["print", "cards/dreadnaught-2e", "-o", out.to_str().expect("utf-8"), "--format", "png,tts"];
+    let output = cardsmith(&[&args[..], &["--dpi", "60"]].concat(), repo());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let mut read = 0;
+    for folder in ["png/dreadnaught-2e", "tts"] {
+        for (name, bytes) in common::contents(&out.join(folder)) {
+            if !name.ends_with(".png") {
+                continue;
+            }
+            let reader = png::Decoder::new(std::io::Cursor::new(bytes)).read_info().expect("a valid PNG");
+            let info = reader.info();
+            assert_eq!(info.color_type, png::ColorType::Rgb, "{folder}/{name} has an alpha channel");
+            assert_eq!(info.bit_depth, png::BitDepth::Eight, "{folder}/{name}");
+            assert_eq!(info.srgb, Some(png::SrgbRenderingIntent::Perceptual), "{folder}/{name} has no sRGB chunk");
+            assert!(info.pixel_dims.is_some(), "{folder}/{name} has no resolution");
+            read += 1;
+        }
+    }
+    assert!(read > 10, "only {read} images");
 }
 
 #[test]
