@@ -178,3 +178,30 @@ fn templates_of_a_game_that_is_neither_bundled_nor_the_projects_are_refused() {
     assert!(dir.path().join("faces/dreadnaught-2e/_frame.svg").is_file());
     assert!(dir.path().join("faces/dreadnaught-2e/icons.svg").is_file());
 }
+
+#[test]
+fn the_generic_back_names_the_deck_only_when_asked() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let made = cardsmith(&["new", "own", "--ruleset"], dir.path());
+    assert_eq!(made.status.code(), Some(0), "{}", stderr(&made));
+    let project = dir.path().join("own");
+    let back = |extra: &[&str], out: &str| {
+        let args = [&["print", "--format", "png", "--dpi", "60", "-o", out][..], extra].concat();
+        let printed = cardsmith(&args, &project);
+        assert_eq!(printed.status.code(), Some(0), "{}", stderr(&printed));
+        std::fs::read(project.join(out).join("png/own/back.png")).expect("the back")
+    };
+    let (plain, named) = (back(&[], "a"), back(&["--backs-named"], "b"));
+    // Renaming the deck changes the back only where the back names it.
+    let cards = project.join("cards/own.cards");
+    let text = std::fs::read_to_string(&cards).expect("cards");
+    assert!(text.contains("deck \"Own Starting Deck\""), "{text}");
+    std::fs::write(&cards, text.replace("deck \"Own Starting Deck\"", "deck \"Zebra Crossing\"")).expect("renamed");
+    assert_eq!(back(&[], "c"), plain, "the default back shows the deck's name");
+    assert_ne!(back(&["--backs-named"], "d"), named, "--backs-named does not show the deck's name");
+    // The same from cardsmith.toml.
+    let manifest = project.join("cardsmith.toml");
+    let settings = std::fs::read_to_string(&manifest).expect("manifest");
+    std::fs::write(&manifest, format!("{settings}\n[print]\nbacks-named = true\n")).expect("manifest");
+    assert_eq!(back(&[], "e"), back(&["--backs-named"], "f"));
+}

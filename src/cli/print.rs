@@ -63,6 +63,9 @@ pub struct Args {
     /// Print the copies a card's deck holds (×N) on its face, PNG and Tabletop Simulator sheets, instead of on a checklist at the end of the PDF
     #[arg(long)]
     pub copies_on_face: bool,
+    /// Show the deck's name on the backs (default: the backs name no deck)
+    #[arg(long)]
+    pub backs_named: bool,
     /// Print one deck with its copies instead of every card once
     #[arg(long)]
     pub deck: Option<String>,
@@ -463,6 +466,7 @@ fn backs_options(args: &Args, settings: &PrintSettings, options: &mut Options) -
     options.offset = offset;
     options.backs = args.backs || settings.backs.unwrap_or(false) || duplex_name.is_some();
     options.calibration = args.calibration || settings.calibration.unwrap_or(false);
+    options.backs_named = args.backs_named || settings.backs_named.unwrap_or(false);
     Ok(())
 }
 

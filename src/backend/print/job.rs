@@ -58,6 +58,9 @@ pub struct Options {
     /// print `×N` on the face; without it the PDF ends with a checklist of
     /// them instead.
     pub copies_on_face: bool,
+    /// Backs show the deck's name (`backs_named` in templates); without
+    /// it the bundled backs name no deck.
+    pub backs_named: bool,
 }
 
 /// The minimum type size unless a project says otherwise, in points.
@@ -83,6 +86,7 @@ impl Default for Options {
             min_text: MIN_TEXT,
             kind_sizes: Vec::new(),
             copies_on_face: false,
+            backs_named: false,
         }
     }
 }
@@ -471,6 +475,7 @@ fn insert_game_and_deck(
     let back = deck.as_ref().and_then(|d| deck_backs.get(d.name)).or(back_art.as_ref());
     context.insert("deck", &deck);
     context.insert("back_art", &back);
+    context.insert("backs_named", &options.backs_named);
 }
 
 fn deck_of<'a>(game: &'a Game, card: &Card, printed: Option<&str>) -> Option<DeckView<'a>> {
