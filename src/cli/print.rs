@@ -579,7 +579,7 @@ fn read_fonts(
                 }
                 Err(why) => why.to_string(),
             },
-            Source::Unreadable(why) | Source::Outside(why) | Source::TooLarge(why) => why,
+            Source::Missing(why) | Source::Unreadable(why) | Source::Outside(why) | Source::TooLarge(why) => why,
         };
         let span = match named_at {
             Some(span) => {
@@ -617,6 +617,9 @@ fn read_inside(folder: &Path, name: &str, limit: &read::Limit) -> print::art::So
     let path = folder.join(relative);
     let real = match path.canonicalize() {
         Ok(real) => real,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Source::Missing(format!("cannot open {}: {e}", path.display()))
+        }
         Err(e) => return Source::Unreadable(format!("cannot open {}: {e}", path.display())),
     };
     if !real.starts_with(&inside) {
@@ -665,7 +668,7 @@ fn read_template(root: &Path, name: &str) -> Result<String> {
             "cannot use the template {name}: {why}"
         )),
         Source::TooLarge(_) => Err(read::too_large(&root.join(name), &read::TEMPLATE)),
-        Source::Unreadable(why) => Err(miette!(help = read::TEMPLATE.help, "{why}")),
+        Source::Missing(why) | Source::Unreadable(why) => Err(miette!(help = read::TEMPLATE.help, "{why}")),
     }
 }
 

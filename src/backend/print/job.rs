@@ -294,9 +294,9 @@ pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Opti
         match result {
             Ok((mut faces, overflows, art_problems, size, fields)) => {
                 job.diagnostics.extend(functions::diagnostics(&card.name, card.span, &overflows));
-                job.diagnostics.extend(art_problems);
                 let back = faces.pop().unwrap_or_default();
                 let front = faces.pop().unwrap_or_default();
+                job.diagnostics.extend(art_problems.into_iter().chain(assets.art.low_resolution(&front, card)));
                 let mut face = face(*number, game, card, size, [front, back]);
                 face.fields = fields;
                 face.copies = *copies;
