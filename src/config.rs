@@ -36,7 +36,8 @@ does nothing.  The known tables and keys are:
     [build]    out
     [print]    out, format, paper, card, bleed, margin, backs, duplex,
                offset, calibration, dpi, base-url, tts-width, fonts,
-               back-art, deck, min-text, sizes, deck-backs
+               back-art, backs-named, deck, min-text, sizes,
+               deck-backs
     [print.sizes]  one key per kind: its card size
     [print.deck-backs]  one key per deck: the picture on its backs
     [lints]    one key per lint name (`cardsmith lint --list`)
@@ -129,6 +130,8 @@ pub struct PrintSettings {
     /// Millimetres x, y.
     pub offset: Option<(f64, f64)>,
     pub calibration: Option<bool>,
+    /// `backs-named`: the bundled backs show the deck's name and initial.
+    pub backs_named: Option<bool>,
     pub dpi: Option<u32>,
     pub base_url: Option<String>,
     pub tts_width: Option<u32>,
@@ -278,6 +281,7 @@ const TABLES: &[(&str, &[(&str, Kind)])] = &[
             ("tts-width", Kind::Count),
             ("fonts", Kind::TextList),
             ("back-art", Kind::Text),
+            ("backs-named", Kind::Flag),
             ("deck", Kind::Text),
             ("min-text", Kind::Number),
             ("sizes", Kind::TextTable),
@@ -498,6 +502,7 @@ impl Reader {
             ("print", "tts-width", Setting::Count(n)) => print.tts_width = Some(n),
             ("print", "fonts", Setting::List(l)) => print.fonts = Some(l),
             ("print", "back-art", Setting::Text(s)) => print.back_art = Some(s),
+            ("print", "backs-named", Setting::Flag(b)) => print.backs_named = Some(b),
             ("print", "deck", Setting::Text(s)) => print.deck = Some(s),
             ("print", "min-text", Setting::Number(n)) => print.min_text = Some(n),
             ("print", "sizes", Setting::Table(entries)) => self.sizes(entries),

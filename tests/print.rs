@@ -593,7 +593,36 @@ fn decode_png(path: &Path) -> (u32, u32, Vec<u8>) {
     let mut pixels = vec![0; reader.output_buffer_size().expect("a size")];
     let info = reader.next_frame(&mut pixels).expect("pixels");
     pixels.truncate(info.buffer_size());
+    // Faces are RGB; the tests read them as RGBA.
+    if info.color_type == png::ColorType::Rgb {
+        pixels = pixels.chunks(3).flat_map(|p| [p[0], p[1], p[2], 255]).collect();
+    }
     (info.width, info.height, pixels)
+}
+
+#[test]
+fn png_faces_are_opaque_rgb_in_srgb() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let args = ["print", "cards/dreadnaught-2e", "-o", out.to_str().expect("utf-8"), "--format", "png,tts"];
+    let output = cardsmith(&[&args[..], &["--dpi", "60"]].concat(), repo());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let mut read = 0;
+    for folder in ["png/dreadnaught-2e", "tts"] {
+        for (name, bytes) in common::contents(&out.join(folder)) {
+            if !name.ends_with(".png") {
+                continue;
+            }
+            let reader = png::Decoder::new(std::io::Cursor::new(bytes)).read_info().expect("a valid PNG");
+            let info = reader.info();
+            assert_eq!(info.color_type, png::ColorType::Rgb, "{folder}/{name} has an alpha channel");
+            assert_eq!(info.bit_depth, png::BitDepth::Eight, "{folder}/{name}");
+            assert_eq!(info.srgb, Some(png::SrgbRenderingIntent::Perceptual), "{folder}/{name} has no sRGB chunk");
+            assert!(info.pixel_dims.is_some(), "{folder}/{name} has no resolution");
+            read += 1;
+        }
+    }
+    assert!(read > 10, "only {read} images");
 }
 
 #[test]
@@ -1156,7 +1185,7 @@ fn an_image_that_cannot_be_drawn_is_a_diagnostic_at_its_card() {
     let outside = tempfile::tempdir().unwrap();
     std::fs::write(outside.path().join("secret.png"), b"\x89PNG\r\n\x1a\n").unwrap();
     let cases: &[(&str, &str)] = &[
-        ("missing.png", "E0710"),
+        ("missing.png", "W0716"),
         ("../secret.png", "E0711"),
         ("/etc/passwd", "E0711"),
         ("link/secret.png", "E0711"),
@@ -1187,8 +1216,13 @@ fn an_image_that_cannot_be_drawn_is_a_diagnostic_at_its_card() {
         .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON"))
         .map(|d| (d["code"].as_str().unwrap_or("").to_string(), d["line"].as_u64().unwrap_or(0)))
         .collect();
-    let expected: Vec<(String, u64)> =
-        cases.iter().enumerate().map(|(i, (_, code))| (code.to_string(), 3 + 5 * i as u64)).collect();
+    // A missing file is a warning at its path (line 5 of its card), and the
+    // card would print with a placeholder; the others are errors at the card.
+    let expected: Vec<(String, u64)> = cases
+        .iter()
+        .enumerate()
+        .map(|(i, (_, code))| (code.to_string(), 3 + 5 * i as u64 + if code.starts_with('W') { 2 } else { 0 }))
+        .collect();
     assert_eq!(found, expected, "{}", stderr(&output));
     assert!(!dir.path().join("print").exists(), "nothing is written");
 
@@ -1222,7 +1256,21 @@ fn an_image_that_cannot_be_drawn_is_a_diagnostic_at_its_card() {
 fn the_generic_back_tells_decks_apart_but_not_kinds() {
     let outcome = common::check_folder("cards/dreadnought-tcg");
     let mut templates = Templates::new(&[]).expect("templates");
-    let job = print::prepare(&outcome.project, &mut templates, &options(Formats::ALL));
+    // By default the backs name no deck: every card shares one back.
+    let plain = print::prepare(&outcome.project, &mut templates, &options(Formats::ALL));
+    assert!(plain.diagnostics.is_empty(), "{:?}", plain.diagnostics);
+    let backs: BTreeSet<&str> = plain.faces.iter().map(|f| f.back.as_str()).collect();
+    assert_eq!(backs.len(), 1, "the default backs differ");
+    assert!(
+        outcome.project.games[0].decks.iter().all(|deck| !backs.iter().any(|b| b.contains(&deck.name))),
+        "a default back names its deck"
+    );
+    // With `backs_named`, each deck's cards share a back that names it.
+    let job = print::prepare(
+        &outcome.project,
+        &mut templates,
+        &print::Options { backs_named: true, ..options(Formats::ALL) },
+    );
     assert!(job.diagnostics.is_empty(), "{:?}", job.diagnostics);
     let game = &outcome.project.games[0];
     let decks: Vec<&str> = game.decks.iter().map(|d| d.name.as_str()).collect();
@@ -1355,4 +1403,59 @@ fn a_deck_may_have_a_back_picture_of_its_own() {
     let refused = cardsmith(&["print", "--format", "png", "-o", "print"], dir.path());
     assert_eq!(refused.status.code(), Some(2));
     assert!(stderr(&refused).contains("did you mean `Kinetic`?"), "{}", stderr(&refused));
+}
+
+/// A PNG of `w` × `h` grey pixels.
+fn grey_png(w: u32, h: u32) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    let mut encoder = png::Encoder::new(&mut bytes, w, h);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header().expect("header");
+    writer.write_image_data(&vec![120; (w * h * 3) as usize]).expect("pixels");
+    writer.finish().expect("written");
+    bytes
+}
+
+#[test]
+fn missing_art_is_a_warning_in_check_and_a_placeholder_in_print() {
+    let dir = tempfile::tempdir().unwrap();
+    let cards =
+        "game dreadnaught-2e\n\nevent \"Lost Picture\" {\n  at 3.0 { impact damage 1 }\n  art \"art/gone.png\"\n}\n";
+    project(dir.path(), cards);
+    let checked = cardsmith(&["check", "--message-format", "short"], dir.path());
+    let err = stderr(&checked);
+    assert_eq!(checked.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("cards/test.cards:5:7: warning[W0716]: the art of `Lost Picture` is not in the project"),
+        "{err}"
+    );
+    let printed = cardsmith(&["print", "--format", "png,html", "--dpi", "60"], dir.path());
+    let err = stderr(&printed);
+    assert_eq!(printed.status.code(), Some(0), "{err}");
+    assert_eq!(err.matches("W0716").count(), 1, "reported once: {err}");
+    let html = std::fs::read_to_string(dir.path().join("print/preview.html")).expect("preview");
+    assert!(html.contains("class=\"missing-art\""), "no placeholder on the face");
+    assert!(dir.path().join("print/png/dreadnaught-2e/001-lost-picture.png").is_file());
+}
+
+#[test]
+fn art_under_200_ppi_at_its_printed_size_is_a_warning_with_its_ppi() {
+    let dir = tempfile::tempdir().unwrap();
+    let card = |name: &str, path: &str| {
+        format!("\nevent \"{name}\" {{\n  at 3.0 {{ impact damage 1 }}\n  art \"{path}\"\n}}\n")
+    };
+    let cards = format!("game dreadnaught-2e\n{}{}", card("Small", "small.png"), card("Large", "large.png"));
+    project(dir.path(), &cards);
+    std::fs::write(dir.path().join("small.png"), grey_png(60, 80)).unwrap();
+    std::fs::write(dir.path().join("large.png"), grey_png(900, 1200)).unwrap();
+    let printed = cardsmith(&["print", "--format", "html"], dir.path());
+    let err = stderr(&printed);
+    assert_eq!(printed.status.code(), Some(0), "{err}");
+    // The bundled faces crop the art to fill the body: about 58 × 73 mm,
+    // so 80 pixels down is 27 ppi, and 1200 pixels 400.
+    assert_eq!(err.matches("W0717").count(), 1, "{err}");
+    assert!(err.contains("warning[W0717]: the art `small.png` of `Small` prints at 2"), "{err}");
+    assert!(err.contains("60 × 80 pixels, drawn"), "{err}");
+    assert!(err.contains("cards/test.cards:5:7"), "at the path: {err}");
 }

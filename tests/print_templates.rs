@@ -117,3 +117,91 @@ fn a_mark_with_no_icon_is_an_error_at_the_ruleset() {
     assert!(err.contains("cards/marked.rules:6:38"), "the diagnostic points at the mark: {err}");
     assert!(!dir.path().join("print").exists(), "nothing is written");
 }
+
+/// The colour of the pixel at `(x, y)` of a PNG, as `[r, g, b]`.
+fn pixel(png_bytes: &[u8], x: u32, y: u32) -> [u8; 3] {
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut buffer = vec![0; reader.output_buffer_size().expect("a size")];
+    let frame = reader.next_frame(&mut buffer).expect("a frame");
+    let channels = frame.color_type.samples();
+    let at = (y as usize * frame.width as usize + x as usize) * channels;
+    [buffer[at], buffer[at + 1], buffer[at + 2]]
+}
+
+#[test]
+fn templates_written_into_the_project_are_what_print_draws_once_edited() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let made = cardsmith(&["new", "own", "--ruleset"], dir.path());
+    assert_eq!(made.status.code(), Some(0), "{}", stderr(&made));
+    let project = dir.path().join("own");
+    let written = cardsmith(&["templates", "own"], &project);
+    assert_eq!(written.status.code(), Some(0), "{}", stderr(&written));
+    let folder = project.join("templates/own");
+    for name in ["card.svg", "back.svg", "icons.svg"] {
+        assert!(folder.join(name).is_file(), "{name} was not written: {}", stderr(&written));
+    }
+    // The generic face, copied: the card's white body becomes yellow.
+    let face = std::fs::read_to_string(folder.join("card.svg")).expect("the face");
+    let body = r##"rx="6" fill="#ffffff"/>"##;
+    assert_eq!(face.matches(body).count(), 1, "{face}");
+    std::fs::write(folder.join("card.svg"), face.replace(body, r##"rx="6" fill="#ffe08a"/>"##)).expect("edited");
+    let printed = cardsmith(&["print", "--format", "png", "--dpi", "100"], &project);
+    assert_eq!(printed.status.code(), Some(0), "{}", stderr(&printed));
+    let faces = contents(&project.join("print/png/own"));
+    let (name, bytes) =
+        faces.iter().find(|(name, _)| !name.contains("back") && name.ends_with(".png")).expect("a face");
+    assert_eq!(pixel(bytes, 125, 200), [0xff, 0xe0, 0x8a], "{name} is not drawn by the edited template");
+    // A second export would replace the edit: it is refused, naming the files.
+    let again = cardsmith(&["templates", "own"], &project);
+    let err = stderr(&again);
+    assert_eq!(again.status.code(), Some(2), "{err}");
+    assert!(err.contains("already holds back.svg, card.svg, icons.svg; nothing written"), "{err}");
+    assert!(
+        std::fs::read_to_string(folder.join("card.svg")).expect("the face").contains("#ffe08a"),
+        "the edit was lost"
+    );
+}
+
+#[test]
+fn templates_of_a_game_that_is_neither_bundled_nor_the_projects_are_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    project(dir.path(), EVENT);
+    let output = cardsmith(&["templates", "no-such-game"], dir.path());
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{err}");
+    assert!(err.contains("no game `no-such-game` is bundled or in the project"), "{err}");
+    assert!(!dir.path().join("templates").exists());
+    let bundled = cardsmith(&["templates", "dreadnaught-2e", "-o", "faces"], dir.path());
+    assert_eq!(bundled.status.code(), Some(0), "{}", stderr(&bundled));
+    assert!(dir.path().join("faces/dreadnaught-2e/_frame.svg").is_file());
+    assert!(dir.path().join("faces/dreadnaught-2e/icons.svg").is_file());
+}
+
+#[test]
+fn the_generic_back_names_the_deck_only_when_asked() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let made = cardsmith(&["new", "own", "--ruleset"], dir.path());
+    assert_eq!(made.status.code(), Some(0), "{}", stderr(&made));
+    let project = dir.path().join("own");
+    let back = |extra: &[&str], out: &str| {
+        let args = [&["print", "--format", "png", "--dpi", "60", "-o", out][..], extra].concat();
+        let printed = cardsmith(&args, &project);
+        assert_eq!(printed.status.code(), Some(0), "{}", stderr(&printed));
+        std::fs::read(project.join(out).join("png/own/back.png")).expect("the back")
+    };
+    let (plain, named) = (back(&[], "a"), back(&["--backs-named"], "b"));
+    // Renaming the deck changes the back only where the back names it.
+    let cards = project.join("cards/own.cards");
+    let text = std::fs::read_to_string(&cards).expect("cards");
+    assert!(text.contains("deck \"Own Starting Deck\""), "{text}");
+    std::fs::write(&cards, text.replace("deck \"Own Starting Deck\"", "deck \"Zebra Crossing\"")).expect("renamed");
+    assert_eq!(back(&[], "c"), plain, "the default back shows the deck's name");
+    assert_ne!(back(&["--backs-named"], "d"), named, "--backs-named does not show the deck's name");
+    // The same from cardsmith.toml.
+    let manifest = project.join("cardsmith.toml");
+    let settings = std::fs::read_to_string(&manifest).expect("manifest");
+    std::fs::write(&manifest, format!("{settings}\n[print]\nbacks-named = true\n")).expect("manifest");
+    assert_eq!(back(&[], "e"), back(&["--backs-named"], "f"));
+}

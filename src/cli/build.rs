@@ -65,6 +65,7 @@ pub fn load(project: &Project, inputs: &[PathBuf]) -> Result<Outcome> {
     }
     let mut outcome = workspace.check();
     project.add_exclude_warnings(&listed, &mut outcome);
+    project.add_missing_art(&mut outcome);
     Ok(outcome)
 }
 

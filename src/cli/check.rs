@@ -45,6 +45,7 @@ pub fn check_paths_with(
     }
     let mut outcome = workspace.check();
     project.add_exclude_warnings(&listed, &mut outcome);
+    project.add_missing_art(&mut outcome);
     Ok(outcome)
 }
 
@@ -77,6 +78,7 @@ pub fn check_paths_reusing(project: &project::Project, paths: &[PathBuf], kept: 
     kept.parses = parses.into_iter().map(|p| (outcome.files.get(p.file()).name.clone(), p)).collect();
     kept.cache = cache;
     project.add_exclude_warnings(&listed, &mut outcome);
+    project.add_missing_art(&mut outcome);
     Ok(outcome)
 }
 

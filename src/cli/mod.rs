@@ -22,6 +22,7 @@ mod rules;
 mod serve;
 mod simulate;
 mod spreadsheet;
+mod templates;
 mod timeline;
 mod watch;
 
@@ -41,6 +42,7 @@ Examples:
   cardsmith build -o out                   write the engine data (JSON + schema) to out/
   cardsmith print cards/dreadnaught-2e --backs
                                            PDF sheets with duplex backs, PNGs, an HTML preview, TTS decks
+  cardsmith templates dreadnaught-2e       copy a game's face templates into templates/ to make them your own
   cardsmith timeline --play \"1:Kinetic Strike\" --play \"2:Flak Batteries\"
                                            the order in which a turn's effects resolve
   cardsmith simulate --games 1000 --seed 7 --bot 2=greedy
@@ -105,6 +107,11 @@ enum Command {
         after_help = "The output folder is replaced as a whole, atomically; nothing is written when the input has errors or holds no cards, or when the output folder is, holds or lies inside an input. A second run into the same folder waits for the first.\nDefaults come from `[print]` in cardsmith.toml.\nExit status: 0 when written (warnings allowed), 1 when the input has errors, 2 on usage or I/O problems."
     )]
     Print(print::Args),
+    /// Write a game's face templates and icons into the project, to edit: print then uses them
+    #[command(
+        after_help = "Writes the game's bundled templates (or, for a game without any, the generic face and back) and its icons.svg to templates/GAME/ beside cardsmith.toml, where print reads a project's own templates. An existing file is never replaced: when one is there, nothing is written.\nExit status: 0 when written, 2 when the game is unknown, a file exists, or on I/O problems."
+    )]
+    Templates(templates::Args),
     /// Check, then write each card kind's cards as a spreadsheet table (CSV): a row per card, a column per field
     #[command(
         after_help = "Writes GAME-KIND.csv for every kind that has cards; the output folder is replaced as a whole, atomically. `cardsmith import` reads such a table back.\nExit status: 0 when written, 1 when the input has errors, 2 on usage or I/O problems."
@@ -253,6 +260,7 @@ pub fn main() -> ExitCode {
             build::run(&paths, out.as_deref(), message_format.into())
         }
         Command::Print(args) => print::run(&args),
+        Command::Templates(args) => templates::run(&args),
         Command::Export { csv: _, output: Output { paths, out, message_format } } => {
             spreadsheet::export(&paths, out.as_deref(), message_format.into())
         }

@@ -63,6 +63,9 @@ pub struct Args {
     /// Print the copies a card's deck holds (×N) on its face, PNG and Tabletop Simulator sheets, instead of on a checklist at the end of the PDF
     #[arg(long)]
     pub copies_on_face: bool,
+    /// Show the deck's name on the backs (default: the backs name no deck)
+    #[arg(long)]
+    pub backs_named: bool,
     /// Print one deck with its copies instead of every card once
     #[arg(long)]
     pub deck: Option<String>,
@@ -463,6 +466,7 @@ fn backs_options(args: &Args, settings: &PrintSettings, options: &mut Options) -
     options.offset = offset;
     options.backs = args.backs || settings.backs.unwrap_or(false) || duplex_name.is_some();
     options.calibration = args.calibration || settings.calibration.unwrap_or(false);
+    options.backs_named = args.backs_named || settings.backs_named.unwrap_or(false);
     Ok(())
 }
 
@@ -575,7 +579,7 @@ fn read_fonts(
                 }
                 Err(why) => why.to_string(),
             },
-            Source::Unreadable(why) | Source::Outside(why) | Source::TooLarge(why) => why,
+            Source::Missing(why) | Source::Unreadable(why) | Source::Outside(why) | Source::TooLarge(why) => why,
         };
         let span = match named_at {
             Some(span) => {
@@ -613,6 +617,9 @@ fn read_inside(folder: &Path, name: &str, limit: &read::Limit) -> print::art::So
     let path = folder.join(relative);
     let real = match path.canonicalize() {
         Ok(real) => real,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Source::Missing(format!("cannot open {}: {e}", path.display()))
+        }
         Err(e) => return Source::Unreadable(format!("cannot open {}: {e}", path.display())),
     };
     if !real.starts_with(&inside) {
@@ -661,7 +668,7 @@ fn read_template(root: &Path, name: &str) -> Result<String> {
             "cannot use the template {name}: {why}"
         )),
         Source::TooLarge(_) => Err(read::too_large(&root.join(name), &read::TEMPLATE)),
-        Source::Unreadable(why) => Err(miette!(help = read::TEMPLATE.help, "{why}")),
+        Source::Missing(why) | Source::Unreadable(why) => Err(miette!(help = read::TEMPLATE.help, "{why}")),
     }
 }
 

@@ -205,6 +205,24 @@ impl Project {
         self.manifest.exclude.unused(used, id)
     }
 
+    /// Adds a warning at each card's picture that is not in the project
+    /// (`W0716`): `print` would draw a placeholder in its place.
+    pub fn add_missing_art(&self, outcome: &mut cardsmith::workspace::Outcome) {
+        let folder = self.home();
+        let found = cardsmith::backend::print::art::missing(&outcome.project, |path| folder.join(path).exists());
+        if found.is_empty() {
+            return;
+        }
+        for mut diagnostic in found {
+            for label in &mut diagnostic.labels {
+                label.span = outcome.files.origin(label.span);
+            }
+            outcome.stats.warnings += 1;
+            outcome.diagnostics.push(diagnostic);
+        }
+        cardsmith::diagnostics::sort(&mut outcome.diagnostics);
+    }
+
     /// Adds [`Project::exclude_warnings`] to a check's outcome.
     pub fn add_exclude_warnings(&self, listed: &Listed, outcome: &mut cardsmith::workspace::Outcome) {
         let warnings = self.exclude_warnings(listed, &mut outcome.files);

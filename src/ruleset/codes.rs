@@ -238,4 +238,36 @@ until it is given:
     symbol coin \"Coin\" {
       does gain { add coin amount }    # `gain coin 2` now plays
     }";
+FAINT_COLOUR "W0140" "faint-colour" "\
+A role's colour or a kind's border hardly shows on the card: its contrast
+with the white body of the bundled and generic faces is under 1.5 to 1
+(white is 1, yellow about 2).  A role's effects would print faint, and a
+border frames the face, with the card's name printed in white on it:
+
+    role boost \"Boost\" { colour white }    # warning: white on white
+    role boost \"Boost\" { colour green }    # right
+
+Choose a darker colour of the palette, or a `#rrggbb` dark enough to read.";
+
+ALIKE_IN_GREY "W0141" "colours-alike-in-grey" "\
+Two roles' colours print as nearly the same grey (their contrast ratio is
+under 1.2 to 1), and their marks do not tell them apart: one has no `mark`,
+or both have the same.  Printed in black and white, or read by a
+colour-blind player, their effects look alike.  Red and blue are such a
+pair:
+
+    role cost \"Cost\" { colour red }
+    role reduce \"Reduce\" { colour blue }    # warning
+
+    role cost \"Cost\" {
+      colour red
+      mark triangle-down
+    }
+    role reduce \"Reduce\" {
+      colour blue
+      mark diamond                            # right: marks tell them apart
+    }
+
+A `mark` of its own on each role (an icon printed before its effects) is
+the cue that survives any printer; see docs/print.md.";
 }

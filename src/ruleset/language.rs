@@ -487,7 +487,12 @@ pub static ROLE: Block<Role> = Block {
                 body: Body::None,
                 occurs: Occurs::Many,
             },
-            read: |l, n, role| role.colour = l.colour(n).or(role.colour.take()),
+            read: |l, n, role| {
+                if let Some(colour) = l.colour(n) {
+                    role.colour = Some(colour);
+                    role.colour_span = n.values.first().map(|v| v.span);
+                }
+            },
         },
         Line {
             about: About {
@@ -796,7 +801,10 @@ pub static KIND: Block<Kind> = Block {
                 body: Body::None,
                 occurs: Occurs::Many,
             },
-            read: |l, n, k| k.border = l.colour(n),
+            read: |l, n, k| {
+                k.border = l.colour(n);
+                k.border_span = n.values.first().map(|v| v.span);
+            },
         },
         Line {
             about: About {

@@ -6,6 +6,7 @@
 //! checker ([`crate::check`]) applies a ruleset to cards and decks.
 
 pub mod codes;
+mod contrast;
 pub mod language;
 mod loader;
 pub mod model;

@@ -107,6 +107,7 @@ pub(super) fn load(
         }
     }
     loader.resolve(&mut ruleset, file);
+    super::contrast::check(&ruleset, loader.diagnostics);
     Some(ruleset)
 }
 
@@ -336,7 +337,15 @@ impl Loader<'_> {
 
     pub(super) fn role(&mut self, node: &Node) -> Option<Role> {
         let (id, display) = self.id_and_display(node)?;
-        let mut role = Role { id, display, colour: None, applies_to: String::new(), mark: None, mark_span: None };
+        let mut role = Role {
+            id,
+            display,
+            colour: None,
+            colour_span: None,
+            applies_to: String::new(),
+            mark: None,
+            mark_span: None,
+        };
         self.read_body(node, &mut role);
         Some(role)
     }
@@ -482,6 +491,7 @@ impl Loader<'_> {
             id,
             display,
             border: None,
+            border_span: None,
             roles: Vec::new(),
             rare_roles: Vec::new(),
             text_limit: None,

@@ -27,7 +27,10 @@ use std::sync::Arc;
 #[derive(Clone, Debug)]
 pub enum Source {
     Bytes(Vec<u8>),
-    /// No such file, or it could not be read: the reason.
+    /// No file has that path in the project: the reason.  Cards draw a
+    /// placeholder in its place (`check` has warned about it).
+    Missing(String),
+    /// It could not be read: the reason.
     Unreadable(String),
     /// The path leaves the project (absolute, `..`, or a link out).
     Outside(String),
@@ -83,6 +86,10 @@ pub struct Images {
 #[derive(Clone)]
 struct Image {
     kind: ImageKind,
+    /// Its width and height in pixels; none for an SVG picture.
+    pixels: Option<(u32, u32)>,
+    /// The path the cards name it by.
+    path: Arc<str>,
     /// The `data:` address, for the HTML preview.
     address: Arc<str>,
 }
@@ -125,7 +132,26 @@ struct Problem {
     code: &'static crate::diagnostics::Code,
     message: String,
     help: &'static str,
+    /// The file is not there: a card draws the placeholder instead.
+    placeholder: bool,
 }
+
+/// The name templates draw the placeholder by, in place of a card's
+/// picture that is not in the project.
+pub const PLACEHOLDER: &str = "art:missing";
+
+/// The placeholder as a picture, for a template that draws `art.FIELD`
+/// with an `<image>` of its own: a grey field crossed through.
+const PLACEHOLDER_SVG: &str = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"100\" \
+     viewBox=\"0 0 100 100\"><rect width=\"100\" height=\"100\" fill=\"#eef0f2\"/>\
+     <path d=\"M0 0L100 100M100 0L0 100\" stroke=\"#9aa3ab\" stroke-width=\"2\"/></svg>";
+
+/// The resolution, in pixels an inch at the printed size, under which a
+/// picture is reported (`W0717`).
+pub const MIN_PPI: f32 = 200.0;
+
+/// The resolution the help asks for: what print shops want.
+const GOOD_PPI: f32 = 300.0;
 
 impl Art {
     /// Checks each image the command line read.
@@ -133,6 +159,21 @@ impl Art {
         let loaded = crate::parallel::map(&sources, |(path, source)| check(path, source));
         let mut images = HashMap::new();
         let mut by_href = HashMap::new();
+        if loaded.iter().any(|r| r.as_ref().is_err_and(|p| p.placeholder)) {
+            if let Ok(tree) = super::svg::parse_image(PLACEHOLDER_SVG, &super::svg::options()) {
+                let address = format!(
+                    "data:image/svg+xml;base64,{}",
+                    base64::engine::general_purpose::STANDARD.encode(PLACEHOLDER_SVG)
+                );
+                let image = Image {
+                    kind: ImageKind::SVG((*tree).clone()),
+                    pixels: None,
+                    path: "".into(),
+                    address: address.into(),
+                };
+                by_href.insert(PLACEHOLDER.to_string(), image);
+            }
+        }
         for (number, ((path, _), result)) in sources.iter().zip(loaded).enumerate() {
             let href = format!("art:{number}");
             images.insert(
@@ -178,6 +219,10 @@ impl Art {
                 Some(Ok(href)) => {
                     art.insert(field, href.clone());
                 }
+                // `check` warned at the path (W0716): the card prints.
+                Some(Err(problem)) if problem.placeholder => {
+                    art.insert(field, PLACEHOLDER.to_string());
+                }
                 Some(Err(problem)) => problems.push(
                     Diagnostic::error(problem.code, format!("the {field} of `{}` cannot be drawn", card.name))
                         .primary(card.span, format!("names `{path}`"))
@@ -195,11 +240,104 @@ impl Art {
     }
 }
 
+/// A warning at each card's picture that is not in the project: `exists`
+/// says whether a path (relative to the project folder) names a file.  A
+/// path that leaves the project is left to `print`, which refuses it.
+pub fn missing(project: &Project, exists: impl Fn(&str) -> bool) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    for game in &project.games {
+        for card in &game.cards {
+            let Some(kind) = game.ruleset.kind_of(&card.kind) else { continue };
+            for field in &card.body.fields {
+                let is_image =
+                    kind.schema.field(&field.name).is_some_and(|d| d.schema.takes.iter().any(|t| t.ty == Type::Image));
+                let Some(value) = field.values.first().filter(|_| is_image) else { continue };
+                let Value::String(path) = &value.value else { continue };
+                let leaves = std::path::Path::new(path)
+                    .components()
+                    .any(|c| !matches!(c, std::path::Component::Normal(_) | std::path::Component::CurDir));
+                if leaves || path.is_empty() || exists(path) {
+                    continue;
+                }
+                found.push(
+                    Diagnostic::warning(
+                        &codes::ART_MISSING,
+                        format!("the {} of `{}` is not in the project", field.name, card.name),
+                    )
+                    .primary(value.span, format!("no file `{path}`"))
+                    .note("`print` draws a placeholder in its place")
+                    .help("check the path: it is relative to the project folder, the one holding cardsmith.toml"),
+                );
+            }
+        }
+    }
+    found
+}
+
+impl Art {
+    /// A warning for each picture a face draws (`svg`, as its template
+    /// wrote it) at under [`MIN_PPI`] pixels an inch, at the card's field
+    /// that names it.  The size is the `width` and `height` the `<image>` is
+    /// given, in points, cropped (`slice`) or fitted as it says.
+    pub fn low_resolution(&self, svg: &str, card: &Card) -> Vec<Diagnostic> {
+        if !svg.contains("\"art:") {
+            return Vec::new();
+        }
+        let Ok(document) = resvg::usvg::roxmltree::Document::parse(svg) else { return Vec::new() };
+        let mut found: Vec<Diagnostic> = Vec::new();
+        let mut seen: Vec<&str> = Vec::new();
+        for node in document.descendants().filter(|n| n.has_tag_name("image")) {
+            let href = node.attribute("href").or_else(|| node.attribute(("http://www.w3.org/1999/xlink", "href")));
+            let Some(image) = href.and_then(|h| self.drawn.by_href.get(h)) else { continue };
+            let Some((pw, ph)) = image.pixels.filter(|(w, h)| *w > 0 && *h > 0) else { continue };
+            let length =
+                |name: &str| node.attribute(name).and_then(|v| v.trim().parse::<f32>().ok()).filter(|v| *v > 0.0);
+            let (Some(w), Some(h)) = (length("width"), length("height")) else { continue };
+            let (across, down) = (w / pw as f32, h / ph as f32);
+            let fit = node.attribute("preserveAspectRatio").unwrap_or_default();
+            let points_a_pixel =
+                if fit.contains("slice") || fit.trim() == "none" { across.max(down) } else { across.min(down) };
+            let ppi = 72.0 / points_a_pixel;
+            if ppi >= MIN_PPI || seen.contains(&&*image.path) {
+                continue;
+            }
+            seen.push(&image.path);
+            let span = card
+                .body
+                .fields
+                .iter()
+                .flat_map(|f| f.values.first())
+                .find(|v| matches!(&v.value, Value::String(p) if *p == *image.path))
+                .map_or(card.span, |v| v.span);
+            let mm = |points: f32| points / 72.0 * 25.4;
+            let wanted = |points: f32| (points / 72.0 * GOOD_PPI).ceil() as u32;
+            found.push(
+                Diagnostic::warning(
+                    &codes::ART_LOW_RESOLUTION,
+                    format!("the art `{}` of `{}` prints at {} ppi", image.path, card.name, ppi.round() as u32),
+                )
+                .primary(span, format!("{pw} × {ph} pixels, drawn {:.1} × {:.1} mm", mm(w), mm(h)))
+                .note(format!("pictures print sharp at {MIN_PPI} pixels an inch or more at their printed size"))
+                .help(format!(
+                    "use a larger picture: about {} × {} pixels fills this window at {GOOD_PPI} ppi",
+                    wanted(w),
+                    wanted(h)
+                )),
+            );
+        }
+        found
+    }
+}
+
 /// Whether `source` is an image that can be drawn, and it ready to draw.
 fn check(path: &str, source: &Source) -> Result<Image, Problem> {
-    let problem = |code, message: String, help| Problem { code, message, help };
+    let problem = |code, message: String, help| Problem { code, message, help, placeholder: false };
     let bytes = match source {
         Source::Bytes(bytes) => bytes,
+        Source::Missing(why) => {
+            let help = "check the path: it is relative to the project folder";
+            return Err(Problem { placeholder: true, ..problem(&codes::IMAGE_UNREADABLE, why.clone(), help) });
+        }
         Source::Unreadable(why) => {
             return Err(problem(
                 &codes::IMAGE_UNREADABLE,
@@ -223,18 +361,16 @@ fn check(path: &str, source: &Source) -> Result<Image, Problem> {
         }
     };
     let undecodable = |why: String| problem(&codes::IMAGE_UNDECODABLE, why, "save the image again as PNG, JPEG or SVG");
-    let (mime, kind) = if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
-        decode_png(bytes).map_err(|e| match e {
-            Refused::TooLarge(why) => problem(&codes::IMAGE_TOO_LARGE, why, "scale the image down"),
-            Refused::Broken(why) => undecodable(why),
-        })?;
-        ("image/png", ImageKind::PNG(Arc::new(bytes.clone())))
+    let refused = |e| match e {
+        Refused::TooLarge(why) => problem(&codes::IMAGE_TOO_LARGE, why, "scale the image down"),
+        Refused::Broken(why) => undecodable(why),
+    };
+    let (mime, kind, pixels) = if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        let pixels = decode_png(bytes).map_err(refused)?;
+        ("image/png", ImageKind::PNG(Arc::new(bytes.clone())), Some(pixels))
     } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
-        decode_jpeg(bytes).map_err(|e| match e {
-            Refused::TooLarge(why) => problem(&codes::IMAGE_TOO_LARGE, why, "scale the image down"),
-            Refused::Broken(why) => undecodable(why),
-        })?;
-        ("image/jpeg", ImageKind::JPEG(Arc::new(bytes.clone())))
+        let pixels = decode_jpeg(bytes).map_err(refused)?;
+        ("image/jpeg", ImageKind::JPEG(Arc::new(bytes.clone())), Some(pixels))
     } else if looks_like_svg(bytes) {
         let text = String::from_utf8_lossy(bytes);
         let tree = super::svg::parse_image(&text, &super::svg::options()).map_err(|e| match e {
@@ -243,13 +379,13 @@ fn check(path: &str, source: &Source) -> Result<Image, Problem> {
             }
             Unusable::Broken(why) => undecodable(format!("`{path}`: {why}")),
         })?;
-        ("image/svg+xml", ImageKind::SVG((*tree).clone()))
+        ("image/svg+xml", ImageKind::SVG((*tree).clone()), None)
     } else {
         return Err(undecodable(format!("`{path}` is not a PNG, JPEG or SVG file")));
     };
     let address = format!("data:{mime};base64,{}", base64::engine::general_purpose::STANDARD.encode(bytes));
     drawable(&address, path).map_err(undecodable)?;
-    Ok(Image { kind, address: address.into() })
+    Ok(Image { kind, pixels, path: path.into(), address: address.into() })
 }
 
 enum Refused {
@@ -259,7 +395,7 @@ enum Refused {
 
 /// Decodes a PNG whole: its size first, refused past the limits, then every
 /// pixel, so a truncated or corrupt file is found here and not on paper.
-fn decode_png(bytes: &[u8]) -> Result<(), Refused> {
+fn decode_png(bytes: &[u8]) -> Result<(u32, u32), Refused> {
     let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
     let mut reader = decoder.read_info().map_err(|e| Refused::Broken(format!("the PNG does not decode: {e}")))?;
     let (w, h) = (reader.info().width, reader.info().height);
@@ -271,12 +407,12 @@ fn decode_png(bytes: &[u8]) -> Result<(), Refused> {
     let size = reader.output_buffer_size().ok_or_else(|| Refused::TooLarge("the image is too large".into()))?;
     let mut pixels = vec![0; size];
     reader.next_frame(&mut pixels).map_err(|e| Refused::Broken(format!("the PNG does not decode: {e}")))?;
-    Ok(())
+    Ok((w, h))
 }
 
 /// Decodes a JPEG whole, as `decode_png` does a PNG: its size first, then
 /// every pixel, so a truncated or corrupt file is found here.
-fn decode_jpeg(bytes: &[u8]) -> Result<(), Refused> {
+fn decode_jpeg(bytes: &[u8]) -> Result<(u32, u32), Refused> {
     let broken = |e: zune_jpeg::errors::DecodeErrors| Refused::Broken(format!("the JPEG does not decode: {e}"));
     let mut decoder = zune_jpeg::JpegDecoder::new(std::io::Cursor::new(bytes));
     decoder.decode_headers().map_err(broken)?;
@@ -286,7 +422,7 @@ fn decode_jpeg(bytes: &[u8]) -> Result<(), Refused> {
             "the image is {w} × {h} pixels; at most {MAX_SIDE} a side and {MAX_PIXELS} in all are drawn"
         )));
     }
-    decoder.decode().map(|_| ()).map_err(broken)
+    decoder.decode().map(|_| (w, h)).map_err(broken)
 }
 
 fn looks_like_svg(bytes: &[u8]) -> bool {

@@ -130,4 +130,29 @@ the spelling, or draw the icon:
 
     role attack \"Attack\" { colour red; mark squre }    # wrong: no icon `squre`
     role attack \"Attack\" { colour red; mark square }   # right";
+
+ART_MISSING "W0716" "art-missing" "\
+A card names a picture (a field of the `image` type, such as `art`) that is
+not in the project: no file has that path, read from the project folder
+(the one holding `cardsmith.toml`).  `check` warns at the path; `print`
+goes on and draws a placeholder (a dashed frame crossed through) where the
+art would be, so the rest of the cards still print:
+
+    art \"art/railgun.png\"    # the file <project>/art/railgun.png
+
+Check the spelling and the folder, or add the picture.";
+
+ART_LOW_RESOLUTION "W0717" "art-low-resolution" "\
+A card's picture has too few pixels for the window its face draws it in:
+printed at that size it has under 200 pixels an inch (ppi), and will look
+soft or blocky on paper.  The message gives the ppi and the picture's
+pixels; the help gives the pixels it needs for 300 ppi, what print shops
+ask for.  A picture 300 pixels wide drawn 63.5 mm (2.5 in) wide is 120 ppi:
+
+    art \"art/small.png\"    # 300 × 200 pixels: use 750 × 500 or more
+
+SVG pictures have no pixels and are never reported.  The size is the
+`width` and `height` the face's template gives the image (`art_panel`'s
+box on the bundled faces), cropped to fill it or fitted inside it as its
+`preserveAspectRatio` says.";
 }

@@ -398,6 +398,9 @@ impl Function for ArtPanel {
         let (x, y) = (num(number(args, "x", 0.0)), num(number(args, "y", 0.0)));
         let (w, h) = (num(number(args, "w", 0.0).max(0.0)), num(number(args, "h", 0.0).max(0.0)));
         let rx = num(number(args, "rx", 0.0).max(0.0));
+        if href == super::art::PLACEHOLDER {
+            return Ok(Value::String(missing_art(number(args, "x", 0.0), number(args, "y", 0.0), (&w, &h, &rx))));
+        }
         let opacity = num(number(args, "opacity", 0.3).clamp(0.0, 1.0));
         // The clip's id names its box: faces inlined side by side in the
         // preview share ids only when their boxes are the same.
@@ -413,6 +416,18 @@ impl Function for ArtPanel {
     fn is_safe(&self) -> bool {
         true
     }
+}
+
+/// Where a card's picture is not in the project: its window framed in
+/// dashes and crossed through, so that the proof shows what is missing.
+fn missing_art(x0: f32, y0: f32, (w, h, rx): (&str, &str, &str)) -> String {
+    let (wf, hf) = (w.parse::<f32>().unwrap_or(0.0), h.parse::<f32>().unwrap_or(0.0));
+    let (x, y, x1, y1) = (num(x0), num(y0), num(x0 + wf), num(y0 + hf));
+    format!(
+        "<g class=\"missing-art\"><rect x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\" rx=\"{rx}\" fill=\"#eef0f2\" \
+         stroke=\"#9aa3ab\" stroke-width=\"1\" stroke-dasharray=\"4 3\"/>\
+         <path d=\"M{x} {y}L{x1} {y1}M{x1} {y}L{x} {y1}\" stroke=\"#c9ced6\" stroke-width=\"0.8\"/></g>"
+    )
 }
 
 /// `arc(x, y, r, sectors="-45 45; 135 225")`: a disc with the sectors

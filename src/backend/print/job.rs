@@ -58,6 +58,9 @@ pub struct Options {
     /// print `×N` on the face; without it the PDF ends with a checklist of
     /// them instead.
     pub copies_on_face: bool,
+    /// Backs show the deck's name (`backs_named` in templates); without
+    /// it the bundled backs name no deck.
+    pub backs_named: bool,
 }
 
 /// The minimum type size unless a project says otherwise, in points.
@@ -83,6 +86,7 @@ impl Default for Options {
             min_text: MIN_TEXT,
             kind_sizes: Vec::new(),
             copies_on_face: false,
+            backs_named: false,
         }
     }
 }
@@ -290,9 +294,9 @@ pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Opti
         match result {
             Ok((mut faces, overflows, art_problems, size, fields)) => {
                 job.diagnostics.extend(functions::diagnostics(&card.name, card.span, &overflows));
-                job.diagnostics.extend(art_problems);
                 let back = faces.pop().unwrap_or_default();
                 let front = faces.pop().unwrap_or_default();
+                job.diagnostics.extend(art_problems.into_iter().chain(assets.art.low_resolution(&front, card)));
                 let mut face = face(*number, game, card, size, [front, back]);
                 face.fields = fields;
                 face.copies = *copies;
@@ -471,6 +475,7 @@ fn insert_game_and_deck(
     let back = deck.as_ref().and_then(|d| deck_backs.get(d.name)).or(back_art.as_ref());
     context.insert("deck", &deck);
     context.insert("back_art", &back);
+    context.insert("backs_named", &options.backs_named);
 }
 
 fn deck_of<'a>(game: &'a Game, card: &Card, printed: Option<&str>) -> Option<DeckView<'a>> {

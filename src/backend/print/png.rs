@@ -65,30 +65,58 @@ pub fn draw(tree: &Tree, trim: Trim, pixmap: &mut Pixmap, x: f32, y: f32, width:
 }
 
 /// Encodes an image as PNG with the fastest compression, recording its
-/// resolution.  The pixels go in as they are: faces are drawn on opaque
-/// white, so tiny-skia's premultiplied RGBA is plain RGBA, and leaving the
-/// alpha channel in costs a few percent of file size but saves converting
-/// every pixel.  Each row is filtered against the row above (`Up`) rather
-/// than trying every filter: faces are mostly flat colour, where that is
-/// as good and far quicker.
+/// resolution and that its colours are sRGB (what resvg draws in).  The
+/// image is written as RGB without alpha, flattened onto white: a face is a
+/// piece of card, and print services and viewers handle opaque images
+/// alike, where a transparent pixel may print black.  Each row is filtered
+/// against the row above (`Up`) rather than trying every filter: faces are
+/// mostly flat colour, where that is as good and far quicker.
 pub fn encode(pixmap: &Pixmap, dpi: u32) -> Result<Vec<u8>, String> {
-    let rgba = pixmap.data();
+    let rgb = flattened(pixmap.data());
     // Faces compress to a few percent of their pixels; room for that up front.
-    let mut bytes = Vec::with_capacity(rgba.len() / 8);
+    let mut bytes = Vec::with_capacity(rgb.len() / 8);
     let mut encoder = png::Encoder::new(&mut bytes, pixmap.width(), pixmap.height());
-    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_compression(png::Compression::Fastest);
+    encoder.set_source_srgb(png::SrgbRenderingIntent::Perceptual);
     let per_metre = (f64::from(dpi) / 0.0254).round() as u32;
     encoder.set_pixel_dims(Some(png::PixelDimensions { xppu: per_metre, yppu: per_metre, unit: png::Unit::Meter }));
     let failed = |e: png::EncodingError| format!("cannot encode a PNG: {e}");
     let mut writer = encoder.write_header().map_err(failed)?;
-    writer.write_image_data(rgba).map_err(failed)?;
+    writer.write_image_data(&rgb).map_err(failed)?;
     writer.finish().map_err(failed)?;
     Ok(bytes)
+}
+
+/// Premultiplied RGBA as RGB over white: each channel plus the white that
+/// shows through what the pixel does not cover.
+fn flattened(rgba: &[u8]) -> Vec<u8> {
+    let mut rgb = Vec::with_capacity(rgba.len() / 4 * 3);
+    for pixel in rgba.chunks_exact(4) {
+        let white = 255 - pixel[3];
+        rgb.extend_from_slice(&[
+            pixel[0].saturating_add(white),
+            pixel[1].saturating_add(white),
+            pixel[2].saturating_add(white),
+        ]);
+    }
+    rgb
 }
 
 /// Pixels for a length in millimetres at `dpi`.
 pub fn pixels(mm: f32, dpi: u32) -> u32 {
     (mm / 25.4 * dpi as f32).round().max(1.0) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transparent_pixels_flatten_onto_white_and_opaque_ones_keep_their_colour() {
+        // Opaque red, half-covering black (premultiplied), nothing at all.
+        let rgba = [200, 10, 20, 255, 0, 0, 0, 128, 0, 0, 0, 0];
+        assert_eq!(flattened(&rgba), [200, 10, 20, 127, 127, 127, 255, 255, 255]);
+    }
 }

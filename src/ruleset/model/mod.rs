@@ -174,6 +174,10 @@ pub struct Role {
     /// leaves it out, and its effects print in the text's colour.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub colour: Option<String>,
+    /// Where the colour is named, for the warnings about how it prints.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub colour_span: Option<Span>,
     pub applies_to: String,
     /// The shape printed beside the role's effects (an icon id), so that
     /// they can be told apart without colour: in black and white, or by a
@@ -451,6 +455,10 @@ pub struct Kind {
     pub id: String,
     pub display: String,
     pub border: Option<String>,
+    /// Where the border colour is named.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub border_span: Option<Span>,
     pub roles: Vec<String>,
     /// Roles allowed but unusual on this kind (the `unusual-role` lint).
     #[serde(skip_serializing_if = "Vec::is_empty")]
