@@ -159,22 +159,19 @@ fn idle_connections_and_event_streams_never_lock_out_a_page_load() {
     assert!(page.contains("<figure"), "the whole page");
     assert!(asked.elapsed() < ANSWER, "the page took {:?}", asked.elapsed());
 
-    // The newest stream is open, and all but the 8 newest of the others
-    // were closed: their pages' EventSource would reconnect.  Which are
-    // newest is the order the server read their requests in, which under
-    // load need not be the order they connected in.
-    let mut newest = BufReader::new(streams.pop().expect("streams"));
-    let mut line = String::new();
-    newest.read_line(&mut line).expect("the newest stream's head");
-    assert!(line.starts_with("HTTP/1.1 200"), "{line}");
+    // The newest streams are open, and all but the 9 newest were closed:
+    // their pages' EventSource would reconnect.  Which are newest is the
+    // order the server read their requests in, which under load need not
+    // be the order they connected in, so the streams are counted, not named.
     let mut closed = 0;
     for stream in &mut streams {
         stream.set_read_timeout(Some(Duration::from_millis(500))).expect("timeout");
         let mut rest = String::new();
         closed += usize::from(stream.read_to_string(&mut rest).is_ok());
     }
-    let older = streams.len();
-    assert!(closed + 8 >= older, "only {closed} of {older} older streams were closed");
+    let all = streams.len();
+    assert!(closed < all, "every event stream was closed: the newest must stay open");
+    assert!(closed + 9 >= all, "only {closed} of {all} streams were closed");
     drop(idle);
 }
 
