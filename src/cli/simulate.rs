@@ -183,6 +183,14 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     refuse_overwriting_inputs(args)?;
     let bar = progress_bar(settings.schedule().count);
     let tables = Tables::default();
+    // What keeps the game from being played at all is said before any game
+    // is: the seatings of the run's first games (its one seating, or both
+    // orders of a matrix's first pairing) are built here.
+    let schedule = settings.schedule();
+    let firsts = (0..schedule.count.min(2)).map(|p| settings.game(schedule.game(p), &bots));
+    for game in firsts {
+        tables.for_game(document, &game).map_err(|e| miette!("`{}` cannot be played: {e}", document.ruleset.id))?;
+    }
     let play = |game: &GameSetup, log: Option<&mut dyn Write>| play_game(&tables, document, game, log);
     let outcome = run::run(&settings, &bots, &play, args.log, &|| bar.inc(1));
     bar.finish_and_clear();

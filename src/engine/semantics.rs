@@ -380,7 +380,8 @@ pub struct PhasePlay {
 /// The end of the game and the winner.
 #[derive(Clone, Debug, Deserialize)]
 pub struct Play {
-    /// Read after every round: the game ends when it holds.
+    /// Read after every round, once for each player as "you": the game
+    /// ends when it holds for any of them (`hp == 0`: a player's life is 0).
     pub ends_when: Expression,
     /// The game ends after this many rounds whatever happens.
     pub round_limit: u32,

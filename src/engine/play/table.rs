@@ -881,6 +881,7 @@ impl<'d> Builder<'d> {
 
     /// The set-up's steps with their zones resolved, and the cards in play.
     fn setup_steps(&mut self, seating: &Seating) -> Result<(Vec<SetupOp>, Vec<u16>), PlayError> {
+        self.seat_decks_dealt(seating)?;
         let mut out = Vec::new();
         let mut instances: Vec<u16> = Vec::new();
         for step in &self.setup.steps {
@@ -945,6 +946,31 @@ impl<'d> Builder<'d> {
     /// The cards of the deck of this type a seat brings (by name), else of
     /// the document's first deck of the type (a deck's list already holds
     /// the decks it includes).
+    /// Refuses a deck given to a seat that no set-up step deals a seat: one
+    /// of another type would be left out without a word.
+    fn seat_decks_dealt(&self, seating: &Seating) -> Result<(), PlayError> {
+        let mut dealt: Vec<&str> = Vec::new();
+        for step in &self.setup.steps {
+            if let SetupStep::Decks { deck_types, to, .. } = step {
+                let shared = self.zones[self.zone(to, "decks")? as usize].shared;
+                dealt.extend(deck_types.iter().filter(|_| !shared).map(String::as_str));
+            }
+        }
+        for name in seating.decks.iter().flatten() {
+            let Some(deck) = self.doc.decks.iter().find(|d| &d.name == name) else {
+                return Err(PlayError(format!("no deck is named `{name}`")));
+            };
+            if !dealt.contains(&deck.deck_type.as_str()) {
+                let types = if dealt.is_empty() { "none".to_string() } else { dealt.join(", ") };
+                return Err(PlayError(format!(
+                    "deck `{name}` is of type `{}`, and the set-up deals a seat decks of type {types}",
+                    deck.deck_type
+                )));
+            }
+        }
+        Ok(())
+    }
+
     fn deck_cards(&self, deck_type: &str, chosen: Option<&Vec<String>>) -> Result<Vec<u16>, PlayError> {
         let doc = self.doc;
         let of_type = |d: &&data::Deck| d.deck_type == deck_type;

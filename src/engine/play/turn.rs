@@ -209,7 +209,10 @@ impl Game<'_> {
         let round = self.round;
         self.note(|| format!("end of round {round}: scores {scores:?}"));
         self.curve.extend_from_slice(&scores);
-        let ended = if self.truth(&t.ends_when, &Env::of(0, None)) {
+        // `ends-when` holds for the game when it holds for any player: read
+        // with each player as "you" (`hp == 0`: some player's life is 0).
+        let ends = (0..t.seats).any(|seat| self.truth(&t.ends_when, &Env::of(seat, None)));
+        let ended = if ends {
             Some(Ended::Condition)
         } else if self.round >= t.round_limit {
             Some(Ended::RoundLimit)

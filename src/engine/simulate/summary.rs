@@ -146,13 +146,13 @@ impl Summary {
                 if acquired > 0 {
                     tally.seats_acquired += 1;
                     tally.wins_acquired += won;
-                    tally.copies_acquired = acquired;
+                    add(&mut tally.copies_acquired, acquired);
                     seen.0 = true;
                 }
                 if played > 0 {
                     tally.seats_played += 1;
                     tally.wins_played += won;
-                    tally.copies_played = played;
+                    add(&mut tally.copies_played, played);
                     seen.1 = true;
                 }
             }

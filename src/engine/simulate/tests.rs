@@ -126,6 +126,19 @@ fn cards_are_counted_per_seat_game_with_and_without() {
     assert_eq!(ward.mean_copies_acquired, None);
 }
 
+/// Both seats of one game acquiring the same card: their copies add up.
+#[test]
+fn copies_of_both_seats_of_a_game_add_up() {
+    let mut game = record(0);
+    game.cards = vec![vec![card("Ember", 2, 1)], vec![card("Ember", 3, 2)]];
+    let mut summary = Summary::default();
+    summary.add(&game, None);
+    let figures = Figures::of(&summary, &[]);
+    let ember = figures.cards.iter().find(|c| c.card == "Ember").expect("Ember");
+    assert_eq!(ember.mean_copies_acquired, Some(2.5), "5 copies over 2 seat-games");
+    assert_eq!(ember.mean_times_played, Some(1.5), "3 plays over 2 seat-games");
+}
+
 #[test]
 fn merging_is_adding_up_in_any_order() {
     let whole = json(summary_of(0..37));

@@ -422,10 +422,12 @@ impl<'r> Compiler<'r> {
                     Expr::Name(name) => name.text.as_str(),
                     _ => "",
                 };
-                out.push(
-                    error(expr.span(), format!("`{written}` is no zone of the set-up"))
-                        .suggest(suggest(written, zones.iter().map(|z| z.id.as_str()))),
-                );
+                let ids: Vec<&str> = zones.iter().map(|z| z.id.as_str()).collect();
+                let diagnostic = error(expr.span(), format!("`{written}` is no zone of the set-up"));
+                out.push(match suggest(written, ids.iter().copied()) {
+                    Some(meant) => diagnostic.suggest(Some(meant)),
+                    None => diagnostic.expected(&ids, "the set-up declares no zone"),
+                });
                 None
             }
         }

@@ -198,16 +198,21 @@ impl Loader<'_> {
     /// `only-if CONDITION ARG…` in an action; `if CONDITION ARG…` of a bot's
     /// preference.
     pub(super) fn test(&mut self, node: &Node, values: &[Value]) -> Option<Expression> {
+        let line = node.name.text.as_str();
+        let help = format!(
+            "a test is a condition of the ruleset: declare one, `condition low \"if your life is low\" {{ means hp <= 10 \
+             }}`, and write `{line} low`"
+        );
         let Some((first, args)) = values.split_first() else {
             self.diagnostics.push(bad_line(
                 node.head_span(),
-                format!("`{}` names a condition of the ruleset", node.name.text),
-                "write `only-if has-oil`",
+                format!("`{line}` names a condition of the ruleset"),
+                help,
             ));
             return None;
         };
         let Some(condition) = word(first) else {
-            self.diagnostics.push(bad_line(first.span, "expected the name of a condition", "write `only-if has-oil`"));
+            self.diagnostics.push(bad_line(first.span, "expected the name of a condition", help));
             return None;
         };
         let span = values.iter().fold(first.span, |span, v| span.to(v.span).unwrap_or(span));
@@ -246,10 +251,15 @@ impl Loader<'_> {
         .filter_map(|(name, missing)| missing.then_some(name))
         .collect();
         if !missing.is_empty() {
-            let list = missing.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ");
+            let said = |line: &str| match line {
+                "ends-when" => "`ends-when EXPRESSION`, when the game ends",
+                "round-limit" => "`round-limit N`, the most rounds it lasts",
+                _ => "`score-by EXPRESSION`, each player's score",
+            };
+            let list = missing.iter().map(|m| said(m)).collect::<Vec<_>>().join("; ");
             self.diagnostics.push(bad_line(
                 node.head_span(),
-                format!("`play` needs {list}: when the game ends, at most how many rounds it lasts, and each player's score"),
+                format!("`play` needs {list}"),
                 "write `play { ends-when count(draw-deck) == 0; round-limit 30; score-by renown }`",
             ));
         }

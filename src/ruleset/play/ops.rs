@@ -86,6 +86,30 @@ fn form(name: &str) -> &'static str {
     }
 }
 
+/// The words an operation line may hold besides names and amounts.
+const WORDS: &[&str] = &["opponent", "from", "to", "top", "chosen", "random", "all"];
+
+/// A line that is not written as its operation's form: at a misspelt word
+/// of the form when there is one, else at the line.
+fn misread(node: &Node, name: &str) -> crate::diagnostics::Diagnostic {
+    let misspelt = node.values.iter().find_map(|value| {
+        let text = word(value)?;
+        let meant = crate::ruleset::names::suggest(&text, WORDS.iter().copied())?;
+        Some((value.span, text, meant))
+    });
+    match misspelt {
+        Some((span, text, meant)) => {
+            bad_line(span, format!("`{text}` is no word of `{name}`"), format!("write {}", form(name)))
+                .suggest(Some(meant))
+        }
+        None => bad_line(
+            node.head_span(),
+            format!("`{name}` is not written as the language says"),
+            format!("write {}", form(name)),
+        ),
+    }
+}
+
 impl Loader<'_> {
     /// Reads one operation line into the procedure.
     pub(in crate::ruleset) fn operation(&mut self, node: &Node, ops: &mut Vec<Op>) {
@@ -136,11 +160,7 @@ impl Loader<'_> {
         };
         match read {
             Some(op) => ops.push(op),
-            None => self.diagnostics.push(bad_line(
-                node.head_span(),
-                format!("`{name}` is not written as the language says"),
-                format!("write {}", form(name)),
-            )),
+            None => self.diagnostics.push(misread(node, name)),
         }
     }
 
@@ -217,8 +237,8 @@ impl Loader<'_> {
             Some(Op::If { otherwise, .. }) if otherwise.is_empty() && node.values.is_empty() => *otherwise = ops_else,
             _ => self.diagnostics.push(bad_line(
                 node.head_span(),
-                "`else` follows an `if` line, and only one",
-                "write `if has-oil { pay oil 1 }` then `else { this-to discard }` on the next line",
+                "`else` stands right after the block of an `if` line, and only one",
+                "write `if low { add hp 1 }`, then `else { … }` on the next line",
             )),
         }
     }

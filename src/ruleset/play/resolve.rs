@@ -279,20 +279,42 @@ impl Resolver<'_, '_> {
         }
     }
 
+    /// The field an action resolves: one whose block holds effect lines.
     fn field(&mut self, field: &Ref) {
         let ruleset = self.compiler.ruleset;
-        let fields = ruleset.kinds.iter().flat_map(|k| &k.schema.fields);
-        if !ruleset.kinds.iter().flat_map(|k| &k.schema.fields).any(|f| f.name == field.name) {
-            self.unknown(field, "field of any kind", fields.map(|f| f.name.as_str()));
+        let fields = || ruleset.kinds.iter().flat_map(|k| &k.schema.fields);
+        let holds_effects = |f: &&crate::ruleset::model::FieldDef| {
+            f.schema.effects
+                || f.schema
+                    .shape
+                    .as_deref()
+                    .is_some_and(|shape| ruleset.shapes.iter().any(|(id, schema)| id == shape && schema.effects))
+        };
+        if !fields().any(|f| f.name == field.name) {
+            self.unknown(field, "field of any kind", fields().map(|f| f.name.as_str()));
+        } else if !fields().filter(|f| f.name == field.name).any(|f| holds_effects(&f)) {
+            let effects: Vec<&str> = fields().filter(holds_effects).map(|f| f.name.as_str()).collect();
+            let help = match effects.as_slice() {
+                [] => "no field of this ruleset holds effects: declare one with `body effects`".to_string(),
+                some => format!("fields that hold effects: {}", some.join(", ")),
+            };
+            self.out.push(
+                Diagnostic::error(&codes::BAD_PROCEDURE, format!("`{}` holds no effect lines to resolve", field.name))
+                    .primary(field.span, "no effect block")
+                    .help(help),
+            );
         }
     }
 
     fn unknown<'a>(&mut self, name: &Ref, what: &str, candidates: impl Iterator<Item = &'a str>) {
-        self.out.push(
-            Diagnostic::error(&codes::BAD_PROCEDURE, format!("`{}` is no {what}", name.name))
-                .primary(name.span, "not declared")
-                .suggest(suggest(&name.name, candidates)),
-        );
+        let candidates: Vec<&str> = candidates.collect();
+        let mut diagnostic = Diagnostic::error(&codes::BAD_PROCEDURE, format!("`{}` is no {what}", name.name))
+            .primary(name.span, "not declared");
+        match suggest(&name.name, candidates.iter().copied()) {
+            Some(meant) => diagnostic = diagnostic.suggest(Some(meant)),
+            None => diagnostic = diagnostic.expected(&candidates, "none is declared"),
+        }
+        self.out.push(diagnostic);
     }
 
     /// What the ruleset's declarations lack for play.
