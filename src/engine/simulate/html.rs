@@ -88,6 +88,12 @@ pub fn page(report: &Report) -> String {
     }
     out.push_str("<h2>Game length</h2>\n");
     out.push_str(&length_chart(figures));
+    let length = &figures.length;
+    let _ = writeln!(
+        out,
+        "<p>{} ended by the game's end condition, {} at the round limit.</p>",
+        length.ended_by_condition, length.ended_by_round_limit
+    );
     out.push_str("<h2>Mean score by round</h2>\n<p>A game that ended earlier counts its final score for the rounds after its end.</p>\n");
     out.push_str(&curve_chart(figures));
     if let Some(matrix) = &figures.matrix {
