@@ -230,7 +230,9 @@ impl<'t> Game<'t> {
     /// Whether two cards are the same card with the same markers: one
     /// choice between them is as good as the other.
     pub(crate) fn alike(&self, a: u16, b: u16) -> bool {
-        self.t.card_of(a) == self.t.card_of(b) && self.markers(a) == self.markers(b)
+        // Without markers, no slices compared: this is on the path of
+        // every list of decisions.
+        self.t.card_of(a) == self.t.card_of(b) && (self.t.markers.is_empty() || self.markers(a) == self.markers(b))
     }
 
     /// Puts a card on top of a slot: every move between zones ends here,
@@ -239,8 +241,8 @@ impl<'t> Game<'t> {
         let len = self.lens[slot] as usize;
         self.cards[slot * self.cap + len] = card;
         self.lens[slot] += 1;
-        if self.loc[card as usize] as usize != slot {
-            let n = self.t.markers.len();
+        let n = self.t.markers.len();
+        if n != 0 && self.loc[card as usize] as usize != slot {
             self.marks[card as usize * n..card as usize * n + n].fill(0);
         }
         self.loc[card as usize] = slot as u16;
