@@ -481,3 +481,99 @@ fn bots_are_named_by_kind() {
     let tug = document("tug");
     assert!(BotKind::parse(&self::table(&tug), "greedy").expect_err("no bot").0.contains("no `bot`"));
 }
+
+/// Markers: a card's `for-each` marks every card in play exhausted, and an
+/// action that takes only fresh cards (`marker exhausted == 0`) then takes
+/// none, until a rally (open when `count(in-play, marker exhausted == 0)`
+/// is 0) clears them; damage never goes below 0; a card that leaves play
+/// loses its markers; `last` is the change a mark made and what a clear
+/// took away.
+#[test]
+fn markers_change_what_an_action_may_take_and_clear_when_a_card_moves() {
+    let doc = document("markers");
+    let table = table(&doc);
+    let counter = |id: &str| table.counters.iter().position(|c| c.id == id).expect("a counter");
+    let marker = |id: &str| table.markers.iter().position(|m| m.id == id).expect("a marker");
+    let (exhausted, damage) = (marker("exhausted"), marker("damage"));
+    let copies = |name: &str| (0..table.instance_count() as u16).filter(|&c| table.card_name(c) == name).collect();
+    let ogres: Vec<u16> = copies("Ogre");
+    let labels = |game: &Game| game.decisions().iter().map(|d| game.label(d)).collect::<Vec<_>>();
+    let take = |game: &mut Game, label: &str| {
+        let decision = game.decisions().into_iter().find(|d| game.label(d) == label);
+        let decision = decision.unwrap_or_else(|| panic!("`{label}` is not among {:?}", labels(game)));
+        game.apply(&decision).expect("legal");
+    };
+    let using = |game: &Game| labels(game).into_iter().filter(|l| l.starts_with("use ")).collect::<Vec<_>>();
+
+    let mut game = Game::with_log(&table, 1);
+    // The phase's start marks with no card at hand: nothing changes, and
+    // `last` is 0 after it (the 1 added before it is not added again).
+    assert_eq!(game.counter(counter("stray"), 0), 1);
+    assert!((0..table.instance_count() as u16).all(|c| game.markers(c).iter().all(|&v| v == 0)));
+    // Two fresh Ogres are one choice.
+    assert_eq!(using(&game), ["use Horn", "use Ogre", "use Medic"]);
+    game.take_log();
+
+    take(&mut game, "use Ogre");
+    let log = game.take_log().join("\n");
+    assert!(log.contains("  exhausted 0 → 1 (Ogre)") && log.contains("  damage 0 → 2 (Ogre)"), "{log}");
+    assert_eq!((game.marker(ogres[0], damage), game.counter(counter("wounds"), 0)), (2, 2));
+    // The other Ogre is fresh, and still taken: Ogres with other markers are
+    // other choices.
+    assert_eq!(using(&game), ["use Horn", "use Ogre", "use Medic"]);
+    assert!(labels(&game).contains(&"bench Ogre [exhausted 1, damage 2]".to_string()), "{:?}", labels(&game));
+
+    // Healing 5 takes the damage of 2 to 0 and no further: `last` is -2.
+    take(&mut game, "use Medic");
+    assert_eq!((game.marker(ogres[0], damage), game.counter(counter("healed"), 0)), (0, 2));
+
+    // The Horn exhausts every card in play (itself once more), 1 each.
+    take(&mut game, "use Horn");
+    assert_eq!(game.counter(counter("marked"), 0), 4);
+    assert!(using(&game).is_empty(), "{:?}", labels(&game));
+    assert!(labels(&game).contains(&"rally".to_string()));
+    let view = log::view(&game, 0);
+    let shown = "In play (player 1): Horn [exhausted 2], Ogre [exhausted 2], Ogre [exhausted 1], Medic [exhausted 2]";
+    assert!(view.contains(shown), "{view}");
+
+    // Out of play and back: fresh again.
+    take(&mut game, "bench Ogre [exhausted 2]");
+    assert_eq!(game.markers(ogres[0]), [0, 0]);
+    assert!(log::view(&game, 0).contains("Reserve (player 1): Ogre\n"));
+    take(&mut game, "field Ogre");
+    assert_eq!(using(&game), ["use Ogre"]);
+    assert!(!labels(&game).contains(&"rally".to_string()));
+    take(&mut game, "use Ogre");
+
+    // A clear's `last` is what the marker was: 2 + 1 + 2 + 1.
+    take(&mut game, "rally");
+    assert_eq!(game.counter(counter("cleared"), 0), 6);
+    assert_eq!((game.marker(ogres[0], exhausted), game.marker(ogres[0], damage)), (0, 2));
+    assert!(log::view(&game, 0).contains("In play (player 1): Horn, Ogre, Medic, Ogre [damage 2]\n"));
+    assert_eq!(using(&game), ["use Horn", "use Ogre", "use Medic", "use Ogre [damage 2]"]);
+    take(&mut game, "bench Ogre [damage 2]");
+    assert_eq!(game.marker(ogres[0], damage), 0);
+
+    // A marker the set-up does not declare is named.
+    let mut value: serde_json::Value = serde_json::from_str(&text("markers")).expect("JSON");
+    value["ruleset"]["setup"]["markers"].as_array_mut().expect("markers").pop();
+    let doc: Document = serde_json::from_value(value).expect("engine data");
+    let error = Table::new(&doc, &Seating::default()).err().expect("refused");
+    assert!(error.0.contains("marker `damage`"), "{error}");
+}
+
+/// Bots play the game with markers to its end, and replay it.
+#[test]
+fn bots_play_a_game_with_markers() {
+    let doc = document("markers");
+    let table = table(&doc);
+    for seed in 0..10 {
+        let (taken, record) = bot_game(&table, &[BotKind::Random], seed);
+        assert_eq!(record.rounds, 3);
+        let mut replay = Game::new(&table, seed);
+        for decision in &taken {
+            replay.apply(decision).expect("legal");
+        }
+        assert_eq!(replay.record(), record);
+    }
+}

@@ -138,6 +138,9 @@ pub struct Setup {
     pub counters: Vec<semantics::Counter>,
     #[serde(default)]
     pub zones: Vec<semantics::Zone>,
+    /// Numbers kept on each card; none when absent.
+    #[serde(default)]
+    pub markers: Vec<semantics::Marker>,
     #[serde(default)]
     pub steps: Vec<SetupStep>,
 }

@@ -100,6 +100,12 @@ pub enum Expr {
     /// In a filter: whether the tested card is the card being resolved
     /// (or the one a `for-each` is at).
     This,
+    /// The value of a marker ([`Marker`]) on the tested card in a filter,
+    /// else on the card at hand (the card being resolved, or the one a
+    /// `for-each` is at); 0 when there is none.
+    Marker {
+        id: String,
+    },
     Not {
         operand: Box<Expr>,
     },
@@ -210,6 +216,13 @@ pub enum Op {
     ThisTo { zone: String },
     /// Shuffles a zone.
     Shuffle { zone: String, of: Whose },
+    /// Adds the amount (which may be negative) to a marker of the card at
+    /// hand (the card being resolved, or the one a `for-each` is at), never
+    /// below 0; with no card at hand it does nothing.  `last`: the change
+    /// made.
+    Mark { marker: String, amount: Expression },
+    /// Sets a marker of the card at hand to 0.  `last`: what it was.
+    Clear { marker: String },
     /// Runs its operations as many times as the amount.
     Repeat { times: Expression, ops: Vec<Op> },
     /// Runs `then` when the truth holds, else `otherwise`.
@@ -267,6 +280,15 @@ fn each() -> Owner {
 pub enum Owner {
     Each,
     Shared,
+}
+
+/// A number every card keeps (exhausted, damage, tokens): 0 at the start,
+/// and back to 0 whenever the card moves to another zone.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Marker {
+    pub id: String,
+    #[serde(default)]
+    pub display: String,
 }
 
 /// A zone of the set-up, with what keeps it filled.

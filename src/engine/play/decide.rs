@@ -52,9 +52,10 @@ impl Decision {
 impl<'t> Game<'t> {
     /// The legal decisions now, in a fixed order: the phase's actions in
     /// order (each card of an action's zone in the zone's order, one per
-    /// card name, when the action is open, under its limit, its cost can be
-    /// paid and its destination takes the card), then pass; or a choice's
-    /// options; or the cards a `chosen` move may take (one per card name).
+    /// card name and markers, when the action is open, under its limit, its
+    /// cost can be paid and its destination takes the card), then pass; or
+    /// a choice's options; or the cards a `chosen` move may take (one per
+    /// card name and markers).
     /// Empty once the game is over.
     pub fn decisions(&self) -> Vec<Decision> {
         let mut out = Vec::new();
@@ -134,8 +135,7 @@ impl<'t> Game<'t> {
             let slot = t.zone_slot(from, seat);
             let cards = self.slot(slot);
             for (i, &card) in cards.iter().enumerate() {
-                let name = t.card_of(card);
-                if cards[..i].iter().any(|&c| t.card_of(c) == name) {
+                if cards[..i].iter().any(|&c| self.alike(c, card)) {
                     continue;
                 }
                 let env = Env { tested: Some(card), this: Some(card), ..env };
@@ -272,7 +272,7 @@ impl<'t> Game<'t> {
         match decision.kind {
             DecisionKind::Pass => "pass".into(),
             DecisionKind::Take { action, card } => {
-                let name = t.card_name(card);
+                let name = self.card_shown(card);
                 match self.cost(action as usize, decision.seat, Some(card)) {
                     Some((counter, n)) => {
                         format!("{} {name} ({n} {})", t.action_names[action as usize], t.counters[counter as usize].id)
@@ -294,8 +294,8 @@ impl<'t> Game<'t> {
                 format!("option {}: {text}", index + 1)
             }
             DecisionKind::Card { card } => match self.chosen_destination() {
-                Some(zone) => format!("{} → {}", t.card_name(card), t.zones[zone].display),
-                None => t.card_name(card).to_string(),
+                Some(zone) => format!("{} → {}", self.card_shown(card), t.zones[zone].display),
+                None => self.card_shown(card),
             },
         }
     }

@@ -86,6 +86,7 @@ impl Game<'_> {
             Ex::Kind(k) => truth(tested().is_some_and(|c| t.cards[c as usize].kind == *k)),
             Ex::Tag(g) => truth(tested().is_some_and(|c| t.cards[c as usize].tags.contains(g))),
             Ex::This => truth(env.tested.is_some() && env.tested == env.this),
+            Ex::Marker(m) => Val::Num(env.tested.or(env.this).map_or(0, |c| self.marker(c, *m as usize))),
             Ex::Not(inner) => truth(!self.is_true(inner, env, depth)),
             Ex::And(list) => truth(list.iter().all(|e| self.is_true(e, env, depth))),
             Ex::Or(list) => truth(list.iter().any(|e| self.is_true(e, env, depth))),

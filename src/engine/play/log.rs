@@ -5,7 +5,8 @@ use super::state::Game;
 use crate::engine::semantics::Visibility;
 
 /// The counters and zones as `seat` sees them: every counter; the cards of
-/// public zones and of its own private zones; only how many cards the
+/// public zones and of its own private zones, each with the markers it has
+/// (`Ogre [damage 2]`); only how many cards the
 /// others' private zones and every hidden zone hold, and the zones where
 /// the others' plays go while seats choose them in secret.
 pub fn view(game: &Game, seat: usize) -> String {
@@ -32,7 +33,8 @@ pub fn view(game: &Game, seat: usize) -> String {
             let who = owner.map_or_else(String::new, |s| format!(" ({})", t.seat_names[s]));
             let len = game.zone_len(z, owner.unwrap_or(0));
             if seen && len > 0 {
-                let cards = game.zone_cards(z, owner.unwrap_or(0));
+                let slot = t.zone_slot(z as u16, owner.unwrap_or(0));
+                let cards: Vec<String> = game.slot(slot).iter().map(|&c| game.card_shown(c)).collect();
                 out.push_str(&format!("{}{who}: {}\n", def.display, cards.join(", ")));
             } else {
                 out.push_str(&format!("{}{who}: {len} cards\n", def.display));

@@ -6,7 +6,7 @@
 
 use super::stack::{Frame, FrameKind};
 use super::state::{seat_suffix, Env, Game, Pending};
-use super::table::{BStep, COp, MoveOp, Val};
+use super::table::{BStep, COp, Ex, MoveOp, Val};
 use crate::engine::semantics::Pick;
 
 /// The most times a `repeat` runs.
@@ -158,8 +158,8 @@ impl Game<'_> {
         true
     }
 
-    /// The cards a `chosen` move may take next, one per card name, in the
-    /// zone's order (refilling an empty zone first).
+    /// The cards a `chosen` move may take next, one per card name and
+    /// markers, in the zone's order (refilling an empty zone first).
     pub(crate) fn chosen_cards(&mut self, mv: &MoveOp, env: &Env) -> Vec<u16> {
         let (from, to) = self.move_slots(mv, env);
         if self.lens[from] == 0 {
@@ -174,10 +174,9 @@ impl Game<'_> {
             return found;
         }
         for &card in self.slot(from) {
-            let name = self.t.card_of(card);
             if self.accepts(to, card)
                 && self.passes(mv.filter.as_ref(), card, env)
-                && !found.iter().any(|&f| self.t.card_of(f) == name)
+                && !found.iter().any(|&f| self.alike(f, card))
             {
                 found.push(card);
             }
@@ -257,23 +256,13 @@ impl Game<'_> {
                 self.push(Frame::new(kind, env.you, env.this, env.amount));
             }
             COp::Move(mv) => self.last = self.do_move(mv, &env),
-            COp::ThisTo { zone } => {
-                self.last = 0;
-                if let Some(card) = env.this {
-                    let seat = t.slot_zone(self.loc[card as usize] as usize).1.unwrap_or(env.you);
-                    let to = t.zone_slot(*zone, seat);
-                    let from = self.loc[card as usize] as usize;
-                    if from != to && self.accepts(to, card) {
-                        self.relocate(card, to);
-                        self.note_move(&[card], from, to);
-                        self.last = 1;
-                    }
-                }
-            }
+            COp::ThisTo { zone } => self.last = self.this_to(*zone, &env),
             COp::Shuffle { zone, of } => {
                 let slot = t.zone_slot(*zone, self.whose(env.you, *of));
                 self.shuffle_slot(slot);
             }
+            COp::Mark { marker, amount } => self.last = self.mark(*marker, Some(amount), &env),
+            COp::Clear { marker } => self.last = self.mark(*marker, None, &env),
             COp::Repeat { times, ops } => {
                 let left = self.num(times, &env).clamp(0, MAX_REPEAT) as u32;
                 let kind = FrameKind::Repeat { ops: *ops, at: u32::MAX, left };
@@ -303,6 +292,43 @@ impl Game<'_> {
                 let seat = if def.shared { None } else { Some(slot - def.base) };
                 format!("  {} {now} → {to}{}", def.id, seat_suffix(t, seat))
             });
+        }
+    }
+
+    /// Moves the card at hand to a zone of its owner; the cards moved.
+    fn this_to(&mut self, zone: u16, env: &Env) -> i64 {
+        let Some(card) = env.this else { return 0 };
+        let t = self.t;
+        let from = self.loc[card as usize] as usize;
+        let to = t.zone_slot(zone, t.slot_zone(from).1.unwrap_or(env.you));
+        if from == to || !self.accepts(to, card) {
+            return 0;
+        }
+        self.relocate(card, to);
+        self.note_move(&[card], from, to);
+        1
+    }
+
+    /// `mark` (with an amount) or `clear` (without) a marker of the card at
+    /// hand, noting a change (`  damage 0 → 2 (Ogre)`); what `last` becomes:
+    /// the change made, or what a cleared marker was.  Nothing without a
+    /// card at hand.
+    fn mark(&mut self, marker: u16, amount: Option<&Ex>, env: &Env) -> i64 {
+        let Some(card) = env.this else { return 0 };
+        let t = self.t;
+        let now = self.marker(card, marker as usize);
+        let to = match amount {
+            Some(amount) => now.saturating_add(self.num(amount, env)).clamp(0, i64::from(u32::MAX)),
+            None => 0,
+        };
+        if now != to {
+            self.marks[card as usize * t.markers.len() + marker as usize] = to as u32;
+            self.note(|| format!("  {} {now} → {to} ({})", t.markers[marker as usize].id, t.card_name(card)));
+        }
+        if amount.is_some() {
+            to - now
+        } else {
+            now
         }
     }
 

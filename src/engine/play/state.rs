@@ -1,4 +1,5 @@
-//! A game in progress: counters and zones as flat arrays of numbers, where
+//! A game in progress: counters, zones and the cards' markers as flat
+//! arrays of numbers, where
 //! the rounds and phases stand, and the interpreter's continuation stack.
 //! Cloning a game copies a few small vectors, so a search can play on from
 //! any point.
@@ -41,6 +42,9 @@ pub struct Game<'t> {
     pub(crate) cap: usize,
     /// The slot each card is in.
     pub(crate) loc: Vec<u16>,
+    /// `marks[card * markers + marker]`: each card's markers, 0 until
+    /// marked and again whenever the card moves to another zone.
+    pub(crate) marks: Vec<u32>,
     pub(crate) round: u32,
     pub(crate) phase: usize,
     pub(crate) stage: Stage,
@@ -106,6 +110,7 @@ impl<'t> Game<'t> {
             lens: vec![0; t.zone_slots],
             cap,
             loc: vec![0; cap],
+            marks: vec![0; cap * t.markers.len()],
             round: 1,
             phase: 0,
             stage: Stage::Begin,
@@ -197,10 +202,49 @@ impl<'t> Game<'t> {
         }
     }
 
+    /// A card's value of a marker.
+    pub fn marker(&self, card: u16, marker: usize) -> i64 {
+        i64::from(self.marks[card as usize * self.t.markers.len() + marker])
+    }
+
+    /// A card's markers, in the order the set-up declares them.
+    pub fn markers(&self, card: u16) -> &[u32] {
+        let n = self.t.markers.len();
+        &self.marks[card as usize * n..card as usize * n + n]
+    }
+
+    /// A card's name with the markers it has (`Ogre [damage 2]`).
+    pub fn card_shown(&self, card: u16) -> String {
+        let name = self.t.card_name(card);
+        let marked: Vec<String> = (self.t.markers.iter().zip(self.markers(card)))
+            .filter(|(_, &value)| value != 0)
+            .map(|(def, value)| format!("{} {value}", def.id))
+            .collect();
+        if marked.is_empty() {
+            name.to_string()
+        } else {
+            format!("{name} [{}]", marked.join(", "))
+        }
+    }
+
+    /// Whether two cards are the same card with the same markers: one
+    /// choice between them is as good as the other.
+    pub(crate) fn alike(&self, a: u16, b: u16) -> bool {
+        // Without markers, no slices compared: this is on the path of
+        // every list of decisions.
+        self.t.card_of(a) == self.t.card_of(b) && (self.t.markers.is_empty() || self.markers(a) == self.markers(b))
+    }
+
+    /// Puts a card on top of a slot: every move between zones ends here,
+    /// and a card that comes from another slot loses its markers.
     pub(crate) fn push_card(&mut self, slot: usize, card: u16) {
         let len = self.lens[slot] as usize;
         self.cards[slot * self.cap + len] = card;
         self.lens[slot] += 1;
+        let n = self.t.markers.len();
+        if n != 0 && self.loc[card as usize] as usize != slot {
+            self.marks[card as usize * n..card as usize * n + n].fill(0);
+        }
         self.loc[card as usize] = slot as u16;
     }
 

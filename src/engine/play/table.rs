@@ -36,6 +36,7 @@ pub(crate) enum Ex {
     Kind(u16),
     Tag(u16),
     This,
+    Marker(u16),
     Not(Box<Ex>),
     And(Vec<Ex>),
     Or(Vec<Ex>),
@@ -63,6 +64,8 @@ pub(crate) enum COp {
     Move(Box<MoveOp>),
     ThisTo { zone: u16 },
     Shuffle { zone: u16, of: Whose },
+    Mark { marker: u16, amount: Ex },
+    Clear { marker: u16 },
     Repeat { times: Ex, ops: u32 },
     If { test: Ex, then: u32, otherwise: u32 },
     ForEach { zone: u16, of: Whose, filter: Option<Ex>, ops: u32 },
@@ -110,6 +113,12 @@ pub struct ZoneDef {
     pub(crate) reshuffle: Option<u16>,
     pub(crate) restock: Option<u16>,
     pub(crate) base: usize,
+}
+
+/// A number every card keeps: `Game::marks[card * markers + marker]`.
+pub struct MarkerDef {
+    pub id: String,
+    pub display: String,
 }
 
 pub struct CardDef {
@@ -179,6 +188,7 @@ pub struct Table {
     pub seat_names: Vec<String>,
     pub counters: Vec<CounterDef>,
     pub zones: Vec<ZoneDef>,
+    pub markers: Vec<MarkerDef>,
     pub cards: Vec<CardDef>,
     pub bots: Vec<BotDef>,
     pub(crate) counter_slots: usize,
@@ -294,6 +304,7 @@ struct Builder<'d> {
     tags: Interner,
     counters: Vec<CounterDef>,
     zones: Vec<ZoneDef>,
+    markers: Vec<MarkerDef>,
     conditions: HashMap<&'d str, u16>,
     quantities: HashMap<&'d str, u16>,
     ops: Vec<Vec<COp>>,
@@ -334,6 +345,7 @@ impl<'d> Builder<'d> {
             tags: Interner::default(),
             counters: Vec::new(),
             zones: Vec::new(),
+            markers: Vec::new(),
             conditions: HashMap::new(),
             quantities: HashMap::new(),
             ops: Vec::new(),
@@ -397,6 +409,10 @@ impl<'d> Builder<'d> {
             self.zones[i].reshuffle = reshuffle;
             self.zones[i].restock = restock;
         }
+        for marker in &self.setup.markers {
+            small(self.markers.len() as u32)?;
+            self.markers.push(MarkerDef { id: marker.id.clone(), display: shown(&marker.display, &marker.id) });
+        }
         for (i, def) in self.doc.ruleset.conditions.iter().enumerate() {
             self.conditions.insert(&def.id, small(i as u32)?);
         }
@@ -417,6 +433,13 @@ impl<'d> Builder<'d> {
         match self.counters.iter().position(|c| c.id == id) {
             Some(i) => small(i as u32),
             None => Err(PlayError(format!("`{user}` names the counter `{id}`, which the set-up does not declare"))),
+        }
+    }
+
+    fn marker(&self, id: &str, user: &str) -> Result<u16, PlayError> {
+        match self.markers.iter().position(|m| m.id == id) {
+            Some(i) => small(i as u32),
+            None => Err(PlayError(format!("`{user}` names the marker `{id}`, which the set-up does not declare"))),
         }
     }
 
@@ -468,6 +491,7 @@ impl<'d> Builder<'d> {
             E::Kind { id } => Ex::Kind(small(self.kinds.get(id))?),
             E::Tag { id } => Ex::Tag(small(self.tags.get(id))?),
             E::This => Ex::This,
+            E::Marker { id } => Ex::Marker(self.marker(id, user)?),
             E::Not { operand } => Ex::Not(Box::new(self.expr(operand, user, d)?)),
             E::And { operands } => Ex::And(self.exprs(operands, user, d)?),
             E::Or { operands } => Ex::Or(self.exprs(operands, user, d)?),
@@ -524,6 +548,10 @@ impl<'d> Builder<'d> {
             })),
             O::ThisTo { zone } => COp::ThisTo { zone: self.zone(zone, user)? },
             O::Shuffle { zone, of } => COp::Shuffle { zone: self.zone(zone, user)?, of: *of },
+            O::Mark { marker, amount } => {
+                COp::Mark { marker: self.marker(marker, user)?, amount: self.expression(amount, user)? }
+            }
+            O::Clear { marker } => COp::Clear { marker: self.marker(marker, user)? },
             O::Repeat { times, ops } => {
                 COp::Repeat { times: self.expression(times, user)?, ops: self.procedure(ops, user, depth + 1)? }
             }
@@ -681,11 +709,19 @@ impl<'d> Builder<'d> {
                 instances.len()
             )));
         }
+        if self.markers.len().saturating_mul(instances.len()) > MAX_ZONE_ROOM {
+            return Err(PlayError(format!(
+                "{} cards with {} markers each is more than a game here holds",
+                instances.len(),
+                self.markers.len()
+            )));
+        }
         Ok(Table {
             seats: self.seats,
             seat_names,
             counters: self.counters,
             zones: self.zones,
+            markers: self.markers,
             cards,
             bots,
             counter_slots,
@@ -993,7 +1029,8 @@ impl<'d> Builder<'d> {
 }
 
 /// The most room a game keeps for its zones (each zone of each seat has
-/// room for every card in play): 32 MiB of card numbers.
+/// room for every card in play): 32 MiB of card numbers; and the most
+/// marker values it keeps (every marker of every card in play).
 const MAX_ZONE_ROOM: usize = 1 << 24;
 
 /// The most rounds a game lasts, whatever its round limit.
