@@ -129,6 +129,18 @@ impl Resolver<'_, '_> {
 
     fn action(&mut self, action: &mut Action) {
         let card = Place { params: &[], card: action.from.is_some() };
+        if let (Some(from), Some(to)) = (&action.from, &action.to) {
+            if from.name == to.name {
+                self.out.push(
+                    Diagnostic::warning(
+                        &codes::MISSING_FOR_PLAY,
+                        format!("action `{}` takes a card from `{}` and puts it back there", action.id, to.name),
+                    )
+                    .primary(to.span, "the zone the card is already in")
+                    .help("leave `to` out: the card stays where it is, and no limit of the zone refuses it"),
+                );
+            }
+        }
         for zone in action.from.iter().chain(&action.to) {
             self.zone(zone);
         }

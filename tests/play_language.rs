@@ -1,0 +1,45 @@
+//! The language of play, from a ruleset to played games: a game written in
+//! a ruleset file, checked, built and played by `cardsmith simulate`, its
+//! log read for what the lines say.
+
+mod common;
+
+use common::{cardsmith, repo, stderr};
+
+/// Markers written in a ruleset: each attack exhausts its unit, which the
+/// filter `ready` then refuses until the next round's start clears it.
+#[test]
+fn markers_written_in_a_ruleset_exhaust_and_ready_units() {
+    let game = repo().join("tests/play/skirmish");
+    let game = game.to_str().expect("utf-8");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut args = vec!["simulate", game, "--games", "50", "--seed", "4", "--log", "1", "--format", "json"];
+    args.extend(["-o", "r.json", "--bot", "1=greedy", "--bot", "2=greedy"]);
+    let output = cardsmith(&args, dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let log = std::fs::read_to_string(dir.path().join("simulate-log.txt")).expect("the log");
+    let round_one = log.split("== round 2 ==").next().expect("round 1");
+    let attacks = round_one.matches(": attack ").count();
+    assert_eq!(attacks, 6, "each of the 3 units of each player attacks once in a round:\n{round_one}");
+    assert_eq!(round_one.matches("exhausted 0 → 1").count(), 6, "{round_one}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("r.json")).expect("report")).expect("json");
+    assert_eq!(report["summary"]["games"], 50);
+}
+
+/// An action that puts its card back where it took it from is told so: the
+/// zone's limit would refuse the move and the action would never be open.
+#[test]
+fn an_action_that_puts_a_card_back_where_it_was_is_a_warning() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let source = repo().join("tests/play/skirmish/cards");
+    std::fs::create_dir(dir.path().join("cards")).expect("folder");
+    for file in ["skirmish.rules", "units.cards"] {
+        let text = std::fs::read_to_string(source.join(file)).expect("source");
+        let text = text.replace("    resolve attack\n", "    to field\n    resolve attack\n");
+        std::fs::write(dir.path().join("cards").join(file), text).expect("written");
+    }
+    let output = cardsmith(&["check", "cards"], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stderr(&output).contains("takes a card from `field` and puts it back there"), "{}", stderr(&output));
+}
