@@ -16,6 +16,8 @@ use crate::ruleset::names::suggest;
 use crate::ruleset::rules::Def;
 use crate::source::Span;
 use crate::syntax::ast::{BinOp, Expr, Name, Value, ValueKind};
+use std::cell::RefCell;
+use std::collections::BTreeSet;
 
 /// How deeply definitions may call definitions in one expression.
 const MAX_DEF_DEPTH: usize = 8;
@@ -58,6 +60,8 @@ pub(in crate::ruleset) struct Place<'r> {
 pub(in crate::ruleset) struct Compiler<'r> {
     pub(in crate::ruleset) ruleset: &'r Ruleset,
     pub(in crate::ruleset) defs: &'r [Def],
+    /// The definitions expressions expanded, which no rule need call.
+    pub(in crate::ruleset) used: RefCell<BTreeSet<String>>,
 }
 
 /// Which functions play expressions call, and their forms.
@@ -74,6 +78,10 @@ fn error(span: Span, message: impl Into<String>) -> Diagnostic {
 }
 
 impl<'r> Compiler<'r> {
+    pub(in crate::ruleset) fn new(ruleset: &'r Ruleset, defs: &'r [Def]) -> Compiler<'r> {
+        Compiler { ruleset, defs, used: RefCell::default() }
+    }
+
     /// Compiles `expr` as a value of type `want`, or reports why not.
     pub(in crate::ruleset) fn compile(
         &self,
@@ -282,6 +290,7 @@ impl<'r> Compiler<'r> {
             out.push(error(at, format!("definitions call each other more than {MAX_DEF_DEPTH} deep here")));
             return None;
         }
+        self.used.borrow_mut().insert(def.name.text.clone());
         self.node(&def.body, place, depth + 1, out)
     }
 

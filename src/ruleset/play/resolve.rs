@@ -40,7 +40,7 @@ pub(in crate::ruleset) fn resolve(
         bots: std::mem::take(&mut ruleset.bots),
     };
     let used = {
-        let resolver = Resolver { compiler: Compiler { ruleset, defs }, play_written, out };
+        let resolver = Resolver { compiler: Compiler::new(ruleset, defs), play_written, out };
         resolver.all(&mut parts)
     };
     for (symbol, does) in ruleset.symbols.iter_mut().zip(parts.does) {
@@ -106,7 +106,7 @@ impl Resolver<'_, '_> {
         for bot in &mut parts.bots {
             self.bot(bot, &actions);
         }
-        self.defs_used(parts)
+        self.compiler.used.into_inner().into_iter().collect()
     }
 
     fn meanings(&mut self, declared: &[StateDef], means: &mut [Option<Expression>], want: Ty) {
@@ -364,43 +364,5 @@ impl Resolver<'_, '_> {
                 );
             }
         }
-    }
-
-    /// The definitions the compiled trees expanded: every name a play
-    /// expression or line could give that is a definition's.
-    fn defs_used(&self, parts: &Parts) -> Vec<String> {
-        let mut sources: Vec<&str> = Vec::new();
-        let mut stack: Vec<&Op> = Vec::new();
-        for phase in &parts.phases {
-            stack.extend(phase.start.iter().chain(&phase.end));
-            for action in &phase.actions {
-                stack.extend(&action.ops);
-                sources.extend(action.filter.iter().map(|f| f.source.as_str()));
-            }
-        }
-        stack.extend(parts.does.iter().flatten().flat_map(|m| &m.ops));
-        while let Some(op) = stack.pop() {
-            match op {
-                Op::Move { filter: Some(filter), .. } => sources.push(&filter.source),
-                Op::ForEach { filter, ops, .. } => {
-                    sources.extend(filter.iter().map(|f| f.source.as_str()));
-                    stack.extend(ops);
-                }
-                Op::Repeat { ops, .. } => stack.extend(ops),
-                Op::If { then, otherwise, .. } => stack.extend(then.iter().chain(otherwise)),
-                _ => {}
-            }
-        }
-        let means = parts.conditions.iter().chain(&parts.quantities).flatten();
-        sources.extend(means.map(|m| m.source.as_str()));
-        sources.extend(parts.bots.iter().flat_map(|b| &b.prefer).flat_map(|p| &p.filter).map(|f| f.source.as_str()));
-        if let Some(play) = &parts.play {
-            sources.extend([play.ends_when.source.as_str(), play.score.source.as_str()]);
-        }
-        let defs = self.compiler.defs;
-        defs.iter()
-            .filter(|d| sources.iter().any(|s| crate::ruleset::rules::words(s).any(|w| w == d.name.text)))
-            .map(|d| d.name.text.clone())
-            .collect()
     }
 }
