@@ -47,9 +47,14 @@ fn ids(documents: &[Document]) -> String {
 
 /// The document of the game `--game` names.
 pub(super) fn named<'d>(documents: &'d [Document], game: &str) -> Result<&'d Document> {
+    Ok(&documents[position(documents, game)?])
+}
+
+/// Where the game `--game` names is among the documents.
+fn position(documents: &[Document], game: &str) -> Result<usize> {
     documents
         .iter()
-        .find(|d| d.ruleset.id == game)
+        .position(|d| d.ruleset.id == game)
         .ok_or_else(|| miette!(help = format!("games here: {}", ids(documents)), "no game `{game}` in the engine data"))
 }
 
@@ -58,7 +63,7 @@ pub(super) fn named<'d>(documents: &'d [Document], game: &str) -> Result<&'d Doc
 /// it declares no play.
 pub(super) fn playable(documents: &[Document], game: Option<&str>) -> Result<usize> {
     let at = match game {
-        Some(game) => named(documents, game).map(|d| documents.iter().position(|x| std::ptr::eq(x, d)))?,
+        Some(game) => Some(position(documents, game)?),
         None => {
             let playable: Vec<usize> = (0..documents.len()).filter(|&i| documents[i].ruleset.play.is_some()).collect();
             match (playable.as_slice(), documents) {

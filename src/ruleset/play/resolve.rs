@@ -240,13 +240,8 @@ impl Resolver<'_, '_> {
             Pending::Ast(expr) => self.compiler.compile(&expr, want, place, self.out),
             Pending::Amount(text) => self.compiler.word(&text, span, want, place, self.out),
             Pending::Filter(text) => self.compiler.word(&text, span, want, Place { card: true, ..place }, self.out),
-            Pending::Test { condition, args } => {
-                let tree = self.compiler.test(&condition, &args, span, self.out);
-                if want != Ty::Truth {
-                    return;
-                }
-                tree
-            }
+            // A test is a declared condition: a truth wherever it stands.
+            Pending::Test { condition, args } => self.compiler.test(&condition, &args, span, self.out),
         };
         if let Some(tree) = compiled {
             expression.tree = tree;
