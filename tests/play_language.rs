@@ -43,3 +43,54 @@ fn an_action_that_puts_a_card_back_where_it_was_is_a_warning() {
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert!(stderr(&output).contains("takes a card from `field` and puts it back there"), "{}", stderr(&output));
 }
+
+/// The log of one game of `tests/play/duel`, played by `simulate`.
+fn duel_log(seed: &str) -> String {
+    let game = repo().join("tests/play/duel");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let args = ["simulate", game.to_str().expect("utf-8"), "--games", "20", "--seed", seed, "--log", "1"];
+    let output = cardsmith(&args, dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    std::fs::read_to_string(dir.path().join("simulate-log.txt")).expect("the log")
+}
+
+/// `order-by` reorders the players once the phase's `start` is done, and
+/// `place` reads where a player stands: after a round in which player 2's
+/// herald was the faster, player 2 acts first and player 1, second, draws
+/// the extra card.
+#[test]
+fn order_by_sets_who_acts_first_and_place_reads_it() {
+    let log = duel_log("1");
+    let (_, after) = log.split_once("  order: player 2, player 1").expect("player 2 goes first once");
+    let muster = after.split("-- Muster --").nth(1).expect("the muster after it");
+    let first = muster.lines().find(|l| l.starts_with("player ")).expect("a decision");
+    assert!(first.starts_with("player 2:"), "player 2 acts first: {first}");
+    let dusk = after.split("-- Dusk --").nth(1).expect("the dusk").split("end of round").next().expect("dusk");
+    let hand = |seat: &str| dusk.matches(&format!("Deck → Hand ({seat})")).count();
+    assert_eq!((hand("player 2"), hand("player 1")), (1, 2), "the second to act draws twice:\n{dusk}");
+}
+
+/// `target` asks for one of the opponent's cards and runs its block on it;
+/// `pay MARKER N from ZONE` taps that many mana cards; `needs` stops an
+/// effect whose cost is not met; `resolve FIELD VALUE` offers only cards
+/// with that field; `deal FIELD of ZONE` deals the captain's life;
+/// `fallback` takes life when the deck is empty.
+#[test]
+fn targets_marked_costs_needs_and_fallback_play_as_written() {
+    let log = duel_log("1");
+    let targets: Vec<&str> = log.lines().filter(|l| l.contains(": target ")).collect();
+    assert!(!targets.is_empty(), "{log}");
+    for line in &targets {
+        let chooser = &line[..8];
+        let other = if chooser == "player 1" { "player 2" } else { "player 1" };
+        assert!(line.ends_with(&format!("(Front, {other})")), "a target is the opponent's: {line}");
+    }
+    let recruit = log.lines().position(|l| l.contains(": recruit Pikeman (2 tapped)")).expect("a Pikeman recruited");
+    let lines: Vec<&str> = log.lines().collect();
+    assert!(lines[recruit + 1].starts_with("  tapped 0 → 1") && lines[recruit + 2].starts_with("  tapped 0 → 1"));
+    let stopped = lines.iter().position(|l| l.contains(": use Scout [tapped 1]")).expect("a tapped Scout used");
+    assert_eq!(lines[stopped + 1], "  not met: the rest is skipped");
+    assert!(!log.contains("use Wall"), "Wall has no quick move");
+    assert!(log.contains("end of round 1: scores [3, 3]"), "each captain deals 3 life");
+    assert!(log.contains("  Deck is empty: a card of Life is taken instead"), "{log}");
+}

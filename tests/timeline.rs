@@ -430,10 +430,10 @@ fn the_command_refuses_what_it_cannot_order() {
     assert_eq!(untimed.status.code(), Some(2), "{}", stderr(&untimed));
     assert!(stderr(&untimed).contains("declares no phases and no initiative scale"), "{}", stderr(&untimed));
 
-    std::fs::write(dir.path().join("future.json"), "{\"format\": 4}").expect("write");
+    std::fs::write(dir.path().join("future.json"), "{\"format\": 5}").expect("write");
     let future = cardsmith(&["timeline", "--data", "future.json", "--play", "1:Plain"], dir.path());
     assert_eq!(future.status.code(), Some(2));
-    assert!(stderr(&future).contains("format 4"), "{}", stderr(&future));
+    assert!(stderr(&future).contains("format 5"), "{}", stderr(&future));
 }
 
 #[test]
@@ -485,7 +485,7 @@ fn the_command_orders_two_plays_of_every_bundled_game() {
     let games = [
         ("dreadnaught-1e", "Heavy Torpedo", "Capacitor Surge", "Resolve, 5", "reduction burn 2, reduction damage 1"),
         ("dreadnaught-2e", "Spinal Railcannon", "Spaced Armour", "Resolve, 3.0", "reduction damage 6+, cost burn 2"),
-        ("dreadnought-tcg", "Ashwing Drake", "Tailwind", "Speed Phase, Speed", "text [Speed] Your speed card's grade"),
+        ("dreadnought-tcg", "Ashwing Drake", "Tailwind", "Speed Phase, Speed", "apply to-a 2"),
         (
             "dropfleet-1.3",
             "Lantern Hammer",

@@ -7,7 +7,7 @@ use super::semantics;
 use serde::{Deserialize, Serialize};
 
 /// The format versions this engine reads.
-pub const FORMATS: &[u32] = &[1, 2, 3];
+pub const FORMATS: &[u32] = &[1, 2, 3, 4];
 
 #[derive(Debug, Deserialize)]
 pub struct Document {
@@ -513,6 +513,11 @@ pub enum Value {
     Decimal(String),
     Distance(String),
     Initiative(Initiative),
+    /// A grade: a letter (`A` best) and its `+` marks.
+    Grade {
+        letter: String,
+        plus: u32,
+    },
     String(String),
     Name(String),
     /// Card text, as written (its icons and references left in the text).
@@ -542,6 +547,15 @@ impl<'de> Deserialize<'de> for Value {
             "decimal" => serde_json::from_value(value).map(Value::Decimal),
             "distance" => serde_json::from_value(value).map(Value::Distance),
             "initiative" => serde_json::from_value(value).map(Value::Initiative),
+            "grade" => {
+                #[derive(Deserialize)]
+                struct Grade {
+                    letter: String,
+                    #[serde(default)]
+                    plus: u32,
+                }
+                serde_json::from_value(value).map(|Grade { letter, plus }| Value::Grade { letter, plus })
+            }
             "string" => serde_json::from_value(value).map(Value::String),
             "name" => serde_json::from_value(value).map(Value::Name),
             "text" => serde_json::from_value::<RawText>(value).map(|t| Value::Text(t.raw)),
@@ -569,6 +583,7 @@ impl Value {
             Value::Distance(text) => format!("{text}\""),
             Value::Initiative(Initiative::X) => "X".to_string(),
             Value::Initiative(Initiative::Step(t)) => tenths(*t),
+            Value::Grade { letter, plus } => format!("{letter}{}", "+".repeat((*plus).min(8) as usize)),
             Value::String(text) => format!("{text:?}"),
             Value::Text(text) => text.clone(),
             Value::Special { token, .. } => token.clone(),
@@ -605,9 +620,10 @@ mod tests {
     #[test]
     fn unknown_value_condition_and_tier_types_still_load() {
         let value: Vec<Value> =
-            serde_json::from_str(r#"[{"type":"int","value":3},{"type":"grade","value":{"letter":"B","plus":2}}]"#)
-                .expect("values");
+            serde_json::from_str(r#"[{"type":"int","value":3},{"type":"colour","value":"red"}]"#).expect("values");
         assert_eq!(value, vec![Value::Int(3), Value::Other]);
+        let grade: Value = serde_json::from_str(r#"{"type":"grade","value":{"letter":"B","plus":2}}"#).expect("grade");
+        assert_eq!(grade.written(), "B++");
         let text: Value = serde_json::from_str(r#"{"type":"text","value":{"raw":"Deal 1 {damage}.","parts":[]}}"#)
             .expect("a text value");
         assert_eq!(text, Value::Text("Deal 1 {damage}.".into()));
@@ -629,7 +645,7 @@ mod tests {
 
     #[test]
     fn a_document_of_another_format_is_refused_for_its_version() {
-        let error = Document::from_json(r#"{"format": 4, "whatever": true}"#).expect_err("refused");
-        assert!(matches!(error, ReadError::Format(4)), "{error}");
+        let error = Document::from_json(r#"{"format": 5, "whatever": true}"#).expect_err("refused");
+        assert!(matches!(error, ReadError::Format(5)), "{error}");
     }
 }

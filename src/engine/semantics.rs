@@ -1,5 +1,5 @@
 //! What a game's rules *do*, as the engine reads them from the engine data:
-//! the play semantics a ruleset declares (format 3).  A document without
+//! the play semantics a ruleset declares (format 3 and later).  A document without
 //! them still loads; [`Play`] is then absent and the game cannot be played.
 //!
 //! Every expression is a typed tree ([`Expr`]) with its source text beside
@@ -68,6 +68,9 @@ pub enum Expr {
     Last,
     /// The number of the current round, from 1.
     Round,
+    /// The player's place in the order players act in this round: 1 acts
+    /// first.
+    Place,
     /// A quantity the ruleset declares, by id: its own expression.
     Quantity {
         id: String,
@@ -194,7 +197,15 @@ pub enum Op {
     Remove { counter: String, amount: Expression, of: Whose },
     /// Pays from a counter: all of the amount, or nothing and the
     /// procedure ends.  `last`: what was paid.
-    Pay { counter: String, amount: Expression },
+    Pay {
+        counter: String,
+        amount: Expression,
+        /// With zones, `counter` is a marker: the amount is paid by adding 1
+        /// to it on that many of the player's cards of these zones whose
+        /// marker is 0, taken zone after zone, bottom first.
+        #[serde(default)]
+        marking: Vec<String>,
+    },
     /// Moves up to `count` cards (all matching with `pick: all`) from one
     /// zone to another; a card a zone's `holds` refuses stays.  `last`:
     /// the cards moved.
@@ -239,6 +250,23 @@ pub enum Op {
         of: Whose,
         #[serde(default)]
         filter: Option<Expression>,
+        ops: Vec<Op>,
+    },
+    /// Ends the procedure it stands in, as a `pay` that cannot be paid
+    /// does, unless the truth holds.
+    Needs { test: Expression },
+    /// The player chooses one card of the zones that matches the filter
+    /// (one decision; none when no card matches, and the operations are
+    /// skipped); its operations run with that card as "this" and `amount`
+    /// the `with` amount, read before the choice (else the amount as it
+    /// was).  `last`: 1 when a card was chosen, else 0.
+    Target {
+        zones: Vec<String>,
+        of: Whose,
+        #[serde(default)]
+        filter: Option<Expression>,
+        #[serde(default)]
+        with: Option<Expression>,
         ops: Vec<Op>,
     },
 }
@@ -317,6 +345,10 @@ pub struct Zone {
     /// of this zone (a market row from the market deck).
     #[serde(default)]
     pub restock: Option<String>,
+    /// When a card must be taken from it and it is empty, the card is
+    /// taken from the top of this zone (of the same owner) instead.
+    #[serde(default)]
+    pub fallback: Option<String>,
 }
 
 /// Who sees a zone's cards: everyone, its owner only, or no one (the
@@ -358,6 +390,10 @@ pub struct Action {
     /// has chosen, in the order of the field's initiative values.
     #[serde(default)]
     pub resolve: Option<String>,
+    /// Of a card's `resolve` fields, the one whose first value is this name
+    /// (`ability` fields with `fast`); the first of them when not given.
+    #[serde(default)]
+    pub resolve_value: Option<String>,
     /// How many times a player may take it in one phase.
     #[serde(default)]
     pub limit: Option<u32>,
@@ -384,6 +420,10 @@ pub enum Counts {
 pub struct Cost {
     pub counter: String,
     pub amount: Expression,
+    /// With zones, `counter` is a marker, and the cost is paid as the
+    /// operation `pay` with these zones pays it.
+    #[serde(default)]
+    pub marking: Vec<String>,
 }
 
 /// What a phase does in play (beside its timing, in [`super::data::Phase`]).
@@ -397,6 +437,11 @@ pub struct PhasePlay {
     /// Done for each player in seat order when the phase ends.
     #[serde(default)]
     pub end: Vec<Op>,
+    /// Read for each player once `start` is done: from then on the players
+    /// act in the order of its values, highest first; equal values keep
+    /// the order they had.
+    #[serde(default)]
+    pub order_by: Option<Expression>,
 }
 
 /// The end of the game and the winner.

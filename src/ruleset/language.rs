@@ -1063,6 +1063,18 @@ pub static PHASE: Block<Phase> = Block {
             },
             read: |l, n, p| l.phase_procedure(n, p),
         },
+        Line {
+            about: About {
+                name: "order-by",
+                values: "EXPRESSION",
+                doc: "Read for each player once the phase's `start` is done: from then on players act in the order \
+                      of its values, highest first; equal values keep the order they had.",
+                example: "order-by sum(speed, grade)",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, p| p.play.order_by = l.play_expression(n),
+        },
         Line { about: DOC, read: |l, n, p| p.doc = l.string(n) },
     ],
     schema: None,
@@ -1302,6 +1314,16 @@ pub static ZONE: Block<ZoneLines> = Block {
                 "ZONE",
                 "In play: kept filled up to its limit from the top of that zone.",
                 "restock market-deck",
+            ),
+            read: |l, n, z| setup::refill(n, z, l.diagnostics),
+        },
+        Line {
+            about: zone_setting(
+                "fallback",
+                "ZONE",
+                "In play: when a card must be taken and it is empty, the card is taken from the top of that zone \
+                 instead (a deck that runs out costs life).",
+                "fallback hp-cards",
             ),
             read: |l, n, z| setup::refill(n, z, l.diagnostics),
         },

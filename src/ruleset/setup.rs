@@ -154,6 +154,7 @@ pub(super) fn open_zone(line: &Node, setup: &Setup, out: &mut Vec<Diagnostic>) -
         holds: Vec::new(),
         reshuffle: None,
         restock: None,
+        fallback: None,
         doc: None,
     };
     Some(ZoneLines { zone, uses: Vec::new() })
@@ -225,8 +226,8 @@ pub(super) fn zone_doc(doc: Option<String>, lines: &mut ZoneLines) {
     lines.zone.doc = doc;
 }
 
-/// `reshuffle ZONE` or `restock ZONE`: the zone play refills this one
-/// from.
+/// `reshuffle ZONE`, `restock ZONE` or `fallback ZONE`: the zone play
+/// refills this one from, or takes from in its stead.
 pub(super) fn refill(item: &Node, lines: &mut ZoneLines, out: &mut Vec<Diagnostic>) {
     let word = item.name.text.as_str();
     let from = match item.values.as_slice() {
@@ -238,10 +239,10 @@ pub(super) fn refill(item: &Node, lines: &mut ZoneLines, out: &mut Vec<Diagnosti
         return;
     };
     lines.uses.push(NameUse { what: Wanted::Zone, name: from.name.clone(), span: from.span });
-    if word == "reshuffle" {
-        lines.zone.reshuffle = Some(from);
-    } else {
-        lines.zone.restock = Some(from);
+    match word {
+        "reshuffle" => lines.zone.reshuffle = Some(from),
+        "restock" => lines.zone.restock = Some(from),
+        _ => lines.zone.fallback = Some(from),
     }
 }
 

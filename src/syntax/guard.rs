@@ -122,21 +122,21 @@ pub fn too_deep(text: &str) -> Vec<Refused> {
 /// token.  A definition (`def`) is not skipped: its head is read as a call.
 fn rule_expression_end(bytes: &[u8], i: usize) -> Option<usize> {
     let rest = &bytes[i..];
-    if !matches!(rest.first(), Some(b'r' | b'p' | b'c' | b'm' | b'e' | b's')) {
+    if !matches!(rest.first(), Some(b'r' | b'p' | b'c' | b'm' | b'e' | b's' | b'o')) {
         return None;
     }
-    let word = ["require", "recommend", "play-limit", "compute", "means", "ends-when", "score-by"].into_iter().find(
-        |word| {
+    let word = ["require", "recommend", "play-limit", "compute", "means", "ends-when", "score-by", "order-by"]
+        .into_iter()
+        .find(|word| {
             rest.starts_with(word.as_bytes())
                 && !rest.get(word.len()).is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_'))
-        },
-    )?;
+        })?;
     let mut at = i + word.len();
     while matches!(bytes.get(at), Some(b' ' | b'\t')) {
         at += 1;
     }
     // An expression of play has no message: it starts here.
-    let after = if matches!(word, "means" | "ends-when" | "score-by") {
+    let after = if matches!(word, "means" | "ends-when" | "score-by" | "order-by") {
         at
     } else {
         if bytes.get(at) != Some(&b'"') {

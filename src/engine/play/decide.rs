@@ -5,7 +5,7 @@
 
 use super::stack::{Frame, FrameKind};
 use super::state::{Env, Game, Pending, Queued};
-use super::table::COp;
+use super::table::{COp, CostDef};
 use super::turn::MAX_ACTIONS_PER_PHASE;
 use crate::engine::semantics::Counts;
 
@@ -93,12 +93,20 @@ impl<'t> Game<'t> {
     /// The cards the pending `chosen` move may take.
     fn chosen_now(&self) -> Vec<u16> {
         let Some(frame) = self.frames.last() else { return Vec::new() };
-        let FrameKind::Chosen { ops, at, .. } = frame.kind else { return Vec::new() };
         let t = self.t;
-        let COp::Move(mv) = &t.ops[ops as usize][at as usize] else { return Vec::new() };
         let env = Env::of(frame.you as usize, frame.this);
-        let (from, to) = self.move_slots(mv, &env);
-        self.choosable(mv, &env, from, to)
+        match frame.kind {
+            FrameKind::Chosen { ops, at, .. } => {
+                let COp::Move(mv) = &t.ops[ops as usize][at as usize] else { return Vec::new() };
+                let (from, to) = self.move_slots(mv, &env);
+                self.choosable(mv, &env, from, to)
+            }
+            FrameKind::Target { ops, at } => {
+                let COp::Target(target) = &t.ops[ops as usize][at as usize] else { return Vec::new() };
+                self.targets(target, &env)
+            }
+            _ => Vec::new(),
+        }
     }
 
     pub(crate) fn any_action(&self, seat: usize) -> bool {
@@ -138,6 +146,10 @@ impl<'t> Game<'t> {
                 if cards[..i].iter().any(|&c| self.alike(c, card)) {
                     continue;
                 }
+                // An action that resolves a field takes only cards that have it.
+                if !action.resolve.is_empty() && action.resolve[t.card_of(card) as usize].is_none() {
+                    continue;
+                }
                 let env = Env { tested: Some(card), this: Some(card), ..env };
                 if action.filter.as_ref().is_some_and(|f| !self.truth(f, &env)) || !self.affordable(a, seat, Some(card))
                 {
@@ -153,20 +165,26 @@ impl<'t> Game<'t> {
         }
     }
 
-    /// The action's cost for this card, with the counter it is paid from.
-    fn cost(&self, action: usize, seat: usize, card: Option<u16>) -> Option<(u16, i64)> {
-        let (counter, amount) = self.t.actions[action].cost.as_ref()?;
+    /// The action's price for this card: the amount, and the counter it is
+    /// paid from or the marking that pays it.
+    fn cost(&self, action: usize, seat: usize, card: Option<u16>) -> Option<(&'t CostDef, i64)> {
+        let cost = self.t.actions[action].cost.as_ref()?;
+        let amount = match cost {
+            CostDef::Counter(_, amount) => amount,
+            CostDef::Marks(marking) => &marking.amount,
+        };
         let env = Env { you: seat, this: card, tested: card, amount: 0, params: &[] };
-        Some((*counter, self.num(amount, &env).max(0)))
+        Some((cost, self.num(amount, &env).max(0)))
     }
 
     fn affordable(&self, action: usize, seat: usize, card: Option<u16>) -> bool {
         match self.cost(action, seat, card) {
             None => true,
-            Some((counter, amount)) => {
-                let now = self.counters[self.t.counter_slot(counter, seat)];
-                now.saturating_sub(amount) >= self.t.counters[counter as usize].min
+            Some((CostDef::Counter(counter, _), amount)) => {
+                let now = self.counters[self.t.counter_slot(*counter, seat)];
+                now.saturating_sub(amount) >= self.t.counters[*counter as usize].min
             }
+            Some((CostDef::Marks(marking), amount)) => self.markable(marking, seat).len() as i64 >= amount,
         }
     }
 
@@ -214,7 +232,10 @@ impl<'t> Game<'t> {
                     }
                 }
             }
-            DecisionKind::Card { card } => self.take_chosen(card),
+            DecisionKind::Card { card } => match self.frames.last().map(|f| &f.kind) {
+                Some(FrameKind::Target { .. }) => self.take_target(card),
+                _ => self.take_chosen(card),
+            },
         }
         self.settle();
     }
@@ -235,13 +256,21 @@ impl<'t> Game<'t> {
         let t = self.t;
         let action = &t.actions[a];
         self.taken[seat * t.actions.len() + a] += 1;
-        if let Some((counter, amount)) = self.cost(a, seat, card) {
-            let slot = t.counter_slot(counter, seat);
-            let now = self.counters[slot];
-            self.counters[slot] = now.saturating_sub(amount);
-            if amount != 0 {
-                self.note(|| format!("  {} {now} → {}", t.counters[counter as usize].id, now.saturating_sub(amount)));
+        match self.cost(a, seat, card) {
+            Some((CostDef::Counter(counter, _), amount)) => {
+                let slot = t.counter_slot(*counter, seat);
+                let now = self.counters[slot];
+                self.counters[slot] = now.saturating_sub(amount);
+                if amount != 0 {
+                    self.note(|| {
+                        format!("  {} {now} → {}", t.counters[*counter as usize].id, now.saturating_sub(amount))
+                    });
+                }
             }
+            Some((CostDef::Marks(marking), amount)) => {
+                self.pay_marks(marking, seat, amount);
+            }
+            None => {}
         }
         if let (Some(card), Some(counts)) = (card, action.counts) {
             let index = seat * t.cards.len() + t.card_of(card) as usize;
@@ -273,10 +302,13 @@ impl<'t> Game<'t> {
             DecisionKind::Pass => "pass".into(),
             DecisionKind::Take { action, card } => {
                 let name = self.card_shown(card);
-                match self.cost(action as usize, decision.seat, Some(card)) {
-                    Some((counter, n)) => {
-                        format!("{} {name} ({n} {})", t.action_names[action as usize], t.counters[counter as usize].id)
-                    }
+                let paid = match self.cost(action as usize, decision.seat, Some(card)) {
+                    Some((CostDef::Counter(counter, _), n)) => Some((n, &t.counters[*counter as usize].id)),
+                    Some((CostDef::Marks(marking), n)) => Some((n, &t.markers[marking.marker as usize].id)),
+                    None => None,
+                };
+                match paid {
+                    Some((n, what)) => format!("{} {name} ({n} {what})", t.action_names[action as usize]),
                     None => format!("{} {name}", t.action_names[action as usize]),
                 }
             }
@@ -295,6 +327,11 @@ impl<'t> Game<'t> {
             }
             DecisionKind::Card { card } => match self.chosen_destination() {
                 Some(zone) => format!("{} → {}", self.card_shown(card), t.zones[zone].display),
+                None if matches!(self.frames.last().map(|f| &f.kind), Some(FrameKind::Target { .. })) => {
+                    let (zone, seat) = t.slot_zone(self.loc[card as usize] as usize);
+                    let owner = seat.map(|s| format!(", {}", t.seat_names[s])).unwrap_or_default();
+                    format!("target {} ({}{owner})", self.card_shown(card), t.zones[zone].display)
+                }
                 None => self.card_shown(card),
             },
         }

@@ -76,13 +76,15 @@ impl Game<'_> {
             Ex::Amount => Val::Num(env.amount),
             Ex::Last => Val::Num(self.last),
             Ex::Round => Val::Num(i64::from(self.round)),
+            Ex::Place => Val::Num(self.order.iter().position(|&s| s as usize == env.you).map_or(0, |p| p as i64 + 1)),
             Ex::Quantity(q) => self.state_value(t.quantities[*q as usize].means.as_ref(), env, &[], depth),
             Ex::Condition(c, args) => {
                 let bound: Vec<(u32, Val)> = args.iter().map(|(p, a)| (*p, self.eval(a, env, depth))).collect();
                 self.state_value(t.conditions[*c as usize].means.as_ref(), env, &bound, depth)
             }
             Ex::Param(name) => env.params.iter().rev().find(|(p, _)| p == name).map_or(Val::None, |(_, v)| *v),
-            Ex::Field(f) => tested().map_or(Val::None, |c| t.field(c, *f)),
+            // A field reads the tested card's value, else the card at hand's.
+            Ex::Field(f) => env.tested.or(env.this).map_or(Val::None, |c| t.field(t.card_of(c), *f)),
             Ex::Kind(k) => truth(tested().is_some_and(|c| t.cards[c as usize].kind == *k)),
             Ex::Tag(g) => truth(tested().is_some_and(|c| t.cards[c as usize].tags.contains(g))),
             Ex::This => truth(env.tested.is_some() && env.tested == env.this),

@@ -6,7 +6,7 @@
 
 use super::stack::{Frame, FrameKind};
 use super::state::{seat_suffix, Env, Game, Pending};
-use super::table::{BStep, COp, Ex, MoveOp, Val};
+use super::table::{BStep, COp, Ex, Marking, MoveOp, TargetOp, Val};
 use crate::engine::semantics::Pick;
 
 /// The most times a `repeat` runs.
@@ -90,6 +90,11 @@ impl Game<'_> {
                         Next::Go => continue,
                         Next::Pop => None,
                     }
+                }
+                // Waits for its card (a decision); once chosen, it is gone.
+                FrameKind::Target { .. } => {
+                    self.pending = Some(Pending::Card { seat: top.you });
+                    return;
                 }
                 FrameKind::Chosen { .. } => {
                     if self.chosen_step() {
@@ -236,17 +241,15 @@ impl Game<'_> {
                 self.set_counter(slot, *counter, to);
                 self.last = now.saturating_sub(to);
             }
-            COp::Pay { counter, amount } => {
-                let n = self.num(amount, &env).max(0);
-                let slot = t.counter_slot(*counter, env.you);
-                let now = self.counters[slot];
-                if now.saturating_sub(n) >= t.counters[*counter as usize].min {
-                    self.set_counter(slot, *counter, now.saturating_sub(n));
-                    self.last = n;
-                } else {
-                    self.note(|| format!("  cannot pay {n} {}: the rest is skipped", t.counters[*counter as usize].id));
+            COp::Pay { .. } | COp::PayMarks(_) | COp::Needs(_) => self.exec_guard(op, &env),
+            COp::Target(target) => {
+                let amount = target.with.as_ref().map_or(env.amount, |with| self.num(with, &env));
+                if self.targets(target, &env).is_empty() {
                     self.last = 0;
-                    self.unwind();
+                } else {
+                    let kind = FrameKind::Target { ops, at };
+                    self.push(Frame::new(kind, env.you, env.this, amount));
+                    self.pending = Some(Pending::Card { seat: env.you as u8 });
                 }
             }
             COp::Move(mv) if mv.pick == Pick::Chosen => {
@@ -280,6 +283,94 @@ impl Game<'_> {
                 self.push(Frame::new(kind, env.you, env.this, env.amount));
             }
         }
+    }
+
+    /// The operations that end the procedure they stand in when they cannot
+    /// be met: `pay` from a counter or by marking cards, and `needs`.
+    fn exec_guard(&mut self, op: &COp, env: &Env) {
+        let t = self.t;
+        let env = *env;
+        match op {
+            COp::Pay { counter, amount } => {
+                let n = self.num(amount, &env).max(0);
+                let slot = t.counter_slot(*counter, env.you);
+                let now = self.counters[slot];
+                if now.saturating_sub(n) >= t.counters[*counter as usize].min {
+                    self.set_counter(slot, *counter, now.saturating_sub(n));
+                    self.last = n;
+                } else {
+                    self.note(|| format!("  cannot pay {n} {}: the rest is skipped", t.counters[*counter as usize].id));
+                    self.last = 0;
+                    self.unwind();
+                }
+            }
+            COp::PayMarks(marking) => {
+                let n = self.num(&marking.amount, &env).max(0);
+                if self.pay_marks(marking, env.you, n) {
+                    self.last = n;
+                } else {
+                    let marker = &t.markers[marking.marker as usize].id;
+                    self.note(|| format!("  cannot pay {n} {marker}: the rest is skipped"));
+                    self.last = 0;
+                    self.unwind();
+                }
+            }
+            COp::Needs(test) if !self.truth(test, &env) => {
+                self.note(|| "  not met: the rest is skipped".to_string());
+                self.unwind();
+            }
+            _ => {}
+        }
+    }
+
+    /// The seat's cards of the marking's zones whose marker is 0, zone
+    /// after zone, bottom first.
+    pub(crate) fn markable(&self, marking: &Marking, seat: usize) -> Vec<u16> {
+        let t = self.t;
+        let marker = marking.marker as usize;
+        let slots = marking.zones.iter().map(|&z| t.zone_slot(z, seat));
+        slots.flat_map(|slot| self.slot(slot).iter().copied()).filter(|&c| self.marker(c, marker) == 0).collect()
+    }
+
+    /// Marks `amount` markable cards, or none (false) when there are fewer.
+    pub(crate) fn pay_marks(&mut self, marking: &Marking, seat: usize, amount: i64) -> bool {
+        let cards = self.markable(marking, seat);
+        if (cards.len() as i64) < amount {
+            return false;
+        }
+        let t = self.t;
+        let marker = marking.marker as usize;
+        for &card in cards.iter().take(amount.max(0) as usize) {
+            self.marks[card as usize * t.markers.len() + marker] = 1;
+            self.note(|| format!("  {} 0 → 1 ({})", t.markers[marker].id, t.card_name(card)));
+        }
+        true
+    }
+
+    /// The cards a `target` may choose, one per card name and markers, in
+    /// the zones' order.
+    pub(crate) fn targets(&self, target: &TargetOp, env: &Env) -> Vec<u16> {
+        let t = self.t;
+        let seat = self.whose(env.you, target.of);
+        let mut found: Vec<u16> = Vec::new();
+        for &zone in &target.zones {
+            for &card in self.slot(t.zone_slot(zone, seat)) {
+                if self.passes(target.filter.as_ref(), card, env) && !found.iter().any(|&c| self.alike(c, card)) {
+                    found.push(card);
+                }
+            }
+        }
+        found
+    }
+
+    /// The card a pending `target` chose: its block runs with the card at
+    /// hand.
+    pub(crate) fn take_target(&mut self, card: u16) {
+        let Some(frame) = self.frames.pop() else { return };
+        let FrameKind::Target { ops, at } = frame.kind else { return };
+        let COp::Target(target) = &self.t.ops[ops as usize][at as usize] else { return };
+        self.last = 1;
+        self.push(Frame::new(FrameKind::Ops { ops: target.ops, at: 0 }, frame.you as usize, Some(card), frame.amount));
     }
 
     fn set_counter(&mut self, slot: usize, counter: u16, to: i64) {
@@ -340,6 +431,7 @@ impl Game<'_> {
                 FrameKind::Ops { .. }
                 | FrameKind::Repeat { .. }
                 | FrameKind::ForEach { .. }
+                | FrameKind::Target { .. }
                 | FrameKind::Chosen { .. } => {
                     self.frames.pop();
                 }

@@ -40,6 +40,12 @@ pub(crate) enum FrameKind {
         body: u32,
         at: u32,
     },
+    /// A `target` waiting for its card: the operation (list and index);
+    /// the frame's amount is the one its block runs with.
+    Target {
+        ops: u32,
+        at: u32,
+    },
     /// A `chosen` move: the operation (list and index) and what is left.
     Chosen {
         ops: u32,

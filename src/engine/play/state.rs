@@ -46,6 +46,9 @@ pub struct Game<'t> {
     /// marked and again whenever the card moves to another zone.
     pub(crate) marks: Vec<u32>,
     pub(crate) round: u32,
+    /// The seats in the order they act, first first (seat order until a
+    /// phase's `order-by` says otherwise).
+    pub(crate) order: Vec<u8>,
     pub(crate) phase: usize,
     pub(crate) stage: Stage,
     pub(crate) frames: Vec<Frame>,
@@ -112,6 +115,7 @@ impl<'t> Game<'t> {
             loc: vec![0; cap],
             marks: vec![0; cap * t.markers.len()],
             round: 1,
+            order: (0..t.seats as u8).collect(),
             phase: 0,
             stage: Stage::Begin,
             frames: Vec::new(),
@@ -289,10 +293,14 @@ impl<'t> Game<'t> {
     }
 
     /// An empty slot that must give a card takes in its `reshuffle` zone
-    /// (the same seat's), shuffled.
+    /// (the same seat's), shuffled, or else the top card of its `fallback`
+    /// zone.
     pub(crate) fn refill(&mut self, slot: usize) {
         let (zone, seat) = self.t.slot_zone(slot);
-        let Some(source) = self.t.zones[zone].reshuffle else { return };
+        let Some(source) = self.t.zones[zone].reshuffle else {
+            self.fall_back(slot);
+            return;
+        };
         let from = self.t.zone_slot(source, seat.unwrap_or(0));
         if from == slot || self.lens[from] == 0 {
             return;
@@ -307,6 +315,24 @@ impl<'t> Game<'t> {
         self.note(|| {
             let (z, s) = (&t.zones[zone].display, &t.zones[source as usize].display);
             format!("  {moved} cards of {s} shuffled into {z}{}", seat_suffix(t, seat))
+        });
+    }
+
+    /// An empty slot with a `fallback` zone takes that zone's top card, so
+    /// the move that wanted one goes on with it.
+    fn fall_back(&mut self, slot: usize) {
+        let t = self.t;
+        let (zone, seat) = t.slot_zone(slot);
+        let Some(source) = t.zones[zone].fallback else { return };
+        let from = t.zone_slot(source, seat.unwrap_or(0));
+        if from == slot || self.lens[from] == 0 {
+            return;
+        }
+        let card = self.remove_at(from, self.lens[from] as usize - 1);
+        self.push_card(slot, card);
+        self.note(|| {
+            let (z, s) = (&t.zones[zone].display, &t.zones[source as usize].display);
+            format!("  {z} is empty: a card of {s} is taken instead{}", seat_suffix(t, seat))
         });
     }
 

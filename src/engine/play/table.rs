@@ -29,6 +29,7 @@ pub(crate) enum Ex {
     Amount,
     Last,
     Round,
+    Place,
     Quantity(u16),
     Condition(u16, Vec<(u32, Ex)>),
     Param(u32),
@@ -58,17 +59,72 @@ pub(crate) struct MoveOp {
 /// A compiled operation; procedures are lists in [`Table::ops`].
 #[derive(Debug)]
 pub(crate) enum COp {
-    Add { counter: u16, amount: Ex, of: Whose },
-    Remove { counter: u16, amount: Ex, of: Whose },
-    Pay { counter: u16, amount: Ex },
+    Add {
+        counter: u16,
+        amount: Ex,
+        of: Whose,
+    },
+    Remove {
+        counter: u16,
+        amount: Ex,
+        of: Whose,
+    },
+    Pay {
+        counter: u16,
+        amount: Ex,
+    },
+    /// Pays by marking cards of the seat's zones whose marker is 0.
+    PayMarks(Box<Marking>),
     Move(Box<MoveOp>),
-    ThisTo { zone: u16 },
-    Shuffle { zone: u16, of: Whose },
-    Mark { marker: u16, amount: Ex },
-    Clear { marker: u16 },
-    Repeat { times: Ex, ops: u32 },
-    If { test: Ex, then: u32, otherwise: u32 },
-    ForEach { zone: u16, of: Whose, filter: Option<Ex>, ops: u32 },
+    ThisTo {
+        zone: u16,
+    },
+    Shuffle {
+        zone: u16,
+        of: Whose,
+    },
+    Mark {
+        marker: u16,
+        amount: Ex,
+    },
+    Clear {
+        marker: u16,
+    },
+    Repeat {
+        times: Ex,
+        ops: u32,
+    },
+    If {
+        test: Ex,
+        then: u32,
+        otherwise: u32,
+    },
+    ForEach {
+        zone: u16,
+        of: Whose,
+        filter: Option<Ex>,
+        ops: u32,
+    },
+    Target(Box<TargetOp>),
+    Needs(Ex),
+}
+
+/// `pay MARKER AMOUNT from ZONE…`.
+#[derive(Debug)]
+pub(crate) struct Marking {
+    pub marker: u16,
+    pub amount: Ex,
+    pub zones: Vec<u16>,
+}
+
+/// `target [FILTER] from ZONE… [opponent] [with AMOUNT] { … }`.
+#[derive(Debug)]
+pub(crate) struct TargetOp {
+    pub zones: Vec<u16>,
+    pub of: Whose,
+    pub filter: Option<Ex>,
+    pub with: Option<Ex>,
+    pub ops: u32,
 }
 
 /// One step of a compiled effect block, in the order they resolve.
@@ -112,6 +168,7 @@ pub struct ZoneDef {
     pub(crate) holds: Vec<u16>,
     pub(crate) reshuffle: Option<u16>,
     pub(crate) restock: Option<u16>,
+    pub(crate) fallback: Option<u16>,
     pub(crate) base: usize,
 }
 
@@ -127,10 +184,16 @@ pub struct CardDef {
     pub(crate) tags: Vec<u16>,
 }
 
+/// An action's price: from a counter, or by marking cards.
+pub(crate) enum CostDef {
+    Counter(u16, Ex),
+    Marks(Marking),
+}
+
 pub(crate) struct ActionDef {
     pub from: Option<u16>,
     pub filter: Option<Ex>,
-    pub cost: Option<(u16, Ex)>,
+    pub cost: Option<CostDef>,
     pub to: Option<u16>,
     /// The block that resolves, by card.
     pub resolve: Vec<Option<u32>>,
@@ -155,6 +218,7 @@ pub(crate) struct PhaseDef {
     pub actions: std::ops::Range<usize>,
     pub start: u32,
     pub end: u32,
+    pub order_by: Option<Ex>,
 }
 
 pub(crate) struct PrefDef {
@@ -176,10 +240,26 @@ pub(crate) struct StateDef {
 
 /// A set-up step with its zones resolved to slots.
 pub(crate) enum SetupOp {
-    Put { slot: usize, cards: Vec<u16> },
-    Shuffle { slot: usize },
-    Deal { count: usize, from: usize, to: usize },
-    Place { kinds: Vec<u16>, from: usize, to: usize },
+    Put {
+        slot: usize,
+        cards: Vec<u16>,
+    },
+    Shuffle {
+        slot: usize,
+    },
+    /// `count` cards, or with `by` the sum of a field (by index) over the
+    /// cards of a slot when the step is played.
+    Deal {
+        count: usize,
+        by: Option<(u16, usize)>,
+        from: usize,
+        to: usize,
+    },
+    Place {
+        kinds: Vec<u16>,
+        from: usize,
+        to: usize,
+    },
 }
 
 /// A document indexed for play.
@@ -313,7 +393,7 @@ struct Builder<'d> {
     choice_labels: Vec<Vec<String>>,
     meanings: HashMap<(&'d str, &'d str), u32>,
     /// Compiled card blocks by (card, field).
-    card_bodies: HashMap<(usize, &'d str), Option<u32>>,
+    card_bodies: HashMap<(usize, &'d str, Option<&'d str>), Option<u32>>,
 }
 
 impl<'d> Builder<'d> {
@@ -399,6 +479,7 @@ impl<'d> Builder<'d> {
                 holds,
                 reshuffle: None,
                 restock: None,
+                fallback: None,
                 base,
             });
             base += if shared { 1 } else { self.seats };
@@ -408,6 +489,7 @@ impl<'d> Builder<'d> {
             let restock = zone.restock.as_deref().map(|z| self.zone(z, &zone.id)).transpose()?;
             self.zones[i].reshuffle = reshuffle;
             self.zones[i].restock = restock;
+            self.zones[i].fallback = zone.fallback.as_deref().map(|z| self.zone(z, &zone.id)).transpose()?;
         }
         for marker in &self.setup.markers {
             small(self.markers.len() as u32)?;
@@ -472,6 +554,7 @@ impl<'d> Builder<'d> {
             E::Amount => Ex::Amount,
             E::Last => Ex::Last,
             E::Round => Ex::Round,
+            E::Place => Ex::Place,
             E::Quantity { id } => match self.quantities.get(id.as_str()) {
                 Some(&q) => Ex::Quantity(q),
                 None => return Err(PlayError(format!("`{user}` uses the quantity `{id}`, which is not declared"))),
@@ -534,9 +617,20 @@ impl<'d> Builder<'d> {
             O::Remove { counter, amount, of } => {
                 COp::Remove { counter: self.counter(counter, user)?, amount: self.expression(amount, user)?, of: *of }
             }
-            O::Pay { counter, amount } => {
+            O::Pay { counter, amount, marking } if !marking.is_empty() => {
+                COp::PayMarks(Box::new(self.marking(counter, amount, marking, user)?))
+            }
+            O::Pay { counter, amount, .. } => {
                 COp::Pay { counter: self.counter(counter, user)?, amount: self.expression(amount, user)? }
             }
+            O::Needs { test } => COp::Needs(self.expression(test, user)?),
+            O::Target { zones, of, filter, with, ops } => COp::Target(Box::new(TargetOp {
+                zones: zones.iter().map(|z| self.zone(z, user)).collect::<Result<_, _>>()?,
+                of: *of,
+                filter: self.optional(filter.as_ref(), user)?,
+                with: self.optional(with.as_ref(), user)?,
+                ops: self.procedure(ops, user, depth + 1)?,
+            })),
             O::Move { count, from, from_of, to, to_of, pick, filter } => COp::Move(Box::new(MoveOp {
                 count: self.expression(count, user)?,
                 from: self.zone(from, user)?,
@@ -569,6 +663,20 @@ impl<'d> Builder<'d> {
         })
     }
 
+    fn marking(
+        &mut self,
+        marker: &str,
+        amount: &sem::Expression,
+        zones: &[String],
+        user: &str,
+    ) -> Result<Marking, PlayError> {
+        Ok(Marking {
+            marker: self.marker(marker, user)?,
+            amount: self.expression(amount, user)?,
+            zones: zones.iter().map(|z| self.zone(z, user)).collect::<Result<_, _>>()?,
+        })
+    }
+
     /// The procedure of a symbol for a role.
     fn meaning(&mut self, symbol: &'d str, role: &'d str, card: &str) -> Result<u32, PlayError> {
         if let Some(&ops) = self.meanings.get(&(symbol, role)) {
@@ -598,6 +706,7 @@ impl<'d> Builder<'d> {
             Value::Int(n) | Value::Signed(n) => Val::Num(*n),
             Value::Initiative(Initiative::Step(t)) => Val::Num(*t),
             Value::Decimal(text) => text.parse().map_or(Val::None, Val::Num),
+            Value::Grade { letter, plus } => Val::Num(grade_number(letter, *plus)),
             Value::Name(text) | Value::String(text) => Val::Name(self.names.get(text)),
             _ => Val::None,
         }
@@ -656,17 +765,30 @@ impl<'d> Builder<'d> {
     }
 
     /// The block of a card's field, compiled once.
-    fn card_field_body(&mut self, card: usize, field: &'d str) -> Result<Option<u32>, PlayError> {
-        if let Some(found) = self.card_bodies.get(&(card, field)) {
+    /// The block of the card's field, compiled once; with a value, of the
+    /// card's fields of that name the one whose first value it is.
+    fn card_field_body(
+        &mut self,
+        card: usize,
+        field: &'d str,
+        value: Option<&'d str>,
+    ) -> Result<Option<u32>, PlayError> {
+        if let Some(found) = self.card_bodies.get(&(card, field, value)) {
             return Ok(*found);
         }
         let doc = self.doc;
         let declared = &doc.cards[card];
-        let compiled = match declared.field(field).and_then(|f| f.body.as_ref()) {
-            Some(body) => Some(self.body(body, &declared.name, 0)?),
+        let picked = declared.body.fields.iter().filter(|f| f.name == field).find(|f| match value {
+            None => true,
+            Some(value) => matches!(f.values.first(), Some(Value::Name(v)) if v == value),
+        });
+        // A block with no effects (an ability written only as text) has
+        // nothing to resolve: the card is not offered for it.
+        let compiled = match picked.and_then(|f| f.body.as_ref()) {
+            Some(body) => Some(self.body(body, &declared.name, 0)?).filter(|&b| !self.bodies[b as usize].is_empty()),
             None => None,
         };
-        self.card_bodies.insert((card, field), compiled);
+        self.card_bodies.insert((card, field, value), compiled);
         Ok(compiled)
     }
 
@@ -817,6 +939,7 @@ impl<'d> Builder<'d> {
                 actions: first..actions.len(),
                 start,
                 end,
+                order_by: self.optional(phase.play.order_by.as_ref(), &phase.id)?,
             });
             if kind == PhaseKind::Initiative {
                 self.rank(&mut actions[first..], &phase.play.actions)?;
@@ -830,13 +953,18 @@ impl<'d> Builder<'d> {
         let from = action.from.as_deref().map(|z| self.zone(z, user)).transpose()?;
         let to = action.to.as_deref().map(|z| self.zone(z, user)).transpose()?;
         let cost = match &action.cost {
-            Some(cost) => Some((self.counter(&cost.counter, user)?, self.expression(&cost.amount, user)?)),
+            Some(cost) if !cost.marking.is_empty() => {
+                Some(CostDef::Marks(self.marking(&cost.counter, &cost.amount, &cost.marking, user)?))
+            }
+            Some(cost) => {
+                Some(CostDef::Counter(self.counter(&cost.counter, user)?, self.expression(&cost.amount, user)?))
+            }
             None => None,
         };
         let mut resolve = Vec::new();
         if let Some(field) = action.resolve.as_deref() {
             for card in 0..self.doc.cards.len() {
-                resolve.push(self.card_field_body(card, field)?);
+                resolve.push(self.card_field_body(card, field, action.resolve_value.as_deref())?);
             }
         }
         Ok(ActionDef {
@@ -928,7 +1056,7 @@ impl<'d> Builder<'d> {
                         let mut cards = Vec::new();
                         for deck_type in deck_types {
                             let chosen = if shared { None } else { seating.decks.get(seat) };
-                            for card in self.deck_cards(deck_type, chosen)? {
+                            for card in self.deck_cards(deck_type, chosen, if shared { 0 } else { seat })? {
                                 cards.push(u16::try_from(instances.len()).map_err(|_| too_many())?);
                                 instances.push(card);
                             }
@@ -939,20 +1067,18 @@ impl<'d> Builder<'d> {
                 SetupStep::Shuffle { zone } => {
                     out.extend(self.slots(zone, "shuffle")?.into_iter().map(|slot| SetupOp::Shuffle { slot }));
                 }
-                SetupStep::Deal { count, from, to } => {
-                    let Some(count) = count.as_u64() else {
-                        return Err(PlayError("a `deal` of the set-up counts by a field: not played yet".into()));
-                    };
-                    self.pairs(from, to, |from, to| SetupOp::Deal { count: count as usize, from, to }, &mut out)?;
-                }
+                SetupStep::Deal { count, from, to } => self.deal(count, from, to, &mut out)?,
                 SetupStep::Place { kinds, from, to } => {
                     let kinds: Vec<u16> = kinds.iter().map(|k| small(self.kinds.get(k))).collect::<Result<_, _>>()?;
                     self.pairs(from, to, |from, to| SetupOp::Place { kinds: kinds.clone(), from, to }, &mut out)?;
                 }
-                SetupStep::Add { .. } | SetupStep::Mulligan { .. } | SetupStep::Unknown => {
+                // A mulligan is a player's option to draw again; play keeps
+                // every opening hand.
+                SetupStep::Mulligan { .. } => {}
+                SetupStep::Add { .. } | SetupStep::Unknown => {
                     return Err(PlayError(
-                        "the set-up has a step this engine does not play (only decks, shuffle, deal with a \
-                         number, and place)"
+                        "the set-up has a step this engine does not play (only decks, shuffle, deal, place and \
+                         mulligan)"
                             .into(),
                     ))
                 }
@@ -961,12 +1087,43 @@ impl<'d> Builder<'d> {
         Ok((out, instances))
     }
 
+    /// `deal N from … to …`, or `deal FIELD of ZONE from … to …`: as many
+    /// cards as the field's values over the cards in that zone then.
+    fn deal(
+        &mut self,
+        count: &serde_json::Value,
+        from: &str,
+        to: &str,
+        out: &mut Vec<SetupOp>,
+    ) -> Result<(), PlayError> {
+        if let Some(count) = count.as_u64() {
+            let count = usize::try_from(count).unwrap_or(usize::MAX);
+            return self.pairs(from, to, |from, to| SetupOp::Deal { count, by: None, from, to }, out);
+        }
+        let (Some(field), Some(each_in)) = (count["field"].as_str(), count["each_in"].as_str()) else {
+            return Err(PlayError("a `deal` of the set-up counts by neither a number nor a field".into()));
+        };
+        let field = small(self.fields.get(field))?;
+        let each_in = self.slots(each_in, "deal")?;
+        let mut seat = 0;
+        self.pairs(
+            from,
+            to,
+            |from, to| {
+                let slot = each_in.get(seat).or(each_in.first()).copied().unwrap_or(0);
+                seat += 1;
+                SetupOp::Deal { count: 0, by: Some((field, slot)), from, to }
+            },
+            out,
+        )
+    }
+
     /// A step between two zones, once per seat when either is a player's.
     fn pairs(
         &self,
         from: &str,
         to: &str,
-        make: impl Fn(usize, usize) -> SetupOp,
+        mut make: impl FnMut(usize, usize) -> SetupOp,
         out: &mut Vec<SetupOp>,
     ) -> Result<(), PlayError> {
         let (from, to) = (self.slots(from, "set-up")?, self.slots(to, "set-up")?);
@@ -979,9 +1136,6 @@ impl<'d> Builder<'d> {
         Ok(())
     }
 
-    /// The cards of the deck of this type a seat brings (by name), else of
-    /// the document's first deck of the type (a deck's list already holds
-    /// the decks it includes).
     /// Refuses a deck given to a seat that no set-up step deals a seat: one
     /// of another type would be left out without a word.
     fn seat_decks_dealt(&self, seating: &Seating) -> Result<(), PlayError> {
@@ -1007,11 +1161,17 @@ impl<'d> Builder<'d> {
         Ok(())
     }
 
-    fn deck_cards(&self, deck_type: &str, chosen: Option<&Vec<String>>) -> Result<Vec<u16>, PlayError> {
+    /// The cards of the deck of this type a seat brings (by name), else of
+    /// the document's decks of the type the one in the seat's place (seat 1
+    /// the first, seat 2 the second, round again when there are fewer; a
+    /// shared zone the first).  A deck's list already holds the decks it
+    /// includes.
+    fn deck_cards(&self, deck_type: &str, chosen: Option<&Vec<String>>, seat: usize) -> Result<Vec<u16>, PlayError> {
         let doc = self.doc;
         let of_type = |d: &&data::Deck| d.deck_type == deck_type;
         let named = chosen.and_then(|names| doc.decks.iter().filter(of_type).find(|d| names.contains(&d.name)));
-        let Some(deck) = named.or_else(|| doc.decks.iter().find(of_type)) else {
+        let count = doc.decks.iter().filter(of_type).count().max(1);
+        let Some(deck) = named.or_else(|| doc.decks.iter().filter(of_type).nth(seat % count)) else {
             return Err(PlayError(format!("the set-up deals decks of type `{deck_type}`, and there is none")));
         };
         let mut cards = Vec::new();
@@ -1071,4 +1231,25 @@ fn describe(body: &data::Body) -> String {
 
 fn describe_flat(body: &data::Body) -> String {
     body.effects.iter().map(|e| format!("{} {} {}", e.role, e.symbol, e.amount)).collect::<Vec<_>>().join(", ")
+}
+
+/// A grade as a number that orders as grades do: `A` is 2600, `A+` 2601,
+/// `B` 2500 (a letter nearer `A` is better; more `+` is better).
+pub(crate) fn grade_number(letter: &str, plus: u32) -> i64 {
+    let rank = letter.chars().next().filter(char::is_ascii_uppercase).map_or(0, |c| i64::from(b'Z' - c as u8) + 1);
+    rank * 100 + i64::from(plus.min(99))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::grade_number;
+
+    #[test]
+    fn grades_order_as_the_game_reads_them() {
+        let order = [("A", 2), ("A", 1), ("A", 0), ("B", 9), ("B", 0), ("Z", 0)];
+        let numbers: Vec<i64> = order.iter().map(|(l, p)| grade_number(l, *p)).collect();
+        assert!(numbers.windows(2).all(|w| w[0] > w[1]), "{numbers:?}");
+        assert_eq!(grade_number("A", 1), 2601);
+        assert_eq!(grade_number("a", 0), 0, "not a grade letter");
+    }
 }

@@ -2,8 +2,9 @@
 //! moves on until the next decision or the end.
 //!
 //! Each round runs the phases in order.  A phase runs its `start`
-//! procedure for each seat in seat order, then its actions, then its `end`
-//! procedure for each seat.  Actions: in an `alternate` phase the seats
+//! procedure for each seat in the round's order (seat order until a
+//! phase's `order-by` changes it, once its `start` is done), then its
+//! actions, then its `end` procedure for each seat.  Actions: in an `alternate` phase the seats
 //! take one action at a time in turn (the first seat first), a seat that
 //! passes is out, and the phase ends when all are out; in an `initiative`
 //! phase each seat in turn chooses all its plays, and then every play
@@ -33,8 +34,12 @@ impl Game<'_> {
                     }
                 }
                 SetupOp::Shuffle { slot } => self.shuffle_slot(*slot),
-                SetupOp::Deal { count, from, to } => {
-                    for _ in 0..*count {
+                SetupOp::Deal { count, by, from, to } => {
+                    let count = match by {
+                        Some((field, slot)) => self.field_sum(*field, *slot),
+                        None => *count,
+                    };
+                    for _ in 0..count {
                         if self.lens[*from] == 0 {
                             self.refill(*from);
                         }
@@ -59,6 +64,16 @@ impl Game<'_> {
         // Zones that restock fill up once the set-up is done (not between
         // its steps: a market row would fill before its deck is shuffled).
         self.restock();
+    }
+
+    /// The sum of a number field over the cards of a slot.
+    fn field_sum(&self, field: u16, slot: usize) -> usize {
+        let t = self.t;
+        let values = self.slot(slot).iter().map(|&c| match t.field(t.card_of(c), field) {
+            super::table::Val::Num(n) => usize::try_from(n).unwrap_or(0),
+            _ => 0,
+        });
+        values.fold(0usize, usize::saturating_add).min(self.cap)
     }
 
     /// Runs on until a decision is pending or the game is over.
@@ -90,11 +105,12 @@ impl Game<'_> {
                 self.queue.clear();
                 self.stage = Stage::Start(0);
             }
-            Stage::Start(seat) if seat < self.seats() => {
-                self.push_proc(phase.start, seat as usize, None);
-                self.stage = Stage::Start(seat + 1);
+            Stage::Start(at) if at < self.seats() => {
+                self.push_proc(phase.start, self.seat_at(at), None);
+                self.stage = Stage::Start(at + 1);
             }
             Stage::Start(_) => {
+                self.reorder();
                 self.stage = match phase.kind {
                     _ if phase.actions.is_empty() => Stage::End(0),
                     PhaseKind::Alternate => Stage::Alternate { turn: 0, out: 0 },
@@ -102,7 +118,7 @@ impl Game<'_> {
                     PhaseKind::Turns => Stage::Turn(0),
                 }
             }
-            Stage::Turn(seat) | Stage::Choose(seat) if seat < self.seats() => self.offer(seat),
+            Stage::Turn(at) | Stage::Choose(at) if at < self.seats() => self.offer(self.seat_at(at) as u8),
             Stage::Turn(_) => self.stage = Stage::End(0),
             Stage::Choose(_) => {
                 self.queue.sort_by_key(|q| q.rank);
@@ -118,7 +134,7 @@ impl Game<'_> {
                 } else if out & (1 << turn) != 0 {
                     self.stage = Stage::Alternate { turn: (turn + 1) % self.seats(), out };
                 } else {
-                    self.offer(turn);
+                    self.offer(self.seat_at(turn) as u8);
                 }
             }
             Stage::Resolve(i) => match self.queue.get(i as usize).copied() {
@@ -135,9 +151,9 @@ impl Game<'_> {
                 }
                 None => self.stage = Stage::End(0),
             },
-            Stage::End(seat) if seat < self.seats() => {
-                self.push_proc(phase.end, seat as usize, None);
-                self.stage = Stage::End(seat + 1);
+            Stage::End(at) if at < self.seats() => {
+                self.push_proc(phase.end, self.seat_at(at), None);
+                self.stage = Stage::End(at + 1);
             }
             Stage::End(_) => {
                 self.phase += 1;
@@ -165,7 +181,8 @@ impl Game<'_> {
             Stage::Turn(s) => Stage::Turn(s + 1),
             Stage::Choose(s) => Stage::Choose(s + 1),
             Stage::Alternate { out, .. } => {
-                Stage::Alternate { turn: (seat + 1) % self.seats(), out: out | (1 << seat) }
+                let at = self.place_of(seat);
+                Stage::Alternate { turn: (at + 1) % self.seats(), out: out | (1 << at) }
             }
             other => other,
         };
@@ -174,7 +191,32 @@ impl Game<'_> {
     /// After an action: in an alternate phase, the next seat's turn.
     pub(crate) fn acted(&mut self, seat: u8) {
         if let Stage::Alternate { out, .. } = self.stage {
-            self.stage = Stage::Alternate { turn: (seat + 1) % self.seats(), out };
+            self.stage = Stage::Alternate { turn: (self.place_of(seat) + 1) % self.seats(), out };
+        }
+    }
+
+    /// The seat that acts `at`-th in this round's order (from 0).
+    fn seat_at(&self, at: u8) -> usize {
+        self.order.get(at as usize).map_or(at as usize, |&s| s as usize)
+    }
+
+    /// Where a seat stands in this round's order (from 0).
+    fn place_of(&self, seat: u8) -> u8 {
+        self.order.iter().position(|&s| s == seat).map_or(seat, |p| p as u8)
+    }
+
+    /// After a phase's `start`: its `order-by`, read for each seat, sets the
+    /// order seats act in from now on, highest first; equal values keep
+    /// their order.
+    fn reorder(&mut self) {
+        let t = self.t;
+        let Some(order_by) = t.phases.get(self.phase).and_then(|p| p.order_by.as_ref()) else { return };
+        let values: Vec<i64> = (0..t.seats).map(|seat| self.num(order_by, &Env::of(seat, None))).collect();
+        let before = self.order.clone();
+        self.order.sort_by_key(|&seat| std::cmp::Reverse(values[seat as usize]));
+        if self.order != before {
+            let names: Vec<&str> = self.order.iter().map(|&s| t.seat_names[s as usize].as_str()).collect();
+            self.note(|| format!("  order: {}", names.join(", ")));
         }
     }
 

@@ -96,6 +96,8 @@ pub enum PlayExpr {
     Last,
     /// The current round, from 1.
     Round,
+    /// Your place in the order players act in this round: 1 acts first.
+    Place,
     Quantity {
         id: String,
     },
@@ -186,9 +188,14 @@ pub enum Op {
         amount: Expression,
         of: Whose,
     },
+    /// Pays from a counter; with `marking`, `counter` is a marker and the
+    /// amount is paid by marking that many of your cards of these zones
+    /// whose marker is 0.
     Pay {
         counter: Ref,
         amount: Expression,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        marking: Vec<Ref>,
     },
     Move {
         count: Expression,
@@ -233,6 +240,22 @@ pub enum Op {
         filter: Option<Expression>,
         ops: Vec<Op>,
     },
+    /// The rest of the procedure, and of the effect block, is done only
+    /// when the test holds.
+    Needs {
+        test: Expression,
+    },
+    /// The player chooses one card of the zones that matches; its block
+    /// runs with that card at hand and `amount` the `with` amount.
+    Target {
+        zones: Vec<Ref>,
+        of: Whose,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        filter: Option<Expression>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        with: Option<Expression>,
+        ops: Vec<Op>,
+    },
 }
 
 /// `does gain { add coin amount }`: what a role does with the symbol.
@@ -258,6 +281,10 @@ pub struct Action {
     pub to: Option<Ref>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub resolve: Option<Ref>,
+    /// `resolve ability fast`: of the card's `resolve` fields, the one
+    /// whose value is this.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resolve_value: Option<Ref>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub limit: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -281,6 +308,10 @@ pub enum Counts {
 pub struct Cost {
     pub counter: Ref,
     pub amount: Expression,
+    /// With zones, `counter` is a marker: the cost marks that many of the
+    /// player's cards of these zones whose marker is 0.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub marking: Vec<Ref>,
 }
 
 /// What a phase does in play: its actions, and what is done for each player
@@ -293,6 +324,11 @@ pub struct PhasePlay {
     pub start: Vec<Op>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub end: Vec<Op>,
+    /// Read for each player once `start` is done: from then on players act
+    /// in the order of its values, highest first (ties keep the order they
+    /// had).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub order_by: Option<Expression>,
 }
 
 /// `play { … }`: the end of the game and the winner.

@@ -96,6 +96,10 @@ pub struct Zone {
     /// (`restock market-deck`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub restock: Option<super::play::Ref>,
+    /// In play: the zone a card is taken from instead when one must be
+    /// taken from this one and it is empty (`fallback hp-cards`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fallback: Option<super::play::Ref>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
 }

@@ -197,6 +197,7 @@ impl<'r> Compiler<'r> {
             "amount" => Some((PlayExpr::Amount, Ty::Number)),
             "last" => Some((PlayExpr::Last, Ty::Number)),
             "round" => Some((PlayExpr::Round, Ty::Number)),
+            "place" => Some((PlayExpr::Place, Ty::Number)),
             "this" if place.card => Some((PlayExpr::This, Ty::Truth)),
             _ => None,
         };
@@ -238,7 +239,7 @@ impl<'r> Compiler<'r> {
 
     fn unknown(&self, name: &Name, place: Place<'_>) -> Diagnostic {
         let r = self.ruleset;
-        let mut candidates: Vec<&str> = vec!["amount", "last", "round", "this"];
+        let mut candidates: Vec<&str> = vec!["amount", "last", "round", "place", "this"];
         if let Some(setup) = &r.setup {
             candidates.extend(setup.counters.iter().map(|c| c.id.as_str()));
             candidates.extend(setup.markers.iter().filter(|_| place.card).map(|m| m.id.as_str()));
@@ -261,7 +262,7 @@ impl<'r> Compiler<'r> {
         }
         diagnostic.note(
             "a name is a counter, a quantity, a condition, a kind, a tag, a field of the cards, a `def`, \
-             `amount`, `last`, `round` or `this`",
+             `amount`, `last`, `round`, `place` or `this`",
         )
     }
 
@@ -474,7 +475,7 @@ impl<'r> Compiler<'r> {
     }
 
     /// A value some field may hold: an enum value, a symbol.
-    fn is_value_name(&self, text: &str) -> bool {
+    pub(in crate::ruleset) fn is_value_name(&self, text: &str) -> bool {
         let r = self.ruleset;
         r.enums.iter().any(|e| e.values.iter().any(|v| v == text)) || r.symbols.iter().any(|s| s.id == text)
     }
@@ -524,8 +525,10 @@ impl<'r> Compiler<'r> {
     }
 }
 
+/// A type play reads as a number: a grade is one that orders as grades do
+/// (`A` 2600, `A+` 2601, `B` 2500).
 fn is_number(ty: &Type) -> bool {
-    matches!(ty, Type::Int | Type::Signed)
+    matches!(ty, Type::Int | Type::Signed | Type::Grade)
 }
 
 fn arith(op: BinOp) -> ArithOp {

@@ -61,8 +61,9 @@ pub static OPS: Block<Vec<Op>> = Block {
         Line {
             about: line(
                 "pay",
-                "COUNTER AMOUNT",
-                "Pays from a counter: all of it, or nothing and the rest of the procedure and of the effect block \
+                "COUNTER AMOUNT | MARKER AMOUNT from ZONE…",
+                "Pays from a counter, or by marking that many of your cards of the zones whose marker is 0 (in \
+                 the zones' order): all of it, or nothing and the rest of the procedure and of the effect block \
                  is skipped.",
                 "pay oil 1",
             ),
@@ -132,11 +133,31 @@ pub static OPS: Block<Vec<Op>> = Block {
             read: |l, n, ops| l.operation(n, ops),
         },
         Line {
+            about: line(
+                "needs",
+                "CONDITION [ARG…]",
+                "The rest of the procedure, and of the effect block, is done only when the condition holds (a cost \
+                 that cannot be paid).",
+                "needs ready",
+            ),
+            read: |l, n, ops| l.operation(n, ops),
+        },
+        Line {
             about: opens(
                 "for-each",
                 "ZONE [FILTER] [opponent]",
                 "Does its block for each card of a zone that matches, that card being `this`.",
                 "for-each lit { pay oil 1 }",
+            ),
+            read: |l, n, ops| l.operation(n, ops),
+        },
+        Line {
+            about: opens(
+                "target",
+                "[FILTER] from ZONE… [opponent] [with AMOUNT]",
+                "The player chooses one card of the zones that matches; its block is done with that card at hand \
+                 and `amount` the `with` amount (read before, for the card that was at hand).",
+                "target unit from front back opponent with power { mark damage amount }",
             ),
             read: |l, n, ops| l.operation(n, ops),
         },
@@ -162,8 +183,9 @@ pub static ACTION: Block<Action> = Block {
         Line {
             about: line(
                 "pay",
-                "COUNTER AMOUNT",
-                "The price, paid before anything else; a field name reads the taken card's.",
+                "COUNTER AMOUNT | MARKER AMOUNT from ZONE…",
+                "The price, paid before anything else; a field name reads the taken card's.  With zones, it is \
+                 paid by marking that many of your cards there whose marker is 0.",
                 "pay gold price",
             ),
             read: |l, n, a| l.action_cost(n, a),
@@ -175,12 +197,13 @@ pub static ACTION: Block<Action> = Block {
         Line {
             about: line(
                 "resolve",
-                "FIELD",
+                "FIELD [VALUE]",
                 "The card's field whose effect block then resolves: at once, or in initiative order once every \
-                 player has chosen in a phase that follows the scale.",
+                 player has chosen in a phase that follows the scale; with a value, the one of the card's fields \
+                 of that name whose value it is (`ability fast { … }`).",
                 "resolve reveal",
             ),
-            read: |l, n, a| a.resolve = l.one_name(n, "write `resolve reveal`"),
+            read: |l, n, a| l.resolve_line(n, a),
         },
         Line {
             about: line("limit", "N", "How many times a player may take it in one phase.", "limit 2"),

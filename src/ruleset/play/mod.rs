@@ -112,6 +112,7 @@ impl Loader<'_> {
             cost: None,
             to: None,
             resolve: None,
+            resolve_value: None,
             limit: None,
             only_if: None,
             ops: Vec::new(),
@@ -140,22 +141,37 @@ impl Loader<'_> {
 
     /// `pay COUNTER AMOUNT` in an action: its price.
     pub(super) fn action_cost(&mut self, node: &Node, action: &mut Action) {
-        let counter = node.values.first().and_then(reference);
-        let amount = node.values.get(1).and_then(|v| Some((word(v)?, v.span)));
-        match (counter, amount) {
-            (Some(counter), Some((amount, span))) if node.values.len() == 2 => {
-                let amount = Expression::pending(amount.clone(), Pending::Amount(amount), span);
-                action.cost = Some(super::model::play::Cost { counter, amount });
+        match ops::pay(node) {
+            Some((counter, amount, marking)) => {
+                action.cost = Some(super::model::play::Cost { counter, amount, marking });
             }
-            _ => self.diagnostics.push(bad_line(
+            None => self.diagnostics.push(bad_line(
                 node.head_span(),
-                "an action's `pay` names a counter and the amount paid from it",
-                "write `pay coin price` (the card's field `price`) or `pay coin 3`",
+                "an action's `pay` names a counter and the amount paid from it, or a marker, the amount and the \
+                 zones whose cards are marked",
+                "write `pay coin price` (the card's field `price`), `pay coin 3` or `pay tapped cost from lands`",
             )),
         }
     }
 
-    /// `to ZONE`, `resolve FIELD`: one name.
+    /// `resolve FIELD [VALUE]`: the field whose effects resolve, and of a
+    /// field the card has several times, the one with this value.
+    pub(super) fn resolve_line(&mut self, node: &Node, action: &mut Action) {
+        let names: Vec<Ref> = node.values.iter().map_while(reference).collect();
+        match names.as_slice() {
+            [field] | [field, _] if names.len() == node.values.len() => {
+                action.resolve = Some(field.clone());
+                action.resolve_value = names.get(1).cloned();
+            }
+            _ => self.diagnostics.push(bad_line(
+                node.head_span(),
+                "`resolve` names the field whose effects resolve, and may name the value that picks one of several",
+                "write `resolve reveal`, or `resolve ability fast` for the card's `ability fast { … }`",
+            )),
+        }
+    }
+
+    /// `to ZONE`: one name.
     pub(super) fn one_name(&mut self, node: &Node, usage: &str) -> Option<Ref> {
         let name = node.values.first().and_then(reference).filter(|_| node.values.len() == 1);
         if name.is_none() {

@@ -1,7 +1,7 @@
 //! Reading the primitive operations of a procedure (`does`, `start`,
 //! `end`, an action's `do`): each line one [`Op`], its words read in the
 //! order the language writes them, a block of operations for `repeat`,
-//! `if`, `else` and `for-each`.
+//! `if`, `else`, `for-each` and `target`.
 
 use super::{bad_line, reference, word};
 use crate::ruleset::loader::Loader;
@@ -71,7 +71,8 @@ impl<'n> Words<'n> {
 fn form(name: &str) -> &'static str {
     match name {
         "add" | "remove" => "`add COUNTER AMOUNT [opponent]`, `remove COUNTER AMOUNT [opponent]`",
-        "pay" => "`pay COUNTER AMOUNT`",
+        "pay" => "`pay COUNTER AMOUNT`, or `pay MARKER AMOUNT from ZONE…`",
+        "target" => "`target [FILTER] from ZONE… [opponent] [with AMOUNT] { … }`",
         "move" => {
             "`move COUNT|all [FILTER] from ZONE [opponent] to ZONE [opponent] [top|chosen|random]`, such as `move 2 from draw-deck to hand`"
         }
@@ -82,12 +83,30 @@ fn form(name: &str) -> &'static str {
         "repeat" => "`repeat AMOUNT { … }`",
         "if" => "`if CONDITION [ARG…] { … }`, then optionally `else { … }`",
         "else" => "`else { … }` right after an `if` line",
+        "needs" => "`needs CONDITION [ARG…]`, with no block",
         _ => "`for-each ZONE [FILTER] [opponent] { … }`",
     }
 }
 
 /// The words an operation line may hold besides names and amounts.
-const WORDS: &[&str] = &["opponent", "from", "to", "top", "chosen", "random", "all"];
+const WORDS: &[&str] = &["opponent", "from", "to", "top", "chosen", "random", "all", "with"];
+
+/// `pay COUNTER AMOUNT`, or `pay MARKER AMOUNT from ZONE…`: what is paid,
+/// how much, and the zones whose cards are marked to pay it.
+pub(super) fn pay(node: &Node) -> Option<(Ref, Expression, Vec<Ref>)> {
+    let mut words = Words::new(node);
+    let (counter, amount) = (words.name()?, words.amount()?);
+    let mut marking = Vec::new();
+    if words.eat("from") {
+        while !words.done() {
+            marking.push(words.name()?);
+        }
+        if marking.is_empty() {
+            return None;
+        }
+    }
+    words.done().then_some((counter, amount, marking))
+}
 
 /// A line that is not written as its operation's form: at a misspelt word
 /// of the form when there is one, else at the line.
@@ -116,13 +135,8 @@ impl Loader<'_> {
         let name = node.name.text.as_str();
         let read = match name {
             "add" | "remove" => self.counter_op(node),
-            "pay" => {
-                let mut words = Words::new(node);
-                match (words.name(), words.amount()) {
-                    (Some(counter), Some(amount)) if words.done() => Some(Op::Pay { counter, amount }),
-                    _ => None,
-                }
-            }
+            "pay" => pay(node).map(|(counter, amount, marking)| Op::Pay { counter, amount, marking }),
+            "target" => self.target(node),
             "move" => self.move_op(node),
             "mark" => {
                 let mut words = Words::new(node);
@@ -156,6 +170,11 @@ impl Loader<'_> {
                 None => return,
             },
             "else" => return self.otherwise(node, ops),
+            "needs" => match self.test(node, &node.values) {
+                Some(test) if node.block.is_none() => Some(Op::Needs { test }),
+                Some(_) => None,
+                None => return,
+            },
             _ => self.for_each(node),
         };
         match read {
@@ -228,6 +247,31 @@ impl Loader<'_> {
             return None;
         }
         Some(Op::ForEach { zone, of, filter, ops: self.nested(node) })
+    }
+
+    /// `target [FILTER] from ZONE… [opponent] [with AMOUNT] { … }`.
+    fn target(&mut self, node: &Node) -> Option<Op> {
+        let mut words = Words::new(node);
+        let filter = match words.peek() {
+            Some(text) if text != "from" => {
+                let value = words.value()?;
+                Some(Expression::pending(text.clone(), Pending::Filter(text), value.span))
+            }
+            _ => None,
+        };
+        if !words.eat("from") {
+            return None;
+        }
+        let mut zones = Vec::new();
+        while !words.done() && !matches!(words.peek().as_deref(), Some("opponent" | "with")) {
+            zones.push(words.name()?);
+        }
+        let of = words.whose();
+        let with = if words.eat("with") { Some(words.amount()?) } else { None };
+        if zones.is_empty() || !words.done() {
+            return None;
+        }
+        Some(Op::Target { zones, of, filter, with, ops: self.nested(node) })
     }
 
     /// `else { … }`: what the `if` line before it does when its test fails.

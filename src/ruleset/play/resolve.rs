@@ -122,6 +122,9 @@ impl Resolver<'_, '_> {
         let table = Place::default();
         self.ops(&mut phase.start, table);
         self.ops(&mut phase.end, table);
+        if let Some(order) = &mut phase.order_by {
+            self.expression(order, Ty::Number, table);
+        }
         for action in &mut phase.actions {
             self.action(action);
         }
@@ -147,11 +150,18 @@ impl Resolver<'_, '_> {
         if let Some(field) = &action.resolve {
             self.field(field);
         }
+        if let Some(value) = &action.resolve_value {
+            if !self.compiler.is_value_name(&value.name) {
+                let ruleset = self.compiler.ruleset;
+                let values = ruleset.enums.iter().flat_map(|e| &e.values).map(String::as_str);
+                self.unknown(value, "value of any enum", values);
+            }
+        }
         if let Some(filter) = &mut action.filter {
             self.expression(filter, Ty::Truth, card);
         }
         if let Some(cost) = &mut action.cost {
-            self.counter(&cost.counter);
+            self.paid_with(&cost.counter, &cost.marking);
             self.expression(&mut cost.amount, Ty::Number, card);
         }
         if let Some(test) = &mut action.only_if {
@@ -183,9 +193,25 @@ impl Resolver<'_, '_> {
     fn ops(&mut self, ops: &mut [Op], place: Place<'_>) {
         for op in ops {
             match op {
-                Op::Add { counter, amount, .. } | Op::Remove { counter, amount, .. } | Op::Pay { counter, amount } => {
+                Op::Add { counter, amount, .. } | Op::Remove { counter, amount, .. } => {
                     self.counter(counter);
                     self.expression(amount, Ty::Number, place);
+                }
+                Op::Pay { counter, amount, marking } => {
+                    self.paid_with(counter, marking);
+                    self.expression(amount, Ty::Number, place);
+                }
+                Op::Needs { test } => self.expression(test, Ty::Truth, place),
+                Op::Target { zones, filter, with, ops, .. } => {
+                    zones.iter().for_each(|zone| self.zone(zone));
+                    if let Some(with) = with {
+                        self.expression(with, Ty::Number, place);
+                    }
+                    let card = Place { card: true, ..place };
+                    if let Some(filter) = filter {
+                        self.expression(filter, Ty::Truth, card);
+                    }
+                    self.ops(ops, card);
                 }
                 Op::Move { count, from, to, filter, .. } => {
                     self.expression(count, Ty::Number, place);
@@ -262,6 +288,17 @@ impl Resolver<'_, '_> {
             let counters = ruleset.setup.iter().flat_map(|s| &s.counters).map(|c| c.id.as_str());
             self.unknown(counter, "counter of the set-up", counters);
         }
+    }
+
+    /// What a `pay` pays with: a counter, or a marker set on cards of the
+    /// zones.
+    fn paid_with(&mut self, paid: &Ref, marking: &[Ref]) {
+        if marking.is_empty() {
+            self.counter(paid);
+            return;
+        }
+        marking.iter().for_each(|zone| self.zone(zone));
+        self.marker(paid, Place { params: &[], card: true });
     }
 
     /// A marker of the set-up, on the card at hand.
