@@ -1,11 +1,10 @@
 //! Playing games from engine data: how many whole games a second with
 //! random and with greedy players, on one core and on every core, and how
-//! many random playouts a second the search bot gets.  The game is
-//! `examples/lantern-market`, its engine data built in memory as `cardsmith
-//! build` would write it; when its ruleset does not declare play, the
-//! same game as engine data written by hand (`tests/play/lantern-market.json`).
-//! `--data` reads another document.  A benchmark prints figures; it asserts
-//! nothing.
+//! many random playouts a second the search bot gets, for each playable
+//! game of the repository (`examples/lantern-market` and the bundled
+//! Dreadnought TCG), its engine data built in memory as `cardsmith build`
+//! would write it.  `--data` reads another document instead.  A benchmark
+//! prints figures; it asserts nothing.
 //!
 //!     cargo bench --bench play
 //!     cargo bench --bench play -- --data out/my-game.json --games 50000
@@ -15,18 +14,28 @@ use cardsmith::engine::play::bots::{bot_rng, playout};
 use cardsmith::engine::play::{play_game, BotKind, Game, Seating, Table};
 use std::time::Instant;
 
-/// The target for random players on two cores.
-const TARGET_GAMES_PER_S: f64 = 5_000.0;
+/// The games played, each with its target for random players on every
+/// core, if it has one.
+const GAMES: &[(&str, Option<f64>)] =
+    &[("examples/lantern-market/cards", Some(5_000.0)), ("cards/dreadnought-tcg", None)];
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let option = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
     let games: u64 = option("--games").and_then(|g| g.parse().ok()).unwrap_or(20_000);
-    let (source, doc) = match option("--data") {
-        Some(path) => (path.clone(), read(&path)),
-        None => example(),
-    };
-    let table = Table::new(&doc, &Seating::default()).unwrap_or_else(|e| panic!("{source}: {e}"));
+    match option("--data") {
+        Some(path) => measure(&path, &read(&path), games, None),
+        None => {
+            for (folder, target) in GAMES {
+                let (source, doc) = built(folder);
+                measure(&source, &doc, games, *target);
+            }
+        }
+    }
+}
+
+fn measure(source: &str, doc: &Document, games: u64, target: Option<f64>) {
+    let table = Table::new(doc, &Seating::default()).unwrap_or_else(|e| panic!("{source}: {e}"));
     println!("from {source}");
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!(
@@ -48,10 +57,13 @@ fn main() {
         }
         println!("{name:<28} {one:>12.0} {all:>12.0} {decisions:>14.1}");
     }
-    let verdict = if all_random >= TARGET_GAMES_PER_S { "met" } else { "missed" };
-    println!("target: {TARGET_GAMES_PER_S:.0} random games/s on every core: {verdict}");
+    if let Some(target) = target {
+        let verdict = if all_random >= target { "met" } else { "missed" };
+        println!("target: {target:.0} random games/s on every core: {verdict}");
+    }
     playouts(&table);
     search_game(&table);
+    println!();
 }
 
 fn read(path: &str) -> Document {
@@ -59,11 +71,11 @@ fn read(path: &str) -> Document {
     Document::from_json(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
-/// The example game's engine data, built in memory, when its ruleset
-/// declares play; else the hand-written document of the same game.
-fn example() -> (String, Document) {
+/// The engine data of the game whose sources are in a folder of the
+/// repository, built in memory.
+fn built(folder: &str) -> (String, Document) {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let folder = root.join("examples/lantern-market/cards");
+    let folder = root.join(folder);
     let mut workspace = cardsmith::workspace::Workspace::new();
     let mut entries: Vec<_> =
         std::fs::read_dir(&folder).map(|d| d.flatten().map(|e| e.path()).collect()).unwrap_or_default();
@@ -82,8 +94,7 @@ fn example() -> (String, Document) {
             }
         }
     }
-    let path = root.join("tests/play/lantern-market.json").display().to_string();
-    (format!("{path} (the example's ruleset does not declare play yet)"), read(&path))
+    panic!("{}: no playable game is built from it", folder.display())
 }
 
 /// Games a second over `threads` threads, and the mean decisions a game.

@@ -437,7 +437,13 @@ fn a_game_of_whole_turns_plays_by_its_rules() {
 /// The example game's engine data, built in memory from its `.rules` and
 /// `.cards` files.
 fn example_document() -> Document {
-    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/lantern-market/cards");
+    built_document("examples/lantern-market/cards", "lantern-market.json")
+}
+
+/// A game's engine data, built in memory from the `.rules` and `.cards`
+/// files of a folder of the repository.
+fn built_document(folder: &str, name: &str) -> Document {
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
     let mut workspace = cardsmith::workspace::Workspace::new();
     let mut paths: Vec<_> = std::fs::read_dir(&folder).expect("the example").flatten().map(|e| e.path()).collect();
     paths.sort();
@@ -447,7 +453,7 @@ fn example_document() -> Document {
     }
     let outcome = workspace.check();
     let files = cardsmith::backend::json::build(&outcome.files, &outcome.project).expect("engine data");
-    let file = files.iter().find(|f| f.name == "lantern-market.json").expect("the game's document");
+    let file = files.iter().find(|f| f.name == name).expect("the game's document");
     Document::from_json(&file.contents).expect("engine data")
 }
 
@@ -575,5 +581,30 @@ fn bots_play_a_game_with_markers() {
             replay.apply(decision).expect("legal");
         }
         assert_eq!(replay.record(), record);
+    }
+}
+
+/// The bundled Dreadnought TCG plays from its rules: every bot's decision
+/// is legal when replayed, a seed gives one game, and games end by the
+/// game's own end (a player's casters without HP), not the round limit.
+#[test]
+fn the_bundled_tcg_plays_to_its_end_with_every_bot() {
+    let doc = built_document("cards/dreadnought-tcg", "dreadnought-tcg.json");
+    let table = table(&doc);
+    let lineups = [
+        [BotKind::Random, BotKind::Random],
+        [BotKind::Greedy(0), BotKind::Random],
+        [BotKind::Search { playouts: 4 }, BotKind::Greedy(0)],
+    ];
+    for (i, bots) in lineups.iter().enumerate() {
+        for seed in 0..if i == 2 { 1 } else { 10 } {
+            let (taken, record) = bot_game(&table, bots, seed);
+            let mut replay = Game::new(&table, seed);
+            for decision in &taken {
+                replay.apply(decision).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            }
+            assert_eq!(replay.record(), record);
+            assert_eq!(record.ended, cardsmith::engine::record::Ended::Condition, "seed {seed}: {record:?}");
+        }
     }
 }

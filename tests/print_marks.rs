@@ -124,8 +124,9 @@ fn every_role_mark_survives_gray_and_colour_blindness() {
             }
         }
     }
-    // Both Dreadnaught editions have four roles: six pairs, two simulations.
-    assert_eq!(compared, 24, "every bundled game with roles was compared");
+    // Both Dreadnaught editions have four roles, six pairs, and the TCG two
+    // roles, one pair: two simulations each.
+    assert_eq!(compared, 26, "every bundled game with roles was compared");
 }
 
 #[test]
