@@ -309,14 +309,16 @@ fn the_play_command_plays_bots_and_people() {
     assert!(text.starts_with("seed 4\n") && text.contains("rounds: "), "{text}");
     assert_eq!(play_command(&["--seed", "4", "--seat", "1=random", "--seat", "2=greedy"], "").stdout, bots.stdout);
 
-    // A person sees its own hand, not the other's, picks by number, and
-    // the end of the input ends the game.
+    // A person sees its own hand, not the other's, and picks by number;
+    // input that ends before the game does is an error, not a game played.
     let person = play_command(&["--seed", "4"], "x\n1\n");
     let text = String::from_utf8_lossy(&person.stdout);
-    assert!(person.status.success(), "{}", String::from_utf8_lossy(&person.stderr));
+    let errors = String::from_utf8_lossy(&person.stderr);
+    assert_eq!(person.status.code(), Some(2), "{errors}");
     assert!(text.contains("your decision:\n  1. ") && text.contains("a number from 1 to"), "{text}");
     assert!(text.contains("Hand (second): 5 cards") && text.contains("Hand (first): "), "{text}");
-    assert!(text.contains("the game ends here"), "{text}");
+    assert!(!text.contains("rounds: "), "{text}");
+    assert!(errors.contains("the input ended in round 1 before the game did: first had a decision"), "{errors}");
 
     // Plays chosen in secret stay secret until every seat has chosen.
     let second = play_command(&["--seed", "3", "--seat", "1=greedy", "--seat", "2=human"], "");

@@ -1,8 +1,8 @@
 //! `cardsmith play`: one game in the terminal, for any game whose ruleset
 //! declares play, from its engine data alone (built in memory, or read from
 //! `--data`).  Each seat is a person at this terminal or a bot; a person's
-//! decisions are numbered and read as numbers from standard input, and the
-//! end of the input ends the game.
+//! decisions are numbered and read as numbers from standard input; input
+//! that ends before the game does is an error (exit code 2).
 
 use super::engine_data;
 
@@ -106,8 +106,8 @@ fn play(table: &Table, players: &[Player], seed: u64) -> Result<ExitCode> {
             Player::Bot(kind) => choose(kind, &game, &mut rng),
             Player::Human => {
                 let Some(decision) = ask(&game, seat, &mut input)? else {
-                    super::stdout("\nthe game ends here: no more input\n")?;
-                    return Ok(ExitCode::SUCCESS);
+                    super::stdout("\n")?;
+                    return Err(input_ended(&game, seat));
                 };
                 Some(decision)
             }
@@ -125,6 +125,19 @@ fn play(table: &Table, players: &[Player], seed: u64) -> Result<ExitCode> {
         record.scores.iter().enumerate().map(|(s, n)| format!("{} {n}", table.seat_names[s])).collect();
     super::stdout(&format!("\nafter {} rounds: {} ({})\n", record.rounds, winner, scores.join(", ")))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The end of the input while a person was still to decide: the game was
+/// not played to its end, which a script feeding `play` must not take for
+/// a finished game.
+fn input_ended(game: &Game, seat: usize) -> miette::Report {
+    let table = game.table();
+    miette!(
+        help = "give one number a line for each decision, up to the end of the game",
+        "the input ended in round {} before the game did: {} had a decision to make",
+        game.round(),
+        table.seat_names[seat]
+    )
 }
 
 /// Prints what happened (the seats' secret plays once they are revealed).
