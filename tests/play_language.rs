@@ -43,3 +43,37 @@ fn an_action_that_puts_a_card_back_where_it_was_is_a_warning() {
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert!(stderr(&output).contains("takes a card from `field` and puts it back there"), "{}", stderr(&output));
 }
+
+/// `simulate --players N` seats that many, and the set-up's steps for that
+/// number are the ones played; `--supply` names the market every game uses
+/// where the set-up would draw one at random.
+#[test]
+fn simulate_seats_the_players_asked_for_with_the_supply_named() {
+    let game = repo().join("tests/play/bazaar");
+    let game = game.to_str().expect("utf-8");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut args = vec!["simulate", game, "--games", "40", "--seed", "2", "--players", "3"];
+    args.extend(["--supply", "Pearl Coast", "--format", "json", "-o", "r.json"]);
+    let output = cardsmith(&args, dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("r.json")).expect("report")).expect("json");
+    assert_eq!(report["settings"]["bots"].as_array().map(Vec::len), Some(3));
+    assert_eq!(report["settings"]["supply"], serde_json::json!(["Pearl Coast"]));
+    let cards = report["summary"]["cards"].as_object().expect("cards");
+    assert!(cards["Gold"]["games_acquired"].as_u64() > Some(0), "{cards:?}");
+    assert!(cards.get("Silk").is_none_or(|silk| silk["games_acquired"] == 0), "{cards:?}");
+
+    for (extra, message) in [
+        (&["--players", "5"][..], "is played by 2 to 4 players, not 5"),
+        (&["--players", "2", "--bot", "3=random"], "--bot or --deck names seat 3, and --players is 2"),
+        (&["--supply", "Trader's Purse"], "the set-up deals a shared zone decks of type market"),
+        (&["--supply", "Pearl Cost"], "did you mean `Pearl Coast`?"),
+    ] {
+        let mut args = vec!["simulate", game, "--games", "2", "--seed", "1"];
+        args.extend(extra);
+        let output = cardsmith(&args, dir.path());
+        assert_eq!(output.status.code(), Some(2), "{extra:?}");
+        assert!(stderr(&output).contains(message), "{extra:?}: {}", stderr(&output));
+    }
+}

@@ -45,6 +45,7 @@ fn settings(shard: Option<Shards>) -> Settings {
         bots: vec!["random".into(), "search:100".into()],
         decks: vec![None, None],
         matrix: Vec::new(),
+        supply: Vec::new(),
         shard,
     }
 }
@@ -213,6 +214,7 @@ fn a_shard_without_games_writes_an_empty_report_and_log() {
         bots: vec!["random".into(), "greedy:first".into(), "search:100".into()],
         decks: vec![Some("Red".into()), None, None],
         matrix: Vec::new(),
+        supply: Vec::new(),
         shard: Some(Shards { count: 4, parts: vec![3] }),
     };
     assert_eq!(report.settings, expected);

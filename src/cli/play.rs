@@ -36,6 +36,15 @@ pub struct Args {
     /// Who plays a seat: `--seat 2=search:500` (repeatable; seats from 1)
     #[arg(long = "seat", value_name = "N=KIND")]
     seats: Vec<String>,
+    /// How many play (default: the fewest players the game takes)
+    #[arg(long, value_name = "N")]
+    players: Option<usize>,
+    /// A seat's deck, by name: `--deck 2=Blue` (repeatable; seats from 1)
+    #[arg(long = "deck", value_name = "SEAT=DECK")]
+    decks: Vec<String>,
+    /// A deck for the set-up's steps on shared zones (a market, a supply), by name (repeatable)
+    #[arg(long = "supply", value_name = "DECK")]
+    supply: Vec<String>,
     /// How to print diagnostics when building
     #[arg(long, value_enum, default_value = "human")]
     message_format: super::DiagnosticFormat,
@@ -54,11 +63,31 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     };
     let parsed = engine_data::parsed(&documents)?;
     let document = &parsed[engine_data::playable(&parsed, args.game.as_deref())?];
-    let table = Table::new(document, &Seating::default())
+    let seating = seating(args)?;
+    let table = Table::new(document, &seating)
         .map_err(|e| miette!(help = "see the `play`, `does` and `means` declarations of docs/rulesets.md", "{e}"))?;
+    if seating.decks.len() > table.seats {
+        return Err(miette!("--deck names seat {}, and {} play", seating.decks.len(), table.seats));
+    }
     let players = players(&table, &args.seats)?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     play(&table, &players, seed)
+}
+
+/// The seats, their decks and the supply the options ask for.
+fn seating(args: &Args) -> Result<Seating> {
+    let mut seating = Seating { seats: args.players.unwrap_or(0), decks: Vec::new(), supply: args.supply.clone() };
+    for text in &args.decks {
+        let parsed = text.split_once('=').and_then(|(seat, deck)| Some((seat.trim().parse::<usize>().ok()?, deck)));
+        let Some((seat, deck)) = parsed.filter(|(seat, deck)| *seat >= 1 && !deck.is_empty()) else {
+            return Err(miette!(help = "write `--deck 2=NAME`, seats numbered from 1", "`{text}` names no seat"));
+        };
+        if seating.decks.len() < seat {
+            seating.decks.resize(seat, Vec::new());
+        }
+        seating.decks[seat - 1] = vec![deck.to_string()];
+    }
+    Ok(seating)
 }
 
 fn clock_seed() -> u64 {

@@ -577,6 +577,17 @@ impl Loader<'_> {
         ruleset.setup = Some(setup);
     }
 
+    /// `when players 3..4 { … }`: set-up steps done only for those numbers
+    /// of players.
+    pub(super) fn setup_when(&mut self, node: &Node, setup: &mut Setup) {
+        let players = super::setup::when_players(node, setup, self.diagnostics);
+        let before = setup.steps.len();
+        self.read_body(node, setup);
+        for step in &mut setup.steps[before..] {
+            step.players = players;
+        }
+    }
+
     /// A `zone` of the set-up.
     pub(super) fn zone(&mut self, node: &Node, setup: &mut Setup) {
         let Some(mut lines) = super::setup::open_zone(node, setup, self.diagnostics) else { return };

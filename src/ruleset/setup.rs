@@ -51,22 +51,61 @@ pub(super) fn open(node: &Node, ruleset: &Ruleset, out: &mut Vec<Diagnostic>) ->
         steps: Vec::new(),
         uses: Vec::new(),
         step_spans: Vec::new(),
+        when_spans: Vec::new(),
         span: node.head_span(),
     })
 }
 
 /// `players 2` or `players 2..4`.
 pub(super) fn players(line: &Node, setup: &mut Setup, out: &mut Vec<Diagnostic>) {
-    match line.values.as_slice() {
-        [v] => match v.kind {
-            ValueKind::Int(n) if n >= 1 => setup.players = Players { min: n, max: n },
-            ValueKind::Range { low, high: Some(high) } if low >= 1 && high >= low => {
-                setup.players = Players { min: low, max: high }
-            }
-            _ => out.push(bad(v.span, "expected a number of players", "write `players 2` or `players 2..4`")),
-        },
-        _ => out.push(bad(line.head_span(), "`players` takes one number", "write `players 2` or `players 2..4`")),
+    if let Some(players) = players_at(line, 0, out) {
+        setup.players = players;
     }
+}
+
+/// The number of players (`2`, `2..4`) a line writes from position `at`,
+/// its last value; `None` when reported.
+fn players_at(line: &Node, at: usize, out: &mut Vec<Diagnostic>) -> Option<Players> {
+    let help = if at == 0 {
+        "write `players 2` or `players 2..4`"
+    } else {
+        "write `when players 2 { … }` or `when players 3..4 { … }`"
+    };
+    match &line.values[at.min(line.values.len())..] {
+        [v] => match v.kind {
+            ValueKind::Int(n) if n >= 1 => Some(Players { min: n, max: n }),
+            ValueKind::Range { low, high: Some(high) } if low >= 1 && high >= low => {
+                Some(Players { min: low, max: high })
+            }
+            _ => {
+                out.push(bad(v.span, "expected a number of players", help));
+                None
+            }
+        },
+        _ => {
+            out.push(bad(line.head_span(), "`players` takes one number", help));
+            None
+        }
+    }
+}
+
+/// The players of a `when players 3..4 { … }` block, noted to be checked
+/// against the game's once the set-up is read; `None` when reported.
+pub(super) fn when_players(line: &Node, setup: &mut Setup, out: &mut Vec<Diagnostic>) -> Option<Players> {
+    if ident_at(line, 0) != Some("players") {
+        let at = line.values.first().map_or(line.head_span(), |v| v.span);
+        out.push(bad(
+            at,
+            "a set-up's `when` names a number of players",
+            "write `when players 3..4 { deal 5 from draw-deck to hand }`",
+        ));
+        return None;
+    }
+    let players = players_at(line, 1, out)?;
+    let span = line.values.first().zip(line.values.last()).and_then(|(a, b)| a.span.to(b.span));
+    let span = span.unwrap_or(line.head_span());
+    setup.when_spans.push((players, span));
+    Some(players)
 }
 
 pub(super) fn counter(line: &Node, setup: &mut Setup, out: &mut Vec<Diagnostic>) {
@@ -261,7 +300,7 @@ pub(super) fn step(line: &Node, form: StepForm, written: &str, setup: &mut Setup
     let mut reader = StepReader { line, uses: &mut setup.uses };
     match form(&mut reader) {
         Some(step) => {
-            setup.steps.push(step);
+            setup.steps.push(SetupStep { step, players: None });
             setup.step_spans.push(line.span);
         }
         None => out.push(bad(
@@ -309,16 +348,17 @@ impl StepReader<'_> {
         (self.len() == 1).then(|| self.name(0, Wanted::Zone)).flatten()
     }
 
-    /// `decks TYPE… to ZONE [set-aside ZONE]`
+    /// `decks TYPE… to ZONE [set-aside ZONE] [random]`
     fn decks(&mut self) -> Option<Step> {
         let to = self.position("to")?;
-        let set_aside = match self.len() - to {
+        let random = self.len() > to + 2 && self.word(self.len() - 1, "random");
+        let set_aside = match self.len() - to - usize::from(random) {
             2 => None,
             4 if self.word(to + 2, "set-aside") => Some(self.name(to + 3, Wanted::Zone)?),
             _ => return None,
         };
         let deck_types = self.names(to, Wanted::DeckType)?;
-        Some(Step::Decks { deck_types, to: self.name(to + 1, Wanted::Zone)?, set_aside })
+        Some(Step::Decks { deck_types, to: self.name(to + 1, Wanted::Zone)?, set_aside, random })
     }
 
     /// `place KIND… from ZONE to ZONE`
@@ -390,8 +430,22 @@ pub(super) fn check(ruleset: &Ruleset, out: &mut Vec<Diagnostic>) {
             );
         }
     }
+    for &(players, span) in &setup.when_spans {
+        if !(setup.players.holds(players.min) && setup.players.holds(players.max)) {
+            let (min, max) = (setup.players.min, setup.players.max);
+            let game = if min == max { format!("{min}") } else { format!("{min} to {max}") };
+            out.push(
+                Diagnostic::error(
+                    &codes::BAD_SETUP,
+                    format!("these steps are for {}, and the game takes {game} players", shown(players)),
+                )
+                .primary(span, "outside the set-up's `players`")
+                .help(format!("name numbers of players within {min}..{max}, or widen the set-up's `players`")),
+            );
+        }
+    }
     for (step, span) in setup.steps.iter().zip(&setup.step_spans) {
-        let Step::Deal { count: Count::Cards(count), to, .. } = step else { continue };
+        let Step::Deal { count: Count::Cards(count), to, .. } = &step.step else { continue };
         let zone = setup.zones.iter().find(|z| &z.id == to);
         if let Some(limit) = zone.and_then(|z| z.limit).filter(|limit| count > limit) {
             out.push(
@@ -400,6 +454,15 @@ pub(super) fn check(ruleset: &Ruleset, out: &mut Vec<Diagnostic>) {
                     .help(format!("deal at most {limit}, or raise the zone's `limit`")),
             );
         }
+    }
+}
+
+/// `3 players` or `3 to 4 players`.
+fn shown(players: Players) -> String {
+    if players.min == players.max {
+        format!("{} players", players.min)
+    } else {
+        format!("{} to {} players", players.min, players.max)
     }
 }
 

@@ -176,10 +176,28 @@ pub(crate) struct StateDef {
 
 /// A set-up step with its zones resolved to slots.
 pub(crate) enum SetupOp {
-    Put { slot: usize, cards: Vec<u16> },
-    Shuffle { slot: usize },
-    Deal { count: usize, from: usize, to: usize },
-    Place { kinds: Vec<u16>, from: usize, to: usize },
+    Put {
+        slot: usize,
+        cards: Vec<u16>,
+    },
+    /// Puts one of these lists of cards, drawn at random for the game.
+    PutOneOf {
+        slot: usize,
+        options: Vec<Vec<u16>>,
+    },
+    Shuffle {
+        slot: usize,
+    },
+    Deal {
+        count: usize,
+        from: usize,
+        to: usize,
+    },
+    Place {
+        kinds: Vec<u16>,
+        from: usize,
+        to: usize,
+    },
 }
 
 /// A document indexed for play.
@@ -920,20 +938,27 @@ impl<'d> Builder<'d> {
         self.seat_decks_dealt(seating)?;
         let mut out = Vec::new();
         let mut instances: Vec<u16> = Vec::new();
-        for step in &self.setup.steps {
-            match step {
-                SetupStep::Decks { deck_types, to, .. } => {
+        for step in self.setup.steps.iter().filter(|s| s.done_for(self.seats)) {
+            match &step.step {
+                SetupStep::Decks { deck_types, to, random, .. } => {
+                    let shared = self.zones[self.zone(to, "decks")? as usize].shared;
                     for (seat, slot) in self.slots(to, "decks")?.into_iter().enumerate() {
-                        let shared = self.zones[self.zone(to, "decks")? as usize].shared;
-                        let mut cards = Vec::new();
+                        let chosen = if shared { Some(&seating.supply) } else { seating.decks.get(seat) };
                         for deck_type in deck_types {
-                            let chosen = if shared { None } else { seating.decks.get(seat) };
-                            for card in self.deck_cards(deck_type, chosen)? {
-                                cards.push(u16::try_from(instances.len()).map_err(|_| too_many())?);
-                                instances.push(card);
+                            let mut options = Vec::new();
+                            for deck in self.decks_of(deck_type, chosen, *random)? {
+                                let mut cards = Vec::new();
+                                for card in self.deck_cards(deck)? {
+                                    cards.push(u16::try_from(instances.len()).map_err(|_| too_many())?);
+                                    instances.push(card);
+                                }
+                                options.push(cards);
                             }
+                            out.push(match options.len() {
+                                1 => SetupOp::Put { slot, cards: options.swap_remove(0) },
+                                _ => SetupOp::PutOneOf { slot, options },
+                            });
                         }
-                        out.push(SetupOp::Put { slot, cards });
                     }
                 }
                 SetupStep::Shuffle { zone } => {
@@ -979,27 +1004,31 @@ impl<'d> Builder<'d> {
         Ok(())
     }
 
-    /// The cards of the deck of this type a seat brings (by name), else of
-    /// the document's first deck of the type (a deck's list already holds
-    /// the decks it includes).
-    /// Refuses a deck given to a seat that no set-up step deals a seat: one
-    /// of another type would be left out without a word.
+    /// Refuses a deck given to a seat (or the supply) that no set-up step
+    /// deals a seat (or a shared zone): one of another type would be left
+    /// out without a word.
     fn seat_decks_dealt(&self, seating: &Seating) -> Result<(), PlayError> {
-        let mut dealt: Vec<&str> = Vec::new();
-        for step in &self.setup.steps {
-            if let SetupStep::Decks { deck_types, to, .. } = step {
+        let (mut dealt, mut supplied): (Vec<&str>, Vec<&str>) = (Vec::new(), Vec::new());
+        for step in self.setup.steps.iter().filter(|s| s.done_for(self.seats)) {
+            if let SetupStep::Decks { deck_types, to, .. } = &step.step {
                 let shared = self.zones[self.zone(to, "decks")? as usize].shared;
-                dealt.extend(deck_types.iter().filter(|_| !shared).map(String::as_str));
+                let types = deck_types.iter().map(String::as_str);
+                if shared {
+                    supplied.extend(types)
+                } else {
+                    dealt.extend(types)
+                }
             }
         }
-        for name in seating.decks.iter().flatten() {
+        let given = seating.decks.iter().flatten().map(|n| (n, &dealt, "a seat"));
+        for (name, dealt, whom) in given.chain(seating.supply.iter().map(|n| (n, &supplied, "a shared zone"))) {
             let Some(deck) = self.doc.decks.iter().find(|d| &d.name == name) else {
                 return Err(PlayError(format!("no deck is named `{name}`")));
             };
             if !dealt.contains(&deck.deck_type.as_str()) {
                 let types = if dealt.is_empty() { "none".to_string() } else { dealt.join(", ") };
                 return Err(PlayError(format!(
-                    "deck `{name}` is of type `{}`, and the set-up deals a seat decks of type {types}",
+                    "deck `{name}` is of type `{}`, and the set-up deals {whom} decks of type {types}",
                     deck.deck_type
                 )));
             }
@@ -1007,13 +1036,32 @@ impl<'d> Builder<'d> {
         Ok(())
     }
 
-    fn deck_cards(&self, deck_type: &str, chosen: Option<&Vec<String>>) -> Result<Vec<u16>, PlayError> {
+    /// The decks a step puts in a zone for one seat (or the table): the one
+    /// named of the type, else every deck of the type for a step that draws
+    /// one at random, else the first.
+    fn decks_of(
+        &self,
+        deck_type: &str,
+        chosen: Option<&Vec<String>>,
+        random: bool,
+    ) -> Result<Vec<&'d data::Deck>, PlayError> {
         let doc = self.doc;
         let of_type = |d: &&data::Deck| d.deck_type == deck_type;
-        let named = chosen.and_then(|names| doc.decks.iter().filter(of_type).find(|d| names.contains(&d.name)));
-        let Some(deck) = named.or_else(|| doc.decks.iter().find(of_type)) else {
+        if let Some(named) = chosen.and_then(|names| doc.decks.iter().filter(of_type).find(|d| names.contains(&d.name)))
+        {
+            return Ok(vec![named]);
+        }
+        let all: Vec<&data::Deck> =
+            doc.decks.iter().filter(of_type).take(if random { usize::MAX } else { 1 }).collect();
+        if all.is_empty() {
             return Err(PlayError(format!("the set-up deals decks of type `{deck_type}`, and there is none")));
-        };
+        }
+        Ok(all)
+    }
+
+    /// A deck's cards (its list already holds the decks it includes).
+    fn deck_cards(&self, deck: &data::Deck) -> Result<Vec<u16>, PlayError> {
+        let doc = self.doc;
         let mut cards = Vec::new();
         for entry in &deck.cards {
             let Some(c) = doc.cards.iter().position(|c| c.name == entry.card) else {

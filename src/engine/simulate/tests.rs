@@ -54,6 +54,7 @@ fn settings() -> Settings {
         bots: vec!["random".into(), "greedy:first".into()],
         decks: vec![None, None],
         matrix: Vec::new(),
+        supply: Vec::new(),
         shard: None,
     }
 }
