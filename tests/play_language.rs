@@ -80,3 +80,32 @@ fn simulate_seats_the_players_asked_for_with_the_supply_named() {
         assert!(stderr(&output).contains(message), "{extra:?}: {}", stderr(&output));
     }
 }
+
+/// `play --players N` seats that many, with the decks and supply named;
+/// a seat or deck the game cannot take is refused before any play.
+#[test]
+fn play_seats_the_players_asked_for() {
+    let game = repo().join("tests/play/bazaar");
+    let game = game.to_str().expect("utf-8");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut args = vec!["play", game, "--seed", "5", "--players", "3", "--supply", "Pearl Coast"];
+    args.extend(["--seat", "1=random", "--seat", "2=random", "--seat", "3=random"]);
+    let output = cardsmith(&args, dir.path());
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(text.contains("player 3") && !text.contains("player 4"), "{text}");
+    assert!(text.contains("restocks Market Row") && !text.contains("Silk"), "{text}");
+
+    for (extra, message) in [
+        (&["--players", "5"][..], "played by 2 to 4 players"),
+        (&["--deck", "3=Trader's Purse"], "--deck names seat 3, and 2 play"),
+        (&["--deck", "1=Pearl Coast"], "the set-up deals a seat decks of type purse"),
+        (&["--supply", "Silk Road"], "no deck is named `Silk Road`"),
+    ] {
+        let mut args = vec!["play", game, "--seed", "1"];
+        args.extend(extra);
+        let output = cardsmith(&args, dir.path());
+        assert_eq!(output.status.code(), Some(2), "{extra:?}");
+        assert!(stderr(&output).contains(message), "{extra:?}: {}", stderr(&output));
+    }
+}
