@@ -476,6 +476,7 @@ setup {
   deal 5 from trade-deck to trade-row
   when players 2 { deal 5 from draw to hand }
   when players 3..4 { deal 4 from draw to hand }
+  when players 4 { limit trade-row 6 }
 }
 "#,
     )
@@ -518,6 +519,10 @@ setup {
     assert_eq!(
         steps[6],
         serde_json::json!({"do": "deal", "count": 4, "from": "draw", "to": "hand", "players": {"min": 3, "max": 4}})
+    );
+    assert_eq!(
+        setup["limits"],
+        serde_json::json!([{"zone": "trade-row", "limit": 6, "players": {"min": 4, "max": 4}}])
     );
     let mimic = document["cards"].as_array().expect("cards").iter().find(|c| c["name"] == "Mimic").expect("Mimic");
     assert_eq!(

@@ -482,7 +482,8 @@ fn market_drawn(table: &Table, seed: u64) -> &'static str {
 
 /// A set-up step in `when players …` is done only when that many play:
 /// Bazaar deals five cards to each of two players, three to each of three
-/// or four.
+/// or four, and its market row holds four cards for four players, three
+/// otherwise.
 #[test]
 fn a_set_up_deals_by_the_number_of_players() {
     let doc = built_document("tests/play/bazaar/cards", "bazaar");
@@ -494,6 +495,8 @@ fn a_set_up_deals_by_the_number_of_players() {
             let hands = dealt(&table, "hand", seed);
             assert!(hands[1..].iter().all(|&n| n == hand), "{players} players: {hands:?}");
             assert!(hands[0] == hand || hands[0] == hand - 1, "{players} players: {hands:?}");
+            let row = if players == 4 { 4 } else { 3 };
+            assert_eq!(dealt(&table, "market-row", seed), vec![row; players], "{players} players");
         }
     }
     let refused = Table::new(&doc, &Seating::new(5)).err().expect("five players refused");

@@ -143,6 +143,18 @@ pub struct Setup {
     pub markers: Vec<semantics::Marker>,
     #[serde(default)]
     pub steps: Vec<SetupStepAt>,
+    /// Zone limits for some numbers of players, in place of the zone's.
+    #[serde(default)]
+    pub limits: Vec<ZoneLimit>,
+}
+
+/// The most cards `zone` holds when a number of players within `players`
+/// play.
+#[derive(Debug, Deserialize)]
+pub struct ZoneLimit {
+    pub zone: String,
+    pub limit: i64,
+    pub players: Players,
 }
 
 /// A set-up step and the numbers of players it is done for: every number

@@ -1271,12 +1271,22 @@ const MULLIGAN_STEP: Line<Setup> = Line {
     read: |l, n, s| setup::step(n, setup::MULLIGAN, l.values(), s, l.diagnostics),
 };
 
+const LIMIT_STEP: Line<Setup> = Line {
+    about: setup_step(
+        "limit",
+        "ZONE N",
+        "The zone holds at most N cards when that many play, in place of its own `limit`.",
+        "limit market-row 4",
+    ),
+    read: |l, n, s| setup::zone_limit(n, s, l.diagnostics),
+};
+
 /// The block of a set-up's `when players …`.
 pub static SETUP_STEPS: Block<Setup> = Block {
     place: "a set-up's `when`",
     language: "the set-up language",
     code: &codes::BAD_SETUP,
-    lines: &[DECKS_STEP, PLACE_STEP, SHUFFLE_STEP, DEAL_STEP, ADD_STEP, MULLIGAN_STEP],
+    lines: &[DECKS_STEP, PLACE_STEP, SHUFFLE_STEP, DEAL_STEP, ADD_STEP, MULLIGAN_STEP, LIMIT_STEP],
     schema: None,
 };
 

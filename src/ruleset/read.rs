@@ -581,10 +581,13 @@ impl Loader<'_> {
     /// of players.
     pub(super) fn setup_when(&mut self, node: &Node, setup: &mut Setup) {
         let players = super::setup::when_players(node, setup, self.diagnostics);
-        let before = setup.steps.len();
+        let (before, limits) = (setup.steps.len(), setup.limits.len());
         self.read_body(node, setup);
         for step in &mut setup.steps[before..] {
             step.players = players;
+        }
+        for limit in &mut setup.limits[limits..] {
+            limit.players = players.unwrap_or(limit.players);
         }
     }
 

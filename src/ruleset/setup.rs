@@ -49,8 +49,10 @@ pub(super) fn open(node: &Node, ruleset: &Ruleset, out: &mut Vec<Diagnostic>) ->
         counters: Vec::new(),
         zones: Vec::new(),
         steps: Vec::new(),
+        limits: Vec::new(),
         uses: Vec::new(),
         step_spans: Vec::new(),
+        limit_spans: Vec::new(),
         when_spans: Vec::new(),
         span: node.head_span(),
     })
@@ -284,6 +286,21 @@ pub(super) fn refill(item: &Node, lines: &mut ZoneLines, out: &mut Vec<Diagnosti
     }
 }
 
+/// `limit ZONE N` in a `when players …` block; its players are the
+/// block's, given once the block is read.
+pub(super) fn zone_limit(line: &Node, setup: &mut Setup, out: &mut Vec<Diagnostic>) {
+    let help = "write `limit market-row 4`: a zone and the most cards it holds";
+    match line.values.as_slice() {
+        [Value { kind: ValueKind::Ident(zone), span }, Value { kind: ValueKind::Int(limit), .. }] if *limit >= 1 => {
+            setup.uses.push(NameUse { what: Wanted::Zone, name: zone.clone(), span: *span });
+            let players = Players { min: 0, max: 0 };
+            setup.limits.push(ZoneLimit { zone: zone.clone(), limit: *limit, players });
+            setup.limit_spans.push(line.span);
+        }
+        _ => out.push(bad(line.head_span(), "`limit` takes a zone and a number of cards, at least 1", help)),
+    }
+}
+
 /// How one step line reads its words.
 pub(super) type StepForm = fn(&mut StepReader<'_>) -> Option<Step>;
 
@@ -444,14 +461,52 @@ pub(super) fn check(ruleset: &Ruleset, out: &mut Vec<Diagnostic>) {
             );
         }
     }
+    check_limits(setup, out);
     for (step, span) in setup.steps.iter().zip(&setup.step_spans) {
         let Step::Deal { count: Count::Cards(count), to, .. } = &step.step else { continue };
-        let zone = setup.zones.iter().find(|z| &z.id == to);
-        if let Some(limit) = zone.and_then(|z| z.limit).filter(|limit| count > limit) {
+        // The tightest limit the zone has for a number of players the deal
+        // is done for.
+        let counts = step.players.unwrap_or(setup.players);
+        let tightest = (counts.min.max(setup.players.min)..=counts.max.min(setup.players.max).min(counts.min + 64))
+            .filter_map(|n| zone_limit_for(setup, to, n))
+            .min();
+        if let Some((limit, by_players)) = tightest.filter(|(limit, _)| count > limit) {
+            let with = by_players.map_or(String::new(), |n| format!(" with {n} players"));
+            let which = if by_players.is_some() { "its `limit` for that number" } else { "the zone's `limit`" };
             out.push(
                 Diagnostic::error(&codes::BAD_SETUP, format!("dealing {count} cards overfills `{to}`"))
-                    .primary(*span, format!("`{to}` holds at most {limit} cards"))
-                    .help(format!("deal at most {limit}, or raise the zone's `limit`")),
+                    .primary(*span, format!("`{to}` holds at most {limit} cards{with}"))
+                    .help(format!("deal at most {limit}, or raise {which}")),
+            );
+        }
+    }
+}
+
+/// The most cards a zone holds when `players` play, and whether a `limit`
+/// for that number says so (`Some(players)`) or the zone's own.
+fn zone_limit_for(setup: &Setup, zone: &str, players: i64) -> Option<(i64, Option<i64>)> {
+    let by_players = setup.limits.iter().find(|l| l.zone == zone && l.players.holds(players));
+    match by_players {
+        Some(limit) => Some((limit.limit, Some(players))),
+        None => setup.zones.iter().find(|z| z.id == zone).and_then(|z| z.limit).map(|l| (l, None)),
+    }
+}
+
+/// Reports two limits of one zone for the same number of players.
+fn check_limits(setup: &Setup, out: &mut Vec<Diagnostic>) {
+    for (i, (limit, span)) in setup.limits.iter().zip(&setup.limit_spans).enumerate() {
+        let earlier = setup.limits[..i].iter().zip(&setup.limit_spans).find(|(other, _)| {
+            other.zone == limit.zone && other.players.min <= limit.players.max && limit.players.min <= other.players.max
+        });
+        if let Some((_, first)) = earlier {
+            out.push(
+                Diagnostic::error(
+                    &codes::BAD_SETUP,
+                    format!("`{}` is given two limits for one number of players", limit.zone),
+                )
+                .primary(*span, "limited again here")
+                .secondary(*first, "first limited here")
+                .help("give each number of players one `limit` of the zone"),
             );
         }
     }

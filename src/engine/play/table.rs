@@ -421,6 +421,12 @@ impl<'d> Builder<'d> {
             });
             base += if shared { 1 } else { self.seats };
         }
+        for limit in &self.setup.limits {
+            if (limit.players.min..=limit.players.max).contains(&(self.seats as i64)) {
+                let z = self.zone(&limit.zone, "limit")? as usize;
+                self.zones[z].limit = Some(usize::try_from(limit.limit.max(0)).unwrap_or(usize::MAX));
+            }
+        }
         for (i, zone) in self.setup.zones.iter().enumerate() {
             let reshuffle = zone.reshuffle.as_deref().map(|z| self.zone(z, &zone.id)).transpose()?;
             let restock = zone.restock.as_deref().map(|z| self.zone(z, &zone.id)).transpose()?;

@@ -21,12 +21,19 @@ pub struct Setup {
     pub zones: Vec<Zone>,
     /// What is done, in order, before the first turn.
     pub steps: Vec<SetupStep>,
+    /// Zone limits that hold for some numbers of players in place of the
+    /// zone's own (`when players 2 { limit market-row 4 }`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub limits: Vec<ZoneLimit>,
     /// Names the lines use, checked once the ruleset is read.
     #[serde(skip)]
     pub(in crate::ruleset) uses: Vec<NameUse>,
     /// Where each step is written, in the order of `steps`.
     #[serde(skip)]
     pub(in crate::ruleset) step_spans: Vec<Span>,
+    /// Where each of `limits` is written.
+    #[serde(skip)]
+    pub(in crate::ruleset) limit_spans: Vec<Span>,
     /// Each `when players …` block: the players it names and where.
     #[serde(skip)]
     pub(in crate::ruleset) when_spans: Vec<(Players, Span)>,
@@ -46,6 +53,15 @@ impl Players {
     pub fn holds(self, count: i64) -> bool {
         (self.min..=self.max).contains(&count)
     }
+}
+
+/// `limit ZONE N` in a `when players …` block: the zone holds at most
+/// `limit` cards when that many play.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ZoneLimit {
+    pub zone: String,
+    pub limit: i64,
+    pub players: Players,
 }
 
 /// One step of the set-up, and the numbers of players it is done for
