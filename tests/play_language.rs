@@ -66,6 +66,8 @@ fn simulate_seats_the_players_asked_for_with_the_supply_named() {
     // Every card of the decks in play has its row, bought or not.
     let names: Vec<&str> = cards.keys().map(String::as_str).collect();
     assert_eq!(names, ["Amber", "Copper", "Gold", "Pearl", "Spice"], "{cards:?}");
+    let text = cardsmith(&args[..args.len() - 4], dir.path());
+    assert!(String::from_utf8_lossy(&text.stdout).contains("\nsupply: Pearl Coast\n"), "{}", stderr(&text));
 
     for (extra, message) in [
         (&["--players", "5"][..], "is played by 2 to 4 players, not 5"),
