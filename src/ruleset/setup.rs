@@ -5,15 +5,20 @@
 //!
 //! ```text
 //! setup {
-//!   players 2
+//!   players 2..4
 //!   counter hp "HP" 24
 //!   zone draw-deck "Draw Deck" { owner each; visibility hidden; ordered }
 //!   zone hand "Hand" { owner each; visibility private; limit 7 }
 //!   decks draw to draw-deck
 //!   shuffle draw-deck
-//!   deal 6 from draw-deck to hand
+//!   when players 2 { deal 6 from draw-deck to hand }
+//!   when players 3..4 { limit hand 5; deal 5 from draw-deck to hand }
 //! }
 //! ```
+//!
+//! The steps and zone limits in a `when players` block hold only for those
+//! numbers of players; a `decks` step ending in `random` has an engine draw
+//! one deck of each type for each game.
 //!
 //! Lines are read where they stand; the names they use (zones, kinds, deck
 //! types) are checked once the whole ruleset is read ([`check`]).
