@@ -470,11 +470,13 @@ setup {
   zone trade-deck "Trade Deck" { owner shared; visibility hidden; ordered }
   zone trade-row "Trade Row" { owner shared; visibility public; limit 5; holds ship }
   decks starter to draw
-  decks market to trade-deck
+  decks market to trade-deck random
   shuffle draw
   shuffle trade-deck
   deal 5 from trade-deck to trade-row
-  deal 5 from draw to hand
+  when players 2 { deal 5 from draw to hand }
+  when players 3..4 { deal 4 from draw to hand }
+  when players 4 { limit trade-row 6 }
 }
 "#,
     )
@@ -506,7 +508,22 @@ setup {
         .filter(|s| s["do"] == "deal")
         .map(|s| (&s["count"], s["to"].as_str().unwrap_or("")))
         .collect();
-    assert_eq!(deals, vec![(&5.into(), "trade-row"), (&5.into(), "hand")]);
+    assert_eq!(deals, vec![(&5.into(), "trade-row"), (&5.into(), "hand"), (&4.into(), "hand")]);
+    let steps = setup["steps"].as_array().expect("steps");
+    assert_eq!(
+        steps[1],
+        serde_json::json!({"do": "decks", "deck_types": ["market"], "to": "trade-deck", "random": true})
+    );
+    assert_eq!(steps[0].get("random"), None, "a step without `random` does not say it");
+    assert_eq!(steps[4].get("players"), None, "a step for any number of players does not say it");
+    assert_eq!(
+        steps[6],
+        serde_json::json!({"do": "deal", "count": 4, "from": "draw", "to": "hand", "players": {"min": 3, "max": 4}})
+    );
+    assert_eq!(
+        setup["limits"],
+        serde_json::json!([{"zone": "trade-row", "limit": 6, "players": {"min": 4, "max": 4}}])
+    );
     let mimic = document["cards"].as_array().expect("cards").iter().find(|c| c["name"] == "Mimic").expect("Mimic");
     assert_eq!(
         mimic["body"]["fields"][0]["values"][0],

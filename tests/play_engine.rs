@@ -58,7 +58,7 @@ fn an_opening_hand_holds_a_card_as_often_as_the_odds_say() {
 #[test]
 fn a_shuffle_gives_every_order_alike() {
     let doc = document("opening-hand");
-    let seating = Seating { seats: 1, decks: vec![vec!["Three".to_string()]] };
+    let seating = Seating { seats: 1, decks: vec![vec!["Three".to_string()]], supply: Vec::new() };
     let table = Table::new(&doc, &seating).expect("playable");
     let hand = table.zones.iter().position(|z| z.id == "hand").expect("a hand");
     let orders = [
@@ -309,14 +309,16 @@ fn the_play_command_plays_bots_and_people() {
     assert!(text.starts_with("seed 4\n") && text.contains("rounds: "), "{text}");
     assert_eq!(play_command(&["--seed", "4", "--seat", "1=random", "--seat", "2=greedy"], "").stdout, bots.stdout);
 
-    // A person sees its own hand, not the other's, picks by number, and
-    // the end of the input ends the game.
+    // A person sees its own hand, not the other's, and picks by number;
+    // input that ends before the game does is an error, not a game played.
     let person = play_command(&["--seed", "4"], "x\n1\n");
     let text = String::from_utf8_lossy(&person.stdout);
-    assert!(person.status.success(), "{}", String::from_utf8_lossy(&person.stderr));
+    let errors = String::from_utf8_lossy(&person.stderr);
+    assert_eq!(person.status.code(), Some(2), "{errors}");
     assert!(text.contains("your decision:\n  1. ") && text.contains("a number from 1 to"), "{text}");
     assert!(text.contains("Hand (second): 5 cards") && text.contains("Hand (first): "), "{text}");
-    assert!(text.contains("the game ends here"), "{text}");
+    assert!(!text.contains("rounds: "), "{text}");
+    assert!(errors.contains("the input ended in round 1 before the game did: first had a decision"), "{errors}");
 
     // Plays chosen in secret stay secret until every seat has chosen.
     let second = play_command(&["--seed", "3", "--seat", "1=greedy", "--seat", "2=human"], "");
@@ -437,15 +439,15 @@ fn a_game_of_whole_turns_plays_by_its_rules() {
 /// The example game's engine data, built in memory from its `.rules` and
 /// `.cards` files.
 fn example_document() -> Document {
-    built_document("examples/lantern-market/cards", "lantern-market.json")
+    built_document("examples/lantern-market/cards", "lantern-market")
 }
 
-/// A game's engine data, built in memory from the `.rules` and `.cards`
-/// files of a folder of the repository.
+/// The engine data of the game `name` whose sources are in `folder`,
+/// built in memory.
 fn built_document(folder: &str, name: &str) -> Document {
     let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
     let mut workspace = cardsmith::workspace::Workspace::new();
-    let mut paths: Vec<_> = std::fs::read_dir(&folder).expect("the example").flatten().map(|e| e.path()).collect();
+    let mut paths: Vec<_> = std::fs::read_dir(&folder).expect("the game").flatten().map(|e| e.path()).collect();
     paths.sort();
     for path in paths {
         let text = std::fs::read_to_string(&path).expect("a source file");
@@ -453,8 +455,70 @@ fn built_document(folder: &str, name: &str) -> Document {
     }
     let outcome = workspace.check();
     let files = cardsmith::backend::json::build(&outcome.files, &outcome.project).expect("engine data");
-    let file = files.iter().find(|f| f.name == name).expect("the game's document");
+    let file = files.iter().find(|f| f.name == format!("{name}.json")).expect("the game's document");
     Document::from_json(&file.contents).expect("engine data")
+}
+
+/// The cards of `zone` of each seat when the first decision is asked for.
+fn dealt(table: &Table, zone: &str, seed: u64) -> Vec<usize> {
+    let game = Game::new(table, seed);
+    let z = table.zones.iter().position(|d| d.id == zone).expect("the zone");
+    (0..table.seats).map(|seat| game.zone_len(z, seat)).collect()
+}
+
+/// The market a game of Bazaar drew: the name of the deck whose cards
+/// restocked the row.
+fn market_drawn(table: &Table, seed: u64) -> &'static str {
+    let mut game = Game::with_log(table, seed);
+    let log = game.take_log();
+    let row: Vec<&str> = log.iter().filter_map(|line| line.trim().strip_suffix(" restocks Market Row")).collect();
+    let pearl = row.iter().filter(|card| ["Gold", "Pearl", "Amber"].contains(card)).count();
+    match pearl {
+        3 => "Pearl Coast",
+        0 => "Spice Road",
+        _ => panic!("a row of both markets: {row:?}"),
+    }
+}
+
+/// A set-up step in `when players …` is done only when that many play:
+/// Bazaar deals five cards to each of two players, three to each of three
+/// or four, and its market row holds four cards for four players, three
+/// otherwise.
+#[test]
+fn a_set_up_deals_by_the_number_of_players() {
+    let doc = built_document("tests/play/bazaar/cards", "bazaar");
+    for (players, hand) in [(2, 5), (3, 3), (4, 3)] {
+        let table = Table::new(&doc, &Seating::new(players)).expect("playable");
+        assert_eq!(table.seats, players);
+        for seed in 0..5 {
+            // The first seat to act may already have used a card.
+            let hands = dealt(&table, "hand", seed);
+            assert!(hands[1..].iter().all(|&n| n == hand), "{players} players: {hands:?}");
+            assert!(hands[0] == hand || hands[0] == hand - 1, "{players} players: {hands:?}");
+            let row = if players == 4 { 4 } else { 3 };
+            assert_eq!(dealt(&table, "market-row", seed), vec![row; players], "{players} players");
+        }
+    }
+    let refused = Table::new(&doc, &Seating::new(5)).err().expect("five players refused");
+    assert!(refused.0.contains("played by 2 to 4 players"), "{refused}");
+}
+
+/// `decks market to market-deck random` draws one market deck for each
+/// game, each about as often; a supply named for the game is always used.
+#[test]
+fn a_supply_is_drawn_at_random_or_named() {
+    let doc = built_document("tests/play/bazaar/cards", "bazaar");
+    let table = Table::new(&doc, &Seating::new(2)).expect("playable");
+    let pearl = (0..200).filter(|&seed| market_drawn(&table, seed) == "Pearl Coast").count();
+    assert!((70..=130).contains(&pearl), "Pearl Coast drawn in {pearl} of 200 games");
+    for named in ["Pearl Coast", "Spice Road"] {
+        let seating = Seating { seats: 3, decks: Vec::new(), supply: vec![named.to_string()] };
+        let table = Table::new(&doc, &seating).expect("playable");
+        assert!((0..30).all(|seed| market_drawn(&table, seed) == named), "{named}");
+    }
+    let purse = Seating { seats: 2, decks: Vec::new(), supply: vec!["Trader's Purse".to_string()] };
+    let refused = Table::new(&doc, &purse).err().expect("a purse is no supply");
+    assert!(refused.0.contains("the set-up deals a shared zone decks of type market"), "{refused}");
 }
 
 /// The example game, from its rules as the compiler reads them, plays
@@ -589,7 +653,7 @@ fn bots_play_a_game_with_markers() {
 /// game's own end (a player's casters without HP), not the round limit.
 #[test]
 fn the_bundled_tcg_plays_to_its_end_with_every_bot() {
-    let doc = built_document("cards/dreadnought-tcg", "dreadnought-tcg.json");
+    let doc = built_document("cards/dreadnought-tcg", "dreadnought-tcg");
     let table = table(&doc);
     let lineups = [
         [BotKind::Random, BotKind::Random],

@@ -94,3 +94,71 @@ fn targets_marked_costs_needs_and_fallback_play_as_written() {
     assert!(log.contains("end of round 1: scores [3, 3]"), "each captain deals 3 life");
     assert!(log.contains("  Deck is empty: a card of Life is taken instead"), "{log}");
 }
+
+/// `simulate --players N` seats that many, and the set-up's steps for that
+/// number are the ones played; `--supply` names the market every game uses
+/// where the set-up would draw one at random.
+#[test]
+fn simulate_seats_the_players_asked_for_with_the_supply_named() {
+    let game = repo().join("tests/play/bazaar");
+    let game = game.to_str().expect("utf-8");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut args = vec!["simulate", game, "--games", "40", "--seed", "2", "--players", "3"];
+    args.extend(["--supply", "Pearl Coast", "--format", "json", "-o", "r.json"]);
+    let output = cardsmith(&args, dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("r.json")).expect("report")).expect("json");
+    assert_eq!(report["settings"]["bots"].as_array().map(Vec::len), Some(3));
+    assert_eq!(report["settings"]["supply"], serde_json::json!(["Pearl Coast"]));
+    let cards = report["summary"]["cards"].as_object().expect("cards");
+    assert!(cards["Gold"]["games_acquired"].as_u64() > Some(0), "{cards:?}");
+    assert!(cards.get("Silk").is_none(), "the market not named is not played: {cards:?}");
+    // Every card of the decks in play has its row, bought or not.
+    let names: Vec<&str> = cards.keys().map(String::as_str).collect();
+    assert_eq!(names, ["Amber", "Copper", "Gold", "Pearl", "Spice"], "{cards:?}");
+    let text = cardsmith(&args[..args.len() - 4], dir.path());
+    assert!(String::from_utf8_lossy(&text.stdout).contains("\nsupply: Pearl Coast\n"), "{}", stderr(&text));
+
+    for (extra, message) in [
+        (&["--players", "5"][..], "is played by 2 to 4 players, not 5"),
+        (&["--players", "2", "--bot", "3=random"], "--bot or --deck names seat 3, and --players is 2"),
+        (&["--supply", "Trader's Purse"], "the set-up deals a shared zone decks of type market"),
+        (&["--supply", "Pearl Cost"], "did you mean `Pearl Coast`?"),
+    ] {
+        let mut args = vec!["simulate", game, "--games", "2", "--seed", "1"];
+        args.extend(extra);
+        let output = cardsmith(&args, dir.path());
+        assert_eq!(output.status.code(), Some(2), "{extra:?}");
+        assert!(stderr(&output).contains(message), "{extra:?}: {}", stderr(&output));
+    }
+}
+
+/// `play --players N` seats that many, with the decks and supply named;
+/// a seat or deck the game cannot take is refused before any play.
+#[test]
+fn play_seats_the_players_asked_for() {
+    let game = repo().join("tests/play/bazaar");
+    let game = game.to_str().expect("utf-8");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut args = vec!["play", game, "--seed", "5", "--players", "3", "--supply", "Pearl Coast"];
+    args.extend(["--seat", "1=random", "--seat", "2=random", "--seat", "3=random"]);
+    let output = cardsmith(&args, dir.path());
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(text.contains("player 3") && !text.contains("player 4"), "{text}");
+    assert!(text.contains("restocks Market Row") && !text.contains("Silk"), "{text}");
+
+    for (extra, message) in [
+        (&["--players", "5"][..], "played by 2 to 4 players"),
+        (&["--deck", "3=Trader's Purse"], "--deck names seat 3, and 2 play"),
+        (&["--deck", "1=Pearl Coast"], "the set-up deals a seat decks of type purse"),
+        (&["--supply", "Silk Road"], "no deck is named `Silk Road`"),
+    ] {
+        let mut args = vec!["play", game, "--seed", "1"];
+        args.extend(extra);
+        let output = cardsmith(&args, dir.path());
+        assert_eq!(output.status.code(), Some(2), "{extra:?}");
+        assert!(stderr(&output).contains(message), "{extra:?}: {}", stderr(&output));
+    }
+}

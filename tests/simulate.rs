@@ -13,11 +13,12 @@ use common::{cardsmith, outside_program, repo, stderr};
 use cardsmith::engine::record::{CardUse, Ended, GameRecord};
 use cardsmith::engine::simulate::report::{self, Report};
 use cardsmith::engine::simulate::settings::{Settings, Shards};
-use cardsmith::engine::simulate::Summary;
+use cardsmith::engine::simulate::{html, text, Summary};
 use std::path::Path;
 
 /// Game `i`: seat 1 wins when i % 5 < 3, else seat 2; i % 7 + 3 rounds;
-/// the winner acquires one "Beacon".
+/// the winner acquires one "Beacon"; a "Lamp" is in every game, and no
+/// seat ever acquires or plays it.
 fn record(i: u64) -> GameRecord {
     let winner = if i % 5 < 3 { 0 } else { 1 };
     let rounds = (i % 7) as u32 + 3;
@@ -32,6 +33,7 @@ fn record(i: u64) -> GameRecord {
         scores: curve.last().cloned().unwrap_or_default(),
         curve,
         cards: if winner == 0 { vec![beacon(1), beacon(0)] } else { vec![beacon(0), beacon(1)] },
+        in_play: vec!["Beacon".into(), "Lamp".into()],
         decisions: 12,
     }
 }
@@ -45,6 +47,7 @@ fn settings(shard: Option<Shards>) -> Settings {
         bots: vec!["random".into(), "search:100".into()],
         decks: vec![None, None],
         matrix: Vec::new(),
+        supply: Vec::new(),
         shard,
     }
 }
@@ -75,6 +78,30 @@ fn the_schema_in_the_docs_is_the_reports_and_every_report_fits_it() {
         assert_eq!(common::objections(&validator, &value), []);
         assert_eq!(value["format"], report::FORMAT);
     }
+}
+
+/// A card in every game that no seat acquired or played has its row, in
+/// every form of the report: zero counts, and no rate with the card.
+#[test]
+fn a_card_never_acquired_nor_played_has_a_row_of_zeros() {
+    let report = report(None);
+    let json: serde_json::Value = serde_json::from_str(&report.to_json()).expect("json");
+    let lamp = json["figures"]["cards"].as_array().expect("cards").iter().find(|c| c["card"] == "Lamp");
+    let lamp = lamp.expect("a row for Lamp");
+    assert_eq!((&lamp["games_acquired"], &lamp["games_played"]), (&0.into(), &0.into()));
+    assert_eq!(
+        (&lamp["mean_copies_acquired"], &lamp["win_rate_acquired"]["trials"]),
+        (&serde_json::Value::Null, &0.into())
+    );
+    assert_eq!(lamp["win_rate_acquired"]["rate"], serde_json::Value::Null);
+    assert_eq!(lamp["win_rate_not_acquired"]["trials"], 120, "every seat-game is one without it");
+    assert_eq!(json["summary"]["cards"]["Lamp"]["games_acquired"], 0);
+
+    let text = text::render(&report);
+    let row = text.lines().find(|l| l.trim_start().starts_with("Lamp")).expect("a text row for Lamp");
+    assert!(row.contains("0 games"), "{row}");
+    let page = html::page(&report);
+    assert!(page.contains("<td>Lamp</td><td>0</td>"), "{page}");
 }
 
 #[test]
@@ -213,6 +240,7 @@ fn a_shard_without_games_writes_an_empty_report_and_log() {
         bots: vec!["random".into(), "greedy:first".into(), "search:100".into()],
         decks: vec![Some("Red".into()), None, None],
         matrix: Vec::new(),
+        supply: Vec::new(),
         shard: Some(Shards { count: 4, parts: vec![3] }),
     };
     assert_eq!(report.settings, expected);

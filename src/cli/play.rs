@@ -1,8 +1,8 @@
 //! `cardsmith play`: one game in the terminal, for any game whose ruleset
 //! declares play, from its engine data alone (built in memory, or read from
 //! `--data`).  Each seat is a person at this terminal or a bot; a person's
-//! decisions are numbered and read as numbers from standard input, and the
-//! end of the input ends the game.
+//! decisions are numbered and read as numbers from standard input; input
+//! that ends before the game does is an error (exit code 2).
 
 use super::engine_data;
 
@@ -36,6 +36,15 @@ pub struct Args {
     /// Who plays a seat: `--seat 2=search:500` (repeatable; seats from 1)
     #[arg(long = "seat", value_name = "N=KIND")]
     seats: Vec<String>,
+    /// How many play (default: the fewest players the game takes)
+    #[arg(long, value_name = "N")]
+    players: Option<usize>,
+    /// A seat's deck, by name: `--deck 2=Blue` (repeatable; seats from 1)
+    #[arg(long = "deck", value_name = "SEAT=DECK")]
+    decks: Vec<String>,
+    /// A deck for the set-up's steps on shared zones (a market, a supply), by name (repeatable)
+    #[arg(long = "supply", value_name = "DECK")]
+    supply: Vec<String>,
     /// How to print diagnostics when building
     #[arg(long, value_enum, default_value = "human")]
     message_format: super::DiagnosticFormat,
@@ -54,11 +63,31 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     };
     let parsed = engine_data::parsed(&documents)?;
     let document = &parsed[engine_data::playable(&parsed, args.game.as_deref())?];
-    let table = Table::new(document, &Seating::default())
+    let seating = seating(args)?;
+    let table = Table::new(document, &seating)
         .map_err(|e| miette!(help = "see the `play`, `does` and `means` declarations of docs/rulesets.md", "{e}"))?;
+    if seating.decks.len() > table.seats {
+        return Err(miette!("--deck names seat {}, and {} play", seating.decks.len(), table.seats));
+    }
     let players = players(&table, &args.seats)?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     play(&table, &players, seed)
+}
+
+/// The seats, their decks and the supply the options ask for.
+fn seating(args: &Args) -> Result<Seating> {
+    let mut seating = Seating { seats: args.players.unwrap_or(0), decks: Vec::new(), supply: args.supply.clone() };
+    for text in &args.decks {
+        let parsed = text.split_once('=').and_then(|(seat, deck)| Some((seat.trim().parse::<usize>().ok()?, deck)));
+        let Some((seat, deck)) = parsed.filter(|(seat, deck)| *seat >= 1 && !deck.is_empty()) else {
+            return Err(miette!(help = "write `--deck 2=NAME`, seats numbered from 1", "`{text}` names no seat"));
+        };
+        if seating.decks.len() < seat {
+            seating.decks.resize(seat, Vec::new());
+        }
+        seating.decks[seat - 1] = vec![deck.to_string()];
+    }
+    Ok(seating)
 }
 
 fn clock_seed() -> u64 {
@@ -106,8 +135,8 @@ fn play(table: &Table, players: &[Player], seed: u64) -> Result<ExitCode> {
             Player::Bot(kind) => choose(kind, &game, &mut rng),
             Player::Human => {
                 let Some(decision) = ask(&game, seat, &mut input)? else {
-                    super::stdout("\nthe game ends here: no more input\n")?;
-                    return Ok(ExitCode::SUCCESS);
+                    super::stdout("\n")?;
+                    return Err(input_ended(&game, seat));
                 };
                 Some(decision)
             }
@@ -125,6 +154,19 @@ fn play(table: &Table, players: &[Player], seed: u64) -> Result<ExitCode> {
         record.scores.iter().enumerate().map(|(s, n)| format!("{} {n}", table.seat_names[s])).collect();
     super::stdout(&format!("\nafter {} rounds: {} ({})\n", record.rounds, winner, scores.join(", ")))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The end of the input while a person was still to decide: the game was
+/// not played to its end, which a script feeding `play` must not take for
+/// a finished game.
+fn input_ended(game: &Game, seat: usize) -> miette::Report {
+    let table = game.table();
+    miette!(
+        help = "give one number a line for each decision, up to the end of the game",
+        "the input ended in round {} before the game did: {} had a decision to make",
+        game.round(),
+        table.seat_names[seat]
+    )
 }
 
 /// Prints what happened (the seats' secret plays once they are revealed).

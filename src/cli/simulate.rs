@@ -60,6 +60,12 @@ pub struct Args {
     /// A seat's deck, by name (repeatable)
     #[arg(long = "deck", value_name = "SEAT=DECK")]
     decks: Vec<String>,
+    /// A deck for the set-up's steps on shared zones (a market, a supply), by name (repeatable)
+    #[arg(long = "supply", value_name = "DECK")]
+    supply: Vec<String>,
+    /// How many play (default: the most seats --bot or --deck names, or the fewest players the game takes)
+    #[arg(long, value_name = "N")]
+    players: Option<usize>,
     /// Play every pair of these decks against each other (two seats) and report a matchup matrix
     #[arg(long, value_name = "DECK", num_args = 1.., conflicts_with = "decks")]
     matrix: Vec<String>,
@@ -132,7 +138,7 @@ impl Tables {
             return Ok(table.clone());
         }
         let decks = game.decks.iter().map(|deck| deck.iter().cloned().collect()).collect();
-        let seating = Seating { seats: game.bots.len(), decks };
+        let seating = Seating { seats: game.bots.len(), decks, supply: game.supply.clone() };
         let table = Arc::new(Table::new(document, &seating).map_err(|e| e.to_string())?);
         built.insert(game.decks.clone(), table.clone());
         Ok(table)
@@ -230,7 +236,7 @@ fn plan(args: &Args, document: &Document, text: &str) -> Result<(Settings, Vec<B
         let (seat, deck) = seat_value(given, "--deck")?;
         chosen_decks.push((seat, known_deck(deck, document)?));
     }
-    for deck in &args.matrix {
+    for deck in args.matrix.iter().chain(&args.supply) {
         known_deck(deck, document)?;
     }
     if args.matrix.len() == 1 || (1..args.matrix.len()).any(|i| args.matrix[..i].contains(&args.matrix[i])) {
@@ -262,21 +268,32 @@ fn plan(args: &Args, document: &Document, text: &str) -> Result<(Settings, Vec<B
         bots: bots.iter().map(ToString::to_string).collect(),
         decks,
         matrix: args.matrix.clone(),
+        supply: args.supply.clone(),
         shard,
     };
     Ok((settings, bots))
 }
 
-/// The number of seats: the most a `--bot` or `--deck` names, or the fewest
-/// players the game takes; two with a matrix.
+/// The number of seats: `--players`, else the most a `--bot` or `--deck`
+/// names, or the fewest players the game takes; two with a matrix.
 fn seats(args: &Args, document: &Document, named: Option<usize>) -> Result<usize> {
     let players = document.ruleset.setup.as_ref().map(|s| s.players);
     let (min, max) = players.map_or((2, 2), |p| (p.min.max(1), p.max.max(p.min).max(1)));
     let fewest = usize::try_from(min).unwrap_or(2);
     let most = usize::try_from(max).unwrap_or(usize::MAX);
-    let seats = if args.matrix.is_empty() { named.unwrap_or(0).max(fewest) } else { 2 };
-    if !args.matrix.is_empty() && named.is_some_and(|n| n > 2) {
-        return Err(miette!("a matrix plays two seats; --bot names seat {}", named.unwrap_or(0)));
+    let seats = match args.players {
+        _ if !args.matrix.is_empty() => 2,
+        Some(players) => players,
+        None => named.unwrap_or(0).max(fewest),
+    };
+    if let (Some(players), Some(named)) = (args.players, named.filter(|&n| n > seats)) {
+        return Err(miette!("--bot or --deck names seat {named}, and --players is {players}"));
+    }
+    if !args.matrix.is_empty() && (named.is_some_and(|n| n > 2) || args.players.is_some_and(|p| p != 2)) {
+        return Err(miette!(
+            "a matrix plays two seats; --bot or --players asks for {}",
+            named.max(args.players).unwrap_or(0)
+        ));
     }
     if seats > MAX_SEATS {
         return Err(miette!("a simulation seats at most {MAX_SEATS} players, not {seats}"));

@@ -142,7 +142,36 @@ pub struct Setup {
     #[serde(default)]
     pub markers: Vec<semantics::Marker>,
     #[serde(default)]
-    pub steps: Vec<SetupStep>,
+    pub steps: Vec<SetupStepAt>,
+    /// Zone limits for some numbers of players, in place of the zone's.
+    #[serde(default)]
+    pub limits: Vec<ZoneLimit>,
+}
+
+/// The most cards `zone` holds when a number of players within `players`
+/// play.
+#[derive(Debug, Deserialize)]
+pub struct ZoneLimit {
+    pub zone: String,
+    pub limit: i64,
+    pub players: Players,
+}
+
+/// A set-up step and the numbers of players it is done for: every number
+/// when `players` is absent.
+#[derive(Debug, Deserialize)]
+pub struct SetupStepAt {
+    #[serde(flatten)]
+    pub step: SetupStep,
+    #[serde(default)]
+    pub players: Option<Players>,
+}
+
+impl SetupStepAt {
+    /// Whether the step is done when `seats` play.
+    pub fn done_for(&self, seats: usize) -> bool {
+        self.players.is_none_or(|p| (p.min..=p.max).contains(&(seats as i64)))
+    }
 }
 
 #[derive(Clone, Copy, Debug, Deserialize)]
@@ -158,11 +187,15 @@ pub struct Players {
 pub enum SetupStep {
     /// The seat's decks of these types (the shared ones: the game's) go
     /// into the zone.
+    /// With `random`, a deck of each type not named for the game is drawn
+    /// at random among the document's decks of the type, for each game.
     Decks {
         deck_types: Vec<String>,
         to: String,
         #[serde(default)]
         set_aside: Option<String>,
+        #[serde(default)]
+        random: bool,
     },
     Place {
         kinds: Vec<String>,

@@ -22,6 +22,11 @@ pub struct GameRecord {
     pub curve: Vec<Vec<i64>>,
     /// What each seat did with cards: `cards[seat]`, sorted by card name.
     pub cards: Vec<Vec<CardUse>>,
+    /// The names of the cards the game was played with (every card in a
+    /// zone at its end, whether or not a seat acquired or played it),
+    /// sorted, each once.
+    #[serde(default)]
+    pub in_play: Vec<String>,
     /// Decisions taken in the game (actions and choices), all seats.
     pub decisions: u32,
 }

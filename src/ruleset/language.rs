@@ -1214,52 +1214,91 @@ pub static SETUP: Block<Setup> = Block {
             },
             read: |l, n, s| l.zone(n, s),
         },
+        DECKS_STEP,
+        PLACE_STEP,
+        SHUFFLE_STEP,
+        DEAL_STEP,
+        ADD_STEP,
+        MULLIGAN_STEP,
         Line {
-            about: setup_step(
-                "decks",
-                "DECK-TYPE… to ZONE [set-aside ZONE]",
-                "Puts each player's decks of a type in a zone.",
-                "decks draw to draw-deck",
-            ),
-            read: |l, n, s| setup::step(n, setup::DECKS, l.values(), s, l.diagnostics),
-        },
-        Line {
-            about: setup_step(
-                "place",
-                "KIND… from ZONE to ZONE",
-                "Moves the cards of a kind from one zone to another.",
-                "place system from draw-deck to reference",
-            ),
-            read: |l, n, s| setup::step(n, setup::PLACE, l.values(), s, l.diagnostics),
-        },
-        Line {
-            about: setup_step("shuffle", "ZONE", "Shuffles a zone.", "shuffle draw-deck"),
-            read: |l, n, s| setup::step(n, setup::SHUFFLE, l.values(), s, l.diagnostics),
-        },
-        Line {
-            about: setup_step(
-                "deal",
-                "N | FIELD of ZONE from ZONE to ZONE",
-                "Deals cards from one zone to another: a number, or a card's field.",
-                "deal 6 from draw-deck to hand",
-            ),
-            read: |l, n, s| setup::step(n, setup::DEAL, l.values(), s, l.diagnostics),
-        },
-        Line {
-            about: setup_step(
-                "add",
-                "FIELD to COUNTER from ZONE",
-                "Adds the field of the cards in a zone to a counter.",
-                "add hp to hp from reference",
-            ),
-            read: |l, n, s| setup::step(n, setup::ADD, l.values(), s, l.diagnostics),
-        },
-        Line {
-            about: setup_step("mulligan", "ZONE", "Each player may redraw the zone once.", "mulligan hand"),
-            read: |l, n, s| setup::step(n, setup::MULLIGAN, l.values(), s, l.diagnostics),
+            about: About {
+                name: "when",
+                values: "players N | players MIN..MAX",
+                doc: "Set-up steps done only when that many play: a different deal or supply by the number of players.",
+                example: "when players 3..4 { deal 5 from draw-deck to hand }",
+                body: Body::Lines(&SETUP_STEPS),
+                occurs: Occurs::Many,
+            },
+            read: |l, n, s| l.setup_when(n, s),
         },
         Line { about: DOC, read: |l, n, s| s.doc = l.string(n) },
     ],
+    schema: None,
+};
+
+/// The set-up's steps, each standing in `setup` and in its `when` blocks.
+const DECKS_STEP: Line<Setup> = Line {
+    about: setup_step(
+        "decks",
+        "DECK-TYPE… to ZONE [set-aside ZONE] [random]",
+        "Puts each player's deck of a type in a zone (a shared zone: the table's): the deck named for the game, \
+         else the first of the type; with `random`, one of the type drawn for each game.",
+        "decks draw to draw-deck",
+    ),
+    read: |l, n, s| setup::step(n, setup::DECKS, l.values(), s, l.diagnostics),
+};
+const PLACE_STEP: Line<Setup> = Line {
+    about: setup_step(
+        "place",
+        "KIND… from ZONE to ZONE",
+        "Moves the cards of a kind from one zone to another.",
+        "place system from draw-deck to reference",
+    ),
+    read: |l, n, s| setup::step(n, setup::PLACE, l.values(), s, l.diagnostics),
+};
+const SHUFFLE_STEP: Line<Setup> = Line {
+    about: setup_step("shuffle", "ZONE", "Shuffles a zone.", "shuffle draw-deck"),
+    read: |l, n, s| setup::step(n, setup::SHUFFLE, l.values(), s, l.diagnostics),
+};
+const DEAL_STEP: Line<Setup> = Line {
+    about: setup_step(
+        "deal",
+        "N | FIELD of ZONE from ZONE to ZONE",
+        "Deals cards from one zone to another: a number, or a card's field.",
+        "deal 6 from draw-deck to hand",
+    ),
+    read: |l, n, s| setup::step(n, setup::DEAL, l.values(), s, l.diagnostics),
+};
+const ADD_STEP: Line<Setup> = Line {
+    about: setup_step(
+        "add",
+        "FIELD to COUNTER from ZONE",
+        "Adds the field of the cards in a zone to a counter.",
+        "add hp to hp from reference",
+    ),
+    read: |l, n, s| setup::step(n, setup::ADD, l.values(), s, l.diagnostics),
+};
+const MULLIGAN_STEP: Line<Setup> = Line {
+    about: setup_step("mulligan", "ZONE", "Each player may redraw the zone once.", "mulligan hand"),
+    read: |l, n, s| setup::step(n, setup::MULLIGAN, l.values(), s, l.diagnostics),
+};
+
+const LIMIT_STEP: Line<Setup> = Line {
+    about: setup_step(
+        "limit",
+        "ZONE N",
+        "The zone holds at most N cards when that many play, in place of its own `limit`.",
+        "limit market-row 4",
+    ),
+    read: |l, n, s| setup::zone_limit(n, s, l.diagnostics),
+};
+
+/// The block of a set-up's `when players …`.
+pub static SETUP_STEPS: Block<Setup> = Block {
+    place: "a set-up's `when`",
+    language: "the set-up language",
+    code: &codes::BAD_SETUP,
+    lines: &[DECKS_STEP, PLACE_STEP, SHUFFLE_STEP, DEAL_STEP, ADD_STEP, MULLIGAN_STEP, LIMIT_STEP],
     schema: None,
 };
 

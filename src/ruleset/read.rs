@@ -577,6 +577,20 @@ impl Loader<'_> {
         ruleset.setup = Some(setup);
     }
 
+    /// `when players 3..4 { … }`: set-up steps done only for those numbers
+    /// of players.
+    pub(super) fn setup_when(&mut self, node: &Node, setup: &mut Setup) {
+        let players = super::setup::when_players(node, setup, self.diagnostics);
+        let (before, limits) = (setup.steps.len(), setup.limits.len());
+        self.read_body(node, setup);
+        for step in &mut setup.steps[before..] {
+            step.players = players;
+        }
+        for limit in &mut setup.limits[limits..] {
+            limit.players = players.unwrap_or(limit.players);
+        }
+    }
+
     /// A `zone` of the set-up.
     pub(super) fn zone(&mut self, node: &Node, setup: &mut Setup) {
         let Some(mut lines) = super::setup::open_zone(node, setup, self.diagnostics) else { return };

@@ -5,15 +5,20 @@
 //!
 //! ```text
 //! setup {
-//!   players 2
+//!   players 2..4
 //!   counter hp "HP" 24
 //!   zone draw-deck "Draw Deck" { owner each; visibility hidden; ordered }
 //!   zone hand "Hand" { owner each; visibility private; limit 7 }
 //!   decks draw to draw-deck
 //!   shuffle draw-deck
-//!   deal 6 from draw-deck to hand
+//!   when players 2 { deal 6 from draw-deck to hand }
+//!   when players 3..4 { limit hand 5; deal 5 from draw-deck to hand }
 //! }
 //! ```
+//!
+//! The steps and zone limits in a `when players` block hold only for those
+//! numbers of players; a `decks` step ending in `random` has an engine draw
+//! one deck of each type for each game.
 //!
 //! Lines are read where they stand; the names they use (zones, kinds, deck
 //! types) are checked once the whole ruleset is read ([`check`]).
@@ -49,24 +54,65 @@ pub(super) fn open(node: &Node, ruleset: &Ruleset, out: &mut Vec<Diagnostic>) ->
         counters: Vec::new(),
         zones: Vec::new(),
         steps: Vec::new(),
+        limits: Vec::new(),
         uses: Vec::new(),
         step_spans: Vec::new(),
+        limit_spans: Vec::new(),
+        when_spans: Vec::new(),
         span: node.head_span(),
     })
 }
 
 /// `players 2` or `players 2..4`.
 pub(super) fn players(line: &Node, setup: &mut Setup, out: &mut Vec<Diagnostic>) {
-    match line.values.as_slice() {
-        [v] => match v.kind {
-            ValueKind::Int(n) if n >= 1 => setup.players = Players { min: n, max: n },
-            ValueKind::Range { low, high: Some(high) } if low >= 1 && high >= low => {
-                setup.players = Players { min: low, max: high }
-            }
-            _ => out.push(bad(v.span, "expected a number of players", "write `players 2` or `players 2..4`")),
-        },
-        _ => out.push(bad(line.head_span(), "`players` takes one number", "write `players 2` or `players 2..4`")),
+    if let Some(players) = players_at(line, 0, out) {
+        setup.players = players;
     }
+}
+
+/// The number of players (`2`, `2..4`) a line writes from position `at`,
+/// its last value; `None` when reported.
+fn players_at(line: &Node, at: usize, out: &mut Vec<Diagnostic>) -> Option<Players> {
+    let help = if at == 0 {
+        "write `players 2` or `players 2..4`"
+    } else {
+        "write `when players 2 { … }` or `when players 3..4 { … }`"
+    };
+    match &line.values[at.min(line.values.len())..] {
+        [v] => match v.kind {
+            ValueKind::Int(n) if n >= 1 => Some(Players { min: n, max: n }),
+            ValueKind::Range { low, high: Some(high) } if low >= 1 && high >= low => {
+                Some(Players { min: low, max: high })
+            }
+            _ => {
+                out.push(bad(v.span, "expected a number of players", help));
+                None
+            }
+        },
+        _ => {
+            out.push(bad(line.head_span(), "`players` takes one number", help));
+            None
+        }
+    }
+}
+
+/// The players of a `when players 3..4 { … }` block, noted to be checked
+/// against the game's once the set-up is read; `None` when reported.
+pub(super) fn when_players(line: &Node, setup: &mut Setup, out: &mut Vec<Diagnostic>) -> Option<Players> {
+    if ident_at(line, 0) != Some("players") {
+        let at = line.values.first().map_or(line.head_span(), |v| v.span);
+        out.push(bad(
+            at,
+            "a set-up's `when` names a number of players",
+            "write `when players 3..4 { deal 5 from draw-deck to hand }`",
+        ));
+        return None;
+    }
+    let players = players_at(line, 1, out)?;
+    let span = line.values.first().zip(line.values.last()).and_then(|(a, b)| a.span.to(b.span));
+    let span = span.unwrap_or(line.head_span());
+    setup.when_spans.push((players, span));
+    Some(players)
 }
 
 pub(super) fn counter(line: &Node, setup: &mut Setup, out: &mut Vec<Diagnostic>) {
@@ -246,6 +292,21 @@ pub(super) fn refill(item: &Node, lines: &mut ZoneLines, out: &mut Vec<Diagnosti
     }
 }
 
+/// `limit ZONE N` in a `when players …` block; its players are the
+/// block's, given once the block is read.
+pub(super) fn zone_limit(line: &Node, setup: &mut Setup, out: &mut Vec<Diagnostic>) {
+    let help = "write `limit market-row 4`: a zone and the most cards it holds";
+    match line.values.as_slice() {
+        [Value { kind: ValueKind::Ident(zone), span }, Value { kind: ValueKind::Int(limit), .. }] if *limit >= 1 => {
+            setup.uses.push(NameUse { what: Wanted::Zone, name: zone.clone(), span: *span });
+            let players = Players { min: 0, max: 0 };
+            setup.limits.push(ZoneLimit { zone: zone.clone(), limit: *limit, players });
+            setup.limit_spans.push(line.span);
+        }
+        _ => out.push(bad(line.head_span(), "`limit` takes a zone and a number of cards, at least 1", help)),
+    }
+}
+
 /// How one step line reads its words.
 pub(super) type StepForm = fn(&mut StepReader<'_>) -> Option<Step>;
 
@@ -262,7 +323,7 @@ pub(super) fn step(line: &Node, form: StepForm, written: &str, setup: &mut Setup
     let mut reader = StepReader { line, uses: &mut setup.uses };
     match form(&mut reader) {
         Some(step) => {
-            setup.steps.push(step);
+            setup.steps.push(SetupStep { step, players: None });
             setup.step_spans.push(line.span);
         }
         None => out.push(bad(
@@ -310,16 +371,17 @@ impl StepReader<'_> {
         (self.len() == 1).then(|| self.name(0, Wanted::Zone)).flatten()
     }
 
-    /// `decks TYPE… to ZONE [set-aside ZONE]`
+    /// `decks TYPE… to ZONE [set-aside ZONE] [random]`
     fn decks(&mut self) -> Option<Step> {
         let to = self.position("to")?;
-        let set_aside = match self.len() - to {
+        let random = self.len() > to + 2 && self.word(self.len() - 1, "random");
+        let set_aside = match self.len() - to - usize::from(random) {
             2 => None,
             4 if self.word(to + 2, "set-aside") => Some(self.name(to + 3, Wanted::Zone)?),
             _ => return None,
         };
         let deck_types = self.names(to, Wanted::DeckType)?;
-        Some(Step::Decks { deck_types, to: self.name(to + 1, Wanted::Zone)?, set_aside })
+        Some(Step::Decks { deck_types, to: self.name(to + 1, Wanted::Zone)?, set_aside, random })
     }
 
     /// `place KIND… from ZONE to ZONE`
@@ -391,16 +453,77 @@ pub(super) fn check(ruleset: &Ruleset, out: &mut Vec<Diagnostic>) {
             );
         }
     }
-    for (step, span) in setup.steps.iter().zip(&setup.step_spans) {
-        let Step::Deal { count: Count::Cards(count), to, .. } = step else { continue };
-        let zone = setup.zones.iter().find(|z| &z.id == to);
-        if let Some(limit) = zone.and_then(|z| z.limit).filter(|limit| count > limit) {
+    for &(players, span) in &setup.when_spans {
+        if !(setup.players.holds(players.min) && setup.players.holds(players.max)) {
+            let (min, max) = (setup.players.min, setup.players.max);
+            let game = if min == max { format!("{min}") } else { format!("{min} to {max}") };
             out.push(
-                Diagnostic::error(&codes::BAD_SETUP, format!("dealing {count} cards overfills `{to}`"))
-                    .primary(*span, format!("`{to}` holds at most {limit} cards"))
-                    .help(format!("deal at most {limit}, or raise the zone's `limit`")),
+                Diagnostic::error(
+                    &codes::BAD_SETUP,
+                    format!("these steps are for {}, and the game takes {game} players", shown(players)),
+                )
+                .primary(span, "outside the set-up's `players`")
+                .help(format!("name numbers of players within {min}..{max}, or widen the set-up's `players`")),
             );
         }
+    }
+    check_limits(setup, out);
+    for (step, span) in setup.steps.iter().zip(&setup.step_spans) {
+        let Step::Deal { count: Count::Cards(count), to, .. } = &step.step else { continue };
+        // The tightest limit the zone has for a number of players the deal
+        // is done for.
+        let counts = step.players.unwrap_or(setup.players);
+        let tightest = (counts.min.max(setup.players.min)..=counts.max.min(setup.players.max).min(counts.min + 64))
+            .filter_map(|n| zone_limit_for(setup, to, n))
+            .min();
+        if let Some((limit, by_players)) = tightest.filter(|(limit, _)| count > limit) {
+            let with = by_players.map_or(String::new(), |n| format!(" with {n} players"));
+            let which = if by_players.is_some() { "its `limit` for that number" } else { "the zone's `limit`" };
+            out.push(
+                Diagnostic::error(&codes::BAD_SETUP, format!("dealing {count} cards overfills `{to}`"))
+                    .primary(*span, format!("`{to}` holds at most {limit} cards{with}"))
+                    .help(format!("deal at most {limit}, or raise {which}")),
+            );
+        }
+    }
+}
+
+/// The most cards a zone holds when `players` play, and whether a `limit`
+/// for that number says so (`Some(players)`) or the zone's own.
+fn zone_limit_for(setup: &Setup, zone: &str, players: i64) -> Option<(i64, Option<i64>)> {
+    let by_players = setup.limits.iter().find(|l| l.zone == zone && l.players.holds(players));
+    match by_players {
+        Some(limit) => Some((limit.limit, Some(players))),
+        None => setup.zones.iter().find(|z| z.id == zone).and_then(|z| z.limit).map(|l| (l, None)),
+    }
+}
+
+/// Reports two limits of one zone for the same number of players.
+fn check_limits(setup: &Setup, out: &mut Vec<Diagnostic>) {
+    for (i, (limit, span)) in setup.limits.iter().zip(&setup.limit_spans).enumerate() {
+        let earlier = setup.limits[..i].iter().zip(&setup.limit_spans).find(|(other, _)| {
+            other.zone == limit.zone && other.players.min <= limit.players.max && limit.players.min <= other.players.max
+        });
+        if let Some((_, first)) = earlier {
+            out.push(
+                Diagnostic::error(
+                    &codes::BAD_SETUP,
+                    format!("`{}` is given two limits for one number of players", limit.zone),
+                )
+                .primary(*span, "limited again here")
+                .secondary(*first, "first limited here")
+                .help("give each number of players one `limit` of the zone"),
+            );
+        }
+    }
+}
+
+/// `3 players` or `3 to 4 players`.
+fn shown(players: Players) -> String {
+    if players.min == players.max {
+        format!("{} players", players.min)
+    } else {
+        format!("{} to {} players", players.min, players.max)
     }
 }
 

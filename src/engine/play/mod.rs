@@ -49,21 +49,24 @@ impl std::fmt::Display for PlayError {
 
 impl std::error::Error for PlayError {}
 
-/// Who sits at the table: how many seats, and the decks each seat brings
-/// (by deck name) to the set-up's `decks` steps on zones every player has.
-/// A seat without a deck of a step's type gets the document's first deck of
-/// that type; a shared zone always gets the first.
+/// Who sits at the table: how many seats, the decks each seat brings (by
+/// deck name) to the set-up's `decks` steps on zones every player has, and
+/// the decks the table uses for its steps on shared zones (the supply).
+/// A deck not named is the document's first of the step's type, or, for a
+/// step that takes one `random`ly, one of the type drawn for each game.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Seating {
     /// Seats; 0 means the fewest players the set-up allows.
     pub seats: usize,
     /// `decks[seat]`: deck names.
     pub decks: Vec<Vec<String>>,
+    /// Deck names for the steps on shared zones.
+    pub supply: Vec<String>,
 }
 
 impl Seating {
     /// `seats` players, each with the default decks.
     pub fn new(seats: usize) -> Seating {
-        Seating { seats, decks: Vec::new() }
+        Seating { seats, decks: Vec::new(), supply: Vec::new() }
     }
 }

@@ -385,7 +385,18 @@ impl<'t> Game<'t> {
                 used
             })
             .collect();
+        let mut present = vec![false; ncards];
+        for slot in 0..self.t.zone_slots {
+            for &card in self.slot(slot) {
+                present[self.t.card_of(card) as usize] = true;
+            }
+        }
+        let mut in_play: Vec<String> =
+            (0..ncards).filter(|&c| present[c]).map(|c| self.t.cards[c].name.clone()).collect();
+        in_play.sort();
+        in_play.dedup();
         GameRecord {
+            in_play,
             seed: self.seed,
             winner: if top.len() == 1 { Some(top[0]) } else { None },
             rounds: (self.curve.len() / self.t.seats.max(1)) as u32,

@@ -244,6 +244,11 @@ pub(crate) enum SetupOp {
         slot: usize,
         cards: Vec<u16>,
     },
+    /// Puts one of these lists of cards, drawn at random for the game.
+    PutOneOf {
+        slot: usize,
+        options: Vec<Vec<u16>>,
+    },
     Shuffle {
         slot: usize,
     },
@@ -483,6 +488,12 @@ impl<'d> Builder<'d> {
                 base,
             });
             base += if shared { 1 } else { self.seats };
+        }
+        for limit in &self.setup.limits {
+            if (limit.players.min..=limit.players.max).contains(&(self.seats as i64)) {
+                let z = self.zone(&limit.zone, "limit")? as usize;
+                self.zones[z].limit = Some(usize::try_from(limit.limit.max(0)).unwrap_or(usize::MAX));
+            }
         }
         for (i, zone) in self.setup.zones.iter().enumerate() {
             let reshuffle = zone.reshuffle.as_deref().map(|z| self.zone(z, &zone.id)).transpose()?;
@@ -1048,20 +1059,28 @@ impl<'d> Builder<'d> {
         self.seat_decks_dealt(seating)?;
         let mut out = Vec::new();
         let mut instances: Vec<u16> = Vec::new();
-        for step in &self.setup.steps {
-            match step {
-                SetupStep::Decks { deck_types, to, .. } => {
+        let (setup, seats) = (self.setup, self.seats);
+        for step in setup.steps.iter().filter(|s| s.done_for(seats)) {
+            match &step.step {
+                SetupStep::Decks { deck_types, to, random, .. } => {
+                    let shared = self.zones[self.zone(to, "decks")? as usize].shared;
                     for (seat, slot) in self.slots(to, "decks")?.into_iter().enumerate() {
-                        let shared = self.zones[self.zone(to, "decks")? as usize].shared;
-                        let mut cards = Vec::new();
+                        let chosen = if shared { Some(&seating.supply) } else { seating.decks.get(seat) };
                         for deck_type in deck_types {
-                            let chosen = if shared { None } else { seating.decks.get(seat) };
-                            for card in self.deck_cards(deck_type, chosen, if shared { 0 } else { seat })? {
-                                cards.push(u16::try_from(instances.len()).map_err(|_| too_many())?);
-                                instances.push(card);
+                            let mut options = Vec::new();
+                            for deck in self.decks_of(deck_type, chosen, *random, if shared { 0 } else { seat })? {
+                                let mut cards = Vec::new();
+                                for card in self.deck_cards(deck)? {
+                                    cards.push(u16::try_from(instances.len()).map_err(|_| too_many())?);
+                                    instances.push(card);
+                                }
+                                options.push(cards);
                             }
+                            out.push(match options.len() {
+                                1 => SetupOp::Put { slot, cards: options.swap_remove(0) },
+                                _ => SetupOp::PutOneOf { slot, options },
+                            });
                         }
-                        out.push(SetupOp::Put { slot, cards });
                     }
                 }
                 SetupStep::Shuffle { zone } => {
@@ -1136,24 +1155,31 @@ impl<'d> Builder<'d> {
         Ok(())
     }
 
-    /// Refuses a deck given to a seat that no set-up step deals a seat: one
-    /// of another type would be left out without a word.
+    /// Refuses a deck given to a seat (or the supply) that no set-up step
+    /// deals a seat (or a shared zone): one of another type would be left
+    /// out without a word.
     fn seat_decks_dealt(&self, seating: &Seating) -> Result<(), PlayError> {
-        let mut dealt: Vec<&str> = Vec::new();
-        for step in &self.setup.steps {
-            if let SetupStep::Decks { deck_types, to, .. } = step {
+        let (mut dealt, mut supplied): (Vec<&str>, Vec<&str>) = (Vec::new(), Vec::new());
+        for step in self.setup.steps.iter().filter(|s| s.done_for(self.seats)) {
+            if let SetupStep::Decks { deck_types, to, .. } = &step.step {
                 let shared = self.zones[self.zone(to, "decks")? as usize].shared;
-                dealt.extend(deck_types.iter().filter(|_| !shared).map(String::as_str));
+                let types = deck_types.iter().map(String::as_str);
+                if shared {
+                    supplied.extend(types)
+                } else {
+                    dealt.extend(types)
+                }
             }
         }
-        for name in seating.decks.iter().flatten() {
+        let given = seating.decks.iter().flatten().map(|n| (n, &dealt, "a seat"));
+        for (name, dealt, whom) in given.chain(seating.supply.iter().map(|n| (n, &supplied, "a shared zone"))) {
             let Some(deck) = self.doc.decks.iter().find(|d| &d.name == name) else {
                 return Err(PlayError(format!("no deck is named `{name}`")));
             };
             if !dealt.contains(&deck.deck_type.as_str()) {
                 let types = if dealt.is_empty() { "none".to_string() } else { dealt.join(", ") };
                 return Err(PlayError(format!(
-                    "deck `{name}` is of type `{}`, and the set-up deals a seat decks of type {types}",
+                    "deck `{name}` is of type `{}`, and the set-up deals {whom} decks of type {types}",
                     deck.deck_type
                 )));
             }
@@ -1161,19 +1187,34 @@ impl<'d> Builder<'d> {
         Ok(())
     }
 
-    /// The cards of the deck of this type a seat brings (by name), else of
-    /// the document's decks of the type the one in the seat's place (seat 1
-    /// the first, seat 2 the second, round again when there are fewer; a
-    /// shared zone the first).  A deck's list already holds the decks it
-    /// includes.
-    fn deck_cards(&self, deck_type: &str, chosen: Option<&Vec<String>>, seat: usize) -> Result<Vec<u16>, PlayError> {
+    /// The decks a step puts in a zone for one seat (or the table): the one
+    /// named of the type, else every deck of the type for a step that draws
+    /// one at random, else the one in the seat's place (seat 1 the first,
+    /// seat 2 the second, round again when there are fewer; the table the
+    /// first).
+    fn decks_of(
+        &self,
+        deck_type: &str,
+        chosen: Option<&Vec<String>>,
+        random: bool,
+        seat: usize,
+    ) -> Result<Vec<&'d data::Deck>, PlayError> {
         let doc = self.doc;
         let of_type = |d: &&data::Deck| d.deck_type == deck_type;
-        let named = chosen.and_then(|names| doc.decks.iter().filter(of_type).find(|d| names.contains(&d.name)));
-        let count = doc.decks.iter().filter(of_type).count().max(1);
-        let Some(deck) = named.or_else(|| doc.decks.iter().filter(of_type).nth(seat % count)) else {
+        if let Some(named) = chosen.and_then(|names| doc.decks.iter().filter(of_type).find(|d| names.contains(&d.name)))
+        {
+            return Ok(vec![named]);
+        }
+        let all: Vec<&data::Deck> = doc.decks.iter().filter(of_type).collect();
+        if all.is_empty() {
             return Err(PlayError(format!("the set-up deals decks of type `{deck_type}`, and there is none")));
-        };
+        }
+        Ok(if random { all } else { vec![all[seat % all.len()]] })
+    }
+
+    /// A deck's cards (its list already holds the decks it includes).
+    fn deck_cards(&self, deck: &data::Deck) -> Result<Vec<u16>, PlayError> {
+        let doc = self.doc;
         let mut cards = Vec::new();
         for entry in &deck.cards {
             let Some(c) = doc.cards.iter().position(|c| c.name == entry.card) else {

@@ -33,6 +33,11 @@ impl Game<'_> {
                         self.push_card(*slot, card);
                     }
                 }
+                SetupOp::PutOneOf { slot, options } => {
+                    for &card in &options[self.rng.below(options.len())] {
+                        self.push_card(*slot, card);
+                    }
+                }
                 SetupOp::Shuffle { slot } => self.shuffle_slot(*slot),
                 SetupOp::Deal { count, by, from, to } => {
                     let count = match by {

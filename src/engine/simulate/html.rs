@@ -64,6 +64,9 @@ pub fn page(report: &Report) -> String {
     let _ = writeln!(out, "<h1>{} — {} games</h1>", escape(&settings.game), figures.games);
     let bots: Vec<String> = settings.bots.iter().enumerate().map(|(s, b)| format!("seat {} {b}", s + 1)).collect();
     let _ = writeln!(out, "<p class=\"settings\">seed {}; bots: {}</p>", settings.seed, escape(&bots.join(", ")));
+    if !settings.supply.is_empty() {
+        let _ = writeln!(out, "<p class=\"settings\">supply: {}</p>", escape(&settings.supply.join(", ")));
+    }
     if let Some(shard) = &settings.shard {
         let parts: Vec<String> = shard.parts.iter().map(|p| format!("{p}/{}", shard.count)).collect();
         let _ = writeln!(out, "<p class=\"settings\">shards {} only: not the whole run</p>", parts.join(", "));

@@ -151,7 +151,7 @@ impl Report {
 
 /// The first setting (but the shard) in which two runs differ.
 fn differing(a: &Settings, b: &Settings) -> Option<&'static str> {
-    let checks: [(&'static str, bool); 8] = [
+    let checks: [(&'static str, bool); 9] = [
         ("game", a.game == b.game),
         ("engine data", a.data == b.data),
         ("number of games", a.games == b.games),
@@ -159,6 +159,7 @@ fn differing(a: &Settings, b: &Settings) -> Option<&'static str> {
         ("bots", a.bots == b.bots),
         ("decks", a.decks == b.decks),
         ("matrix", a.matrix == b.matrix),
+        ("supply", a.supply == b.supply),
         ("number of shards", a.shard.as_ref().map_or(1, |s| s.count) == b.shard.as_ref().map_or(1, |s| s.count)),
     ];
     checks.iter().find(|(_, same)| !same).map(|(what, _)| *what)

@@ -24,6 +24,10 @@ pub struct Settings {
     pub decks: Vec<Option<String>>,
     /// The decks of a matrix, in the order given (empty: no matrix).
     pub matrix: Vec<String>,
+    /// The decks chosen for the set-up's steps on shared zones (`--supply`);
+    /// absent when none was.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub supply: Vec<String>,
     /// The shards of the games this report holds; `None`: every game.
     pub shard: Option<Shards>,
 }
@@ -116,6 +120,8 @@ pub struct GameSetup {
     pub bots: Vec<BotChoice>,
     /// Each seat's deck, when chosen.
     pub decks: Vec<Option<String>>,
+    /// The decks chosen for the shared zones.
+    pub supply: Vec<String>,
     /// For a game of a matrix: the two decks' indexes in the matrix and
     /// the seat each sits at.
     pub pairing: Option<[(usize, usize); 2]>,
@@ -150,6 +156,7 @@ impl Settings {
             seed: game_seed(self.seed, index),
             bots: bots.to_vec(),
             decks: self.decks.clone(),
+            supply: self.supply.clone(),
             pairing: None,
         };
         if self.matrix.len() >= 2 && self.games > 0 {

@@ -130,6 +130,11 @@ impl Summary {
     }
 
     fn add_cards(&mut self, record: &GameRecord) {
+        // Every card the game was played with has a row, though no seat
+        // acquired or played it: never bought is a finding too.
+        for card in &record.in_play {
+            self.cards.entry(card.clone()).or_default();
+        }
         let mut in_game: BTreeMap<&str, (bool, bool)> = BTreeMap::new();
         for (seat, uses) in record.cards.iter().enumerate() {
             // A card listed twice for a seat counts once, with both counts.

@@ -33,6 +33,7 @@ fn record(i: u64) -> GameRecord {
         scores: curve.last().cloned().unwrap_or_default(),
         curve,
         cards: vec![spark, vec![card("Ward", 0, 1)]],
+        in_play: Vec::new(),
         decisions: 7,
     }
 }
@@ -54,6 +55,7 @@ fn settings() -> Settings {
         bots: vec!["random".into(), "greedy:first".into()],
         decks: vec![None, None],
         matrix: Vec::new(),
+        supply: Vec::new(),
         shard: None,
     }
 }

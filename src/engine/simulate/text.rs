@@ -32,6 +32,9 @@ pub fn render(report: &Report) -> String {
     if !decks.is_empty() {
         let _ = writeln!(out, "decks: {}", decks.join(", "));
     }
+    if !settings.supply.is_empty() {
+        let _ = writeln!(out, "supply: {}", settings.supply.join(", "));
+    }
     if let Some(shard) = &settings.shard {
         let parts: Vec<String> = shard.parts.iter().map(|p| format!("{p}/{}", shard.count)).collect();
         let _ = writeln!(out, "shards: {} (not the whole run)", parts.join(", "));

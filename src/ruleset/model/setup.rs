@@ -20,21 +20,58 @@ pub struct Setup {
     pub markers: Vec<Marker>,
     pub zones: Vec<Zone>,
     /// What is done, in order, before the first turn.
-    pub steps: Vec<Step>,
+    pub steps: Vec<SetupStep>,
+    /// Zone limits that hold for some numbers of players in place of the
+    /// zone's own (`when players 2 { limit market-row 4 }`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub limits: Vec<ZoneLimit>,
     /// Names the lines use, checked once the ruleset is read.
     #[serde(skip)]
     pub(in crate::ruleset) uses: Vec<NameUse>,
     /// Where each step is written, in the order of `steps`.
     #[serde(skip)]
     pub(in crate::ruleset) step_spans: Vec<Span>,
+    /// Where each of `limits` is written.
+    #[serde(skip)]
+    pub(in crate::ruleset) limit_spans: Vec<Span>,
+    /// Each `when players …` block: the players it names and where.
+    #[serde(skip)]
+    pub(in crate::ruleset) when_spans: Vec<(Players, Span)>,
     #[serde(skip)]
     pub(in crate::ruleset) span: Span,
 }
 
-#[derive(Clone, Copy, Debug, Serialize, JsonSchema)]
+/// A number of players: at least `min`, at most `max`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Players {
     pub min: i64,
     pub max: i64,
+}
+
+impl Players {
+    /// Whether `count` players are within.
+    pub fn holds(self, count: i64) -> bool {
+        (self.min..=self.max).contains(&count)
+    }
+}
+
+/// `limit ZONE N` in a `when players …` block: the zone holds at most
+/// `limit` cards when that many play.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ZoneLimit {
+    pub zone: String,
+    pub limit: i64,
+    pub players: Players,
+}
+
+/// One step of the set-up, and the numbers of players it is done for
+/// (`when players 3..4 { … }`): every number when `players` is absent.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct SetupStep {
+    #[serde(flatten)]
+    pub step: Step,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub players: Option<Players>,
 }
 
 impl Default for Players {
@@ -131,12 +168,17 @@ pub enum Visibility {
 pub enum Step {
     /// `decks draw to draw-deck set-aside reference`: each player's decks of
     /// these types go into the zone, as the deck lists its cards; the kinds
-    /// the deck type sets aside go to `set_aside` when it is given.
+    /// the deck type sets aside go to `set_aside` when it is given.  With
+    /// `random`, a deck of each type that is not named for the game is drawn
+    /// at random among the decks of the type (`decks market to supply
+    /// random`); without, it is the first.
     Decks {
         deck_types: Vec<String>,
         to: String,
         #[serde(skip_serializing_if = "Option::is_none")]
         set_aside: Option<String>,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        random: bool,
     },
     /// `place caster from deck-area to caster-slot`: every card of these
     /// kinds moves from one zone to another.
