@@ -44,11 +44,11 @@ fn an_action_that_puts_a_card_back_where_it_was_is_a_warning() {
     assert!(stderr(&output).contains("takes a card from `field` and puts it back there"), "{}", stderr(&output));
 }
 
-/// The log of one game of `tests/play/duel`, played by `simulate`.
+/// The logs of twenty games of `tests/play/duel`, played by `simulate`.
 fn duel_log(seed: &str) -> String {
     let game = repo().join("tests/play/duel");
     let dir = tempfile::tempdir().expect("temp dir");
-    let args = ["simulate", game.to_str().expect("utf-8"), "--games", "20", "--seed", seed, "--log", "1"];
+    let args = ["simulate", game.to_str().expect("utf-8"), "--games", "20", "--seed", seed, "--log", "20"];
     let output = cardsmith(&args, dir.path());
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     std::fs::read_to_string(dir.path().join("simulate-log.txt")).expect("the log")
@@ -74,7 +74,9 @@ fn order_by_sets_who_acts_first_and_place_reads_it() {
 /// `pay MARKER N from ZONE` taps that many mana cards; `needs` stops an
 /// effect whose cost is not met; `resolve FIELD VALUE` offers only cards
 /// with that field; `deal FIELD of ZONE` deals the captain's life;
-/// `fallback` takes life when the deck is empty.
+/// `fallback` takes life when the deck is empty; `run` does a named
+/// effect (a soldier falls) and `raise` fires the triggers it fulfils (the
+/// fallen soldier's Walls avenge it, each choosing a target).
 #[test]
 fn targets_marked_costs_needs_and_fallback_play_as_written() {
     let log = duel_log("1");
@@ -93,6 +95,9 @@ fn targets_marked_costs_needs_and_fallback_play_as_written() {
     assert!(!log.contains("use Wall"), "Wall has no quick move");
     assert!(log.contains("end of round 1: scores [3, 3]"), "each captain deals 3 life");
     assert!(log.contains("  Deck is empty: a card of Life is taken instead"), "{log}");
+    let avenged = lines.iter().position(|l| *l == "  Wall triggers").expect("a Wall avenges");
+    let next = lines[avenged + 1..].iter().find(|l| !l.starts_with("  ")).expect("a decision");
+    assert!(next.contains(": target "), "the avenging Wall's owner chooses its target: {next}");
 }
 
 /// `simulate --players N` seats that many, and the set-up's steps for that

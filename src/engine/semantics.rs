@@ -252,6 +252,26 @@ pub enum Op {
         filter: Option<Expression>,
         ops: Vec<Op>,
     },
+    /// Runs the operations of the symbol's meaning for the role, with this
+    /// amount (else the amount as it is) and the same card at hand.
+    Run {
+        role: String,
+        symbol: String,
+        #[serde(default)]
+        amount: Option<Expression>,
+    },
+    /// A trigger: each card of the zones (in their order; the card at hand
+    /// when none is given) whose field `field` holds the name `value`
+    /// among its values resolves that field's block, for the player who
+    /// owns the zone it is in, with itself as "this".
+    Raise {
+        field: String,
+        value: String,
+        #[serde(default)]
+        zones: Vec<String>,
+        #[serde(default)]
+        of: Whose,
+    },
     /// Ends the procedure it stands in, as a `pay` that cannot be paid
     /// does, unless the truth holds.
     Needs { test: Expression },
@@ -390,7 +410,7 @@ pub struct Action {
     /// has chosen, in the order of the field's initiative values.
     #[serde(default)]
     pub resolve: Option<String>,
-    /// Of a card's `resolve` fields, the one whose first value is this name
+    /// Of a card's `resolve` fields, the one holding this name among its values
     /// (`ability` fields with `fast`); the first of them when not given.
     #[serde(default)]
     pub resolve_value: Option<String>,

@@ -7,7 +7,7 @@
 use super::stack::{Frame, FrameKind};
 use super::state::{seat_suffix, Env, Game, Pending};
 use super::table::{BStep, COp, Ex, Marking, MoveOp, TargetOp, Val};
-use crate::engine::semantics::Pick;
+use crate::engine::semantics::{Pick, Whose};
 
 /// The most times a `repeat` runs.
 pub const MAX_REPEAT: i64 = 10_000;
@@ -242,6 +242,11 @@ impl Game<'_> {
                 self.last = now.saturating_sub(to);
             }
             COp::Pay { .. } | COp::PayMarks(_) | COp::Needs(_) => self.exec_guard(op, &env),
+            COp::Raise { raise, zones, of } => self.raise(*raise, zones, *of, &env),
+            COp::Run { ops: run, amount } => {
+                let amount = amount.as_ref().map_or(env.amount, |a| self.num(a, &env));
+                self.push(Frame::new(FrameKind::Ops { ops: *run, at: 0 }, env.you, env.this, amount));
+            }
             COp::Target(target) => {
                 let amount = target.with.as_ref().map_or(env.amount, |with| self.num(with, &env));
                 if self.targets(target, &env).is_empty() {
@@ -282,6 +287,29 @@ impl Game<'_> {
                 let kind = FrameKind::ForEach { ops: *ops, at: u32::MAX, cards, next: 0 };
                 self.push(Frame::new(kind, env.you, env.this, env.amount));
             }
+        }
+    }
+
+    /// A trigger: each card of the zones (the card at hand when none is
+    /// named) with a block for it resolves that block, as its owner, in
+    /// the zones' order.
+    fn raise(&mut self, raise: u16, zones: &[u16], of: Whose, env: &Env) {
+        let t = self.t;
+        let Some(blocks) = t.raised.get(raise as usize) else { return };
+        let cards: Vec<u16> = if zones.is_empty() {
+            env.this.into_iter().collect()
+        } else {
+            let seat = self.whose(env.you, of);
+            zones.iter().flat_map(|&z| self.slot(t.zone_slot(z, seat)).to_vec()).collect()
+        };
+        let found: Vec<(u16, u32)> =
+            cards.into_iter().filter_map(|c| blocks[t.card_of(c) as usize].map(|body| (c, body))).collect();
+        for &(card, _) in &found {
+            self.note(|| format!("  {} triggers", t.card_name(card)));
+        }
+        for &(card, body) in found.iter().rev() {
+            let owner = t.slot_zone(self.loc[card as usize] as usize).1.unwrap_or(env.you);
+            self.push(Frame::new(FrameKind::Body { body, at: 0 }, owner, Some(card), 0));
         }
     }
 

@@ -107,6 +107,17 @@ pub(crate) enum COp {
     },
     Target(Box<TargetOp>),
     Needs(Ex),
+    /// The operations of a symbol's meaning, with an amount of their own.
+    Run {
+        ops: u32,
+        amount: Option<Ex>,
+    },
+    /// A trigger: [`Table::raised`]`[raise]` holds each card's block.
+    Raise {
+        raise: u16,
+        zones: Vec<u16>,
+        of: Whose,
+    },
 }
 
 /// `pay MARKER AMOUNT from ZONE…`.
@@ -301,6 +312,9 @@ pub struct Table {
     pub(crate) slot_owner: Vec<(usize, Option<usize>)>,
     /// The zones that restock, as `(zone, source)`.
     pub(crate) restocking: Vec<(u16, u16)>,
+    /// For each field and value a `raise` names, each card's block that
+    /// resolves (by card).
+    pub(crate) raised: Vec<Vec<Option<u32>>>,
 }
 
 impl Table {
@@ -399,6 +413,9 @@ struct Builder<'d> {
     meanings: HashMap<(&'d str, &'d str), u32>,
     /// Compiled card blocks by (card, field).
     card_bodies: HashMap<(usize, &'d str, Option<&'d str>), Option<u32>>,
+    /// The fields and values `raise` names, in the order met: compiled once
+    /// every procedure is (a trigger's block may raise another).
+    raises: Vec<(&'d str, &'d str)>,
 }
 
 impl<'d> Builder<'d> {
@@ -439,6 +456,7 @@ impl<'d> Builder<'d> {
             choice_labels: Vec::new(),
             meanings: HashMap::new(),
             card_bodies: HashMap::new(),
+            raises: Vec::new(),
         };
         builder.declare()?;
         Ok(builder)
@@ -607,7 +625,7 @@ impl<'d> Builder<'d> {
     }
 
     /// Compiles a procedure into [`Table::ops`], returning its number.
-    fn procedure(&mut self, ops: &[sem::Op], user: &str, depth: usize) -> Result<u32, PlayError> {
+    fn procedure(&mut self, ops: &'d [sem::Op], user: &str, depth: usize) -> Result<u32, PlayError> {
         if depth > MAX_DEPTH {
             return Err(PlayError(format!("a procedure of `{user}` nests deeper than {MAX_DEPTH}")));
         }
@@ -619,7 +637,7 @@ impl<'d> Builder<'d> {
         Ok(self.ops.len() as u32 - 1)
     }
 
-    fn op(&mut self, op: &sem::Op, user: &str, depth: usize) -> Result<COp, PlayError> {
+    fn op(&mut self, op: &'d sem::Op, user: &str, depth: usize) -> Result<COp, PlayError> {
         use sem::Op as O;
         Ok(match op {
             O::Add { counter, amount, of } => {
@@ -635,6 +653,24 @@ impl<'d> Builder<'d> {
                 COp::Pay { counter: self.counter(counter, user)?, amount: self.expression(amount, user)? }
             }
             O::Needs { test } => COp::Needs(self.expression(test, user)?),
+            O::Run { role, symbol, amount } => {
+                COp::Run { ops: self.meaning(symbol, role, user)?, amount: self.optional(amount.as_ref(), user)? }
+            }
+            O::Raise { field, value, zones, of } => {
+                let key = (field.as_str(), value.as_str());
+                let raise = match self.raises.iter().position(|r| *r == key) {
+                    Some(at) => at,
+                    None => {
+                        self.raises.push(key);
+                        self.raises.len() - 1
+                    }
+                };
+                COp::Raise {
+                    raise: small(raise as u32)?,
+                    zones: zones.iter().map(|z| self.zone(z, user)).collect::<Result<_, _>>()?,
+                    of: *of,
+                }
+            }
             O::Target { zones, of, filter, with, ops } => COp::Target(Box::new(TargetOp {
                 zones: zones.iter().map(|z| self.zone(z, user)).collect::<Result<_, _>>()?,
                 of: *of,
@@ -703,9 +739,15 @@ impl<'d> Builder<'d> {
                  `{role}` (`does {role} {{ … }}`)"
             )));
         };
-        let ops = self.procedure(&meaning.ops, &format!("{symbol} ({role})"), 0)?;
-        self.meanings.insert((symbol, role), ops);
-        Ok(ops)
+        // Its number is kept before it is compiled, so a meaning that runs
+        // itself (through `run`) compiles once.
+        let at = self.ops.len() as u32;
+        self.ops.push(Vec::new());
+        self.meanings.insert((symbol, role), at);
+        let user = format!("{symbol} ({role})");
+        let compiled = meaning.ops.iter().map(|op| self.op(op, &user, 0)).collect::<Result<Vec<_>, _>>()?;
+        self.ops[at as usize] = compiled;
+        Ok(at)
     }
 
     fn args(&mut self, args: &[data::Argument]) -> Vec<(u32, Val)> {
@@ -791,7 +833,7 @@ impl<'d> Builder<'d> {
         let declared = &doc.cards[card];
         let picked = declared.body.fields.iter().filter(|f| f.name == field).find(|f| match value {
             None => true,
-            Some(value) => matches!(f.values.first(), Some(Value::Name(v)) if v == value),
+            Some(value) => f.values.iter().any(|v| matches!(v, Value::Name(n) if n == value)),
         });
         // A block with no effects (an ability written only as text) has
         // nothing to resolve: the card is not offered for it.
@@ -818,6 +860,7 @@ impl<'d> Builder<'d> {
         let (setup, instances) = self.setup_steps(seating)?;
         let ends_when = self.expression(&self.play.ends_when, "ends-when")?;
         let score = self.expression(&self.play.score, "score")?;
+        let raised = self.raised()?;
         let cards = self.cards()?;
         let (nfields, fields) = self.field_values();
         for (c, def) in conditions.iter().enumerate() {
@@ -877,7 +920,22 @@ impl<'d> Builder<'d> {
             score,
             slot_owner,
             restocking,
+            raised,
         })
+    }
+
+    /// Each card's block for each field and value a `raise` names; the
+    /// list grows while a trigger's block raises another.
+    fn raised(&mut self) -> Result<Vec<Vec<Option<u32>>>, PlayError> {
+        let mut raised = Vec::new();
+        while let Some(&(field, value)) = self.raises.get(raised.len()) {
+            let mut by_card = Vec::with_capacity(self.doc.cards.len());
+            for card in 0..self.doc.cards.len() {
+                by_card.push(self.card_field_body(card, field, Some(value))?);
+            }
+            raised.push(by_card);
+        }
+        Ok(raised)
     }
 
     /// Each card's first value of each field, `[card * nfields + field]`.

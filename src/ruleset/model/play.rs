@@ -245,6 +245,24 @@ pub enum Op {
     Needs {
         test: Expression,
     },
+    /// Does what a symbol's `does` says for a role, with this amount (the
+    /// amount as it was when none is given): an effect named once and used
+    /// in many procedures.
+    Run {
+        role: Ref,
+        symbol: Ref,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        amount: Option<Expression>,
+    },
+    /// Each card of the zones (or the card at hand) whose `field` holds
+    /// `value` resolves that block, as its owner: a trigger.
+    Raise {
+        field: Ref,
+        value: Ref,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        zones: Vec<Ref>,
+        of: Whose,
+    },
     /// The player chooses one card of the zones that matches; its block
     /// runs with that card at hand and `amount` the `with` amount.
     Target {

@@ -152,6 +152,26 @@ pub static OPS: Block<Vec<Op>> = Block {
             read: |l, n, ops| l.operation(n, ops),
         },
         Line {
+            about: line(
+                "run",
+                "ROLE SYMBOL [AMOUNT]",
+                "Does what the symbol's `does` says for the role, with this amount (else the amount as it is): an \
+                 effect named once and used in several procedures.",
+                "run apply break",
+            ),
+            read: |l, n, ops| l.operation(n, ops),
+        },
+        Line {
+            about: line(
+                "raise",
+                "FIELD VALUE [from ZONE… [opponent]]",
+                "A trigger: each card of the zones (or the card at hand) whose field holds the value resolves that \
+                 block, as its owner, with itself at hand.",
+                "raise ability attacks",
+            ),
+            read: |l, n, ops| l.operation(n, ops),
+        },
+        Line {
             about: opens(
                 "target",
                 "[FILTER] from ZONE… [opponent] [with AMOUNT]",

@@ -73,6 +73,8 @@ fn form(name: &str) -> &'static str {
         "add" | "remove" => "`add COUNTER AMOUNT [opponent]`, `remove COUNTER AMOUNT [opponent]`",
         "pay" => "`pay COUNTER AMOUNT`, or `pay MARKER AMOUNT from ZONE…`",
         "target" => "`target [FILTER] from ZONE… [opponent] [with AMOUNT] { … }`",
+        "raise" => "`raise FIELD VALUE [from ZONE… [opponent]]`",
+        "run" => "`run ROLE SYMBOL [AMOUNT]`",
         "move" => {
             "`move COUNT|all [FILTER] from ZONE [opponent] to ZONE [opponent] [top|chosen|random]`, such as `move 2 from draw-deck to hand`"
         }
@@ -90,6 +92,23 @@ fn form(name: &str) -> &'static str {
 
 /// The words an operation line may hold besides names and amounts.
 const WORDS: &[&str] = &["opponent", "from", "to", "top", "chosen", "random", "all", "with"];
+
+/// `raise FIELD VALUE [from ZONE… [opponent]]`.
+fn raise(node: &Node) -> Option<Op> {
+    let mut words = Words::new(node);
+    let (field, value) = (words.name()?, words.name()?);
+    let mut zones = Vec::new();
+    if words.eat("from") {
+        while !words.done() && words.peek().as_deref() != Some("opponent") {
+            zones.push(words.name()?);
+        }
+        if zones.is_empty() {
+            return None;
+        }
+    }
+    let of = words.whose();
+    words.done().then_some(Op::Raise { field, value, zones, of })
+}
 
 /// `pay COUNTER AMOUNT`, or `pay MARKER AMOUNT from ZONE…`: what is paid,
 /// how much, and the zones whose cards are marked to pay it.
@@ -137,6 +156,16 @@ impl Loader<'_> {
             "add" | "remove" => self.counter_op(node),
             "pay" => pay(node).map(|(counter, amount, marking)| Op::Pay { counter, amount, marking }),
             "target" => self.target(node),
+            "raise" => raise(node),
+            "run" => {
+                let mut words = Words::new(node);
+                let (role, symbol) = (words.name(), words.name());
+                let amount = if words.done() { None } else { words.amount() };
+                match (role, symbol) {
+                    (Some(role), Some(symbol)) if words.done() => Some(Op::Run { role, symbol, amount }),
+                    _ => None,
+                }
+            }
             "move" => self.move_op(node),
             "mark" => {
                 let mut words = Words::new(node);

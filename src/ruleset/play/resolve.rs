@@ -40,7 +40,13 @@ pub(in crate::ruleset) fn resolve(
         bots: std::mem::take(&mut ruleset.bots),
     };
     let used = {
-        let resolver = Resolver { compiler: Compiler::new(ruleset, defs), play_written, out };
+        let does_roles = ruleset
+            .symbols
+            .iter()
+            .zip(&parts.does)
+            .flat_map(|(s, does)| does.iter().map(|m| (s.id.clone(), m.role.name.clone())))
+            .collect();
+        let resolver = Resolver { compiler: Compiler::new(ruleset, defs), play_written, does_roles, out };
         resolver.all(&mut parts)
     };
     for (symbol, does) in ruleset.symbols.iter_mut().zip(parts.does) {
@@ -64,6 +70,8 @@ struct Resolver<'r, 'o> {
     compiler: Compiler<'r>,
     /// Whether a `play` block is written, even one with a mistake.
     play_written: bool,
+    /// Each symbol and role a `does` gives a meaning, for `run`.
+    does_roles: Vec<(String, String)>,
     out: &'o mut Vec<Diagnostic>,
 }
 
@@ -151,11 +159,7 @@ impl Resolver<'_, '_> {
             self.field(field);
         }
         if let Some(value) = &action.resolve_value {
-            if !self.compiler.is_value_name(&value.name) {
-                let ruleset = self.compiler.ruleset;
-                let values = ruleset.enums.iter().flat_map(|e| &e.values).map(String::as_str);
-                self.unknown(value, "value of any enum", values);
-            }
+            self.enum_value(value);
         }
         if let Some(filter) = &mut action.filter {
             self.expression(filter, Ty::Truth, card);
@@ -202,6 +206,7 @@ impl Resolver<'_, '_> {
                     self.expression(amount, Ty::Number, place);
                 }
                 Op::Needs { test } => self.expression(test, Ty::Truth, place),
+                Op::Run { .. } | Op::Raise { .. } => self.named_effect(op, place),
                 Op::Target { zones, filter, with, ops, .. } => {
                     zones.iter().for_each(|zone| self.zone(zone));
                     if let Some(with) = with {
@@ -258,6 +263,32 @@ impl Resolver<'_, '_> {
         }
     }
 
+    /// A `run` of a symbol's meaning, or a `raise` of a trigger.
+    fn named_effect(&mut self, op: &mut Op, place: Place<'_>) {
+        match op {
+            Op::Run { role, symbol, amount } => {
+                self.role(role);
+                self.runs(role, symbol);
+                if let Some(amount) = amount {
+                    self.expression(amount, Ty::Number, place);
+                }
+            }
+            Op::Raise { field, value, zones, .. } => {
+                self.field(field);
+                self.enum_value(value);
+                zones.iter().for_each(|zone| self.zone(zone));
+                if zones.is_empty() && !place.card {
+                    self.out.push(bad_line(
+                        field.span,
+                        "`raise` without zones raises the card at hand, and there is none here",
+                        "name the zones whose cards it raises: `raise ability breaks from field`",
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// Compiles an expression where it stands, filling its tree.
     fn expression(&mut self, expression: &mut Expression, want: Ty, place: Place<'_>) {
         let span = expression.span;
@@ -287,6 +318,33 @@ impl Resolver<'_, '_> {
             let ruleset = self.compiler.ruleset;
             let counters = ruleset.setup.iter().flat_map(|s| &s.counters).map(|c| c.id.as_str());
             self.unknown(counter, "counter of the set-up", counters);
+        }
+    }
+
+    /// The symbol a `run` names, with a meaning for the role.
+    fn runs(&mut self, role: &Ref, symbol: &Ref) {
+        let ruleset = self.compiler.ruleset;
+        let Some(declared) = ruleset.symbols.iter().find(|s| s.id == symbol.name) else {
+            self.unknown(symbol, "symbol of the ruleset", ruleset.symbols.iter().map(|s| s.id.as_str()));
+            return;
+        };
+        // The symbols' `does` are taken out while they are compiled: the
+        // ones read are in `does_roles`.
+        if !self.does_roles.iter().any(|(s, r)| *s == declared.id && *r == role.name) {
+            self.out.push(bad_line(
+                symbol.span,
+                format!("symbol `{}` says nothing that `{}` does", symbol.name, role.name),
+                format!("give it `does {} {{ … }}`", role.name),
+            ));
+        }
+    }
+
+    /// A value of some enum, which picks one of a card's fields.
+    fn enum_value(&mut self, value: &Ref) {
+        if !self.compiler.is_value_name(&value.name) {
+            let ruleset = self.compiler.ruleset;
+            let values = ruleset.enums.iter().flat_map(|e| &e.values).map(String::as_str);
+            self.unknown(value, "value of any enum", values);
         }
     }
 
