@@ -155,4 +155,18 @@ SVG pictures have no pixels and are never reported.  The size is the
 `width` and `height` the face's template gives the image (`art_panel`'s
 box on the bundled faces), cropped to fill it or fitted inside it as its
 `preserveAspectRatio` says.";
+
+UNPRINTED "W0718" "effect-unprinted" "\
+A card states an effect that no face of it prints: the template that draws
+the card lays out none of the text that holds the effect line, so the
+printed card would be missing a rule the engine data has.  Each effect line
+counts wherever it is written: in the card's own block, a field's block, a
+`when` condition, a `choose` option or a `then` step.
+
+The generic face prints every one.  A template of your own prints a
+field's effects with its `paras` (or `labelled`), and the effects written
+directly in the card with `card.paras`:
+
+    {{ text_box(paras=card.fields.cost.0.paras, ...) }}                   # warned: the card's `gain coin 2` is lost
+    {{ text_box(paras=card.fields.cost.0.paras | concat(with=card.paras), ...) }}   # right";
 }

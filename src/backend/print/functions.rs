@@ -68,6 +68,8 @@ struct Drawing {
     rich: Rc<Table>,
     regions: Vec<(String, Rect)>,
     overflows: Vec<Overflow>,
+    /// Where the card text each `text_box` printed is written.
+    printed: Vec<Span>,
 }
 
 thread_local! {
@@ -75,13 +77,13 @@ thread_local! {
 }
 
 /// Runs `f` drawing one face of `frame` for the card whose rich text is
-/// `rich`, returning what it returned and every region that will not print
-/// well.
-pub fn collect_overflows<R>(frame: Frame, rich: Rc<Table>, f: impl FnOnce() -> R) -> (R, Vec<Overflow>) {
+/// `rich`, returning what it returned, every region that will not print
+/// well, and where the card text its boxes printed is written.
+pub fn collect_overflows<R>(frame: Frame, rich: Rc<Table>, f: impl FnOnce() -> R) -> (R, Vec<Overflow>, Vec<Span>) {
     DRAWING.with(|d| *d.borrow_mut() = Drawing { frame: Some(frame), rich, ..Drawing::default() });
     let result = f();
     let drawing = DRAWING.with(|d| std::mem::take(&mut *d.borrow_mut()));
-    (result, drawing.overflows)
+    (result, drawing.overflows, drawing.printed)
 }
 
 /// The rich text of the card being drawn.
@@ -208,7 +210,7 @@ fn align(word: &str) -> Align {
 
 /// The paragraphs a `text_box` or `measure` call sets, in its `style`, and
 /// where their text is written when it all comes from one place.
-fn call_paragraphs(args: &HashMap<String, Value>, function: &str) -> Result<(Vec<Paragraph>, Option<Span>)> {
+fn call_paragraphs(args: &HashMap<String, Value>, function: &str) -> Result<(Vec<Paragraph>, Vec<Span>, Vec<Span>)> {
     let style = match string(args, "style", "") {
         "b" | "bold" => Style::Bold,
         "i" | "italic" => Style::Italic,
@@ -218,9 +220,9 @@ fn call_paragraphs(args: &HashMap<String, Value>, function: &str) -> Result<(Vec
         return Err(format!("{function} needs `paras` (or `text`)").into());
     };
     let table = card_text();
-    let mut reader = Reader { table: &table, spans: Vec::new() };
+    let mut reader = Reader { table: &table, spans: Vec::new(), covered: Vec::new() };
     let paragraphs = reader.paragraphs(value, style);
-    Ok((paragraphs, rich::enclosing(&reader.spans)))
+    Ok((paragraphs, reader.spans, reader.covered))
 }
 
 /// `measure(paras, w, size, lh, font)`: the height text takes set at `size` in a
@@ -230,7 +232,7 @@ struct Measure;
 
 impl Function for Measure {
     fn call(&self, args: &HashMap<String, Value>) -> Result<Value> {
-        let (paragraphs, _) = call_paragraphs(args, "measure")?;
+        let (paragraphs, _, _) = call_paragraphs(args, "measure")?;
         let size = number(args, "size", 8.0);
         let spec = BoxSpec {
             x: 0.0,
@@ -261,7 +263,9 @@ struct TextBox;
 
 impl Function for TextBox {
     fn call(&self, args: &HashMap<String, Value>) -> Result<Value> {
-        let (paragraphs, written) = call_paragraphs(args, "text_box")?;
+        let (paragraphs, spans, covered) = call_paragraphs(args, "text_box")?;
+        let written = rich::enclosing(&spans);
+        DRAWING.with(|d| d.borrow_mut().printed.extend(covered));
         let size = number(args, "size", 8.0);
         let spec = BoxSpec {
             x: number(args, "x", 0.0),
@@ -295,13 +299,15 @@ impl Function for TextBox {
 /// that do not name a style (`"s"`) take `style`; a handle (`{"rich": N}`)
 /// stands for the runs of the card's rich text in `table`.
 pub fn paragraphs(value: &Json, style: Style, table: &Table) -> Vec<Paragraph> {
-    Reader { table, spans: Vec::new() }.paragraphs(value, style)
+    Reader { table, spans: Vec::new(), covered: Vec::new() }.paragraphs(value, style)
 }
 
 /// Reads template values, noting where the card text they name is written.
 struct Reader<'t> {
     table: &'t Table,
     spans: Vec<Span>,
+    /// Where the effect lines the text names are written.
+    covered: Vec<Span>,
 }
 
 impl Reader<'_> {
@@ -358,6 +364,8 @@ impl Reader<'_> {
         let entry = usize::try_from(index).ok().and_then(|i| self.table.get(i));
         let Some((runs, span)) = entry else { return Vec::new() };
         self.spans.extend(span);
+        self.covered.extend(span);
+        self.covered.extend(usize::try_from(index).map_or(&[][..], |i| self.table.covered(i)));
         rich::pieces(runs, default, restyle)
     }
 }
@@ -719,7 +727,7 @@ mod tests {
         // A handle spliced after a template's own piece is one paragraph;
         // listed beside another paragraph, it is a paragraph of its own.
         let spliced = json!([{"t": "Text: ", "s": "b"}, handle[0]]);
-        let mut reader = Reader { table: &table, spans: Vec::new() };
+        let mut reader = Reader { table: &table, spans: Vec::new(), covered: Vec::new() };
         let read = reader.paragraphs(&spliced, Style::Regular);
         assert_eq!(read.len(), 1, "{read:?}");
         assert_eq!(read[0].len(), 3);

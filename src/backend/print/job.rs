@@ -2,7 +2,7 @@
 
 use super::art::{Art, Images};
 use super::fonts::{self, ProjectFont};
-use super::functions::{self, Frame, Overflow};
+use super::functions::{self, Frame};
 use super::rich::Table;
 use super::sheet::{pt, Duplex, Grid, Size};
 use super::templates::Templates;
@@ -288,12 +288,12 @@ pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Opti
                 render_sides(templates, &context, rich, game, card, frame)
             })
         })
-        .map(|(faces, overflows)| (faces, overflows, art_problems, size, fields))
+        .map(|(faces, found)| (faces, found, art_problems, size, fields))
     });
     for ((number, game, card, copies), result) in work.iter().zip(drawn) {
         match result {
-            Ok((mut faces, overflows, art_problems, size, fields)) => {
-                job.diagnostics.extend(functions::diagnostics(&card.name, card.span, &overflows));
+            Ok((mut faces, found, art_problems, size, fields)) => {
+                job.diagnostics.extend(found);
                 let back = faces.pop().unwrap_or_default();
                 let front = faces.pop().unwrap_or_default();
                 job.diagnostics.extend(art_problems.into_iter().chain(assets.art.low_resolution(&front, card)));
@@ -328,18 +328,28 @@ fn render_sides(
     game: &Game,
     card: &Card,
     frame: Frame,
-) -> Result<(Vec<String>, Vec<Overflow>), String> {
+) -> Result<(Vec<String>, Vec<Diagnostic>), String> {
     let mut faces = Vec::new();
     let mut overflows = Vec::new();
+    let mut printed = Vec::new();
+    let mut front = String::new();
     for back in [false, true] {
         let Some(name) = templates.face(&game.ruleset.id, card.kind.id(), back) else {
             return Err(format!("no template for `{}` cards", card.kind));
         };
-        let (svg, found) = functions::collect_overflows(frame, rich.clone(), || templates.render(&name, context));
+        let (svg, found, spans) =
+            functions::collect_overflows(frame, rich.clone(), || templates.render(&name, context));
         faces.push(svg.map_err(|e| format!("{name}: {e}"))?);
         overflows.extend(found);
+        printed.extend(spans);
+        if !back {
+            front = name;
+        }
     }
-    Ok((faces, overflows))
+    // A card's effects may print on either side (a reverse on the back).
+    let mut found = functions::diagnostics(&card.name, card.span, &overflows);
+    found.extend(super::stated::unprinted(card, &front, &printed));
+    Ok((faces, found))
 }
 
 /// The `number`th card drawn, with its sides.
