@@ -2,7 +2,10 @@
 //! construct of a block (effects written in the card's own block, choices,
 //! conditions holding choices and steps, `then` steps after them), enum
 //! values by their labels, a shape's values typed by the shape; and an
-//! effect a template leaves out is warning W0718 at the effect.
+//! effect a template leaves out is warning W0718 at the effect.  What would
+//! print but not be read is a warning too: two undrawn icons alike in their
+//! letters (W0719, and they print letters of their own), a character the
+//! fonts lack (W0720).
 
 mod common;
 
@@ -75,4 +78,45 @@ fn the_starter_of_a_new_game_prints_every_effect() {
     let err = stderr(&printed);
     assert_eq!(printed.status.code(), Some(0), "{err}");
     assert!(err.contains("0 errors, 0 warnings") && !err.contains("warning["), "{err}");
+}
+
+#[test]
+fn undrawn_icons_alike_are_a_warning_at_the_ruleset_and_print_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    own_game(dir.path());
+    let printed = cardsmith(&["print", "--format", "html", "--message-format", "short"], dir.path());
+    let err = stderr(&printed);
+    assert_eq!(printed.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains(
+            "cards/own.rules:8:1: warning[W0719]: the icons `bank-left` and `bank-right` have no drawing, \
+             and both start with `Ba`"
+        ),
+        "{err}"
+    );
+    assert_eq!(err.matches("W0719").count(), 1, "{err}");
+    let html = std::fs::read_to_string(dir.path().join("print/preview.html")).expect("preview");
+    assert!(html.contains(">BL</text>") && html.contains(">BR</text>"), "the icons print alike");
+    assert!(!html.contains(">Ba</text>"), "an icon still prints `Ba`");
+}
+
+#[test]
+fn a_glyph_the_fonts_lack_is_a_warning_at_the_text() {
+    let dir = tempfile::tempdir().unwrap();
+    own_game(dir.path());
+    let cards = dir.path().join("cards/own.cards");
+    let text = std::fs::read_to_string(&cards).unwrap();
+    std::fs::write(&cards, text.replace("Bank {bank-left}", "Bank ★ 龍 {bank-left}")).unwrap();
+    let printed = cardsmith(&["print", "--format", "png", "--message-format", "short"], dir.path());
+    let err = stderr(&printed);
+    assert_eq!(printed.status.code(), Some(0), "{err}");
+    // The star is in DejaVu Sans; the CJK character is not.
+    assert!(
+        err.contains(
+            "cards/own.cards:15:8: warning[W0720]: the text of `Freighter` holds `龍` (U+9F8D), \
+             which the fonts have no glyph for"
+        ),
+        "{err}"
+    );
+    assert_eq!(err.matches("W0720").count(), 1, "{err}");
 }

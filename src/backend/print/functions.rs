@@ -46,6 +46,8 @@ pub enum Problem {
     OffCard,
     /// It covers the text of another region.
     Covers { other: String },
+    /// It holds characters the fonts have no glyph for.
+    NoGlyph { chars: Vec<char> },
 }
 
 /// The face being drawn: its size in the SVG's units (points) and the
@@ -150,6 +152,16 @@ pub fn diagnostics(card: &str, span: Span, overflows: &[Overflow]) -> Vec<Diagno
                 )
                 .primary(span, format!("{whose} overlaps another text of the card when printed"))
                 .help("shorten the text, or give the two regions room apart in the template"),
+                Problem::NoGlyph { chars } => {
+                    let shown: Vec<String> = chars.iter().map(|c| format!("`{c}` (U+{:04X})", u32::from(*c))).collect();
+                    Diagnostic::warning(
+                        &codes::GLYPH_MISSING,
+                        format!("the {what} of `{card}` holds {}, which the fonts have no glyph for", shown.join(", ")),
+                    )
+                    .primary(span, format!("{whose} prints an empty box in its place"))
+                    .note("the bundled fonts are DejaVu Sans Condensed; a project's own come from `[print] fonts`")
+                    .help("write the character another way, or add a font that has it to `[print] fonts`")
+                }
             }
         })
         .collect()
@@ -208,9 +220,32 @@ fn align(word: &str) -> Align {
     }
 }
 
+/// What a `text_box` or `measure` call sets: its paragraphs; where their
+/// card text is written; where the effect lines it prints are; and the
+/// plain text of each piece of card text, with where it is written.
+type Called = (Vec<Paragraph>, Vec<Span>, Vec<Span>, Vec<(Option<Span>, String)>);
+
+/// The characters of `paragraphs` no font has a glyph for, each once.
+fn missing_glyphs(paragraphs: &[Paragraph]) -> Vec<char> {
+    let mut missing = Vec::new();
+    for piece in paragraphs.iter().flatten() {
+        let (text, style) = match piece {
+            Piece::Text { text, style, .. } => (text.as_str(), *style),
+            Piece::Badge { text, .. } => (text.as_str(), Style::Bold),
+            Piece::Icon { .. } => continue,
+        };
+        for c in fonts::missing_glyphs(text, style) {
+            if !missing.contains(&c) {
+                missing.push(c);
+            }
+        }
+    }
+    missing
+}
+
 /// The paragraphs a `text_box` or `measure` call sets, in its `style`, and
 /// where their text is written when it all comes from one place.
-fn call_paragraphs(args: &HashMap<String, Value>, function: &str) -> Result<(Vec<Paragraph>, Vec<Span>, Vec<Span>)> {
+fn call_paragraphs(args: &HashMap<String, Value>, function: &str) -> Result<Called> {
     let style = match string(args, "style", "") {
         "b" | "bold" => Style::Bold,
         "i" | "italic" => Style::Italic,
@@ -220,9 +255,9 @@ fn call_paragraphs(args: &HashMap<String, Value>, function: &str) -> Result<(Vec
         return Err(format!("{function} needs `paras` (or `text`)").into());
     };
     let table = card_text();
-    let mut reader = Reader { table: &table, spans: Vec::new(), covered: Vec::new() };
+    let mut reader = Reader { table: &table, spans: Vec::new(), covered: Vec::new(), texts: Vec::new() };
     let paragraphs = reader.paragraphs(value, style);
-    Ok((paragraphs, reader.spans, reader.covered))
+    Ok((paragraphs, reader.spans, reader.covered, reader.texts))
 }
 
 /// `measure(paras, w, size, lh, font)`: the height text takes set at `size` in a
@@ -232,7 +267,7 @@ struct Measure;
 
 impl Function for Measure {
     fn call(&self, args: &HashMap<String, Value>) -> Result<Value> {
-        let (paragraphs, _, _) = call_paragraphs(args, "measure")?;
+        let (paragraphs, ..) = call_paragraphs(args, "measure")?;
         let size = number(args, "size", 8.0);
         let spec = BoxSpec {
             x: 0.0,
@@ -263,7 +298,7 @@ struct TextBox;
 
 impl Function for TextBox {
     fn call(&self, args: &HashMap<String, Value>) -> Result<Value> {
-        let (paragraphs, spans, covered) = call_paragraphs(args, "text_box")?;
+        let (paragraphs, spans, covered, texts) = call_paragraphs(args, "text_box")?;
         let written = rich::enclosing(&spans);
         DRAWING.with(|d| d.borrow_mut().printed.extend(covered));
         let size = number(args, "size", 8.0);
@@ -282,7 +317,15 @@ impl Function for TextBox {
         // A box in a project font is measured in it and drawn in it.
         let font = args.get("font").and_then(Json::as_str);
         let laid = fonts::measuring_in(font, || layout::lay_out(&paragraphs, &spec));
-        record(string(args, "what", "text"), &spec, &laid, written);
+        let what = string(args, "what", "text");
+        record(what, &spec, &laid, written);
+        let missing = fonts::measuring_in(font, || missing_glyphs(&paragraphs));
+        if !missing.is_empty() {
+            // At the card's text that holds them when one piece does.
+            let at = texts.iter().find(|(_, t)| missing.iter().all(|c| t.contains(*c))).map_or(written, |(s, _)| *s);
+            let overflow = Overflow { what: what.to_string(), problem: Problem::NoGlyph { chars: missing }, span: at };
+            DRAWING.with(|d| d.borrow_mut().overflows.push(overflow));
+        }
         Ok(Value::String(match font {
             Some(family) => format!("<g font-family=\"{}\">{}</g>", escape(family), laid.svg),
             None => laid.svg,
@@ -299,7 +342,7 @@ impl Function for TextBox {
 /// that do not name a style (`"s"`) take `style`; a handle (`{"rich": N}`)
 /// stands for the runs of the card's rich text in `table`.
 pub fn paragraphs(value: &Json, style: Style, table: &Table) -> Vec<Paragraph> {
-    Reader { table, spans: Vec::new(), covered: Vec::new() }.paragraphs(value, style)
+    Reader { table, spans: Vec::new(), covered: Vec::new(), texts: Vec::new() }.paragraphs(value, style)
 }
 
 /// Reads template values, noting where the card text they name is written.
@@ -308,6 +351,8 @@ struct Reader<'t> {
     spans: Vec<Span>,
     /// Where the effect lines the text names are written.
     covered: Vec<Span>,
+    /// The plain text of each piece of card text, with where it is written.
+    texts: Vec<(Option<Span>, String)>,
 }
 
 impl Reader<'_> {
@@ -366,6 +411,11 @@ impl Reader<'_> {
         self.spans.extend(span);
         self.covered.extend(span);
         self.covered.extend(usize::try_from(index).map_or(&[][..], |i| self.table.covered(i)));
+        let plain = runs.iter().filter_map(|r| match r {
+            rich::Run::Text { text, .. } | rich::Run::Badge { text, .. } => Some(text.as_str()),
+            rich::Run::Icon { .. } => None,
+        });
+        self.texts.push((span, plain.collect()));
         rich::pieces(runs, default, restyle)
     }
 }
@@ -727,7 +777,7 @@ mod tests {
         // A handle spliced after a template's own piece is one paragraph;
         // listed beside another paragraph, it is a paragraph of its own.
         let spliced = json!([{"t": "Text: ", "s": "b"}, handle[0]]);
-        let mut reader = Reader { table: &table, spans: Vec::new(), covered: Vec::new() };
+        let mut reader = Reader { table: &table, spans: Vec::new(), covered: Vec::new(), texts: Vec::new() };
         let read = reader.paragraphs(&spliced, Style::Regular);
         assert_eq!(read.len(), 1, "{read:?}");
         assert_eq!(read[0].len(), 3);

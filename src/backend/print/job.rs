@@ -253,9 +253,7 @@ pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Opti
             return job;
         }
     };
-    let icons: HashMap<String, Arc<icons::Icons>> =
-        project.games.iter().map(|g| (g.ruleset.id.clone(), templates.icons(&g.ruleset.id))).collect();
-    job.diagnostics.extend(project.games.iter().flat_map(|game| unknown_marks(game, &icons)));
+    let icons = game_icons(project, templates, &mut job.diagnostics);
     let templates: &Templates = templates;
     let viewers: HashMap<String, Viewer> =
         project.games.iter().map(|g| (g.ruleset.id.clone(), Viewer::new(g))).collect();
@@ -530,6 +528,56 @@ fn page_view(card: Size, bleed: f32) -> PageView {
 /// `Spinal Railcannon!` → `spinal-railcannon`.
 /// A role's mark that the icons have no drawing of, where it is named:
 /// faces would print a placeholder in its place.
+/// The icons each game prints with, its undrawn ones given letters of
+/// their own, with the warnings about its marks and undrawn icons.
+fn game_icons(
+    project: &Project,
+    templates: &mut Templates,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> HashMap<String, Arc<icons::Icons>> {
+    let mut all = HashMap::new();
+    for game in &project.games {
+        let mut icons = (*templates.icons(&game.ruleset.id)).clone();
+        let r = &game.ruleset;
+        let declared: Vec<(&str, Option<Span>)> = r
+            .symbols
+            .iter()
+            .chain(&r.icons)
+            .map(|n| (n.id.as_str(), n.span))
+            .chain(r.deck_symbols.iter().map(|d| (d.id.as_str(), None)))
+            .collect();
+        let alike = icons.name_undrawn(declared.iter().map(|(id, _)| *id));
+        let span_of = |id: &str| declared.iter().find(|(i, s)| *i == id && s.is_some()).and_then(|(_, s)| *s);
+        diagnostics.extend(
+            alike.iter().filter_map(|a| alike_icons(&game.ruleset.id, a, span_of(&a.second), span_of(&a.first))),
+        );
+        all.insert(game.ruleset.id.clone(), Arc::new(icons));
+    }
+    for game in &project.games {
+        diagnostics.extend(unknown_marks(game, &all));
+    }
+    all
+}
+
+/// W0719 at the second of two undrawn icons alike in their two letters.
+fn alike_icons(game: &str, alike: &icons::Alike, at: Option<Span>, other: Option<Span>) -> Option<Diagnostic> {
+    let icons::Alike { first, second, letters, printed } = alike;
+    let message = format!("the icons `{first}` and `{second}` have no drawing, and both start with `{letters}`");
+    let mut diagnostic = Diagnostic::warning(&codes::ICONS_ALIKE, message)
+        .primary(at.or(other)?, format!("`{second}` prints as a circle with `{}`", printed.1));
+    if let (Some(other), Some(_)) = (other, at) {
+        diagnostic = diagnostic.secondary(other, format!("`{first}` prints as a circle with `{}`", printed.0));
+    }
+    let note = if printed.0 == printed.1 {
+        format!("no two letters tell them apart: both print `{}`", printed.0)
+    } else {
+        format!("they print `{}` and `{}` instead of `{letters}`, which a reader must learn", printed.0, printed.1)
+    };
+    Some(diagnostic.note(note).help(format!(
+        "draw them as `<symbol id=\"…\">` in `templates/{game}/icons.svg` (`cardsmith templates {game}` writes one to edit)"
+    )))
+}
+
 fn unknown_marks(game: &Game, icons: &HashMap<String, Arc<icons::Icons>>) -> Vec<Diagnostic> {
     let Some(icons) = icons.get(&game.ruleset.id) else { return Vec::new() };
     let marks = game.ruleset.roles.iter().filter_map(|role| Some((role.mark.as_deref()?, role.mark_span?)));
