@@ -730,19 +730,25 @@ fn move_arrow(ship: (f32, f32), end: (f32, f32), size: f32, arrows: &str) -> Str
 /// side away from the ship where no arrow runs, so that hexes told apart by
 /// colour are told apart printed in black and white too.
 fn hex_initials(hexes: &[((f32, f32), &str)], ship: (f32, f32), size: f32) -> String {
+    // Never under the smallest type size the print allows: on a small grid
+    // the letter keeps its size and moves to the hex's middle, where it has
+    // the most room, rather than shrink with the hex.
+    let min_text = DRAWING.with(|d| d.borrow().frame.map_or(6.0, |f| f.min_text));
+    let font = (size * 0.62).max(min_text);
+    let outward = if font > size * 0.62 { 0.0 } else { size * 0.38 };
     let mut out = String::new();
     for ((x, y), name) in hexes {
         let Some(initial) = name.chars().next().map(|c| c.to_uppercase().to_string()) else { continue };
         let (dx, dy) = (x - ship.0, y - ship.1);
         let length = (dx * dx + dy * dy).sqrt().max(0.01);
-        let (cx, cy) = (x + dx / length * size * 0.38, y + dy / length * size * 0.38);
+        let (cx, cy) = (x + dx / length * outward, y + dy / length * outward);
         out.push_str(&format!(
             "<text x=\"{}\" y=\"{}\" font-size=\"{}\" font-weight=\"bold\" text-anchor=\"middle\" \
              fill=\"#1b1b1b\" stroke=\"#ffffff\" stroke-width=\"{}\" paint-order=\"stroke\">{}</text>",
             num(cx),
-            num(cy + size * 0.22),
-            num(size * 0.62),
-            num(size * 0.14),
+            num(cy + font * 0.36),
+            num(font),
+            num(font * 0.22),
             escape(&initial)
         ));
     }
