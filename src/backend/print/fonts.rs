@@ -170,7 +170,7 @@ pub fn missing_glyphs(text: &str, style: Style) -> Vec<char> {
     let bundled = shapers().faces[style as usize].as_ref();
     let mut missing = Vec::new();
     for c in text.chars() {
-        if c.is_whitespace() || c.is_control() || missing.contains(&c) {
+        if c.is_whitespace() || c.is_control() || is_format(c) || missing.contains(&c) {
             continue;
         }
         let in_project = project.as_ref().is_some_and(|face| face.glyph_index(c).is_some());
@@ -180,6 +180,13 @@ pub fn missing_glyphs(text: &str, style: Style) -> Vec<char> {
         }
     }
     missing
+}
+
+/// An invisible character that steers text rather than shows (a soft
+/// hyphen, zero-width joiners and spaces, direction marks and isolates, the
+/// byte-order mark): it takes no glyph.
+fn is_format(c: char) -> bool {
+    matches!(c, '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2069}' | '\u{feff}')
 }
 
 fn shape_width(text: &str, style: Style) -> f32 {
