@@ -120,3 +120,30 @@ fn a_glyph_the_fonts_lack_is_a_warning_at_the_text() {
     );
     assert_eq!(err.matches("W0720").count(), 1, "{err}");
 }
+
+#[test]
+fn a_field_a_template_leaves_out_is_a_warning_at_the_field() {
+    let dir = tempfile::tempdir().unwrap();
+    own_game(dir.path());
+    std::fs::create_dir_all(dir.path().join("templates/own")).unwrap();
+    // A face that prints the card's effects and its cost, and no other field.
+    let face = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{{ page.width_mm }}mm\" \
+                height=\"{{ page.height_mm }}mm\" viewBox=\"{{ page.viewbox }}\">\n\
+                {{ text_box(paras=card.fields.cost.0.labelled | concat(with=card.paras), x=10, y=10, \
+                w=page.w - 20, h=page.h - 20, size=8, min=6, what=\"text\") }}\n\
+                </svg>\n";
+    std::fs::write(dir.path().join("templates/own/card.svg"), face).unwrap();
+    let printed = cardsmith(&["print", "--format", "png", "--message-format", "short"], dir.path());
+    let err = stderr(&printed);
+    assert_eq!(printed.status.code(), Some(0), "{err}");
+    let unprinted: Vec<&str> = err.lines().filter(|l| l.contains("W0718")).collect();
+    // A field shows when its words are on the face: each card's faction is,
+    // in its condition (`Ally Star Empire:`), so only the abilities and the
+    // text are missing.
+    let expected = [
+        "cards/own.cards:14:3: warning[W0718]: the ability of `Freighter` is not printed on its face",
+        "cards/own.cards:15:3: warning[W0718]: the text of `Freighter` is not printed on its face",
+        "cards/own.cards:27:3: warning[W0718]: the ability of `Broker` is not printed on its face",
+    ];
+    assert_eq!(unprinted, expected, "{err}");
+}

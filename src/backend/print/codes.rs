@@ -156,19 +156,25 @@ SVG pictures have no pixels and are never reported.  The size is the
 box on the bundled faces), cropped to fill it or fitted inside it as its
 `preserveAspectRatio` says.";
 
-UNPRINTED "W0718" "effect-unprinted" "\
-A card states an effect that no face of it prints: the template that draws
-the card lays out none of the text that holds the effect line, so the
-printed card would be missing a rule the engine data has.  Each effect line
-counts wherever it is written: in the card's own block, a field's block, a
-`when` condition, a `choose` option or a `then` step.
+UNPRINTED "W0718" "unprinted" "\
+A card states something that no face of it prints, so the printed card
+would be missing what the engine data has:
 
-The generic face prints every one.  A template of your own prints a
-field's effects with its `paras` (or `labelled`), and the effects written
-directly in the card with `card.paras`:
+- an effect line, wherever it is written (the card's own block, a field's
+  block, a `when` condition, a `choose` option, a `then` step), when no
+  text the faces lay out holds it;
+- a field with values, when the words of a value (its printed text, or
+  the id of the icon that stands for it) are nowhere on the faces; a
+  picture is drawn, not written, and never counts.
+
+The generic face prints everything.  A template of your own prints a
+field's effects with its `paras` (or `labelled`), the effects written
+directly in the card with `card.paras`, and a field it shows by a drawing
+of its own (marks, a diagram) says so with `shows(field=...)`:
 
     {{ text_box(paras=card.fields.cost.0.paras, ...) }}                   # warned: the card's `gain coin 2` is lost
-    {{ text_box(paras=card.fields.cost.0.paras | concat(with=card.paras), ...) }}   # right";
+    {{ text_box(paras=card.fields.cost.0.paras | concat(with=card.paras), ...) }}   # right
+    {% for s in card.fields.size %}{{ shows(field=s) }}{% endfor %}       # size drawn as marks";
 
 ICONS_ALIKE "W0719" "icons-alike" "\
 Two icons the ruleset declares (symbols, icons, deck symbols) have no

@@ -72,6 +72,19 @@ struct Drawing {
     overflows: Vec<Overflow>,
     /// Where the card text each `text_box` printed is written.
     printed: Vec<Span>,
+    /// The text every `text_box` set, a line a box, and the ids of the
+    /// icons and the names of the arcs drawn, for [`Drawn::text`].
+    text: String,
+}
+
+/// What drawing one face found: every region that will not print well,
+/// where the card text its boxes printed is written, and the text it set.
+#[derive(Debug, Default)]
+pub struct Drawn {
+    pub overflows: Vec<Overflow>,
+    pub printed: Vec<Span>,
+    /// The words the face shows: every box's text, with each icon's id.
+    pub text: String,
 }
 
 thread_local! {
@@ -79,13 +92,21 @@ thread_local! {
 }
 
 /// Runs `f` drawing one face of `frame` for the card whose rich text is
-/// `rich`, returning what it returned, every region that will not print
-/// well, and where the card text its boxes printed is written.
-pub fn collect_overflows<R>(frame: Frame, rich: Rc<Table>, f: impl FnOnce() -> R) -> (R, Vec<Overflow>, Vec<Span>) {
+/// `rich`, returning what it returned and what the drawing found.
+pub fn collect_overflows<R>(frame: Frame, rich: Rc<Table>, f: impl FnOnce() -> R) -> (R, Drawn) {
     DRAWING.with(|d| *d.borrow_mut() = Drawing { frame: Some(frame), rich, ..Drawing::default() });
     let result = f();
     let drawing = DRAWING.with(|d| std::mem::take(&mut *d.borrow_mut()));
-    (result, drawing.overflows, drawing.printed)
+    (result, Drawn { overflows: drawing.overflows, printed: drawing.printed, text: drawing.text })
+}
+
+/// Notes words a face shows outside its text boxes (an icon's id).
+fn shown(words: &str) {
+    DRAWING.with(|d| {
+        let mut drawing = d.borrow_mut();
+        drawing.text.push_str(words);
+        drawing.text.push('\n');
+    });
 }
 
 /// The rich text of the card being drawn.
@@ -169,6 +190,7 @@ pub fn diagnostics(card: &str, span: Span, overflows: &[Overflow]) -> Vec<Diagno
 
 pub fn register(tera: &mut Tera) {
     tera.register_function("text_box", TextBox);
+    tera.register_function("shows", Shows);
     tera.register_function("measure", Measure);
     tera.register_function("icon", IconFn);
     tera.register_function("arc", ArcFn);
@@ -224,6 +246,27 @@ fn align(word: &str) -> Align {
 /// card text is written; where the effect lines it prints are; and the
 /// plain text of each piece of card text, with where it is written.
 type Called = (Vec<Paragraph>, Vec<Span>, Vec<Span>, Vec<(Option<Span>, String)>);
+
+/// The text of `paragraphs` as words: each text and badge, and each
+/// icon's id.
+fn plain_text(paragraphs: &[Paragraph]) -> String {
+    let mut text = String::new();
+    for piece in paragraphs.iter().flat_map(|p| p.iter().map(Some).chain([None])) {
+        let Some(piece) = piece else {
+            text.push('\n');
+            continue;
+        };
+        match piece {
+            Piece::Text { text: t, .. } | Piece::Badge { text: t, .. } => text.push_str(t),
+            Piece::Icon { id, .. } => {
+                text.push(' ');
+                text.push_str(id);
+                text.push(' ');
+            }
+        }
+    }
+    text
+}
 
 /// The characters of `paragraphs` no font has a glyph for, each once.
 fn missing_glyphs(paragraphs: &[Paragraph]) -> Vec<char> {
@@ -301,6 +344,7 @@ impl Function for TextBox {
         let (paragraphs, spans, covered, texts) = call_paragraphs(args, "text_box")?;
         let written = rich::enclosing(&spans);
         DRAWING.with(|d| d.borrow_mut().printed.extend(covered));
+        shown(&plain_text(&paragraphs));
         let size = number(args, "size", 8.0);
         let spec = BoxSpec {
             x: number(args, "x", 0.0),
@@ -330,6 +374,29 @@ impl Function for TextBox {
             Some(family) => format!("<g font-family=\"{}\">{}</g>", escape(family), laid.svg),
             None => laid.svg,
         }))
+    }
+
+    fn is_safe(&self) -> bool {
+        true
+    }
+}
+
+/// `shows(field)`: draws nothing, and says that the face shows a field's
+/// values by a drawing of its own (marks, a diagram) rather than in text,
+/// so that the field is not reported unprinted (W0718).
+struct Shows;
+
+impl Function for Shows {
+    fn call(&self, args: &HashMap<String, Value>) -> Result<Value> {
+        let values = args.get("field").and_then(|f| f.get("values")).and_then(Json::as_array);
+        for value in values.into_iter().flatten() {
+            for key in ["text", "id"] {
+                if let Some(words) = value.get(key).and_then(Json::as_str) {
+                    shown(words);
+                }
+            }
+        }
+        Ok(Value::String(String::new()))
     }
 
     fn is_safe(&self) -> bool {
@@ -429,6 +496,7 @@ struct IconFn;
 impl Function for IconFn {
     fn call(&self, args: &HashMap<String, Value>) -> Result<Value> {
         let id = string(args, "id", "");
+        shown(id);
         let size = number(args, "size", 10.0);
         let fill = colour(string(args, "fill", "#1b1b1b"));
         Ok(Value::String(icons::draw(id, number(args, "x", 0.0), number(args, "y", 0.0), size, &fill)))

@@ -269,6 +269,7 @@ pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Opti
         let view = viewers.get(&game.ruleset.id).map(|v| v.card(card, shown, number + 1));
         let Some((view, rich)) = view else { return Err(format!("no game `{}`", game.ruleset.id)) };
         let fields = printed_fields(&view);
+        let stated = super::stated::fields(card, &view, &game.ruleset);
         let (art, art_problems) = assets.art.for_card(game, card);
         let size = options.size_of(game, card);
         let frame = Frame { w: pt(size.w), h: pt(size.h), min_text: options.min_text };
@@ -283,7 +284,7 @@ pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Opti
         icons::with_icons(icons, || {
             let rich = Rc::new(rich);
             fonts::with_project_fonts(project_fonts.clone(), || {
-                render_sides(templates, &context, rich, game, card, frame)
+                render_sides(templates, &context, rich, game, (card, &stated), frame)
             })
         })
         .map(|(faces, found)| (faces, found, art_problems, size, fields))
@@ -324,22 +325,23 @@ fn render_sides(
     context: &tera::Context,
     rich: Rc<Table>,
     game: &Game,
-    card: &Card,
+    (card, stated): (&Card, &[super::stated::Stated]),
     frame: Frame,
 ) -> Result<(Vec<String>, Vec<Diagnostic>), String> {
     let mut faces = Vec::new();
     let mut overflows = Vec::new();
     let mut printed = Vec::new();
+    let mut text = String::new();
     let mut front = String::new();
     for back in [false, true] {
         let Some(name) = templates.face(&game.ruleset.id, card.kind.id(), back) else {
             return Err(format!("no template for `{}` cards", card.kind));
         };
-        let (svg, found, spans) =
-            functions::collect_overflows(frame, rich.clone(), || templates.render(&name, context));
+        let (svg, drawn) = functions::collect_overflows(frame, rich.clone(), || templates.render(&name, context));
         faces.push(svg.map_err(|e| format!("{name}: {e}"))?);
-        overflows.extend(found);
-        printed.extend(spans);
+        overflows.extend(drawn.overflows);
+        printed.extend(drawn.printed);
+        text.push_str(&drawn.text);
         if !back {
             front = name;
         }
@@ -347,6 +349,7 @@ fn render_sides(
     // A card's effects may print on either side (a reverse on the back).
     let mut found = functions::diagnostics(&card.name, card.span, &overflows);
     found.extend(super::stated::unprinted(card, &front, &printed));
+    found.extend(super::stated::unshown(card, stated, &front, &text));
     Ok((faces, found))
 }
 
