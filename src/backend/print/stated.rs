@@ -1,37 +1,23 @@
-//! What a card states that its faces leave unprinted.  Every effect line a
-//! card holds — in its own block, a field's block, a condition, a choice or
-//! a `then` step — must reach a face through some text the template lays
-//! out; a template that prints only some fields (or the generic face of an
-//! older cardsmith) would otherwise drop a rule of the card with no word.
-//! The text boxes of a face say where the text they print is written, and
-//! an effect written nowhere inside them is reported (W0718).
+//! What a card states that its faces leave unprinted (W0718).  Every effect
+//! line a card holds — in its own block, a field's block, a condition, a
+//! choice or a `then` step — must reach a face through some text the
+//! template lays out: the text boxes of a face say where the effect lines
+//! their text prints are written, and one written nowhere among them is
+//! reported.  Every field with values must show too: its words (a value's
+//! printed text, or the id of the icon standing for it) are looked for
+//! among the words the faces set, so a template that prints a field as
+//! `card.fields.cost.0.text` counts as much as one printing its rich text.
 
 use super::codes;
 use super::view::CardView;
 use crate::diagnostics::Diagnostic;
-use crate::ir::{Body, Card};
+use crate::ir::Card;
 use crate::ruleset::model::{Ruleset, Type};
 use crate::source::Span;
 
 /// Where each effect line of `card` is written, in the order written.
 pub fn effects(card: &Card) -> Vec<Span> {
-    effects_in(&card.body)
-}
-
-/// Where each effect line of a block is written, its nested blocks'
-/// included, in the order written.
-pub fn effects_in(body: &Body) -> Vec<Span> {
-    let mut spans = Vec::new();
-    let mut blocks: Vec<&Body> = vec![body];
-    while let Some(body) = blocks.pop() {
-        spans.extend(body.effects.iter().map(|e| e.span));
-        blocks.extend(body.fields.iter().filter_map(|f| f.body.as_deref()));
-        blocks.extend(body.conditions.iter().map(|c| &c.body));
-        blocks.extend(body.choices.iter().flat_map(|c| &c.options));
-        blocks.extend(&body.then);
-    }
-    spans.sort_by_key(|s| s.start);
-    spans
+    super::view::effect_spans(&card.body)
 }
 
 /// The effects of `card` that no text of its faces holds, `printed` being

@@ -10,7 +10,6 @@
 
 use super::fonts::Style;
 use super::rich::{Handle, Line, Run, Table};
-use super::stated;
 use crate::ir::{
     Body, Card, Choice, Condition, Effect, Field, Initiative, Plus, Spanned, StateArg, Text, TextPart, Value,
 };
@@ -300,7 +299,7 @@ impl<'a> Viewer<'a> {
             paras.push((first, at, body.effects.iter().map(|e| e.span).collect()));
         }
         for choice in &body.choices {
-            let covers = choice.options.iter().flat_map(stated::effects_in).collect();
+            let covers = choice.options.iter().flat_map(effect_spans).collect();
             paras.push((self.choice(choice), Some(choice.span), covers));
         }
         for conditional in &body.conditions {
@@ -311,10 +310,10 @@ impl<'a> Viewer<'a> {
                 line.push(Run::plain(" "));
                 line.extend(rest);
             }
-            paras.push((line, stated_span(&conditional.body), stated::effects_in(&conditional.body)));
+            paras.push((line, stated_span(&conditional.body), effect_spans(&conditional.body)));
         }
         for step in &body.then {
-            paras.push((self.then(step), stated_span(step), stated::effects_in(step)));
+            paras.push((self.then(step), stated_span(step), effect_spans(step)));
         }
         paras
     }
@@ -333,14 +332,14 @@ impl<'a> Viewer<'a> {
             .choices
             .iter()
             .map(|c| {
-                let covers = c.options.iter().flat_map(stated::effects_in).collect();
+                let covers = c.options.iter().flat_map(effect_spans).collect();
                 table.add_covering(self.choice(c), Some(c.span), covers)
             })
             .collect();
         let then = body
             .then
             .iter()
-            .map(|step| table.add_covering(self.then(step), stated_span(step), stated::effects_in(step)))
+            .map(|step| table.add_covering(self.then(step), stated_span(step), effect_spans(step)))
             .collect();
         BodyView { fields, effects: own, conditions, choices, then }
     }
@@ -684,6 +683,22 @@ pub(crate) fn stated_span(body: &Body) -> Option<Span> {
     spans.extend(body.then.iter().filter_map(stated_span));
     let first = *spans.iter().min_by_key(|s| s.start)?;
     spans.iter().try_fold(first, |all, s| all.to(*s))
+}
+
+/// Where each effect line of a block is written, its nested blocks'
+/// included, in the order written.
+pub fn effect_spans(body: &Body) -> Vec<Span> {
+    let mut spans = Vec::new();
+    let mut blocks: Vec<&Body> = vec![body];
+    while let Some(body) = blocks.pop() {
+        spans.extend(body.effects.iter().map(|e| e.span));
+        blocks.extend(body.fields.iter().filter_map(|f| f.body.as_deref()));
+        blocks.extend(body.conditions.iter().map(|c| &c.body));
+        blocks.extend(body.choices.iter().flat_map(|c| &c.options));
+        blocks.extend(&body.then);
+    }
+    spans.sort_by_key(|s| s.start);
+    spans
 }
 
 /// Where a field's values are written, first to last.
