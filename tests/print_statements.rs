@@ -38,6 +38,8 @@ fn the_generic_face_prints_every_construct_of_a_block_in_order() {
     for id in [">trade-federation<", ">first-install<", ">on-play<"] {
         assert!(!html.contains(id), "`{id}` printed as its id");
     }
+    // A role with neither colour nor mark prints its name before its effect.
+    assert!(html.contains(">Steal</text>"), "the colourless, markless role is not named");
     // A condition prints what it holds: the choice in brackets, then its step.
     assert!(html.contains("Ally Trade federation:<"), "the condition is not printed");
     // The Broker's choice, then its condition, then its step, in that order.
@@ -65,7 +67,7 @@ fn an_effect_a_template_leaves_out_is_a_warning_at_the_effect() {
     );
     // Every effect of the card's own block, its condition's and steps' too.
     assert_eq!(err.matches("W0718]: an effect of `Freighter`").count(), 4, "{err}");
-    assert_eq!(err.matches("W0718]: an effect of `Broker`").count(), 4, "{err}");
+    assert_eq!(err.matches("W0718]: an effect of `Broker`").count(), 5, "{err}");
 }
 
 #[test]

@@ -448,6 +448,11 @@ impl<'a> Viewer<'a> {
         if let Some(mark) = role.and_then(|r| r.mark.as_deref()) {
             line.push(Run::Icon { id: mark.to_string(), colour: Some(colour.clone()) });
         }
+        // A role with neither colour nor mark would leave no trace: its
+        // name says it (`Steal 1 coin`), so whose effect it is still reads.
+        if let Some(role) = role.filter(|r| r.colour.is_none() && r.mark.is_none()) {
+            line.push(Run::styled(format!("{} ", role.display), Style::Italic));
+        }
         match per {
             // A named symbol brings its own space; an icon does not.
             Some((true, text)) if matches!(symbol, Run::Icon { .. }) => line.extend([bold(format!("{text} ")), symbol]),
