@@ -21,7 +21,7 @@ fn source() -> String {
         let grid = if i % 5 == 0 { "  grid {\n    arrows green\n    green 0,-1 0,-2 1,-2 0,-3\n  }\n" } else { "" };
         let second = if i % 3 == 0 { "  at 1.0 {\n    impact push 1\n  }\n" } else { "" };
         text.push_str(&format!(
-            "offense \"Bench Battery {i}\" {{\n  symbol kinetic\n  arc {arc}\n  at {}.{} {{\n    impact damage {}+\n    cost burn 1\n    when range long.. {{\n      impact damage +2\n    }}\n  }}\n{second}{grid}  keywords unstoppable(damage) overload\n  text \"Deal {} {{damage}} to a ship in your {arc} arc; pay 1 {{burn}}. At Long range or further, +2 {{damage}}. Counts as *Bench Battery {}* for every card that names it.\"\n}}\n\n",
+            "offense \"Bench Battery {i}\" {{\n  symbol kinetic\n  arc {arc}\n  at {}.{} {{\n    impact damage {}+\n    cost burn 1\n    when range long.. {{\n      impact damage +2\n    }}\n  }}\n{second}{grid}  keywords unstoppable(damage)\n  text \"Deal {} {{damage}} to a ship in your {arc} arc; pay 1 {{burn}}. At Long range or further, +2 {{damage}}. Counts as *Bench Battery {}* for every card that names it.\"\n}}\n\n",
             i % 6,
             i % 10,
             i % 9 + 1,

@@ -669,3 +669,32 @@ fn a_folder_without_a_project_file_is_read_within_limits() {
     assert_eq!(found, json!([]), "a tree past the limit is not read");
     assert!(log.contains("more than 4096 folders to read"), "{log}");
 }
+
+/// A card's picture missing from the project is a warning in the editor as
+/// in `check` (W0716), at its path, once.
+#[test]
+fn a_missing_picture_is_a_warning_at_its_path() {
+    let (dir, uri) = project();
+    // The first card has an error (an unknown icon), which leaves it out
+    // of what is printed: the second names the missing picture.
+    let cards = CARDS.replacen("  text \"Deal 4", "  art \"art/gone.png\"\n  text \"Deal 4", 1);
+    let mut client = Client::start(dir.path());
+    initialize(&mut client, dir.path(), json!({}));
+    open(&mut client, &uri, &cards);
+    // The buffer may be checked once before the project around it is read,
+    // which is where its pictures are looked for: the next publication has it.
+    let mut diagnostics = client.diagnostics(&uri);
+    for _ in 0..3 {
+        if codes(&diagnostics).iter().any(|c| c == "W0716") {
+            break;
+        }
+        diagnostics = client.diagnostics(&uri);
+    }
+    let missing: Vec<&Value> = diagnostics.iter().filter(|d| d["code"] == "W0716").collect();
+    assert_eq!(missing.len(), 1, "{diagnostics:?}");
+    assert_eq!(missing[0]["severity"], 2, "a warning");
+    let line = cards.lines().position(|l| l.contains("art/gone.png")).expect("the line") as u32;
+    assert_eq!(missing[0]["range"]["start"], position(line, column(&cards, line as usize, "\"art/gone")));
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+}

@@ -891,8 +891,16 @@ fn hostile_card_text_prints_without_panicking() {
     let mut templates = Templates::new(&[]).expect("templates");
     let job = print::prepare(&outcome.project, &mut templates, &options(Formats::ALL));
     assert_eq!(job.faces.len(), 2);
-    let layout = ["E0701", "E0705", "E0706"];
+    // Layout warnings, and W0720 for the rockets, which the fonts lack (the
+    // direction marks take no glyph).
+    let layout = ["E0701", "E0705", "E0706", "W0720"];
     assert!(job.diagnostics.iter().all(|d| layout.contains(&d.code.id) && !d.is_error()), "only layout warnings");
+    let glyphs: Vec<&str> =
+        job.diagnostics.iter().filter(|d| d.code.id == "W0720").map(|d| d.message.as_str()).collect();
+    assert!(
+        !glyphs.is_empty() && glyphs.iter().all(|m| m.contains("`🚀` (U+1F680)") && !m.contains("202E")),
+        "{glyphs:?}"
+    );
     assert!(!job.diagnostics.is_empty(), "a 440-letter word cannot fit");
     let blobs = print::render(&job, &options(Formats::ALL), &|| {}).expect("renders");
     let html = &blobs.iter().find(|b| b.name == "preview.html").expect("preview").bytes;

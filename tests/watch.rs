@@ -371,3 +371,47 @@ fn an_edited_cell_of_a_listed_sheet_shows_in_the_check_and_the_preview() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// Under `--serve`, what the preview draws with is watched too: a template
+/// written or edited in the project's `templates/`, its `icons.svg` and a
+/// card's art each reload the page with the new faces, and the art that
+/// appears clears its W0716.
+#[test]
+fn serve_reloads_the_preview_when_a_template_icons_or_art_change() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (mut watch, cards, address) = serving(dir.path());
+    let root = cards.parent().and_then(Path::parent).expect("the project").to_path_buf();
+    let templates = root.join("templates/dreadnaught-2e");
+    std::fs::create_dir_all(&templates).expect("templates folder");
+    let face = |word: &str| {
+        format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{{{{ page.width_mm }}}}mm\" \
+             height=\"{{{{ page.height_mm }}}}mm\" viewBox=\"{{{{ page.viewbox }}}}\">\
+             <text x=\"10\" y=\"20\">{word}</text>{{{{ icon(id=\"marker\", x=10, y=30, size=10) }}}}</svg>\n"
+        )
+    };
+    let shown = |text: &str| get(&address, "/").1.contains(text);
+    std::fs::write(templates.join("system.svg"), face("Face-One")).expect("template");
+    poll(SAVE, "the new template on the page", || shown("Face-One").then_some(()));
+    std::fs::write(templates.join("system.svg"), face("Face-Two")).expect("template");
+    poll(SAVE, "the edited template on the page", || shown("Face-Two").then_some(()));
+    let icons = |path: &str| {
+        format!("<svg><symbol id=\"marker\" viewBox=\"0 0 100 100\"><path d=\"{path}\"/></symbol></svg>\n")
+    };
+    std::fs::write(templates.join("icons.svg"), icons("M1 1H99V99Z")).expect("icons");
+    poll(SAVE, "the icon drawn", || shown("M1 1H99V99Z").then_some(()));
+    std::fs::write(templates.join("icons.svg"), icons("M2 2H98V98Z")).expect("icons");
+    poll(SAVE, "the icon redrawn", || shown("M2 2H98V98Z").then_some(()));
+
+    // A card naming art not yet there: W0716, gone once the file is saved.
+    let text = std::fs::read_to_string(&cards).expect("card file");
+    let with_art =
+        text.replacen("system \"Proj Battery Control\" {", "system \"Proj Battery Control\" {\n  art \"art/a.svg\"", 1);
+    std::fs::write(&cards, with_art).expect("save");
+    watch.wait_for("warning[W0716]", SAVE);
+    std::fs::create_dir_all(root.join("art")).expect("art folder");
+    let art =
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"><rect width=\"10\" height=\"10\"/></svg>";
+    std::fs::write(root.join("art/a.svg"), art).expect("art");
+    watch.wait_for("fixed: W0716", SAVE);
+}

@@ -208,19 +208,7 @@ impl Project {
     /// Adds a warning at each card's picture that is not in the project
     /// (`W0716`): `print` would draw a placeholder in its place.
     pub fn add_missing_art(&self, outcome: &mut cardsmith::workspace::Outcome) {
-        let folder = self.home();
-        let found = cardsmith::backend::print::art::missing(&outcome.project, |path| folder.join(path).exists());
-        if found.is_empty() {
-            return;
-        }
-        for mut diagnostic in found {
-            for label in &mut diagnostic.labels {
-                label.span = outcome.files.origin(label.span);
-            }
-            outcome.stats.warnings += 1;
-            outcome.diagnostics.push(diagnostic);
-        }
-        cardsmith::diagnostics::sort(&mut outcome.diagnostics);
+        add_missing_art(self.home(), outcome);
     }
 
     /// Adds [`Project::exclude_warnings`] to a check's outcome.
@@ -565,4 +553,21 @@ pub fn display_name(path: &Path) -> String {
     let cwd = std::env::current_dir().ok();
     let shown = cwd.as_deref().and_then(|c| path.strip_prefix(c).ok()).unwrap_or(path);
     shown.to_string_lossy().replace('\\', "/")
+}
+
+/// Adds a warning at each card's picture that is not in the project folder
+/// `home` (`W0716`), as `check` and the language server report it.
+pub fn add_missing_art(home: &Path, outcome: &mut cardsmith::workspace::Outcome) {
+    let found = cardsmith::backend::print::art::missing(&outcome.project, |path| home.join(path).exists());
+    if found.is_empty() {
+        return;
+    }
+    for mut diagnostic in found {
+        for label in &mut diagnostic.labels {
+            label.span = outcome.files.origin(label.span);
+        }
+        outcome.stats.warnings += 1;
+        outcome.diagnostics.push(diagnostic);
+    }
+    cardsmith::diagnostics::sort(&mut outcome.diagnostics);
 }

@@ -68,7 +68,7 @@ pub(super) fn run(args: &Args) -> Result<ExitCode> {
     let terminal = std::io::stdout().is_terminal();
     let project = project::Project::for_paths(paths)?;
     // Watching starts first, so that a save during the first check is seen.
-    let mut watched = Watched::new(&project, paths)?;
+    let mut watched = Watched::new(&project, paths, args.serve)?;
     let (sender, events) = channel();
     let mut debouncer = watched.start(sender.clone())?;
     let mut kept = check::Kept::default();
@@ -287,6 +287,9 @@ struct Watched {
     /// Each source's size and modification time when last seen; `None` when
     /// it did not exist.
     stamps: HashMap<PathBuf, Option<Stamp>>,
+    /// With `--serve`, the project folder, where what the preview draws with
+    /// lies: templates, icons, fonts and art (see [`is_print_input`]).
+    assets: Option<PathBuf>,
 }
 
 type Stamp = (u64, Option<std::time::SystemTime>);
@@ -296,7 +299,7 @@ fn stamp(path: &Path) -> Option<Stamp> {
 }
 
 impl Watched {
-    fn new(project: &project::Project, paths: &[PathBuf]) -> Result<Watched> {
+    fn new(project: &project::Project, paths: &[PathBuf], serve: bool) -> Result<Watched> {
         let real = |path: &Path| {
             path.canonicalize().into_diagnostic().wrap_err_with(|| format!("cannot watch {}", path.display()))
         };
@@ -324,7 +327,9 @@ impl Watched {
         let outputs = outputs.iter().map(|(setting, default)| home.join(setting.unwrap_or(default))).collect();
         let manifest = project.root.as_ref().map(|_| home.join(project::MANIFEST));
         let exclusion = project.exclusion();
-        Ok(Watched { folders, files, manifest, outputs, exclusion, watching: BTreeSet::new(), stamps: HashMap::new() })
+        let assets = serve.then(|| home.clone());
+        let (watching, stamps) = (BTreeSet::new(), HashMap::new());
+        Ok(Watched { folders, files, manifest, outputs, exclusion, watching, stamps, assets })
     }
 
     /// Starts watching; each batch of changes is sent as one event.
@@ -344,6 +349,9 @@ impl Watched {
         let watcher = debouncer.watcher();
         for folder in self.folders.clone() {
             self.watch_tree(watcher, &folder)?;
+        }
+        if let Some(home) = self.assets.clone() {
+            self.watch_assets(watcher, &home)?;
         }
         let singles: Vec<PathBuf> = self.files.iter().chain(&self.manifest).cloned().collect();
         for file in singles {
@@ -384,13 +392,63 @@ impl Watched {
         Ok(())
     }
 
-    /// Whether the changes reported can change what a check finds: a source
-    /// whose stamp changed, a folder that appeared (now watched too) or went.
+    /// Watches `dir` and every folder under it but outputs, hidden folders
+    /// and `target`, and notes the stamp of each print input in them.  The
+    /// card folders among them keep the stamps of their sources.
+    fn watch_assets(&mut self, watcher: &mut dyn Watcher, dir: &Path) -> Result<()> {
+        if self.watching.insert(dir.to_path_buf()) {
+            watch_one(watcher, dir, self.watching.len())?;
+        }
+        let entries =
+            std::fs::read_dir(dir).into_diagnostic().wrap_err_with(|| format!("cannot list {}", dir.display()))?;
+        let mut folders = Vec::new();
+        for path in entries.filter_map(|entry| entry.ok()).map(|entry| entry.path()) {
+            if !self.is_asset_place(&path) {
+                continue;
+            }
+            if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir()) {
+                folders.push(path);
+            } else if is_print_input(&path) {
+                self.stamps.insert(path.clone(), stamp(&path));
+            }
+        }
+        folders.sort();
+        for folder in folders {
+            self.watch_assets(watcher, &folder)?;
+        }
+        Ok(())
+    }
+
+    /// Whether `path` lies where the preview's inputs are watched: in the
+    /// project folder, under `--serve`, and in no output, hidden or `target`
+    /// folder.
+    fn is_asset_place(&self, path: &Path) -> bool {
+        let Some(below) = self.assets.as_deref().and_then(|home| path.strip_prefix(home).ok()) else { return false };
+        let hidden = below.components().any(|part| {
+            let name = part.as_os_str().to_string_lossy();
+            name.starts_with('.') || name == "target"
+        });
+        !hidden && !self.outputs.iter().any(|out| path.starts_with(out))
+    }
+
+    /// Whether the changes reported can change what a check finds, or the
+    /// preview shows: a source or print input whose stamp changed, a folder
+    /// that appeared (now watched too) or went.
     fn changed(&mut self, watcher: &mut dyn Watcher, paths: &[PathBuf]) -> bool {
         let mut changed = false;
         for path in paths.iter().collect::<BTreeSet<_>>() {
             let inside = self.under_folder(path) && !self.skipped(path);
             let is_folder = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir());
+            let asset = self.is_asset_place(path);
+            if asset && is_folder && !self.watching.contains(path) {
+                if let Err(report) = self.watch_assets(watcher, path) {
+                    eprintln!("{}", super::describe(&report));
+                }
+                changed = true;
+            } else if asset && !is_folder && is_print_input(path) {
+                let now = stamp(path);
+                changed |= self.stamps.insert(path.clone(), now).flatten() != now;
+            }
             if inside && is_folder && !self.watching.contains(path) {
                 if let Err(report) = self.watch_tree(watcher, path) {
                     eprintln!("{}", super::describe(&report));
@@ -450,6 +508,13 @@ impl Watched {
 /// A card or ruleset file, by its name: what `collect` reads in a folder.
 fn is_source(path: &Path) -> bool {
     matches!(path.extension().and_then(|e| e.to_str()), Some("rules" | "cards"))
+}
+
+/// A file the preview may draw with, by its name: a template or `icons.svg`
+/// (SVG), a picture (PNG, JPEG, SVG) or a font (TrueType, OpenType).
+fn is_print_input(path: &Path) -> bool {
+    let extension = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    matches!(extension.as_deref(), Some("svg" | "png" | "jpg" | "jpeg" | "ttf" | "otf"))
 }
 
 /// Watches one folder, not the folders under it: the `count`th.

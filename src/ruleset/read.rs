@@ -330,7 +330,7 @@ impl Loader<'_> {
     /// A symbol, icon or arc.
     pub(super) fn named(&mut self, node: &Node) -> Option<Named> {
         let (id, display) = self.id_and_display(node)?;
-        let mut named = Named { id, display, doc: None, does: Vec::new() };
+        let mut named = Named { id, display, doc: None, does: Vec::new(), span: Some(node.head_span()) };
         self.read_body(node, &mut named);
         Some(named)
     }

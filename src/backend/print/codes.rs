@@ -155,4 +155,51 @@ SVG pictures have no pixels and are never reported.  The size is the
 `width` and `height` the face's template gives the image (`art_panel`'s
 box on the bundled faces), cropped to fill it or fitted inside it as its
 `preserveAspectRatio` says.";
+
+UNPRINTED "W0718" "unprinted" "\
+A card states something that no face of it prints, so the printed card
+would be missing what the engine data has:
+
+- an effect line, wherever it is written (the card's own block, a field's
+  block, a `when` condition, a `choose` option, a `then` step), when no
+  text the faces lay out holds it;
+- a field with values, when the words of a value (its printed text, or
+  the id of the icon that stands for it) are nowhere on the faces; a
+  picture is drawn, not written, and never counts.
+
+The generic face prints everything.  A template of your own prints a
+field's effects with its `paras` (or `labelled`), the effects written
+directly in the card with `card.paras`, and a field it shows by a drawing
+of its own (marks, a diagram) says so with `shows(field=...)`:
+
+    {{ text_box(paras=card.fields.cost.0.paras, ...) }}                   # warned: the card's `gain coin 2` is lost
+    {{ text_box(paras=card.fields.cost.0.paras | concat(with=card.paras), ...) }}   # right
+    {% for s in card.fields.size %}{{ shows(field=s) }}{% endfor %}       # size drawn as marks";
+
+ICONS_ALIKE "W0719" "icons-alike" "\
+Two icons the ruleset declares (symbols, icons, deck symbols) have no
+drawing in the game's `icons.svg`, and their names start with the same two
+letters.  An icon without a drawing prints as a circle with letters, the
+first two of its name, so `bank-left` and `bank-right` would both print as
+`Ba`.  cardsmith prints letters of their own instead (their words'
+initials, `BL` and `BR`, or the first letter with a later one), which
+tells them apart, but a reader must still learn them.
+
+Draw the icons: `cardsmith templates GAME` writes the game's `icons.svg`
+into the project's `templates/GAME/`, where each icon is a symbol:
+
+    <symbol id=\"bank-left\" viewBox=\"0 0 100 100\"><path d=\"M80 20 20 50 80 80Z\" fill=\"currentColor\"/></symbol>";
+
+GLYPH_MISSING "W0720" "glyph-missing" "\
+A card's text holds a character that no font the face is printed with has
+a glyph for: neither the bundled DejaVu Sans Condensed nor the project's
+own fonts (`[print] fonts`) when the text box names one.  It would print
+as an empty box, or not at all.  The message names each character with
+its code point.
+
+Write it another way (a word, or an icon such as `{star}`), or add a font
+that has it:
+
+    text \"The 龍 gate opens.\"       # warned: the bundled fonts have no CJK glyphs
+    text \"The Dragon gate opens.\"   # right";
 }

@@ -159,6 +159,36 @@ fn project_width(index: usize, text: &str, style: Style) -> f32 {
     width
 }
 
+/// The characters of `text` that neither the font of the family being
+/// measured in ([`measuring_in`]) nor the bundled one has a glyph for, each
+/// once: they would print as an empty box, or not at all.  Spaces and
+/// controls take no glyph.
+pub fn missing_glyphs(text: &str, style: Style) -> Vec<char> {
+    let project =
+        project_face(style).and_then(|index| PROJECT.with(|fonts| fonts.borrow().get(index).map(|f| f.data.clone())));
+    let project = project.as_deref().and_then(|data| rustybuzz::ttf_parser::Face::parse(data, 0).ok());
+    let bundled = shapers().faces[style as usize].as_ref();
+    let mut missing = Vec::new();
+    for c in text.chars() {
+        if c.is_whitespace() || c.is_control() || is_format(c) || missing.contains(&c) {
+            continue;
+        }
+        let in_project = project.as_ref().is_some_and(|face| face.glyph_index(c).is_some());
+        let in_bundled = bundled.is_none_or(|face| face.glyph_index(c).is_some());
+        if !in_project && !in_bundled {
+            missing.push(c);
+        }
+    }
+    missing
+}
+
+/// An invisible character that steers text rather than shows (a soft
+/// hyphen, zero-width joiners and spaces, direction marks and isolates, the
+/// byte-order mark): it takes no glyph.
+fn is_format(c: char) -> bool {
+    matches!(c, '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2069}' | '\u{feff}')
+}
+
 fn shape_width(text: &str, style: Style) -> f32 {
     match &shapers().faces[style as usize] {
         Some(face) => face_width(face, text),

@@ -46,6 +46,8 @@ pub enum Problem {
     OffCard,
     /// It covers the text of another region.
     Covers { other: String },
+    /// It holds characters the fonts have no glyph for.
+    NoGlyph { chars: Vec<char> },
 }
 
 /// The face being drawn: its size in the SVG's units (points) and the
@@ -68,6 +70,21 @@ struct Drawing {
     rich: Rc<Table>,
     regions: Vec<(String, Rect)>,
     overflows: Vec<Overflow>,
+    /// Where the card text each `text_box` printed is written.
+    printed: Vec<Span>,
+    /// The text every `text_box` set, a line a box, and the ids of the
+    /// icons and the names of the arcs drawn, for [`Drawn::text`].
+    text: String,
+}
+
+/// What drawing one face found: every region that will not print well,
+/// where the card text its boxes printed is written, and the text it set.
+#[derive(Debug, Default)]
+pub struct Drawn {
+    pub overflows: Vec<Overflow>,
+    pub printed: Vec<Span>,
+    /// The words the face shows: every box's text, with each icon's id.
+    pub text: String,
 }
 
 thread_local! {
@@ -75,13 +92,21 @@ thread_local! {
 }
 
 /// Runs `f` drawing one face of `frame` for the card whose rich text is
-/// `rich`, returning what it returned and every region that will not print
-/// well.
-pub fn collect_overflows<R>(frame: Frame, rich: Rc<Table>, f: impl FnOnce() -> R) -> (R, Vec<Overflow>) {
+/// `rich`, returning what it returned and what the drawing found.
+pub fn collect_overflows<R>(frame: Frame, rich: Rc<Table>, f: impl FnOnce() -> R) -> (R, Drawn) {
     DRAWING.with(|d| *d.borrow_mut() = Drawing { frame: Some(frame), rich, ..Drawing::default() });
     let result = f();
     let drawing = DRAWING.with(|d| std::mem::take(&mut *d.borrow_mut()));
-    (result, drawing.overflows)
+    (result, Drawn { overflows: drawing.overflows, printed: drawing.printed, text: drawing.text })
+}
+
+/// Notes words a face shows outside its text boxes (an icon's id).
+fn shown(words: &str) {
+    DRAWING.with(|d| {
+        let mut drawing = d.borrow_mut();
+        drawing.text.push_str(words);
+        drawing.text.push('\n');
+    });
 }
 
 /// The rich text of the card being drawn.
@@ -148,6 +173,16 @@ pub fn diagnostics(card: &str, span: Span, overflows: &[Overflow]) -> Vec<Diagno
                 )
                 .primary(span, format!("{whose} overlaps another text of the card when printed"))
                 .help("shorten the text, or give the two regions room apart in the template"),
+                Problem::NoGlyph { chars } => {
+                    let shown: Vec<String> = chars.iter().map(|c| format!("`{c}` (U+{:04X})", u32::from(*c))).collect();
+                    Diagnostic::warning(
+                        &codes::GLYPH_MISSING,
+                        format!("the {what} of `{card}` holds {}, which the fonts have no glyph for", shown.join(", ")),
+                    )
+                    .primary(span, format!("{whose} prints an empty box in its place"))
+                    .note("the bundled fonts are DejaVu Sans Condensed; a project's own come from `[print] fonts`")
+                    .help("write the character another way, or add a font that has it to `[print] fonts`")
+                }
             }
         })
         .collect()
@@ -155,6 +190,7 @@ pub fn diagnostics(card: &str, span: Span, overflows: &[Overflow]) -> Vec<Diagno
 
 pub fn register(tera: &mut Tera) {
     tera.register_function("text_box", TextBox);
+    tera.register_function("shows", Shows);
     tera.register_function("measure", Measure);
     tera.register_function("icon", IconFn);
     tera.register_function("arc", ArcFn);
@@ -206,9 +242,53 @@ fn align(word: &str) -> Align {
     }
 }
 
+/// What a `text_box` or `measure` call sets: its paragraphs; where their
+/// card text is written; where the effect lines it prints are; and the
+/// plain text of each piece of card text, with where it is written.
+type Called = (Vec<Paragraph>, Vec<Span>, Vec<Span>, Vec<(Option<Span>, String)>);
+
+/// The text of `paragraphs` as words: each text and badge, and each
+/// icon's id.
+fn plain_text(paragraphs: &[Paragraph]) -> String {
+    let mut text = String::new();
+    for piece in paragraphs.iter().flat_map(|p| p.iter().map(Some).chain([None])) {
+        let Some(piece) = piece else {
+            text.push('\n');
+            continue;
+        };
+        match piece {
+            Piece::Text { text: t, .. } | Piece::Badge { text: t, .. } => text.push_str(t),
+            Piece::Icon { id, .. } => {
+                text.push(' ');
+                text.push_str(id);
+                text.push(' ');
+            }
+        }
+    }
+    text
+}
+
+/// The characters of `paragraphs` no font has a glyph for, each once.
+fn missing_glyphs(paragraphs: &[Paragraph]) -> Vec<char> {
+    let mut missing = Vec::new();
+    for piece in paragraphs.iter().flatten() {
+        let (text, style) = match piece {
+            Piece::Text { text, style, .. } => (text.as_str(), *style),
+            Piece::Badge { text, .. } => (text.as_str(), Style::Bold),
+            Piece::Icon { .. } => continue,
+        };
+        for c in fonts::missing_glyphs(text, style) {
+            if !missing.contains(&c) {
+                missing.push(c);
+            }
+        }
+    }
+    missing
+}
+
 /// The paragraphs a `text_box` or `measure` call sets, in its `style`, and
 /// where their text is written when it all comes from one place.
-fn call_paragraphs(args: &HashMap<String, Value>, function: &str) -> Result<(Vec<Paragraph>, Option<Span>)> {
+fn call_paragraphs(args: &HashMap<String, Value>, function: &str) -> Result<Called> {
     let style = match string(args, "style", "") {
         "b" | "bold" => Style::Bold,
         "i" | "italic" => Style::Italic,
@@ -218,9 +298,9 @@ fn call_paragraphs(args: &HashMap<String, Value>, function: &str) -> Result<(Vec
         return Err(format!("{function} needs `paras` (or `text`)").into());
     };
     let table = card_text();
-    let mut reader = Reader { table: &table, spans: Vec::new() };
+    let mut reader = Reader { table: &table, spans: Vec::new(), covered: Vec::new(), texts: Vec::new() };
     let paragraphs = reader.paragraphs(value, style);
-    Ok((paragraphs, rich::enclosing(&reader.spans)))
+    Ok((paragraphs, reader.spans, reader.covered, reader.texts))
 }
 
 /// `measure(paras, w, size, lh, font)`: the height text takes set at `size` in a
@@ -230,7 +310,7 @@ struct Measure;
 
 impl Function for Measure {
     fn call(&self, args: &HashMap<String, Value>) -> Result<Value> {
-        let (paragraphs, _) = call_paragraphs(args, "measure")?;
+        let (paragraphs, ..) = call_paragraphs(args, "measure")?;
         let size = number(args, "size", 8.0);
         let spec = BoxSpec {
             x: 0.0,
@@ -261,7 +341,10 @@ struct TextBox;
 
 impl Function for TextBox {
     fn call(&self, args: &HashMap<String, Value>) -> Result<Value> {
-        let (paragraphs, written) = call_paragraphs(args, "text_box")?;
+        let (paragraphs, spans, covered, texts) = call_paragraphs(args, "text_box")?;
+        let written = rich::enclosing(&spans);
+        DRAWING.with(|d| d.borrow_mut().printed.extend(covered));
+        shown(&plain_text(&paragraphs));
         let size = number(args, "size", 8.0);
         let spec = BoxSpec {
             x: number(args, "x", 0.0),
@@ -278,11 +361,42 @@ impl Function for TextBox {
         // A box in a project font is measured in it and drawn in it.
         let font = args.get("font").and_then(Json::as_str);
         let laid = fonts::measuring_in(font, || layout::lay_out(&paragraphs, &spec));
-        record(string(args, "what", "text"), &spec, &laid, written);
+        let what = string(args, "what", "text");
+        record(what, &spec, &laid, written);
+        let missing = fonts::measuring_in(font, || missing_glyphs(&paragraphs));
+        if !missing.is_empty() {
+            // At the card's text that holds them when one piece does.
+            let at = texts.iter().find(|(_, t)| missing.iter().all(|c| t.contains(*c))).map_or(written, |(s, _)| *s);
+            let overflow = Overflow { what: what.to_string(), problem: Problem::NoGlyph { chars: missing }, span: at };
+            DRAWING.with(|d| d.borrow_mut().overflows.push(overflow));
+        }
         Ok(Value::String(match font {
             Some(family) => format!("<g font-family=\"{}\">{}</g>", escape(family), laid.svg),
             None => laid.svg,
         }))
+    }
+
+    fn is_safe(&self) -> bool {
+        true
+    }
+}
+
+/// `shows(field)`: draws nothing, and says that the face shows a field's
+/// values by a drawing of its own (marks, a diagram) rather than in text,
+/// so that the field is not reported unprinted (W0718).
+struct Shows;
+
+impl Function for Shows {
+    fn call(&self, args: &HashMap<String, Value>) -> Result<Value> {
+        let values = args.get("field").and_then(|f| f.get("values")).and_then(Json::as_array);
+        for value in values.into_iter().flatten() {
+            for key in ["text", "id"] {
+                if let Some(words) = value.get(key).and_then(Json::as_str) {
+                    shown(words);
+                }
+            }
+        }
+        Ok(Value::String(String::new()))
     }
 
     fn is_safe(&self) -> bool {
@@ -295,13 +409,17 @@ impl Function for TextBox {
 /// that do not name a style (`"s"`) take `style`; a handle (`{"rich": N}`)
 /// stands for the runs of the card's rich text in `table`.
 pub fn paragraphs(value: &Json, style: Style, table: &Table) -> Vec<Paragraph> {
-    Reader { table, spans: Vec::new() }.paragraphs(value, style)
+    Reader { table, spans: Vec::new(), covered: Vec::new(), texts: Vec::new() }.paragraphs(value, style)
 }
 
 /// Reads template values, noting where the card text they name is written.
 struct Reader<'t> {
     table: &'t Table,
     spans: Vec<Span>,
+    /// Where the effect lines the text names are written.
+    covered: Vec<Span>,
+    /// The plain text of each piece of card text, with where it is written.
+    texts: Vec<(Option<Span>, String)>,
 }
 
 impl Reader<'_> {
@@ -358,6 +476,13 @@ impl Reader<'_> {
         let entry = usize::try_from(index).ok().and_then(|i| self.table.get(i));
         let Some((runs, span)) = entry else { return Vec::new() };
         self.spans.extend(span);
+        self.covered.extend(span);
+        self.covered.extend(usize::try_from(index).map_or(&[][..], |i| self.table.covered(i)));
+        let plain = runs.iter().filter_map(|r| match r {
+            rich::Run::Text { text, .. } | rich::Run::Badge { text, .. } => Some(text.as_str()),
+            rich::Run::Icon { .. } => None,
+        });
+        self.texts.push((span, plain.collect()));
         rich::pieces(runs, default, restyle)
     }
 }
@@ -371,6 +496,7 @@ struct IconFn;
 impl Function for IconFn {
     fn call(&self, args: &HashMap<String, Value>) -> Result<Value> {
         let id = string(args, "id", "");
+        shown(id);
         let size = number(args, "size", 10.0);
         let fill = colour(string(args, "fill", "#1b1b1b"));
         Ok(Value::String(icons::draw(id, number(args, "x", 0.0), number(args, "y", 0.0), size, &fill)))
@@ -672,19 +798,25 @@ fn move_arrow(ship: (f32, f32), end: (f32, f32), size: f32, arrows: &str) -> Str
 /// side away from the ship where no arrow runs, so that hexes told apart by
 /// colour are told apart printed in black and white too.
 fn hex_initials(hexes: &[((f32, f32), &str)], ship: (f32, f32), size: f32) -> String {
+    // Never under the smallest type size the print allows: on a small grid
+    // the letter keeps its size and moves to the hex's middle, where it has
+    // the most room, rather than shrink with the hex.
+    let min_text = DRAWING.with(|d| d.borrow().frame.map_or(6.0, |f| f.min_text));
+    let font = (size * 0.62).max(min_text);
+    let outward = if font > size * 0.62 { 0.0 } else { size * 0.38 };
     let mut out = String::new();
     for ((x, y), name) in hexes {
         let Some(initial) = name.chars().next().map(|c| c.to_uppercase().to_string()) else { continue };
         let (dx, dy) = (x - ship.0, y - ship.1);
         let length = (dx * dx + dy * dy).sqrt().max(0.01);
-        let (cx, cy) = (x + dx / length * size * 0.38, y + dy / length * size * 0.38);
+        let (cx, cy) = (x + dx / length * outward, y + dy / length * outward);
         out.push_str(&format!(
             "<text x=\"{}\" y=\"{}\" font-size=\"{}\" font-weight=\"bold\" text-anchor=\"middle\" \
              fill=\"#1b1b1b\" stroke=\"#ffffff\" stroke-width=\"{}\" paint-order=\"stroke\">{}</text>",
             num(cx),
-            num(cy + size * 0.22),
-            num(size * 0.62),
-            num(size * 0.14),
+            num(cy + font * 0.36),
+            num(font),
+            num(font * 0.22),
             escape(&initial)
         ));
     }
@@ -719,7 +851,7 @@ mod tests {
         // A handle spliced after a template's own piece is one paragraph;
         // listed beside another paragraph, it is a paragraph of its own.
         let spliced = json!([{"t": "Text: ", "s": "b"}, handle[0]]);
-        let mut reader = Reader { table: &table, spans: Vec::new() };
+        let mut reader = Reader { table: &table, spans: Vec::new(), covered: Vec::new(), texts: Vec::new() };
         let read = reader.paragraphs(&spliced, Style::Regular);
         assert_eq!(read.len(), 1, "{read:?}");
         assert_eq!(read[0].len(), 3);

@@ -2,7 +2,7 @@
 
 use super::art::{Art, Images};
 use super::fonts::{self, ProjectFont};
-use super::functions::{self, Frame, Overflow};
+use super::functions::{self, Frame};
 use super::rich::Table;
 use super::sheet::{pt, Duplex, Grid, Size};
 use super::templates::Templates;
@@ -253,9 +253,7 @@ pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Opti
             return job;
         }
     };
-    let icons: HashMap<String, Arc<icons::Icons>> =
-        project.games.iter().map(|g| (g.ruleset.id.clone(), templates.icons(&g.ruleset.id))).collect();
-    job.diagnostics.extend(project.games.iter().flat_map(|game| unknown_marks(game, &icons)));
+    let icons = game_icons(project, templates, &mut job.diagnostics);
     let templates: &Templates = templates;
     let viewers: HashMap<String, Viewer> =
         project.games.iter().map(|g| (g.ruleset.id.clone(), Viewer::new(g))).collect();
@@ -271,6 +269,7 @@ pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Opti
         let view = viewers.get(&game.ruleset.id).map(|v| v.card(card, shown, number + 1));
         let Some((view, rich)) = view else { return Err(format!("no game `{}`", game.ruleset.id)) };
         let fields = printed_fields(&view);
+        let stated = super::stated::fields(card, &view, &game.ruleset);
         let (art, art_problems) = assets.art.for_card(game, card);
         let size = options.size_of(game, card);
         let frame = Frame { w: pt(size.w), h: pt(size.h), min_text: options.min_text };
@@ -285,15 +284,15 @@ pub fn prepare_with(project: &Project, templates: &mut Templates, options: &Opti
         icons::with_icons(icons, || {
             let rich = Rc::new(rich);
             fonts::with_project_fonts(project_fonts.clone(), || {
-                render_sides(templates, &context, rich, game, card, frame)
+                render_sides(templates, &context, rich, game, (card, &stated), frame)
             })
         })
-        .map(|(faces, overflows)| (faces, overflows, art_problems, size, fields))
+        .map(|(faces, found)| (faces, found, art_problems, size, fields))
     });
     for ((number, game, card, copies), result) in work.iter().zip(drawn) {
         match result {
-            Ok((mut faces, overflows, art_problems, size, fields)) => {
-                job.diagnostics.extend(functions::diagnostics(&card.name, card.span, &overflows));
+            Ok((mut faces, found, art_problems, size, fields)) => {
+                job.diagnostics.extend(found);
                 let back = faces.pop().unwrap_or_default();
                 let front = faces.pop().unwrap_or_default();
                 job.diagnostics.extend(art_problems.into_iter().chain(assets.art.low_resolution(&front, card)));
@@ -326,20 +325,32 @@ fn render_sides(
     context: &tera::Context,
     rich: Rc<Table>,
     game: &Game,
-    card: &Card,
+    (card, stated): (&Card, &[super::stated::Stated]),
     frame: Frame,
-) -> Result<(Vec<String>, Vec<Overflow>), String> {
+) -> Result<(Vec<String>, Vec<Diagnostic>), String> {
     let mut faces = Vec::new();
     let mut overflows = Vec::new();
+    let mut printed = Vec::new();
+    let mut text = String::new();
+    let mut front = String::new();
     for back in [false, true] {
         let Some(name) = templates.face(&game.ruleset.id, card.kind.id(), back) else {
             return Err(format!("no template for `{}` cards", card.kind));
         };
-        let (svg, found) = functions::collect_overflows(frame, rich.clone(), || templates.render(&name, context));
+        let (svg, drawn) = functions::collect_overflows(frame, rich.clone(), || templates.render(&name, context));
         faces.push(svg.map_err(|e| format!("{name}: {e}"))?);
-        overflows.extend(found);
+        overflows.extend(drawn.overflows);
+        printed.extend(drawn.printed);
+        text.push_str(&drawn.text);
+        if !back {
+            front = name;
+        }
     }
-    Ok((faces, overflows))
+    // A card's effects may print on either side (a reverse on the back).
+    let mut found = functions::diagnostics(&card.name, card.span, &overflows);
+    found.extend(super::stated::unprinted(card, &front, &printed));
+    found.extend(super::stated::unshown(card, stated, &front, &text));
+    Ok((faces, found))
 }
 
 /// The `number`th card drawn, with its sides.
@@ -520,6 +531,56 @@ fn page_view(card: Size, bleed: f32) -> PageView {
 /// `Spinal Railcannon!` → `spinal-railcannon`.
 /// A role's mark that the icons have no drawing of, where it is named:
 /// faces would print a placeholder in its place.
+/// The icons each game prints with, its undrawn ones given letters of
+/// their own, with the warnings about its marks and undrawn icons.
+fn game_icons(
+    project: &Project,
+    templates: &mut Templates,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> HashMap<String, Arc<icons::Icons>> {
+    let mut all = HashMap::new();
+    for game in &project.games {
+        let mut icons = (*templates.icons(&game.ruleset.id)).clone();
+        let r = &game.ruleset;
+        let declared: Vec<(&str, Option<Span>)> = r
+            .symbols
+            .iter()
+            .chain(&r.icons)
+            .map(|n| (n.id.as_str(), n.span))
+            .chain(r.deck_symbols.iter().map(|d| (d.id.as_str(), None)))
+            .collect();
+        let alike = icons.name_undrawn(declared.iter().map(|(id, _)| *id));
+        let span_of = |id: &str| declared.iter().find(|(i, s)| *i == id && s.is_some()).and_then(|(_, s)| *s);
+        diagnostics.extend(
+            alike.iter().filter_map(|a| alike_icons(&game.ruleset.id, a, span_of(&a.second), span_of(&a.first))),
+        );
+        all.insert(game.ruleset.id.clone(), Arc::new(icons));
+    }
+    for game in &project.games {
+        diagnostics.extend(unknown_marks(game, &all));
+    }
+    all
+}
+
+/// W0719 at the second of two undrawn icons alike in their two letters.
+fn alike_icons(game: &str, alike: &icons::Alike, at: Option<Span>, other: Option<Span>) -> Option<Diagnostic> {
+    let icons::Alike { first, second, letters, printed } = alike;
+    let message = format!("the icons `{first}` and `{second}` have no drawing, and both start with `{letters}`");
+    let mut diagnostic = Diagnostic::warning(&codes::ICONS_ALIKE, message)
+        .primary(at.or(other)?, format!("`{second}` prints as a circle with `{}`", printed.1));
+    if let (Some(other), Some(_)) = (other, at) {
+        diagnostic = diagnostic.secondary(other, format!("`{first}` prints as a circle with `{}`", printed.0));
+    }
+    let note = if printed.0 == printed.1 {
+        format!("no two letters tell them apart: both print `{}`", printed.0)
+    } else {
+        format!("they print `{}` and `{}` instead of `{letters}`, which a reader must learn", printed.0, printed.1)
+    };
+    Some(diagnostic.note(note).help(format!(
+        "draw them as `<symbol id=\"…\">` in `templates/{game}/icons.svg` (`cardsmith templates {game}` writes one to edit)"
+    )))
+}
+
 fn unknown_marks(game: &Game, icons: &HashMap<String, Arc<icons::Icons>>) -> Vec<Diagnostic> {
     let Some(icons) = icons.get(&game.ruleset.id) else { return Vec::new() };
     let marks = game.ruleset.roles.iter().filter_map(|role| Some((role.mark.as_deref()?, role.mark_span?)));

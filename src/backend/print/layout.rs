@@ -111,6 +111,9 @@ const PARAGRAPH_GAP: f32 = 0.35;
 const ICON_EMS: f32 = 1.0;
 /// Badge text size, in ems of the surrounding text.
 const BADGE_EMS: f32 = 0.85;
+/// The type size, in points, under which badge text does not shrink with
+/// its box unless the text around it does: the smallest that prints.
+const BADGE_FLOOR: f32 = 6.0;
 
 /// An unbreakable unit: one word, possibly several pieces glued together
 /// (`{damage}.` is an icon and a full stop).
@@ -494,7 +497,11 @@ fn draw_inline(piece: &Piece, x: f32, baseline: f32, size: f32, fill: &str, out:
             out.push_str(&super::icons::draw(id, x + size * 0.04, top, size * 0.92, colour));
         }
         Piece::Badge { text, small, fill: badge } => {
-            let text_size = size * BADGE_EMS;
+            // Never under the 6 pt floor while the text around it is not:
+            // a badge in 6 pt text has its text at 6 pt, filling the pill a
+            // little more (its measured width keeps a tenth of an em spare).
+            let floor = size.min(BADGE_FLOOR);
+            let text_size = (size * BADGE_EMS).max(floor);
             let main = fonts::width(text, Style::Bold) * text_size;
             let extra = small.as_ref().map(|s| fonts::width(s, Style::Bold) * text_size * 0.7 + size * 0.1);
             let width = main + extra.unwrap_or(0.0) + size * 0.4;
@@ -520,7 +527,7 @@ fn draw_inline(piece: &Piece, x: f32, baseline: f32, size: f32, fill: &str, out:
                     "<text x=\"{}\" y=\"{}\" font-size=\"{}\" font-weight=\"bold\" fill=\"#fff\">{}</text>",
                     num(x + size * 0.3 + main),
                     num(baseline - size * 0.04),
-                    num(text_size * 0.7),
+                    num((text_size * 0.7).max(floor)),
                     escape(small)
                 ));
             }

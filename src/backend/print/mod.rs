@@ -29,6 +29,7 @@ pub mod png;
 pub mod rich;
 pub mod sandbox;
 pub mod sheet;
+pub mod stated;
 pub mod svg;
 pub mod templates;
 pub mod tts;

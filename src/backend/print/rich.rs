@@ -69,14 +69,28 @@ struct Entry {
     runs: Line,
     /// Where the text is written, when it comes from one place of the source.
     span: Option<Span>,
+    /// Where the effect lines it prints are written, when they are not
+    /// inside `span` (a field's line with its block's effects).
+    covers: Vec<Span>,
 }
 
 impl Table {
     /// Keeps `runs` and returns the handle templates see in its place.
     pub fn add(&mut self, runs: Line, span: Option<Span>) -> Handle {
+        self.add_covering(runs, span, Vec::new())
+    }
+
+    /// [`Table::add`] for text that prints the effect lines written at
+    /// `covers`, so that a face printing it is known to print them.
+    pub fn add_covering(&mut self, runs: Line, span: Option<Span>, covers: Vec<Span>) -> Handle {
         let empty = runs.is_empty();
-        self.entries.push(Entry { runs, span });
+        self.entries.push(Entry { runs, span, covers });
         Handle { index: self.entries.len() - 1, empty }
+    }
+
+    /// Where the effect lines a handle's text prints are written.
+    pub fn covers(&self, handle: Handle) -> &[Span] {
+        self.entries.get(handle.index).map_or(&[], |e| &e.covers)
     }
 
     /// The runs behind a handle.
@@ -98,6 +112,12 @@ impl Table {
     /// The runs and source of the entry a template's `{"rich": N}` names.
     pub fn get(&self, index: usize) -> Option<(&[Run], Option<Span>)> {
         self.entries.get(index).map(|e| (e.runs.as_slice(), e.span))
+    }
+
+    /// Where the effect lines the entry a template's `{"rich": N}` names
+    /// prints are written.
+    pub fn covered(&self, index: usize) -> &[Span] {
+        self.entries.get(index).map_or(&[], |e| &e.covers)
     }
 }
 

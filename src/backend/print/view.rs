@@ -35,6 +35,10 @@ pub struct CardView {
     pub fields: BTreeMap<String, Vec<FieldView>>,
     /// Effect lines written directly in the card.
     pub effects: Vec<Handle>,
+    /// What the card's own block states, in the order it resolves: its
+    /// effects on one line, then each choice, each condition with what it
+    /// holds, and each `then` step (see [`Viewer::paragraphs`]).
+    pub paras: Vec<Handle>,
     /// Every field but text and the deck symbol as `Label: value`
     /// paragraphs, nested blocks included: what a generic template prints.
     pub lines: Vec<Handle>,
@@ -101,6 +105,10 @@ pub struct ConditionView {
     pub effects: Vec<Handle>,
 }
 
+/// A paragraph of a block, where it is written, and where the effect lines
+/// it prints are.
+pub(crate) type Para = (Line, Option<Span>, Vec<Span>);
+
 /// A value as printed, before its rich text joins the card's table.
 struct Printed {
     ty: &'static str,
@@ -158,6 +166,8 @@ impl<'a> Viewer<'a> {
         let mut generic = Generic { table: &mut table, lines: &mut lines, texts: &mut texts };
         generic.add(&card.body.fields, &fields, skip.as_deref(), "");
         let effects = card.body.effects.iter().map(|e| table.add(self.effect(e), Some(e.span))).collect();
+        let paras = self.paragraphs(Line::new(), None, Some(&card.body));
+        let paras = paras.into_iter().map(|(p, at, covers)| table.add_covering(p, at, covers)).collect();
         let view = CardView {
             name: card.name.clone(),
             kind: card.kind.to_string(),
@@ -169,6 +179,7 @@ impl<'a> Viewer<'a> {
             symbol,
             fields,
             effects,
+            paras,
             lines,
             texts,
             number,
@@ -207,6 +218,11 @@ impl<'a> Viewer<'a> {
         let mut merged = schema.clone();
         if let Some(shape) = schema.shape.as_deref().and_then(|s| self.ruleset.shape(s)) {
             merged.fields.extend(shape.fields.iter().cloned());
+            // The values a shape takes are typed by the shape, so that an
+            // enum value there prints its label as it does anywhere else.
+            if merged.takes.is_empty() {
+                merged.takes.clone_from(&shape.takes);
+            }
         }
         merged
     }
@@ -226,11 +242,16 @@ impl<'a> Viewer<'a> {
         }
         let written = values_span(&field.values);
         let body = field.body.as_ref().map(|b| self.body(b, schema, table));
-        let paras = self.paragraphs(&rich, body.as_ref(), table);
+        // The first paragraph is the field's line, written where its values
+        // are (or the whole field, with its block); the others are its
+        // block's choices, conditions and steps, each where it is written.
+        let first_at = if body.is_some() { Some(field.span) } else { written };
+        let paras = self.paragraphs(rich.clone(), first_at, field.body.as_deref());
         let mut labelled = paras.clone();
-        if let Some(first) = labelled.first_mut() {
+        if let Some((first, at, _)) = labelled.first_mut() {
             let separator = if first.is_empty() { "" } else { ": " };
             first.insert(0, Run::styled(format!("{printed}{separator}"), Style::Bold));
+            *at = Some(field.span);
         }
         let mut lines = Vec::new();
         if let (Some(block), Some(view)) = (&field.body, &body) {
@@ -238,14 +259,8 @@ impl<'a> Viewer<'a> {
             Generic { table, lines: &mut lines, texts: &mut texts }.add(&block.fields, &view.fields, None, "");
             lines.extend(texts);
         }
-        // The first paragraph is the field's line; the others are its
-        // conditions, which the IR does not place.
-        let first_at = if body.is_some() { Some(field.span) } else { written };
-        let mut register = |paras: Vec<Line>, first: Option<Span>| -> Vec<Handle> {
-            paras.into_iter().enumerate().map(|(i, p)| table.add(p, if i == 0 { first } else { None })).collect()
-        };
-        let paras_handles = register(paras, first_at);
-        let labelled = register(labelled, Some(field.span));
+        let paras_handles = paras.into_iter().map(|(p, at, covers)| table.add_covering(p, at, covers)).collect();
+        let labelled = labelled.into_iter().map(|(p, at, covers)| table.add_covering(p, at, covers)).collect();
         let values = shown
             .into_iter()
             .map(|(v, span)| ValueView { ty: v.ty, text: v.text, id: v.id, rich: table.add(v.rich, Some(span)) })
@@ -263,28 +278,43 @@ impl<'a> Viewer<'a> {
         }
     }
 
-    /// `rich` followed by the block's effects on one line, then one
-    /// paragraph per condition.
-    fn paragraphs(&self, rich: &[Run], body: Option<&BodyView>, table: &Table) -> Vec<Line> {
-        let mut first: Line = rich.to_vec();
-        let Some(body) = body else { return vec![first] };
+    /// What a block states, in the order it resolves, one paragraph each
+    /// with where it is written: `first` (a field's values) followed by the
+    /// block's effects on one line, then each choice, each condition with
+    /// all its block holds, and each `then` step last, on a line of its
+    /// own so that it visibly follows everything above it.
+    pub(crate) fn paragraphs(&self, first: Line, at: Option<Span>, body: Option<&Body>) -> Vec<Para> {
+        let mut first = first;
+        let Some(body) = body else { return vec![(first, at, Vec::new())] };
+        let effects_at = body.effects.iter().map(|e| e.span).reduce(|all, s| all.to(s).unwrap_or(all));
+        let at = at.or(effects_at);
         for effect in &body.effects {
             if !first.is_empty() {
                 first.push(Run::plain(" "));
             }
-            first.extend(table.runs(*effect).iter().cloned());
+            first.extend(self.effect(effect));
         }
-        let mut paras = vec![first];
-        for condition in &body.conditions {
-            let mut line = vec![Run::styled(format!("{}:", condition.text), Style::Italic)];
-            for effect in &condition.effects {
+        let mut paras = Vec::new();
+        if !first.is_empty() || at.is_some() {
+            paras.push((first, at, body.effects.iter().map(|e| e.span).collect()));
+        }
+        for choice in &body.choices {
+            let covers = choice.options.iter().flat_map(effect_spans).collect();
+            paras.push((self.choice(choice), Some(choice.span), covers));
+        }
+        for conditional in &body.conditions {
+            let mut line = vec![Run::styled(format!("{}:", self.condition(&conditional.condition)), Style::Italic)];
+            let mut rest = Line::new();
+            self.option(&conditional.body, &mut rest);
+            if !rest.is_empty() {
                 line.push(Run::plain(" "));
-                line.extend(table.runs(*effect).iter().cloned());
+                line.extend(rest);
             }
-            paras.push(line);
+            paras.push((line, stated_span(&conditional.body), effect_spans(&conditional.body)));
         }
-        let later = body.choices.iter().chain(&body.then);
-        paras.extend(later.map(|line| table.runs(*line).to_vec()));
+        for step in &body.then {
+            paras.push((self.then(step), stated_span(step), effect_spans(step)));
+        }
         paras
     }
 
@@ -298,8 +328,19 @@ impl<'a> Viewer<'a> {
             .iter()
             .map(|c| ConditionView { text: self.condition(&c.condition), effects: effects(&c.body.effects) })
             .collect();
-        let choices = body.choices.iter().map(|c| table.add(self.choice(c), Some(c.span))).collect();
-        let then = body.then.iter().map(|step| table.add(self.then(step), None)).collect();
+        let choices = body
+            .choices
+            .iter()
+            .map(|c| {
+                let covers = c.options.iter().flat_map(effect_spans).collect();
+                table.add_covering(self.choice(c), Some(c.span), covers)
+            })
+            .collect();
+        let then = body
+            .then
+            .iter()
+            .map(|step| table.add_covering(self.then(step), stated_span(step), effect_spans(step)))
+            .collect();
         BodyView { fields, effects: own, conditions, choices, then }
     }
 
@@ -311,22 +352,32 @@ impl<'a> Viewer<'a> {
         line
     }
 
-    /// `choose { … }` as one line: each option's effects, then its
-    /// conditions as `text: effects`, the options joined by "or".
+    /// `choose { … }` as one line: its options joined by "or", an option
+    /// that states more than one thing in brackets, so that "or" never
+    /// splits it.
     fn choice(&self, choice: &Choice) -> Line {
         let mut line = Line::new();
         for (i, option) in choice.options.iter().enumerate() {
             if i > 0 {
                 line.push(Run::styled(" or ", Style::Italic));
             }
-            self.option(option, &mut line);
+            let mut shown = Line::new();
+            self.option(option, &mut shown);
+            if choice.options.len() > 1 && parts(option) > 1 {
+                line.push(Run::plain("("));
+                line.extend(shown);
+                line.push(Run::plain(")"));
+            } else {
+                line.extend(shown);
+            }
         }
         line
     }
 
-    /// A body on one line (an option of a choice, a `then` step): its
-    /// effects, its conditions, its own choices in brackets, then its
-    /// steps.
+    /// A body on one line (an option of a choice, a condition's block, a
+    /// `then` step): its effects, its choices, its conditions, then its
+    /// steps.  A choice among other things is in brackets, so that a step
+    /// after it follows the whole choice, not its last option.
     fn option(&self, option: &Body, line: &mut Line) {
         let mut first = true;
         let mut separate = |line: &mut Line| {
@@ -338,22 +389,32 @@ impl<'a> Viewer<'a> {
             separate(line);
             line.extend(self.effect(effect));
         }
+        let alone = parts(option) == 1;
+        for nested in &option.choices {
+            separate(line);
+            let bracket = !alone && nested.options.len() > 1;
+            if bracket {
+                line.push(Run::plain("("));
+            }
+            line.extend(self.choice(nested));
+            if bracket {
+                line.push(Run::plain(")"));
+            }
+        }
         for conditional in &option.conditions {
             separate(line);
             line.push(Run::styled(format!("{}:", self.condition(&conditional.condition)), Style::Italic));
-            for effect in &conditional.body.effects {
+            let mut rest = Line::new();
+            self.option(&conditional.body, &mut rest);
+            if !rest.is_empty() {
                 line.push(Run::plain(" "));
-                line.extend(self.effect(effect));
+                line.extend(rest);
             }
         }
-        for nested in &option.choices {
-            separate(line);
-            line.push(Run::plain("("));
-            line.extend(self.choice(nested));
-            line.push(Run::plain(")"));
-        }
         for step in &option.then {
-            line.push(Run::plain(". "));
+            if !line.is_empty() {
+                line.push(Run::plain(". "));
+            }
             line.extend(self.then(step));
         }
     }
@@ -386,6 +447,11 @@ impl<'a> Viewer<'a> {
         // colour (printed in black and white, or by a colour-blind player).
         if let Some(mark) = role.and_then(|r| r.mark.as_deref()) {
             line.push(Run::Icon { id: mark.to_string(), colour: Some(colour.clone()) });
+        }
+        // A role with neither colour nor mark would leave no trace: its
+        // name says it (`Steal 1 coin`), so whose effect it is still reads.
+        if let Some(role) = role.filter(|r| r.colour.is_none() && r.mark.is_none()) {
+            line.push(Run::styled(format!("{} ", role.display), Style::Italic));
         }
         match per {
             // A named symbol brings its own space; an icon does not.
@@ -539,7 +605,14 @@ impl<'a> Viewer<'a> {
                 _ => None,
             })
             .collect();
-        let label_of = |id: &str| enums.iter().find_map(|e| e.label(id)).map(str::to_string);
+        // A value the enum gives no label prints made readable, as a
+        // field's name does (`trade-federation` → `Trade federation`).
+        let label_of = |id: &str| {
+            enums
+                .iter()
+                .find(|e| e.values.iter().any(|v| v == id))
+                .map(|e| e.label(id).map_or_else(|| label(id), str::to_string))
+        };
         let text = match value {
             Value::Name(id) => label_of(id),
             Value::Set(items) if items.iter().any(|i| label_of(i).is_some()) => {
@@ -601,6 +674,38 @@ impl<'a> Viewer<'a> {
     }
 }
 
+/// How many things a block states on one line: its effects, choices,
+/// conditions and steps.
+fn parts(body: &Body) -> usize {
+    body.effects.len() + body.choices.len() + body.conditions.len() + body.then.len()
+}
+
+/// Where a block's statements are written, first to last: its effects,
+/// choices and, within its conditions and steps, theirs.
+pub(crate) fn stated_span(body: &Body) -> Option<Span> {
+    let mut spans = body.effects.iter().map(|e| e.span).chain(body.choices.iter().map(|c| c.span)).collect::<Vec<_>>();
+    spans.extend(body.conditions.iter().filter_map(|c| stated_span(&c.body)));
+    spans.extend(body.then.iter().filter_map(stated_span));
+    let first = *spans.iter().min_by_key(|s| s.start)?;
+    spans.iter().try_fold(first, |all, s| all.to(*s))
+}
+
+/// Where each effect line of a block is written, its nested blocks'
+/// included, in the order written.
+pub fn effect_spans(body: &Body) -> Vec<Span> {
+    let mut spans = Vec::new();
+    let mut blocks: Vec<&Body> = vec![body];
+    while let Some(body) = blocks.pop() {
+        spans.extend(body.effects.iter().map(|e| e.span));
+        blocks.extend(body.fields.iter().filter_map(|f| f.body.as_deref()));
+        blocks.extend(body.conditions.iter().map(|c| &c.body));
+        blocks.extend(body.choices.iter().flat_map(|c| &c.options));
+        blocks.extend(&body.then);
+    }
+    spans.sort_by_key(|s| s.start);
+    spans
+}
+
 /// Where a field's values are written, first to last.
 fn values_span(values: &[Spanned<Value>]) -> Option<Span> {
     let (first, last) = (values.first()?, values.last()?);
@@ -631,7 +736,13 @@ impl Generic<'_> {
                 }
                 para.extend(self.table.runs(view.rich).iter().cloned());
                 let handle = self.table.add(para, values_span(&field.values));
-                self.texts.push(handle);
+                // A block's text stays with the block's other lines; the
+                // card's own texts come last.
+                if prefix.is_empty() {
+                    self.texts.push(handle);
+                } else {
+                    self.lines.push(handle);
+                }
                 continue;
             }
             if view.values.first().and_then(|v| v.id.as_deref()).is_some_and(|id| Some(id) == skip) {
@@ -643,7 +754,8 @@ impl Generic<'_> {
                 first.push(Run::styled(": ", Style::Bold));
                 first.extend(head.iter().cloned());
             }
-            let handle = self.table.add(first, Some(field.span));
+            let covers = view.paras.first().map(|h| self.table.covers(*h).to_vec()).unwrap_or_default();
+            let handle = self.table.add_covering(first, Some(field.span), covers);
             self.lines.push(handle);
             self.lines.extend(view.paras.iter().skip(1));
             if let (Some(body), Some(inner)) = (&field.body, &view.body) {

@@ -48,6 +48,9 @@ pub struct Documents {
     /// The spreadsheets of cards the project lists, by path, with their
     /// settings: read as sheets, from the disk or the client's buffer.
     sheets: BTreeMap<PathBuf, Sheet>,
+    /// The project's folder (or the folder read as one), where the cards'
+    /// pictures are looked for (`W0716`); none before a project is loaded.
+    home: Option<PathBuf>,
 }
 
 impl Documents {
@@ -67,6 +70,7 @@ impl Documents {
             parses: HashMap::new(),
             cache: None,
             sheets: BTreeMap::new(),
+            home: None,
         }
     }
 
@@ -113,6 +117,7 @@ impl Documents {
         folder: &Path,
     ) -> miette::Result<(Vec<PathBuf>, Vec<project::SheetFile>)> {
         self.lints = project.manifest.lints.clone();
+        self.home = Some(absolute(project.root.as_deref().unwrap_or(folder)));
         if project.root.is_none() {
             self.roots = vec![absolute(folder)];
             return Ok((project::collect_bounded(&self.roots, Some(MOST_FOLDERS))?, Vec::new()));
@@ -261,7 +266,10 @@ impl Documents {
                 None => workspace.add_bytes(&name, disk.to_vec()),
             }
         }
-        let (outcome, parses, cache) = workspace.check_keeping_parses();
+        let (mut outcome, parses, cache) = workspace.check_keeping_parses();
+        if let Some(home) = &self.home {
+            project::add_missing_art(home, &mut outcome);
+        }
         self.cache = Some(cache);
         self.parses = parses.into_iter().map(|p| (PathBuf::from(&outcome.files.get(p.file()).name), p)).collect();
         let old = std::mem::replace(&mut self.analysis, Analysis::new(outcome));

@@ -164,6 +164,10 @@ pub struct Named {
     /// add coin amount }`); symbols only.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub does: Vec<play::Meaning>,
+    /// Where it is declared, for the warnings about how it prints.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub span: Option<Span>,
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
