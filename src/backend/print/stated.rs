@@ -15,18 +15,39 @@ use crate::ir::Card;
 use crate::ruleset::model::{Ruleset, Type};
 use crate::source::Span;
 
-/// Where each effect line of `card` is written, in the order written.
-pub fn effects(card: &Card) -> Vec<Span> {
-    super::view::effect_spans(&card.body)
+/// Each effect line of `card` with the card text written beside it in
+/// the same block (an ability's `text`), which states it in words: the
+/// `text-structure-mismatch` lint keeps the two in agreement.
+fn effects_with_prose(card: &Card) -> Vec<(Span, Vec<Span>)> {
+    let mut found = Vec::new();
+    let mut blocks: Vec<&crate::ir::Body> = vec![&card.body];
+    while let Some(body) = blocks.pop() {
+        let prose: Vec<Span> = body
+            .fields
+            .iter()
+            .flat_map(|f| &f.values)
+            .filter(|v| matches!(v.value, crate::ir::Value::Text(_)))
+            .map(|v| v.span)
+            .collect();
+        found.extend(body.effects.iter().map(|e| (e.span, prose.clone())));
+        blocks.extend(body.fields.iter().filter_map(|f| f.body.as_deref()));
+        blocks.extend(body.conditions.iter().map(|c| &c.body));
+        blocks.extend(body.choices.iter().flat_map(|c| &c.options));
+        blocks.extend(&body.then);
+    }
+    found.sort_by_key(|(s, _)| s.start);
+    found
 }
 
 /// The effects of `card` that no text of its faces holds, `printed` being
-/// where the text each face laid out is written, as a warning each.
+/// where the text each face laid out is written, as a warning each.  An
+/// effect whose block's card text is printed is stated by that text.
 pub fn unprinted(card: &Card, template: &str, printed: &[Span]) -> Vec<Diagnostic> {
     let inside = |s: &Span| printed.iter().any(|p| p.file == s.file && p.start <= s.start && s.end <= p.end);
-    effects(card)
+    effects_with_prose(card)
         .into_iter()
-        .filter(|s| !inside(s))
+        .filter(|(s, prose)| !inside(s) && !prose.iter().any(inside))
+        .map(|(s, _)| s)
         .map(|span| {
             Diagnostic::warning(&codes::UNPRINTED, format!("an effect of `{}` is not printed on its face", card.name))
                 .primary(span, "no text of the face holds this effect")
