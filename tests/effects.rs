@@ -116,7 +116,7 @@ fn a_face_prints_an_amount_that_depends_on_the_game_with_its_quantity() {
     let (view, table) = Viewer::new(game).card(&game.cards[3], None, 1);
     let effects = &view.fields["cast"][0].body.as_ref().expect("a block").effects;
     let printed: Vec<String> = effects.iter().map(|e| words(table.runs(*e))).collect();
-    assert_eq!(printed, ["1{damage} for each Burn token on the target", "that many {card}"]);
+    assert_eq!(printed, ["Strike 1{damage} for each Burn token on the target", "Draw that many {card}"]);
 }
 
 #[test]
@@ -126,7 +126,7 @@ fn a_face_prints_each_then_step_after_the_effects_it_follows() {
     let (view, table) = Viewer::new(game).card(&game.cards[4], None, 1);
     let cast = &view.fields["cast"][0];
     let paras: Vec<String> = cast.paras.iter().map(|p| words(table.runs(*p))).collect();
-    assert_eq!(paras, ["2{damage}", "Then: 1{card}", "Then: 1{heal}"]);
+    assert_eq!(paras, ["Strike 2{damage}", "Then: Draw 1{card}", "Then: Mend 1{heal}"]);
 }
 
 #[test]
@@ -137,7 +137,7 @@ fn a_face_prints_a_choice_as_its_options_joined_by_or() {
     let cast = &view.fields["cast"][0];
     let choices = &cast.body.as_ref().expect("a block").choices;
     assert_eq!(choices.len(), 1);
-    assert_eq!(words(table.runs(choices[0])), "3{damage} or 2{heal}, 1{damage}");
+    assert_eq!(words(table.runs(choices[0])), "Strike 3{damage} or (Mend 2{heal}, Strike 1{damage})");
     // The field's paragraphs, which generic faces print, end with it.
     assert_eq!(cast.paras.last().map(|p| words(table.runs(*p))), Some(words(table.runs(choices[0]))));
 }

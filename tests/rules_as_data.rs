@@ -40,8 +40,9 @@ fn enum_values_print_their_ruleset_labels() {
     let err = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(0), "{err}");
     let preview = std::fs::read_to_string(dir.path().join("print/preview.html")).expect("preview");
-    // The label, not the id; a value without one prints as written.
+    // The label, not the id; a value without one prints as its id made
+    // readable (`raw` as "Raw").
     assert!(preview.contains(">Mirror Gloss<"), "no label on the face");
     assert!(!preview.contains(">gloss<"), "the raw id printed");
-    assert!(preview.contains(">raw<"), "a value without a label went missing");
+    assert!(preview.contains(">Raw<"), "a value without a label went missing");
 }
