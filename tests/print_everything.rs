@@ -65,39 +65,61 @@ fn stated_texts(dir: &Path, paths: &[String]) -> Vec<(String, String)> {
 
 #[test]
 fn every_game_and_example_prints_everything_it_states_at_every_size_with_no_warning() {
-    let mut checked = 0;
-    for (name, paths, root) in sources() {
-        let dir = if paths.is_empty() { root.join("examples").join(&name) } else { root.to_path_buf() };
-        let stated = stated_texts(&dir, &paths);
-        assert!(!stated.is_empty(), "{name}: no cards");
-        for size in SIZES {
-            let out = tempfile::tempdir().expect("temp dir");
-            let target = out.path().join("print");
-            let mut args = vec!["print", "-o", target.to_str().expect("utf-8"), "--format", "html", "--card", size];
-            args.extend(paths.iter().map(String::as_str));
-            let printed = cardsmith(&args, &dir);
-            let err = stderr(&printed);
-            assert_eq!(printed.status.code(), Some(0), "{name} --card {size}: {err}");
-            // The art example's picture is small on purpose (W0717).
-            let warnings: Vec<&str> = err
-                .lines()
-                .filter(|l| l.starts_with("warning[") || l.starts_with("error["))
-                .filter(|l| !(name == "art-deck" && l.starts_with("warning[W0717]")))
-                .collect();
-            assert!(warnings.is_empty(), "{name} --card {size}:\n{err}");
-            let html = std::fs::read_to_string(target.join("preview.html")).expect("preview");
-            let small: Vec<f32> = font_sizes(&html).into_iter().filter(|s| *s < 5.99).collect();
-            assert!(small.is_empty(), "{name} --card {size}: text drawn at {small:?} pt");
-            let html = html.replace("&#39;", "'").replace("&amp;", "&").replace("&quot;", "\"");
-            for (card, text) in &stated {
-                // Text is wrapped into lines, and a printed tag (`[Ac]`) is a
-                // badge: each word of it stands for itself.
-                for word in text.split(|c: char| c.is_whitespace() || c == '[' || c == ']').filter(|w| !w.is_empty()) {
-                    assert!(html.contains(word), "{name} --card {size}: `{card}` does not print `{word}`");
-                }
-                checked += 1;
-            }
+    let jobs: Vec<_> = sources()
+        .into_iter()
+        .flat_map(|(name, paths, root)| SIZES.iter().map(move |size| (name.clone(), paths.clone(), root, *size)))
+        .collect();
+    // Two prints at a time: each is a process of its own.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let checked: usize = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut checked = 0;
+                    while let Some((name, paths, root, size)) =
+                        jobs.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+                    {
+                        checked += print_and_check(name, paths, root, size);
+                    }
+                    checked
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().expect("a worker")).sum()
+    });
+    assert!(checked > 1000, "only {checked} texts checked");
+}
+
+/// Prints one game or example at one card size and checks its preview;
+/// the texts checked.
+fn print_and_check(name: &str, paths: &[String], root: &Path, size: &str) -> usize {
+    let dir = if paths.is_empty() { root.join("examples").join(name) } else { root.to_path_buf() };
+    let stated = stated_texts(&dir, paths);
+    assert!(!stated.is_empty(), "{name}: no cards");
+    let out = tempfile::tempdir().expect("temp dir");
+    let target = out.path().join("print");
+    let mut args = vec!["print", "-o", target.to_str().expect("utf-8"), "--format", "html", "--card", size];
+    args.extend(paths.iter().map(String::as_str));
+    let printed = cardsmith(&args, &dir);
+    let err = stderr(&printed);
+    assert_eq!(printed.status.code(), Some(0), "{name} --card {size}: {err}");
+    // The art example's picture is small on purpose (W0717).
+    let warnings: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("warning[") || l.starts_with("error["))
+        .filter(|l| !(name == "art-deck" && l.starts_with("warning[W0717]")))
+        .collect();
+    assert!(warnings.is_empty(), "{name} --card {size}:\n{err}");
+    let html = std::fs::read_to_string(target.join("preview.html")).expect("preview");
+    let small: Vec<f32> = font_sizes(&html).into_iter().filter(|s| *s < 5.99).collect();
+    assert!(small.is_empty(), "{name} --card {size}: text drawn at {small:?} pt");
+    let html = html.replace("&#39;", "'").replace("&amp;", "&").replace("&quot;", "\"");
+    for (card, text) in &stated {
+        // Text is wrapped into lines, and a printed tag (`[Ac]`) is a
+        // badge: each word of it stands for itself.
+        for word in text.split(|c: char| c.is_whitespace() || c == '[' || c == ']').filter(|w| !w.is_empty()) {
+            assert!(html.contains(word), "{name} --card {size}: `{card}` does not print `{word}`");
         }
     }
-    assert!(checked > 1000, "only {checked} texts checked");
+    stated.len()
 }

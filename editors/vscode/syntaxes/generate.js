@@ -7,8 +7,10 @@
 // `}`, and `//` starts a comment.  A node at the start of a line is an item
 // (`card`, `deck`, `kind`, …); a nested one is a field.  The value forms are
 // the grammar's `literal_form`s, tried in its order.  Ruleset files add the
-// rule lines (`require`, `recommend`, `play-limit`, `compute`, `def`) whose
-// rest of line is an expression (`expr_spec`), and the built-in type names.
+// rule lines (`require`, `recommend`, `play-limit`, `compute`, `def`) and
+// the expressions of play (`means`, `ends-when`, `score-by`, `order-by`),
+// whose rest of line is an expression (`expr_spec`), and the built-in type
+// names.
 //
 // Run `node generate.js` after changing it; the grammar test fails when the
 // committed files differ from what it writes.
@@ -171,7 +173,7 @@ function rulesRepository(suffix) {
   const s = (scope) => `${scope}.${suffix}`;
   return {
     rule: {
-      begin: `${NODE_START}(require|recommend|play-limit|compute)(?![A-Za-z0-9_-])`,
+      begin: `${NODE_START}(require|recommend|play-limit|compute|means|ends-when|score-by|order-by)(?![A-Za-z0-9_-])`,
       beginCaptures: { 1: { name: s("keyword.control.rule") } },
       end: EXPR_END,
       patterns: [{ include: "#expression" }],
