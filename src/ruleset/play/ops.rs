@@ -62,6 +62,13 @@ impl<'n> Words<'n> {
         }
     }
 
+    /// A filter (a kind, tag or `def`), unless the next word is `stop`.
+    fn filter_before(&mut self, stop: &str) -> Option<Expression> {
+        let text = self.peek().filter(|text| text != stop)?;
+        let value = self.value()?;
+        Some(Expression::pending(text.clone(), Pending::Filter(text), value.span))
+    }
+
     fn done(&self) -> bool {
         self.at >= self.node.values.len()
     }
@@ -234,13 +241,7 @@ impl Loader<'_> {
         } else {
             (words.amount()?, false)
         };
-        let filter = match words.peek() {
-            Some(text) if text != "from" => {
-                let value = words.value()?;
-                Some(Expression::pending(text.clone(), Pending::Filter(text), value.span))
-            }
-            _ => None,
-        };
+        let filter = words.filter_before("from");
         if !words.eat("from") {
             return None;
         }
@@ -264,13 +265,7 @@ impl Loader<'_> {
     fn for_each(&mut self, node: &Node) -> Option<Op> {
         let mut words = Words::new(node);
         let zone = words.name()?;
-        let filter = match words.peek() {
-            Some(text) if text != "opponent" => {
-                let value = words.value()?;
-                Some(Expression::pending(text.clone(), Pending::Filter(text), value.span))
-            }
-            _ => None,
-        };
+        let filter = words.filter_before("opponent");
         let of = words.whose();
         if !words.done() {
             return None;
@@ -281,13 +276,7 @@ impl Loader<'_> {
     /// `target [FILTER] from ZONE… [opponent] [with AMOUNT] { … }`.
     fn target(&mut self, node: &Node) -> Option<Op> {
         let mut words = Words::new(node);
-        let filter = match words.peek() {
-            Some(text) if text != "from" => {
-                let value = words.value()?;
-                Some(Expression::pending(text.clone(), Pending::Filter(text), value.span))
-            }
-            _ => None,
-        };
+        let filter = words.filter_before("from");
         if !words.eat("from") {
             return None;
         }
