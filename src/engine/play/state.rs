@@ -377,8 +377,11 @@ impl<'t> Game<'t> {
                 let mut used: Vec<CardUse> = (0..ncards)
                     .filter_map(|c| {
                         let [acquired, played] = self.uses[seat * ncards + c];
-                        let card = self.t.cards[c].name.clone();
-                        (acquired + played > 0).then_some(CardUse { card, acquired, played })
+                        (acquired + played > 0).then(|| CardUse {
+                            card: self.t.cards[c].name.clone(),
+                            acquired,
+                            played,
+                        })
                     })
                     .collect();
                 used.sort_by(|a, b| a.card.cmp(&b.card));
