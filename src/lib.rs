@@ -23,6 +23,7 @@ pub mod fmt;
 pub mod ide;
 pub mod ir;
 pub mod lint;
+pub mod markup;
 pub mod parallel;
 pub mod ruleset;
 pub mod source;

@@ -3,23 +3,7 @@
 
 use std::sync::Arc;
 
-/// Escapes text for an XML text node or a quoted attribute.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            // Control characters are not allowed in XML 1.0.
-            c if (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r') => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use crate::markup::escape;
 
 /// A coordinate with at most two decimals, so output is short and stable.
 pub fn num(value: f32) -> String {
@@ -138,13 +122,6 @@ pub fn parse_image(svg: &str, options: &resvg::usvg::Options) -> Result<Arc<resv
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn escapes_markup() {
-        assert_eq!(escape("<script>alert(1)</script>"), "&lt;script&gt;alert(1)&lt;/script&gt;");
-        assert_eq!(escape("a & \"b\" 'c'"), "a &amp; &quot;b&quot; &#39;c&#39;");
-        assert_eq!(escape("bell\u{7}"), "bell");
-    }
 
     #[test]
     fn numbers_are_short() {

@@ -317,10 +317,9 @@ impl Game<'_> {
     /// be met: `pay` from a counter or by marking cards, and `needs`.
     fn exec_guard(&mut self, op: &COp, env: &Env) {
         let t = self.t;
-        let env = *env;
         match op {
             COp::Pay { counter, amount } => {
-                let n = self.num(amount, &env).max(0);
+                let n = self.num(amount, env).max(0);
                 let slot = t.counter_slot(*counter, env.you);
                 let now = self.counters[slot];
                 if now.saturating_sub(n) >= t.counters[*counter as usize].min {
@@ -333,7 +332,7 @@ impl Game<'_> {
                 }
             }
             COp::PayMarks(marking) => {
-                let n = self.num(&marking.amount, &env).max(0);
+                let n = self.num(&marking.amount, env).max(0);
                 if self.pay_marks(marking, env.you, n) {
                     self.last = n;
                 } else {
@@ -343,7 +342,7 @@ impl Game<'_> {
                     self.unwind();
                 }
             }
-            COp::Needs(test) if !self.truth(test, &env) => {
+            COp::Needs(test) if !self.truth(test, env) => {
                 self.note(|| "  not met: the rest is skipped".to_string());
                 self.unwind();
             }

@@ -6,6 +6,7 @@
 use super::figures::{Figures, Matrix};
 use super::report::Report;
 use super::text::CAVEAT;
+use crate::markup::escape;
 use std::fmt::Write;
 
 /// The seats' colours, in turn (colour-blind safe, after Okabe and Ito).
@@ -28,22 +29,6 @@ table { border-collapse: collapse; background: #fff; }\n\
 th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: right; }\n\
 th:first-child, td:first-child { text-align: left; }\n\
 .caveat { margin-top: 22px; font-style: italic; color: #444; }\n";
-
-/// Escapes text for HTML and SVG.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 fn percent(value: Option<f64>) -> String {
     value.map_or_else(|| "-".into(), |v| format!("{:.1}%", v * 100.0))
