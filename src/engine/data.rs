@@ -7,7 +7,7 @@ use super::semantics;
 use serde::{Deserialize, Serialize};
 
 /// The format versions this engine reads.
-pub const FORMATS: &[u32] = &[1, 2, 3, 4];
+pub const FORMATS: &[u32] = &[1, 2, 3, 4, 5];
 
 #[derive(Debug, Deserialize)]
 pub struct Document {
@@ -678,7 +678,7 @@ mod tests {
 
     #[test]
     fn a_document_of_another_format_is_refused_for_its_version() {
-        let error = Document::from_json(r#"{"format": 5, "whatever": true}"#).expect_err("refused");
-        assert!(matches!(error, ReadError::Format(5)), "{error}");
+        let error = Document::from_json(r#"{"format": 6, "whatever": true}"#).expect_err("refused");
+        assert!(matches!(error, ReadError::Format(6)), "{error}");
     }
 }

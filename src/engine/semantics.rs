@@ -130,6 +130,13 @@ pub enum Expr {
         first: Box<Expr>,
         rest: Vec<(CmpOp, Expr)>,
     },
+    /// `if(TRUTH, A, B)`: the number `then` when the truth holds, else
+    /// `otherwise`.
+    If {
+        test: Box<Expr>,
+        then: Box<Expr>,
+        otherwise: Box<Expr>,
+    },
 }
 
 /// An argument of a condition in an expression.
@@ -195,6 +202,18 @@ pub enum Op {
     Add { counter: String, amount: Expression, of: Whose },
     /// Takes from a counter, down to its minimum.  `last`: what was taken.
     Remove { counter: String, amount: Expression, of: Whose },
+    /// Sets a counter to the amount, within its bounds.  `last`: the new
+    /// value.
+    Set { counter: String, amount: Expression, of: Whose },
+    /// A window for reactions ([`Action::reaction`]): from you (or your
+    /// opponent), the players in seat order may each take one of the
+    /// current phase's reactions or pass, round after round, until every
+    /// player has passed in a row.  A reaction taken resolves at once, before
+    /// the operations after the window.
+    Respond {
+        #[serde(default)]
+        of: Whose,
+    },
     /// Pays from a counter: all of the amount, or nothing and the
     /// procedure ends.  `last`: what was paid.
     Pay {
@@ -221,7 +240,21 @@ pub enum Op {
         pick: Pick,
         #[serde(default)]
         filter: Option<Expression>,
+        /// The cards go under the others of the destination, not on top.
+        #[serde(default)]
+        bottom: bool,
     },
+    /// Shows the player the top `count` cards of a zone (written in the
+    /// log); nothing moves.  `last`: the cards shown.
+    Reveal {
+        count: Expression,
+        zone: String,
+        #[serde(default)]
+        of: Whose,
+    },
+    /// The player chooses whether `ops` are done (a decision of two
+    /// options: yes, no).
+    May { ops: Vec<Op> },
     /// Moves the card being resolved (or the one a `for-each` is at) to a
     /// zone of its owner.
     ThisTo { zone: String },
@@ -427,6 +460,10 @@ pub struct Action {
     /// or playing it, for the per-card statistics.
     #[serde(default)]
     pub counts_as: Option<Counts>,
+    /// Offered only in a window a `respond` opens, and then only reactions
+    /// are.
+    #[serde(default)]
+    pub reaction: bool,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
@@ -475,6 +512,11 @@ pub struct Play {
     /// Each player's score, read for each player when the game ends; the
     /// highest wins, and equal highest scores are a draw.
     pub score: Expression,
+    /// Continuous effects: done for each player in seat order once the
+    /// set-up is done, and again whenever the procedures a decision or a
+    /// phase started are all done.
+    #[serde(default)]
+    pub refresh: Vec<Op>,
 }
 
 /// A bot's priorities: the first line that matches a legal action decides.

@@ -1043,6 +1043,18 @@ pub static PHASE: Block<Phase> = Block {
         },
         Line {
             about: About {
+                name: "reaction",
+                values: ID_NAME,
+                doc: "An action offered only in a window a `respond` opens while the phase is on: an answer to what \
+                      another player does, resolved before the rest of it.",
+                example: "reaction shield \"Raise a shield\" { take hand; resolve reaction; to discard }",
+                body: Body::Lines(&play::language::ACTION),
+                occurs: Occurs::Many,
+            },
+            read: |l, n, p| l.reaction(n, p),
+        },
+        Line {
+            about: About {
                 name: "start",
                 values: "",
                 doc: "Done for each player, in seat order, when the phase starts.",

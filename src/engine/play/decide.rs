@@ -82,6 +82,9 @@ impl<'t> Game<'t> {
                     (0..n).map(|i| Decision { seat: seat as usize, kind: DecisionKind::Option { index: i as u16 } }),
                 );
             }
+            Pending::May { seat, .. } => {
+                out.extend((0..2).map(|i| Decision { seat: seat as usize, kind: DecisionKind::Option { index: i } }));
+            }
             Pending::Card { seat } => {
                 for card in self.chosen_now() {
                     out.push(Decision { seat: seat as usize, kind: DecisionKind::Card { card } });
@@ -124,8 +127,12 @@ impl<'t> Game<'t> {
         let t = self.t;
         let Some(phase) = t.phases.get(self.phase) else { return };
         let nactions = t.actions.len();
+        let window = self.in_window();
         for a in phase.actions.clone() {
             let action = &t.actions[a];
+            if action.reaction != window {
+                continue;
+            }
             let taken = self.taken[seat * nactions + a];
             if taken >= MAX_ACTIONS_PER_PHASE || action.limit.is_some_and(|l| u32::from(taken) >= l) {
                 continue;
@@ -213,16 +220,24 @@ impl<'t> Game<'t> {
     pub(crate) fn apply_legal(&mut self, decision: &Decision) {
         let t = self.t;
         self.decisions = self.decisions.saturating_add(1);
-        self.pending = None;
         let seat = decision.seat;
         if self.log.is_some() {
             let line = format!("{}: {}", t.seat_names[seat], self.label(decision));
             self.note(|| line);
         }
+        let asked = self.pending.take();
+        self.stale |= !self.refreshing;
         match decision.kind {
+            DecisionKind::Pass if self.in_window() => self.window_passed(),
             DecisionKind::Pass => self.passed(seat as u8),
             DecisionKind::Take { action, card } => self.take(seat, action as usize, Some(card)),
             DecisionKind::Act { action } => self.take(seat, action as usize, None),
+            DecisionKind::Option { index } if matches!(asked, Some(Pending::May { .. })) => {
+                if let (Some(Pending::May { ops, .. }), Some(frame), 0) = (asked, self.frames.last(), index) {
+                    let (you, this, amount) = (frame.you as usize, frame.this, frame.amount);
+                    self.frames.push(Frame::new(FrameKind::Ops { ops, at: 0 }, you, this, amount));
+                }
+            }
             DecisionKind::Option { index } => {
                 let choice = self.last_choice();
                 if let (Some(frame), Some(choice)) = (self.frames.last(), choice) {
@@ -255,6 +270,10 @@ impl<'t> Game<'t> {
     fn take(&mut self, seat: usize, a: usize, card: Option<u16>) {
         let t = self.t;
         let action = &t.actions[a];
+        let window = self.in_window();
+        if window {
+            self.window_acted();
+        }
         self.taken[seat * t.actions.len() + a] += 1;
         match self.cost(a, seat, card) {
             Some((CostDef::Counter(counter, _), amount)) => {
@@ -284,14 +303,16 @@ impl<'t> Game<'t> {
         }
         self.restock();
         let body = card.and_then(|c| action.resolve.get(t.card_of(c) as usize).copied().flatten());
-        if let (Some(card), true) = (card, self.in_initiative_phase()) {
+        if let (Some(card), true) = (card, !window && self.in_initiative_phase()) {
             let rank = action.rank.get(t.card_of(card) as usize * t.seats + seat).copied().unwrap_or(u32::MAX);
             self.queue.push(Queued { rank, seat: seat as u8, card, action: a as u16 });
         } else if let Some(body) = body {
             self.push_body(body, seat, card);
         }
         self.push_proc(action.ops, seat, card);
-        self.acted(seat as u8);
+        if !window {
+            self.acted(seat as u8);
+        }
     }
 
     /// A readable label: `buy Silk Awning (4 coin)`, `pass`, `option 2:
@@ -313,6 +334,9 @@ impl<'t> Game<'t> {
                 }
             }
             DecisionKind::Act { action } => t.action_names[action as usize].clone(),
+            DecisionKind::Option { index } if matches!(self.pending, Some(Pending::May { .. })) => {
+                format!("option {}: {}", index + 1, if index == 0 { "yes" } else { "no" })
+            }
             DecisionKind::Option { index } => {
                 let text = match self.pending {
                     Some(Pending::Option { choice, .. }) => {
@@ -355,7 +379,8 @@ impl<'t> Game<'t> {
             DecisionKind::Act { action } => (action as usize) < t.actions.len(),
             DecisionKind::Card { card } => (card as usize) < t.instances.len(),
             DecisionKind::Option { .. } => {
-                self.last_choice().is_some() || matches!(self.pending, Some(Pending::Option { .. }))
+                self.last_choice().is_some()
+                    || matches!(self.pending, Some(Pending::Option { .. } | Pending::May { .. }))
             }
             DecisionKind::Pass => true,
         };

@@ -90,6 +90,10 @@ impl Game<'_> {
             Ex::This => truth(env.tested.is_some() && env.tested == env.this),
             Ex::Marker(m) => Val::Num(env.tested.or(env.this).map_or(0, |c| self.marker(c, *m as usize))),
             Ex::Not(inner) => truth(!self.is_true(inner, env, depth)),
+            Ex::If(parts) => {
+                let [test, then, otherwise] = &**parts;
+                self.eval(if self.is_true(test, env, depth) { then } else { otherwise }, env, depth)
+            }
             Ex::And(list) => truth(list.iter().all(|e| self.is_true(e, env, depth))),
             Ex::Or(list) => truth(list.iter().any(|e| self.is_true(e, env, depth))),
             Ex::Arith(first, rest) => self.arith(first, rest, env, depth),

@@ -11,6 +11,8 @@ use crate::engine::semantics::{Pick, Whose};
 
 /// The most times a `repeat` runs.
 pub const MAX_REPEAT: i64 = 10_000;
+/// The most reactions one window takes: past it the window closes.
+pub const MAX_REACTIONS: u32 = 256;
 /// The most steps one run of procedures may take before a decision or the
 /// next phase: past it the running procedures stop (a ruleset could nest
 /// `repeat`s into more work than any game needs).
@@ -102,6 +104,12 @@ impl Game<'_> {
                     }
                     None
                 }
+                FrameKind::Window { .. } => {
+                    if self.window_step() {
+                        return;
+                    }
+                    None
+                }
             };
             match next {
                 Some((ops, at)) => self.exec(ops, at),
@@ -145,6 +153,52 @@ impl Game<'_> {
             BStep::Then(body) => self.push(Frame::new(FrameKind::Body { body: *body, at: 0 }, you, this, 0)),
         }
         Next::Go
+    }
+
+    /// A window for reactions: asks the seat whose turn it is to answer
+    /// (true), passes for a seat that has no reaction to take, or ends
+    /// (false) once every seat has passed in a row.
+    fn window_step(&mut self) -> bool {
+        let seats = self.t.seats;
+        loop {
+            let Some(FrameKind::Window { first, turn, quiet, taken }) = self.frames.last().map(|f| &f.kind) else {
+                return false;
+            };
+            if usize::from(*quiet) >= seats || *taken >= MAX_REACTIONS {
+                return false;
+            }
+            let seat = (usize::from(*first) + *turn as usize) % seats;
+            if self.any_action(seat) {
+                self.pending = Some(Pending::Action { seat: seat as u8 });
+                return true;
+            }
+            let t = self.t;
+            self.note(|| format!("  {} has nothing to answer with", t.seat_names[seat]));
+            self.window_passed();
+        }
+    }
+
+    /// Whether the game is in a window for reactions.
+    pub(crate) fn in_window(&self) -> bool {
+        matches!(self.frames.last().map(|f| &f.kind), Some(FrameKind::Window { .. }))
+    }
+
+    /// A seat passes in a window: the next seat's turn to answer.
+    pub(crate) fn window_passed(&mut self) {
+        if let Some(FrameKind::Window { turn, quiet, .. }) = self.frames.last_mut().map(|f| &mut f.kind) {
+            *turn += 1;
+            *quiet = quiet.saturating_add(1);
+        }
+    }
+
+    /// A seat takes a reaction in a window: once it has resolved, the next
+    /// seat's turn to answer, and every seat may answer again.
+    pub(crate) fn window_acted(&mut self) {
+        if let Some(FrameKind::Window { turn, quiet, taken, .. }) = self.frames.last_mut().map(|f| &mut f.kind) {
+            *turn += 1;
+            *quiet = 0;
+            *taken += 1;
+        }
     }
 
     /// A `chosen` move: asks for the next card, or ends (false) when it has
@@ -208,6 +262,10 @@ impl Game<'_> {
         let (_, to) = self.move_slots(mv, &env);
         let from = self.loc[card as usize] as usize;
         self.relocate(card, to);
+        if mv.bottom {
+            let (start, len) = (to * self.cap, self.lens[to] as usize);
+            self.cards[start..start + len].rotate_right(1);
+        }
         self.note_move(&[card], from, to);
         self.restock();
     }
@@ -219,27 +277,14 @@ impl Game<'_> {
         let env = frame.env();
         let op = &t.ops[ops as usize][at as usize];
         match op {
-            COp::Add { counter, amount, of } => {
-                let n = self.num(amount, &env);
-                let slot = t.counter_slot(*counter, self.whose(env.you, *of));
-                let def = &t.counters[*counter as usize];
-                let now = self.counters[slot];
-                let to = if n > 0 {
-                    def.max.map_or(now.saturating_add(n), |m| now.saturating_add(n).min(m).max(now))
-                } else {
-                    now
-                };
-                self.set_counter(slot, *counter, to);
-                self.last = to.saturating_sub(now);
-            }
-            COp::Remove { counter, amount, of } => {
-                let n = self.num(amount, &env);
-                let slot = t.counter_slot(*counter, self.whose(env.you, *of));
-                let now = self.counters[slot];
-                let to =
-                    if n > 0 { now.saturating_sub(n).max(t.counters[*counter as usize].min).min(now) } else { now };
-                self.set_counter(slot, *counter, to);
-                self.last = now.saturating_sub(to);
+            COp::Add { .. } | COp::Remove { .. } | COp::Set { .. } => self.exec_counter(op, &env),
+            COp::Reveal { count, zone, of } => self.reveal(count, *zone, *of, &env),
+            COp::May(ops) => self.pending = Some(Pending::May { seat: env.you as u8, ops: *ops }),
+            COp::Respond(of) => {
+                let first = self.whose(env.you, *of) as u8;
+                self.note(|| format!("  {} may respond", t.seat_names[first as usize]));
+                let kind = FrameKind::Window { first, turn: 0, quiet: 0, taken: 0 };
+                self.push(Frame::new(kind, env.you, env.this, env.amount));
             }
             COp::Pay { .. } | COp::PayMarks(_) | COp::Needs(_) => self.exec_guard(op, &env),
             COp::Raise { raise, zones, of } => self.raise(*raise, zones, *of, &env),
@@ -290,6 +335,49 @@ impl Game<'_> {
         }
     }
 
+    /// `add`, `remove` and `set`: a counter's new value, within its bounds.
+    fn exec_counter(&mut self, op: &COp, env: &Env) {
+        let t = self.t;
+        let (COp::Add { counter, amount, of } | COp::Remove { counter, amount, of } | COp::Set { counter, amount, of }) =
+            op
+        else {
+            return;
+        };
+        let n = self.num(amount, env);
+        let slot = t.counter_slot(*counter, self.whose(env.you, *of));
+        let def = &t.counters[*counter as usize];
+        let now = self.counters[slot];
+        let to = match op {
+            COp::Add { .. } if n > 0 => {
+                def.max.map_or(now.saturating_add(n), |m| now.saturating_add(n).min(m).max(now))
+            }
+            COp::Remove { .. } if n > 0 => now.saturating_sub(n).max(def.min).min(now),
+            COp::Set { .. } => def.max.map_or(n.max(def.min), |m| n.max(def.min).min(m)),
+            _ => now,
+        };
+        self.set_counter(slot, to);
+        self.last = match op {
+            COp::Add { .. } => to.saturating_sub(now),
+            COp::Remove { .. } => now.saturating_sub(to),
+            _ => to,
+        };
+    }
+
+    /// `reveal`: the player sees the top cards of a zone, in the log.
+    fn reveal(&mut self, count: &Ex, zone: u16, of: Whose, env: &Env) {
+        let t = self.t;
+        let slot = t.zone_slot(zone, self.whose(env.you, of));
+        let n = self.num(count, env).clamp(0, self.cap as i64) as usize;
+        let shown: Vec<u16> = self.slot(slot).iter().rev().take(n).copied().collect();
+        self.last = shown.len() as i64;
+        self.note(|| {
+            let names: Vec<&str> = shown.iter().map(|&c| t.card_name(c)).collect();
+            let names = if names.is_empty() { vec!["nothing"] } else { names };
+            let whose = seat_suffix(t, t.slot_zone(slot).1);
+            format!("  {} sees {}{whose}: {}", t.seat_names[env.you], t.zones[zone as usize].display, names.join(", "))
+        });
+    }
+
     /// A trigger: each card of the zones (the card at hand when none is
     /// named) with a block for it resolves that block, as its owner, in
     /// the zones' order.
@@ -323,7 +411,7 @@ impl Game<'_> {
                 let slot = t.counter_slot(*counter, env.you);
                 let now = self.counters[slot];
                 if now.saturating_sub(n) >= t.counters[*counter as usize].min {
-                    self.set_counter(slot, *counter, now.saturating_sub(n));
+                    self.set_counter(slot, now.saturating_sub(n));
                     self.last = n;
                 } else {
                     self.note(|| format!("  cannot pay {n} {}: the rest is skipped", t.counters[*counter as usize].id));
@@ -400,17 +488,23 @@ impl Game<'_> {
         self.push(Frame::new(FrameKind::Ops { ops: target.ops, at: 0 }, frame.you as usize, Some(card), frame.amount));
     }
 
-    fn set_counter(&mut self, slot: usize, counter: u16, to: i64) {
+    fn set_counter(&mut self, slot: usize, to: i64) {
         let now = self.counters[slot];
         if now != to {
             self.counters[slot] = to;
-            let t = self.t;
-            self.note(|| {
-                let def = &t.counters[counter as usize];
-                let seat = if def.shared { None } else { Some(slot - def.base) };
-                format!("  {} {now} → {to}{}", def.id, seat_suffix(t, seat))
-            });
+            if self.log.is_some() {
+                let line = self.counter_change(slot, now, to);
+                self.note(|| line);
+            }
         }
+    }
+
+    /// A counter's change, as the log shows it: `coin 2 → 5 (player 1)`.
+    pub(crate) fn counter_change(&self, slot: usize, was: i64, now: i64) -> String {
+        let t = self.t;
+        let Some(def) = t.counters.iter().rev().find(|c| c.base <= slot) else { return String::new() };
+        let seat = if def.shared { None } else { Some(slot - def.base) };
+        format!("  {} {was} → {now}{}", def.id, seat_suffix(t, seat))
     }
 
     /// Moves the card at hand to a zone of its owner; the cards moved.
@@ -466,6 +560,8 @@ impl Game<'_> {
                     self.frames.pop();
                     return;
                 }
+                // A window ends with no `pay` of its own: it is not unwound.
+                FrameKind::Window { .. } => return,
             }
         }
     }
@@ -502,6 +598,10 @@ impl Game<'_> {
                 self.push_card(to, card);
                 moved.push(card);
             }
+        }
+        if mv.bottom {
+            let (start, len) = (to * self.cap, self.lens[to] as usize);
+            self.cards[start..start + len].rotate_right(moved.len().min(len));
         }
         self.note_move(&moved, from, to);
         moved.len() as i64

@@ -46,6 +46,15 @@ pub(crate) enum FrameKind {
         ops: u32,
         at: u32,
     },
+    /// A window for reactions: the seat that answers first, how many
+    /// turns to answer have gone by, how many seats in a row have passed,
+    /// and the reactions taken in it.
+    Window {
+        first: u8,
+        turn: u32,
+        quiet: u8,
+        taken: u32,
+    },
     /// A `chosen` move: the operation (list and index) and what is left.
     Chosen {
         ops: u32,

@@ -18,6 +18,9 @@ pub(crate) enum Pending {
     Option { seat: u8, choice: u32 },
     /// A seat chooses the next card of a `chosen` move.
     Card { seat: u8 },
+    /// A seat chooses whether a `may` block's operations are done
+    /// (option 1) or not (option 2).
+    May { seat: u8, ops: u32 },
 }
 
 /// A play of an initiative phase waiting for its turn to resolve.
@@ -67,6 +70,13 @@ pub struct Game<'t> {
     /// What happens while seats choose in secret, logged once the plays
     /// are revealed.
     pub(crate) held: Vec<String>,
+    /// Whether the continuous effects (`refresh`) are to be set anew
+    /// before the game goes on, and whether they are being set.
+    pub(crate) stale: bool,
+    pub(crate) refreshing: bool,
+    /// The markers and counters before the continuous effects were set
+    /// anew, when logging: the log shows what changed, not each step.
+    pub(crate) before_refresh: Option<Box<(Vec<u32>, Vec<i64>)>>,
 }
 
 /// Who and what an expression or operation is read for.
@@ -129,6 +139,9 @@ impl<'t> Game<'t> {
             ended: None,
             log: logging.then(Vec::new),
             held: Vec::new(),
+            stale: true,
+            refreshing: false,
+            before_refresh: None,
         };
         game.set_up();
         game.note(|| format!("== round {} ==", 1));
@@ -157,7 +170,10 @@ impl<'t> Game<'t> {
     /// The seat whose decision is pending; `None` once the game is over.
     pub fn to_act(&self) -> Option<usize> {
         match self.pending? {
-            Pending::Action { seat } | Pending::Option { seat, .. } | Pending::Card { seat } => Some(seat as usize),
+            Pending::Action { seat }
+            | Pending::Option { seat, .. }
+            | Pending::Card { seat }
+            | Pending::May { seat, .. } => Some(seat as usize),
         }
     }
 
@@ -169,6 +185,9 @@ impl<'t> Game<'t> {
     }
 
     pub(crate) fn note(&mut self, line: impl FnOnce() -> String) {
+        if self.refreshing {
+            return;
+        }
         let secret = self.choosing_in_secret();
         if let Some(log) = &mut self.log {
             if secret {

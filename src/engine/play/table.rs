@@ -24,8 +24,17 @@ pub(crate) enum Ex {
     Int(i64),
     Name(u32),
     Counter(u16, Whose),
-    Count { zone: u16, of: Whose, filter: Option<Box<Ex>> },
-    Sum { zone: u16, of: Whose, field: u16, filter: Option<Box<Ex>> },
+    Count {
+        zone: u16,
+        of: Whose,
+        filter: Option<Box<Ex>>,
+    },
+    Sum {
+        zone: u16,
+        of: Whose,
+        field: u16,
+        filter: Option<Box<Ex>>,
+    },
     Amount,
     Last,
     Round,
@@ -43,6 +52,8 @@ pub(crate) enum Ex {
     Or(Vec<Ex>),
     Arith(Box<Ex>, Vec<(ArithOp, Ex)>),
     Compare(Box<Ex>, Vec<(CmpOp, Ex)>),
+    /// `if(test, then, otherwise)`.
+    If(Box<[Ex; 3]>),
 }
 
 #[derive(Debug)]
@@ -54,6 +65,7 @@ pub(crate) struct MoveOp {
     pub to_of: Whose,
     pub pick: Pick,
     pub filter: Option<Ex>,
+    pub bottom: bool,
 }
 
 /// A compiled operation; procedures are lists in [`Table::ops`].
@@ -69,6 +81,20 @@ pub(crate) enum COp {
         amount: Ex,
         of: Whose,
     },
+    Set {
+        counter: u16,
+        amount: Ex,
+        of: Whose,
+    },
+    /// A window for the phase's reactions, opened for you or your opponent.
+    Respond(Whose),
+    Reveal {
+        count: Ex,
+        zone: u16,
+        of: Whose,
+    },
+    /// A decision whether to do the operations.
+    May(u32),
     Pay {
         counter: u16,
         amount: Ex,
@@ -214,6 +240,8 @@ pub(crate) struct ActionDef {
     pub only_if: Option<Ex>,
     pub ops: u32,
     pub counts: Option<Counts>,
+    /// Offered only in a window a `respond` opens.
+    pub reaction: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -308,6 +336,8 @@ pub struct Table {
     pub(crate) ends_when: Ex,
     pub(crate) round_limit: u32,
     pub(crate) score: Ex,
+    /// The procedure of continuous effects, done for each seat.
+    pub(crate) refresh: u32,
     /// The zone and seat of each zone slot.
     pub(crate) slot_owner: Vec<(usize, Option<usize>)>,
     /// The zones that restock, as `(zone, source)`.
@@ -605,6 +635,9 @@ impl<'d> Builder<'d> {
             E::This => Ex::This,
             E::Marker { id } => Ex::Marker(self.marker(id, user)?),
             E::Not { operand } => Ex::Not(Box::new(self.expr(operand, user, d)?)),
+            E::If { test, then, otherwise } => {
+                Ex::If(Box::new([self.expr(test, user, d)?, self.expr(then, user, d)?, self.expr(otherwise, user, d)?]))
+            }
             E::And { operands } => Ex::And(self.exprs(operands, user, d)?),
             E::Or { operands } => Ex::Or(self.exprs(operands, user, d)?),
             E::Arith { first, rest } => {
@@ -646,6 +679,10 @@ impl<'d> Builder<'d> {
             O::Remove { counter, amount, of } => {
                 COp::Remove { counter: self.counter(counter, user)?, amount: self.expression(amount, user)?, of: *of }
             }
+            O::Set { counter, amount, of } => {
+                COp::Set { counter: self.counter(counter, user)?, amount: self.expression(amount, user)?, of: *of }
+            }
+            O::Respond { of } => COp::Respond(*of),
             O::Pay { counter, amount, marking } if !marking.is_empty() => {
                 COp::PayMarks(Box::new(self.marking(counter, amount, marking, user)?))
             }
@@ -678,7 +715,11 @@ impl<'d> Builder<'d> {
                 with: self.optional(with.as_ref(), user)?,
                 ops: self.procedure(ops, user, depth + 1)?,
             })),
-            O::Move { count, from, from_of, to, to_of, pick, filter } => COp::Move(Box::new(MoveOp {
+            O::Reveal { count, zone, of } => {
+                COp::Reveal { count: self.expression(count, user)?, zone: self.zone(zone, user)?, of: *of }
+            }
+            O::May { ops } => COp::May(self.procedure(ops, user, depth + 1)?),
+            O::Move { count, from, from_of, to, to_of, pick, filter, bottom } => COp::Move(Box::new(MoveOp {
                 count: self.expression(count, user)?,
                 from: self.zone(from, user)?,
                 from_of: *from_of,
@@ -686,6 +727,7 @@ impl<'d> Builder<'d> {
                 to_of: *to_of,
                 pick: *pick,
                 filter: self.optional(filter.as_ref(), user)?,
+                bottom: *bottom,
             })),
             O::ThisTo { zone } => COp::ThisTo { zone: self.zone(zone, user)? },
             O::Shuffle { zone, of } => COp::Shuffle { zone: self.zone(zone, user)?, of: *of },
@@ -860,6 +902,7 @@ impl<'d> Builder<'d> {
         let (setup, instances) = self.setup_steps(seating)?;
         let ends_when = self.expression(&self.play.ends_when, "ends-when")?;
         let score = self.expression(&self.play.score, "score")?;
+        let refresh = self.procedure(&self.play.refresh, "refresh", 0)?;
         let raised = self.raised()?;
         let cards = self.cards()?;
         let (nfields, fields) = self.field_values();
@@ -918,6 +961,7 @@ impl<'d> Builder<'d> {
             ends_when,
             round_limit: self.play.round_limit.clamp(1, MAX_ROUNDS),
             score,
+            refresh,
             slot_owner,
             restocking,
             raised,
@@ -943,6 +987,13 @@ impl<'d> Builder<'d> {
         let doc = self.doc;
         let nfields = self.fields.list.len();
         let mut fields = vec![Val::None; doc.cards.len() * nfields];
+        // `name`, when an expression reads it, is the card's printed name
+        // unless the card has a field of that name.
+        if let Some(f) = self.fields.list.iter().position(|f| f == "name") {
+            for (c, card) in doc.cards.iter().enumerate() {
+                fields[c * nfields + f] = Val::Name(self.names.get(&card.name));
+            }
+        }
         for (c, card) in doc.cards.iter().enumerate() {
             for field in &card.body.fields {
                 let f = self.fields.get(&field.name) as usize;
@@ -1047,6 +1098,7 @@ impl<'d> Builder<'d> {
             only_if: self.optional(action.only_if.as_ref(), user)?,
             ops: self.procedure(&action.ops, user, 0)?,
             counts: action.counts_as,
+            reaction: action.reaction,
         })
     }
 

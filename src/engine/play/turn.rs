@@ -81,14 +81,60 @@ impl Game<'_> {
         values.fold(0usize, usize::saturating_add).min(self.cap)
     }
 
-    /// Runs on until a decision is pending or the game is over.
+    /// Runs on until a decision is pending or the game is over.  Once the
+    /// procedures a decision or a phase set off are all done, the
+    /// continuous effects are set anew before the game goes on.
     pub(crate) fn settle(&mut self) {
         while self.pending.is_none() && self.stage != Stage::Over {
-            if self.frames.is_empty() {
-                self.flow();
-            } else {
+            if !self.frames.is_empty() {
                 self.run();
+                if self.frames.is_empty() {
+                    self.stale |= !self.refreshing;
+                    if self.refreshing {
+                        self.refreshing = false;
+                        self.note_refreshed();
+                    }
+                }
+            } else if self.stale {
+                self.stale = false;
+                self.refresh();
+            } else {
+                self.flow();
             }
+        }
+    }
+
+    /// Starts the continuous effects' procedure for each seat, the first
+    /// seat's on top so that it runs first.
+    fn refresh(&mut self) {
+        if self.t.ops[self.t.refresh as usize].is_empty() {
+            return;
+        }
+        if self.log.is_some() {
+            self.before_refresh = Some(Box::new((self.marks.clone(), self.counters.clone())));
+        }
+        self.refreshing = true;
+        for seat in (0..self.t.seats).rev() {
+            self.push_proc(self.t.refresh, seat, None);
+        }
+    }
+
+    /// Logs what setting the continuous effects anew changed.
+    fn note_refreshed(&mut self) {
+        let Some(before) = self.before_refresh.take() else { return };
+        let (marks, counters) = *before;
+        let t = self.t;
+        let nmarkers = t.markers.len().max(1);
+        let mut lines = Vec::new();
+        for (at, (&was, &now)) in marks.iter().zip(&self.marks).enumerate().filter(|(_, (a, b))| a != b) {
+            let (card, marker) = (at / nmarkers, at % nmarkers);
+            lines.push(format!("  {} {was} → {now} ({})", t.markers[marker].id, t.card_name(card as u16)));
+        }
+        for (slot, (&was, &now)) in counters.iter().zip(&self.counters).enumerate().filter(|(_, (a, b))| a != b) {
+            lines.push(self.counter_change(slot, was, now));
+        }
+        for line in lines {
+            self.note(|| line);
         }
     }
 

@@ -143,6 +143,12 @@ pub enum PlayExpr {
         first: Box<PlayExpr>,
         rest: Vec<(CmpOp, PlayExpr)>,
     },
+    /// `if(TRUTH, A, B)`: A when the truth holds, else B.
+    If {
+        test: Box<PlayExpr>,
+        then: Box<PlayExpr>,
+        otherwise: Box<PlayExpr>,
+    },
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
@@ -188,6 +194,20 @@ pub enum Op {
         amount: Expression,
         of: Whose,
     },
+    /// Sets a counter to the amount, within its bounds.
+    Set {
+        counter: Ref,
+        amount: Expression,
+        of: Whose,
+    },
+    /// Opens a window for reactions: from you (or your opponent), players
+    /// in turn may take one of the phase's reactions or pass, until each
+    /// has passed in a row; a reaction resolves when it is taken.
+    Respond {
+        of: Whose,
+        #[serde(skip)]
+        span: Span,
+    },
     /// Pays from a counter; with `marking`, `counter` is a marker and the
     /// amount is paid by marking that many of your cards of these zones
     /// whose marker is 0.
@@ -206,6 +226,19 @@ pub enum Op {
         pick: Pick,
         #[serde(skip_serializing_if = "Option::is_none")]
         filter: Option<Expression>,
+        /// The cards go under the others of the zone, not on top.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        bottom: bool,
+    },
+    /// Shows the player the top cards of a zone (every card with `all`).
+    Reveal {
+        count: Expression,
+        zone: Ref,
+        of: Whose,
+    },
+    /// The player chooses whether its operations are done.
+    May {
+        ops: Vec<Op>,
     },
     ThisTo {
         zone: Ref,
@@ -311,6 +344,9 @@ pub struct Action {
     pub ops: Vec<Op>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub counts_as: Option<Counts>,
+    /// A reaction: offered only in a window a `respond` opens.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub reaction: bool,
     #[serde(skip)]
     pub span: Span,
 }
@@ -357,6 +393,10 @@ pub struct Play {
     pub ends_when: Expression,
     pub round_limit: u32,
     pub score: Expression,
+    /// Done for each player whenever what a decision set off is done:
+    /// continuous effects, set anew each time.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub refresh: Vec<Op>,
     #[serde(skip)]
     pub span: Span,
 }
@@ -369,6 +409,7 @@ pub struct PlayLines {
     pub(in crate::ruleset) ends_when: Option<Expression>,
     pub(in crate::ruleset) round_limit: Option<u32>,
     pub(in crate::ruleset) score: Option<Expression>,
+    pub(in crate::ruleset) refresh: Vec<Op>,
 }
 
 /// `bot ID "NAME" { prefer … }`: priorities for the greedy bot.

@@ -71,6 +71,7 @@ const FUNCTIONS: &[(&str, &str)] = &[
     ("sum", "sum(ZONE, FIELD, FILTER…)"),
     ("opponent", "opponent(COUNTER)"),
     ("param", "param(NAME)"),
+    ("if", "if(TRUTH, NUMBER, NUMBER)"),
 ];
 
 fn error(span: Span, message: impl Into<String>) -> Diagnostic {
@@ -106,10 +107,8 @@ impl<'r> Compiler<'r> {
     fn node(&self, expr: &Expr, place: Place<'_>, depth: usize, out: &mut Vec<Diagnostic>) -> Option<(PlayExpr, Ty)> {
         match expr {
             Expr::Int(value, _) => Some((PlayExpr::Int { value: *value }, Ty::Number)),
-            Expr::Str(_, span) => {
-                out.push(error(*span, "a play expression reads no quoted text").help("name a kind, tag or field"));
-                None
-            }
+            // A card's name, to compare with the field `name`.
+            Expr::Str(text, _) => Some((PlayExpr::Name { value: text.clone() }, Ty::Name)),
             Expr::Group(inner, _) => self.node(inner, place, depth, out),
             Expr::Not(inner, _) => {
                 let (operand, ty) = self.node(inner, place, depth, out)?;
@@ -227,6 +226,10 @@ impl<'r> Compiler<'r> {
         if let Some(ty) = self.field_type(text).filter(|_| place.card) {
             return Some((PlayExpr::Field { name: text.into() }, ty));
         }
+        // A card's printed name, unless a kind declares a field of that name.
+        if text == "name" && place.card {
+            return Some((PlayExpr::Field { name: text.into() }, Ty::Name));
+        }
         if let Some(def) = self.defs.iter().find(|d| d.name.text == text && d.params.is_empty()) {
             return self.definition(def, name.span, place, depth, out);
         }
@@ -328,6 +331,17 @@ impl<'r> Compiler<'r> {
                 Some((PlayExpr::Counter { id: counter.text.clone(), of: Whose::Opponent }, Ty::Number))
             }
             "param" => self.param(name, args, span, place, out),
+            "if" => {
+                let [test, then, otherwise] = args else { return self.arity(name, span, out) };
+                let mut typed = |arg: &Expr, want: Ty| {
+                    let (tree, ty) = self.node(arg, place, depth + 1, out)?;
+                    self.expect(ty, want, arg.span(), out)?;
+                    Some(Box::new(tree))
+                };
+                let (test, then, otherwise) =
+                    (typed(test, Ty::Truth), typed(then, Ty::Number), typed(otherwise, Ty::Number));
+                Some((PlayExpr::If { test: test?, then: then?, otherwise: otherwise? }, Ty::Number))
+            }
             other => match self.ruleset.conditions.iter().find(|c| c.id == other) {
                 Some(condition) => self.condition_call(condition, args, span, out),
                 None => {

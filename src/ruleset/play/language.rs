@@ -60,6 +60,26 @@ pub static OPS: Block<Vec<Op>> = Block {
         },
         Line {
             about: line(
+                "set",
+                "COUNTER AMOUNT [opponent]",
+                "Sets a counter to the amount, within its `min` and `max`.",
+                "set strike power",
+            ),
+            read: |l, n, ops| l.operation(n, ops),
+        },
+        Line {
+            about: line(
+                "respond",
+                "[opponent]",
+                "Opens a window for the phase's reactions: from you (or your opponent), players in turn may take \
+                 one or pass, until each has passed in a row; a reaction resolves when it is taken, before the rest \
+                 of this procedure.",
+                "respond opponent",
+            ),
+            read: |l, n, ops| l.operation(n, ops),
+        },
+        Line {
+            about: line(
                 "pay",
                 "COUNTER AMOUNT | MARKER AMOUNT from ZONE…",
                 "Pays from a counter, or by marking that many of your cards of the zones whose marker is 0 (in \
@@ -72,9 +92,9 @@ pub static OPS: Block<Vec<Op>> = Block {
         Line {
             about: line(
                 "move",
-                "COUNT|all [FILTER] from ZONE [opponent] to ZONE [opponent] [top|chosen|random]",
+                "COUNT|all [FILTER] from ZONE [opponent] to ZONE [opponent] [bottom] [top|chosen|random]",
                 "Moves cards between zones: from the top, chosen by the player, or at random; `all` moves every \
-                 card that matches the filter (a kind, a tag or a `def`).",
+                 card that matches the filter (a kind, a tag or a `def`); `bottom` puts them under the others.",
                 "move amount from draw-deck to hand",
             ),
             read: |l, n, ops| l.operation(n, ops),
@@ -99,6 +119,24 @@ pub static OPS: Block<Vec<Op>> = Block {
         },
         Line {
             about: line("clear", "MARKER", "Sets a marker of the card at hand back to 0.", "clear exhausted"),
+            read: |l, n, ops| l.operation(n, ops),
+        },
+        Line {
+            about: line(
+                "reveal",
+                "COUNT|all from ZONE [opponent]",
+                "Shows the player the top cards of a zone (all of them with `all`); nothing moves.",
+                "reveal all from hand opponent",
+            ),
+            read: |l, n, ops| l.operation(n, ops),
+        },
+        Line {
+            about: opens(
+                "may",
+                "",
+                "The player chooses whether its block is done: \"you may …\".",
+                "may { move 1 from draw-deck to draw-deck bottom }",
+            ),
             read: |l, n, ops| l.operation(n, ops),
         },
         Line {
@@ -283,6 +321,17 @@ pub static PLAY: Block<PlayLines> = Block {
                 "score-by renown + sum(lit, glow)",
             ),
             read: |l, n, p| p.score = l.play_expression(n),
+        },
+        Line {
+            about: opens(
+                "refresh",
+                "",
+                "Continuous effects: done for each player, in seat order, once the set-up is done and whenever \
+                 what a decision or a phase set off is done, so that it sets anew what holds while a card is \
+                 where it is.",
+                "refresh { raise ability auto from field }",
+            ),
+            read: |l, n, p| p.refresh.extend(l.procedure(n)),
         },
     ],
     schema: None,

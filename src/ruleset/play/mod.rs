@@ -87,6 +87,16 @@ impl Loader<'_> {
 
     /// `action ID "NAME" { take ZONE; cost COUNTER AMOUNT; to ZONE; … }`.
     pub(super) fn action(&mut self, node: &Node, phase: &mut Phase) {
+        self.phase_action(node, phase, false);
+    }
+
+    /// `reaction ID "NAME" { … }` in a phase: an action offered only in a
+    /// window a `respond` opens.
+    pub(super) fn reaction(&mut self, node: &Node, phase: &mut Phase) {
+        self.phase_action(node, phase, true);
+    }
+
+    fn phase_action(&mut self, node: &Node, phase: &mut Phase, reaction: bool) {
         let Some(id) = ident_at(node, 0) else {
             self.diagnostics.push(bad_line(
                 node.head_span(),
@@ -117,6 +127,7 @@ impl Loader<'_> {
             only_if: None,
             ops: Vec::new(),
             counts_as: None,
+            reaction,
             span: node.head_span(),
         };
         self.read_body(node, &mut action);
@@ -280,7 +291,9 @@ impl Loader<'_> {
             ));
         }
         if let (Some(ends_when), Some(round_limit), Some(score)) = (lines.ends_when, lines.round_limit, lines.score) {
-            ruleset.play = Some(Play { doc: lines.doc, ends_when, round_limit, score, span: node.head_span() });
+            let refresh = lines.refresh;
+            ruleset.play =
+                Some(Play { doc: lines.doc, ends_when, round_limit, score, refresh, span: node.head_span() });
         }
     }
 

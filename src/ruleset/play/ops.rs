@@ -77,15 +77,20 @@ impl<'n> Words<'n> {
 /// An operation's form, for its message when a line is not written so.
 fn form(name: &str) -> &'static str {
     match name {
-        "add" | "remove" => "`add COUNTER AMOUNT [opponent]`, `remove COUNTER AMOUNT [opponent]`",
+        "add" | "remove" | "set" => {
+            "`add COUNTER AMOUNT [opponent]`, `remove COUNTER AMOUNT [opponent]`, `set COUNTER AMOUNT [opponent]`"
+        }
+        "respond" => "`respond [opponent]`, with no block",
         "pay" => "`pay COUNTER AMOUNT`, or `pay MARKER AMOUNT from ZONE…`",
         "target" => "`target [FILTER] from ZONE… [opponent] [with AMOUNT] { … }`",
         "raise" => "`raise FIELD VALUE [from ZONE… [opponent]]`",
         "run" => "`run ROLE SYMBOL [AMOUNT]`",
         "move" => {
-            "`move COUNT|all [FILTER] from ZONE [opponent] to ZONE [opponent] [top|chosen|random]`, such as `move 2 from draw-deck to hand`"
+            "`move COUNT|all [FILTER] from ZONE [opponent] to ZONE [opponent] [bottom] [top|chosen|random]`, such as `move 2 from draw-deck to hand`"
         }
         "this-to" => "`this-to ZONE`",
+        "reveal" => "`reveal COUNT|all from ZONE [opponent]`",
+        "may" => "`may { … }`",
         "mark" => "`mark MARKER AMOUNT`",
         "clear" => "`clear MARKER`",
         "shuffle" => "`shuffle ZONE [opponent]`",
@@ -97,8 +102,11 @@ fn form(name: &str) -> &'static str {
     }
 }
 
+/// What `reveal all` reads as: more cards than any zone holds.
+const MAX_REVEAL: &str = "100000";
+
 /// The words an operation line may hold besides names and amounts.
-const WORDS: &[&str] = &["opponent", "from", "to", "top", "chosen", "random", "all", "with"];
+const WORDS: &[&str] = &["opponent", "from", "to", "top", "chosen", "random", "all", "with", "bottom"];
 
 /// `raise FIELD VALUE [from ZONE… [opponent]]`.
 fn raise(node: &Node) -> Option<Op> {
@@ -115,6 +123,22 @@ fn raise(node: &Node) -> Option<Op> {
     }
     let of = words.whose();
     words.done().then_some(Op::Raise { field, value, zones, of })
+}
+
+/// `reveal COUNT|all from ZONE [opponent]`.
+fn reveal(node: &Node) -> Option<Op> {
+    let mut words = Words::new(node);
+    let count = if words.peek().as_deref() == Some("all") {
+        let value = words.value()?;
+        Expression::pending("all".into(), Pending::Amount(MAX_REVEAL.into()), value.span)
+    } else {
+        words.amount()?
+    };
+    if !words.eat("from") {
+        return None;
+    }
+    let (zone, of) = (words.name()?, words.whose());
+    words.done().then_some(Op::Reveal { count, zone, of })
 }
 
 /// `pay COUNTER AMOUNT`, or `pay MARKER AMOUNT from ZONE…`: what is paid,
@@ -138,7 +162,7 @@ pub(super) fn pay(node: &Node) -> Option<(Ref, Expression, Vec<Ref>)> {
 /// of the form when there is one, else at the line.
 fn misread(node: &Node, name: &str) -> crate::diagnostics::Diagnostic {
     let misspelt = node.values.iter().find_map(|value| {
-        let text = word(value)?;
+        let text = word(value).filter(|text| !WORDS.contains(&text.as_str()))?;
         let meant = crate::ruleset::names::suggest(&text, WORDS.iter().copied())?;
         Some((value.span, text, meant))
     });
@@ -160,7 +184,12 @@ impl Loader<'_> {
     pub(in crate::ruleset) fn operation(&mut self, node: &Node, ops: &mut Vec<Op>) {
         let name = node.name.text.as_str();
         let read = match name {
-            "add" | "remove" => self.counter_op(node),
+            "add" | "remove" | "set" => self.counter_op(node),
+            "respond" => {
+                let mut words = Words::new(node);
+                let of = words.whose();
+                words.done().then_some(Op::Respond { of, span: node.head_span() })
+            }
             "pay" => pay(node).map(|(counter, amount, marking)| Op::Pay { counter, amount, marking }),
             "target" => self.target(node),
             "raise" => raise(node),
@@ -174,6 +203,8 @@ impl Loader<'_> {
                 }
             }
             "move" => self.move_op(node),
+            "reveal" => reveal(node),
+            "may" => node.values.is_empty().then(|| Op::May { ops: self.nested(node) }),
             "mark" => {
                 let mut words = Words::new(node);
                 match (words.name(), words.amount()) {
@@ -227,6 +258,7 @@ impl Loader<'_> {
         }
         Some(match node.name.text.as_str() {
             "add" => Op::Add { counter, amount, of },
+            "set" => Op::Set { counter, amount, of },
             _ => Op::Remove { counter, amount, of },
         })
     }
@@ -250,6 +282,7 @@ impl Loader<'_> {
             return None;
         }
         let (to, to_of) = (words.name()?, words.whose());
+        let bottom = words.eat("bottom");
         let pick = match words.peek().as_deref() {
             None => Pick::Top,
             Some("top") => Pick::Top,
@@ -258,7 +291,7 @@ impl Loader<'_> {
             Some(_) => return None,
         };
         let pick = if all { Pick::All } else { pick };
-        Some(Op::Move { count, from, from_of, to, to_of, pick, filter })
+        Some(Op::Move { count, from, from_of, to, to_of, pick, filter, bottom })
     }
 
     /// `for-each ZONE [FILTER] [opponent] { … }`.

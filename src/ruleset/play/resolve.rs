@@ -46,7 +46,8 @@ pub(in crate::ruleset) fn resolve(
             .zip(&parts.does)
             .flat_map(|(s, does)| does.iter().map(|m| (s.id.clone(), m.role.name.clone())))
             .collect();
-        let resolver = Resolver { compiler: Compiler::new(ruleset, defs), play_written, does_roles, out };
+        let resolver =
+            Resolver { compiler: Compiler::new(ruleset, defs), play_written, does_roles, responds: Vec::new(), out };
         resolver.all(&mut parts)
     };
     for (symbol, does) in ruleset.symbols.iter_mut().zip(parts.does) {
@@ -72,6 +73,8 @@ struct Resolver<'r, 'o> {
     play_written: bool,
     /// Each symbol and role a `does` gives a meaning, for `run`.
     does_roles: Vec<(String, String)>,
+    /// Where each `respond` opens a window.
+    responds: Vec<crate::source::Span>,
     out: &'o mut Vec<Diagnostic>,
 }
 
@@ -108,13 +111,41 @@ impl Resolver<'_, '_> {
             let table = Place::default();
             self.expression(&mut play.ends_when, Ty::Truth, table);
             self.expression(&mut play.score, Ty::Number, table);
+            self.ops(&mut play.refresh, table);
             self.missing_for_play(parts);
         }
+        self.windows(parts);
         let actions: Vec<&str> = parts.phases.iter().flat_map(|p| &p.actions).map(|a| a.id.as_str()).collect();
         for bot in &mut parts.bots {
             self.bot(bot, &actions);
         }
         self.compiler.used.into_inner().into_iter().collect()
+    }
+
+    /// Reactions with no window to be taken in, and windows no reaction
+    /// can answer.
+    fn windows(&mut self, parts: &Parts) {
+        let reactions: Vec<&Action> = parts.phases.iter().flat_map(|p| &p.actions).filter(|a| a.reaction).collect();
+        if self.responds.is_empty() {
+            for reaction in reactions {
+                self.out.push(
+                    Diagnostic::warning(
+                        &codes::MISSING_FOR_PLAY,
+                        format!("reaction `{}` is never offered: no `respond` opens a window for it", reaction.id),
+                    )
+                    .primary(reaction.span, "offered only in a window")
+                    .help("write `respond opponent` where the other player may answer: in an attack's `do`, or a symbol's `does`"),
+                );
+            }
+        } else if reactions.is_empty() {
+            for &span in &self.responds {
+                self.out.push(
+                    Diagnostic::warning(&codes::MISSING_FOR_PLAY, "`respond` opens a window no reaction can answer")
+                        .primary(span, "no phase declares a `reaction`")
+                        .help("declare one in the phase: `reaction shield \"Raise a shield\" { take hand; resolve reaction }`"),
+                );
+            }
+        }
     }
 
     fn meanings(&mut self, declared: &[StateDef], means: &mut [Option<Expression>], want: Ty) {
@@ -197,7 +228,9 @@ impl Resolver<'_, '_> {
     fn ops(&mut self, ops: &mut [Op], place: Place<'_>) {
         for op in ops {
             match op {
-                Op::Add { counter, amount, .. } | Op::Remove { counter, amount, .. } => {
+                Op::Add { counter, amount, .. }
+                | Op::Remove { counter, amount, .. }
+                | Op::Set { counter, amount, .. } => {
                     self.counter(counter);
                     self.expression(amount, Ty::Number, place);
                 }
@@ -237,6 +270,12 @@ impl Resolver<'_, '_> {
                     }
                 }
                 Op::Shuffle { zone, .. } => self.zone(zone),
+                Op::Respond { span, .. } => self.responds.push(*span),
+                Op::Reveal { count, zone, .. } => {
+                    self.expression(count, Ty::Number, place);
+                    self.zone(zone);
+                }
+                Op::May { ops } => self.ops(ops, place),
                 Op::Mark { marker, amount } => {
                     self.marker(marker, place);
                     self.expression(amount, Ty::Number, place);
