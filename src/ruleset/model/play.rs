@@ -239,6 +239,8 @@ pub enum Op {
     /// The player chooses whether its operations are done.
     May {
         ops: Vec<Op>,
+        #[serde(skip)]
+        span: Span,
     },
     ThisTo {
         zone: Ref,

@@ -204,7 +204,7 @@ impl Loader<'_> {
             }
             "move" => self.move_op(node),
             "reveal" => reveal(node),
-            "may" => node.values.is_empty().then(|| Op::May { ops: self.nested(node) }),
+            "may" => node.values.is_empty().then(|| Op::May { ops: self.nested(node), span: node.head_span() }),
             "mark" => {
                 let mut words = Words::new(node);
                 match (words.name(), words.amount()) {

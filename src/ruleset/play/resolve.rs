@@ -7,7 +7,7 @@ use super::bad_line;
 use super::expr::{Compiler, Place, Ty};
 use crate::diagnostics::Diagnostic;
 use crate::ruleset::codes;
-use crate::ruleset::model::play::{Action, Bot, Expression, Meaning, Op, Pending, PhasePlay, Play, Ref};
+use crate::ruleset::model::play::{Action, Bot, Expression, Meaning, Op, Pending, PhasePlay, Pick, Play, Ref};
 use crate::ruleset::model::{Ruleset, StateDef};
 use crate::ruleset::names::suggest;
 use crate::ruleset::rules::Def;
@@ -112,6 +112,7 @@ impl Resolver<'_, '_> {
             self.expression(&mut play.ends_when, Ty::Truth, table);
             self.expression(&mut play.score, Ty::Number, table);
             self.ops(&mut play.refresh, table);
+            self.undecided(&play.refresh);
             self.missing_for_play(parts);
         }
         self.windows(parts);
@@ -120,6 +121,35 @@ impl Resolver<'_, '_> {
             self.bot(bot, &actions);
         }
         self.compiler.used.into_inner().into_iter().collect()
+    }
+
+    /// `refresh` is done after every decision: an operation of its own
+    /// that asks one would ask it again each time.
+    fn undecided(&mut self, ops: &[Op]) {
+        for op in ops {
+            let asks = match op {
+                Op::Target { zones, .. } => zones.first().map(|z| (z.span, "`target`")),
+                Op::Move { from, pick: Pick::Chosen, .. } => Some((from.span, "a `chosen` move")),
+                Op::Respond { span, .. } => Some((*span, "`respond`")),
+                Op::May { span, .. } => Some((*span, "`may`")),
+                _ => None,
+            };
+            if let Some((span, what)) = asks {
+                self.out.push(bad_line(
+                    span,
+                    format!("{what} asks a player to decide, and `refresh` is done after every decision"),
+                    "set continuous effects without choices: `for-each`, `if`, `mark`, `raise`",
+                ));
+            }
+            match op {
+                Op::Repeat { ops, .. } | Op::ForEach { ops, .. } | Op::May { ops, .. } => self.undecided(ops),
+                Op::If { then, otherwise, .. } => {
+                    self.undecided(then);
+                    self.undecided(otherwise);
+                }
+                _ => {}
+            }
+        }
     }
 
     /// Reactions with no window to be taken in, and windows no reaction
@@ -275,7 +305,7 @@ impl Resolver<'_, '_> {
                     self.expression(count, Ty::Number, place);
                     self.zone(zone);
                 }
-                Op::May { ops } => self.ops(ops, place),
+                Op::May { ops, .. } => self.ops(ops, place),
                 Op::Mark { marker, amount } => {
                     self.marker(marker, place);
                     self.expression(amount, Ty::Number, place);
