@@ -93,13 +93,16 @@ impl Resolver<'_, '_> {
         for phase in &mut parts.phases {
             self.phase(phase);
         }
+        // Meanings alone (`does`, `means`) may be given before a game's turn
+        // is: a game played on a map gives its cards' effects a meaning
+        // while its movement waits.  A turn written is a game to end.
         let declares_play =
-            parts.does.iter().any(|d| !d.is_empty()) || parts.phases.iter().any(|p| !p.actions.is_empty());
+            parts.phases.iter().any(|p| !p.actions.is_empty() || !p.start.is_empty() || !p.end.is_empty());
         if !self.play_written && declares_play {
             self.out.push(
                 Diagnostic::warning(
                     &codes::MISSING_FOR_PLAY,
-                    "the ruleset says what its cards do, but not how its game ends",
+                    "the ruleset writes its turn, but not how its game ends",
                 )
                 .primary(ruleset.span, "no `play` block")
                 .help(
