@@ -547,8 +547,11 @@ special "*" not-applicable "Terrain without HP: it has none to lose."
 setup {
   players 2
   counter hp "HP" 30
+  counter damage-reduction "Damage reduction" 0 { reset round }
+  counter burn-reduction "Resource Burn reduction" 0 { reset round }
   zone draw-deck "Draw Deck" { owner each; visibility hidden; ordered }
   zone hand "Hand" { owner each; visibility private }
+  zone discard "Discard Pile" { owner each; visibility public }
   decks draw to draw-deck
   shuffle draw-deck
   deal 6 from draw-deck to hand
@@ -568,10 +571,15 @@ setup {
         serde_json::from_slice(&std::fs::read(out.join("duel.json")).expect("duel.json")).expect("json");
     let ruleset = &document["ruleset"];
     assert_eq!(ruleset["setup"]["players"], serde_json::json!({"min": 2, "max": 2}));
+    // The base game's meanings of its effects stay, so the set-up that
+    // replaces its own keeps the counters and zones they use.
     assert_eq!(
-        ruleset["setup"]["counters"],
-        serde_json::json!([{"id": "hp", "display": "HP", "start": 30, "min": 0, "owner": "each"}])
+        ruleset["setup"]["counters"][0],
+        serde_json::json!({"id": "hp", "display": "HP", "start": 30, "min": 0, "owner": "each"})
     );
+    let counters: Vec<&Value> =
+        ruleset["setup"]["counters"].as_array().expect("counters").iter().map(|c| &c["id"]).collect();
+    assert_eq!(counters, ["hp", "damage-reduction", "burn-reduction"]);
     let stars: Vec<&Value> =
         ruleset["specials"].as_array().expect("specials").iter().filter(|s| s["token"] == "*").collect();
     assert_eq!(stars.len(), 1, "one `*`, the house rule's");

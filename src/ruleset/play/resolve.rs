@@ -93,16 +93,15 @@ impl Resolver<'_, '_> {
         for phase in &mut parts.phases {
             self.phase(phase);
         }
-        // Meanings alone (`does`, `means`) may be given before a game's turn
-        // is: a game played on a map gives its cards' effects a meaning
-        // while its movement waits.  A turn written is a game to end.
-        let declares_play =
-            parts.phases.iter().any(|p| !p.actions.is_empty() || !p.start.is_empty() || !p.end.is_empty());
+        // Meanings and procedures (`does`, `means`, a phase's `start`) may be
+        // given before players can act: a game played on a map plays its
+        // cards' effects while its movement waits.  Actions are a game to end.
+        let declares_play = parts.phases.iter().any(|p| !p.actions.is_empty());
         if !self.play_written && declares_play {
             self.out.push(
                 Diagnostic::warning(
                     &codes::MISSING_FOR_PLAY,
-                    "the ruleset writes its turn, but not how its game ends",
+                    "players act in the ruleset's phases, but nothing says how its game ends",
                 )
                 .primary(ruleset.span, "no `play` block")
                 .help(
