@@ -10,6 +10,10 @@ use cardsmith::engine::play::{BotKind, Game, Seating, Table};
 
 /// The engine data of the test game, built in memory from its sources.
 fn parley() -> Document {
+    Document::from_json(&parley_json()).expect("engine data")
+}
+
+fn parley_json() -> String {
     let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/play/parley/cards");
     let mut workspace = cardsmith::workspace::Workspace::new();
     let mut paths: Vec<_> = std::fs::read_dir(&folder).expect("the game").flatten().map(|e| e.path()).collect();
@@ -21,7 +25,7 @@ fn parley() -> Document {
     let outcome = workspace.check();
     let files = cardsmith::backend::json::build(&outcome.files, &outcome.project).expect("engine data");
     let file = files.iter().find(|f| f.name == "parley.json").expect("the game's document");
-    Document::from_json(&file.contents).expect("engine data")
+    file.contents.clone()
 }
 
 fn labels(game: &Game) -> Vec<String> {
@@ -149,4 +153,18 @@ fn bots_answer_in_windows_and_their_games_replay() {
             assert_eq!(replay.record(), game.record());
         }
     }
+}
+
+/// The set-up's `add FIELD to COUNTER from ZONE` (a System Card's HP bonus)
+/// is played: each seat's counter gains the field's sum over its zone.
+#[test]
+fn a_set_up_adds_a_field_of_its_cards_to_a_counter() {
+    let mut value: serde_json::Value = serde_json::from_str(&parley_json()).expect("JSON");
+    let steps = value["ruleset"]["setup"]["steps"].as_array_mut().expect("steps");
+    steps.push(serde_json::json!({"do": "add", "field": "power", "counter": "hp", "from": "ranks"}));
+    let doc: Document = serde_json::from_value(value).expect("engine data");
+    let table = Table::new(&doc, &Seating::default()).expect("playable");
+    let game = Game::new(&table, 1);
+    // Hero (3) and a Standard, which has no power; Map and Hero (3).
+    assert_eq!([counter(&table, &game, "hp", 0), counter(&table, &game, "hp", 1)], [13, 13]);
 }

@@ -304,6 +304,14 @@ pub(crate) enum SetupOp {
         from: usize,
         to: usize,
     },
+    /// Adds the sum of a field (by index) over the cards of a zone slot to
+    /// a counter of the slot's seat (or the table's).
+    AddField {
+        field: u16,
+        counter: u16,
+        slot: usize,
+        seat: usize,
+    },
 }
 
 /// A document indexed for play.
@@ -1204,10 +1212,16 @@ impl<'d> Builder<'d> {
                 // A mulligan is a player's option to draw again; play keeps
                 // every opening hand.
                 SetupStep::Mulligan { .. } => {}
-                SetupStep::Add { .. } | SetupStep::Unknown => {
+                SetupStep::Add { field, counter, from } => {
+                    let (field, counter) = (small(self.fields.get(field))?, self.counter(counter, "add")?);
+                    for (seat, slot) in self.slots(from, "add")?.into_iter().enumerate() {
+                        out.push(SetupOp::AddField { field, counter, slot, seat });
+                    }
+                }
+                SetupStep::Unknown => {
                     return Err(PlayError(
-                        "the set-up has a step this engine does not play (only decks, shuffle, deal, place and \
-                         mulligan)"
+                        "the set-up has a step this engine does not play (only decks, shuffle, deal, place, add \
+                         and mulligan)"
                             .into(),
                     ))
                 }

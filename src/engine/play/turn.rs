@@ -41,7 +41,9 @@ impl Game<'_> {
                 SetupOp::Shuffle { slot } => self.shuffle_slot(*slot),
                 SetupOp::Deal { count, by, from, to } => {
                     let count = match by {
-                        Some((field, slot)) => self.field_sum(*field, *slot),
+                        Some((field, slot)) => {
+                            usize::try_from(self.field_sum(*field, *slot)).unwrap_or(0).min(self.cap)
+                        }
                         None => *count,
                     };
                     for _ in 0..count {
@@ -55,6 +57,13 @@ impl Game<'_> {
                         self.remove_at(*from, self.lens[*from] as usize - 1);
                         self.push_card(*to, card);
                     }
+                }
+                SetupOp::AddField { field, counter, slot, seat } => {
+                    let n = self.field_sum(*field, *slot);
+                    let at = t.counter_slot(*counter, *seat);
+                    let def = &t.counters[*counter as usize];
+                    let to = self.counters[at].saturating_add(n);
+                    self.counters[at] = def.max.map_or(to, |m| to.min(m));
                 }
                 SetupOp::Place { kinds, from, to } => {
                     let cards: Vec<u16> = self.slot(*from).to_vec();
@@ -71,14 +80,15 @@ impl Game<'_> {
         self.restock();
     }
 
-    /// The sum of a number field over the cards of a slot.
-    fn field_sum(&self, field: u16, slot: usize) -> usize {
+    /// The sum of a number field over the cards of a slot (a card without
+    /// a number there counts 0).
+    fn field_sum(&self, field: u16, slot: usize) -> i64 {
         let t = self.t;
         let values = self.slot(slot).iter().map(|&c| match t.field(t.card_of(c), field) {
-            super::table::Val::Num(n) => usize::try_from(n).unwrap_or(0),
+            super::table::Val::Num(n) => n,
             _ => 0,
         });
-        values.fold(0usize, usize::saturating_add).min(self.cap)
+        values.fold(0i64, i64::saturating_add)
     }
 
     /// Runs on until a decision is pending or the game is over.  Once the
