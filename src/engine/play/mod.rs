@@ -11,6 +11,7 @@
 //!   explicit continuation stack so that it can stop for a decision;
 //! - [`turn`]: rounds and phases;
 //! - [`decide`]: the legal decisions at a point, and applying one;
+//! - [`limits`]: the ruleset's play-limits over the cards played in a turn;
 //! - [`bots`]: random, greedy (a ruleset's `bot`) and search players, and
 //!   [`play_game`];
 //! - [`log`]: what a game did, as text;
@@ -19,6 +20,7 @@
 pub mod bots;
 pub mod decide;
 mod expr;
+pub mod limits;
 pub mod log;
 mod ops;
 pub mod rng;

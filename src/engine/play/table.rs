@@ -315,6 +315,8 @@ pub struct Table {
     /// For each field and value a `raise` names, each card's block that
     /// resolves (by card).
     pub(crate) raised: Vec<Vec<Option<u32>>>,
+    /// The ruleset's play-limits, bound to the cards.
+    pub(crate) limits: super::limits::PlayLimits,
 }
 
 impl Table {
@@ -861,6 +863,7 @@ impl<'d> Builder<'d> {
         let ends_when = self.expression(&self.play.ends_when, "ends-when")?;
         let score = self.expression(&self.play.score, "score")?;
         let raised = self.raised()?;
+        let limits = super::limits::PlayLimits::new(doc)?;
         let cards = self.cards()?;
         let (nfields, fields) = self.field_values();
         for (c, def) in conditions.iter().enumerate() {
@@ -921,6 +924,7 @@ impl<'d> Builder<'d> {
             slot_owner,
             restocking,
             raised,
+            limits,
         })
     }
 
