@@ -478,14 +478,171 @@ impl<'t> Game<'t> {
         }
     }
 
-    /// The limit a decision would break, if it plays a card and breaks one.
+    /// The limit a decision would break, if it plays a card from where its
+    /// action takes it and breaks one.
     pub(crate) fn limit_broken_by(&self, decision: &super::Decision) -> Option<&'t str> {
         let t = self.t;
         let super::DecisionKind::Take { action, card } = decision.kind else { return None };
-        let counts = t.actions.get(action as usize)?.counts;
-        if counts != Some(crate::engine::semantics::Counts::Played) || card as usize >= t.instances.len() {
+        let action = t.actions.get(action as usize)?;
+        let from = t.zone_slot(action.from?, decision.seat);
+        let at = self.loc.get(card as usize).copied();
+        if action.counts != Some(crate::engine::semantics::Counts::Played) || at != Some(from as u16) {
             return None;
         }
         self.broken_limit(decision.seat, card)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Four cards: a Scout (unit, tag `fast`, `tough`, cost 1, size small),
+    /// an Ogre (unit, cost 3, size large), a Bolt (spell, cost 2, with
+    /// text) and a Star (spell, cost `*`); sizes weigh 2 and 4.
+    fn document() -> Document {
+        let int = |n: i64| json!({"type": "int", "value": n});
+        let name = |n: &str| json!({"type": "name", "value": n});
+        let field = |f: &str, v: serde_json::Value| json!({"name": f, "values": [v]});
+        let card = |n: &str, kind: &str, tags: &[&str], fields: Vec<serde_json::Value>| json!({"name": n, "kind": kind, "tags": tags, "body": {"fields": fields}});
+        let doc = json!({
+            "format": 4,
+            "ruleset": {
+                "id": "test",
+                "kinds": [
+                    {"id": "unit", "schema": {"fields": [{"name": "size", "schema": {"takes": [{"ty": {"enum": "size"}}]}}]}},
+                    {"id": "spell"}
+                ],
+                "tags": [{"id": "fast"}],
+                "keywords": [{"id": "tough"}],
+                "enums": [{"id": "size", "weights": {"small": 2, "large": 4}}]
+            },
+            "cards": [
+                card("Scout", "unit", &["fast"], vec![
+                    field("cost", int(1)),
+                    field("size", name("small")),
+                    field("keywords", json!({"type": "keyword", "value": {"id": "tough", "args": []}})),
+                ]),
+                card("Ogre", "unit", &[], vec![field("cost", int(3)), field("size", name("large"))]),
+                card("Bolt", "spell", &[], vec![field("cost", int(2)), field("text", json!({"type": "text", "value": {"raw": "Zap", "parts": []}}))]),
+                card("Star", "spell", &[], vec![field("cost", json!({"type": "special", "value": {"token": "*", "meaning": "see-text"}}))]),
+            ]
+        });
+        Document::from_json(&doc.to_string()).expect("a document")
+    }
+
+    fn call(function: serde_json::Value) -> serde_json::Value {
+        json!({"op": {"call": {"call": function, "shown": ""}}, "ty": "number"})
+    }
+
+    fn kind(k: usize) -> serde_json::Value {
+        json!({"vocabulary": {"kind": k, "tag": null, "keyword": null}})
+    }
+
+    /// The value of a node over the cards played.
+    fn value(node: serde_json::Value, played: &[u16]) -> i64 {
+        let doc = document();
+        let mut root = read(&json!({ "root": node })).expect("readable");
+        bind(&mut root, &Cards { ruleset: &doc.ruleset, cards: &doc.cards }).expect("bound");
+        eval(&root, played)
+    }
+
+    #[test]
+    fn functions_count_the_cards_played() {
+        assert_eq!(value(call(json!({"count": []})), &[0, 0, 1]), 3);
+        assert_eq!(value(call(json!({"count": [kind(0)]})), &[0, 2]), 1);
+        assert_eq!(value(call(json!({"distinct": [kind(0)]})), &[0, 0, 1, 2]), 2);
+        assert_eq!(value(call(json!({"max-copies": []})), &[0, 1, 0, 2]), 2);
+        assert_eq!(value(call(json!({"max-copies": []})), &[]), 0);
+        assert_eq!(value(call(json!({"all": [kind(0)]})), &[0, 1]), 1);
+        assert_eq!(value(call(json!({"all": [kind(0)]})), &[0, 2]), 0);
+        assert_eq!(value(call(json!({"all": [kind(0)]})), &[]), 1);
+        assert_eq!(value(call(json!({"any": [kind(1)]})), &[0, 2]), 1);
+        assert_eq!(value(call(json!({"any": [kind(1)]})), &[0, 1]), 0);
+    }
+
+    /// Fields are numbers as construction rules read them: an enum value
+    /// by its weight, a special value no number.
+    #[test]
+    fn sums_and_extremes_read_fields() {
+        assert_eq!(value(call(json!({"sum": ["cost", []]})), &[0, 1, 2, 3]), 6);
+        assert_eq!(value(call(json!({"sum": ["size", []]})), &[0, 1, 1]), 10);
+        assert_eq!(value(call(json!({"min": ["cost", [kind(0)]]})), &[1, 0, 2]), 1);
+        assert_eq!(value(call(json!({"max": ["cost", []]})), &[0, 3, 2]), 2);
+        assert_eq!(value(call(json!({"min": ["cost", []]})), &[3]), 0, "none has a number");
+    }
+
+    #[test]
+    fn filters_match_by_vocabulary_fields_and_names() {
+        let count = |filter: serde_json::Value| value(call(json!({ "count": [filter] })), &[0, 1, 2, 3]);
+        assert_eq!(count(json!({"vocabulary": {"kind": null, "tag": 0, "keyword": null}})), 1);
+        assert_eq!(count(json!({"vocabulary": {"kind": null, "tag": null, "keyword": 0}})), 1);
+        assert_eq!(count(json!({"has-field": "text"})), 1);
+        assert_eq!(count(json!({"name": {"name": "Ogre", "equal": true}})), 1);
+        assert_eq!(count(json!({"name": {"name": "Ogre", "equal": false}})), 3);
+        assert_eq!(count(json!({"holds": {"field": "size", "value": {"name": "large"}, "equal": true}})), 1);
+        assert_eq!(count(json!({"holds": {"field": "cost", "value": {"int": 2}, "equal": true}})), 1);
+        assert_eq!(count(json!({"compare": {"field": "cost", "cmp": "ge", "bound": 2}})), 2);
+        assert_eq!(count(json!({"not": kind(0)})), 2);
+        assert_eq!(count(json!({"and": [kind(0), {"compare": {"field": "cost", "cmp": "gt", "bound": 1}}]})), 1);
+        assert_eq!(count(json!({"or": [kind(1), {"name": {"name": "Scout", "equal": true}}]})), 3);
+    }
+
+    /// Comparisons chain from the left, each truth the left side of the
+    /// next; arithmetic stops at the largest number.
+    #[test]
+    fn operators_read_as_construction_rules_do() {
+        let int = |n: i64| json!({"op": {"int": n}, "ty": "number"});
+        let compare =
+            json!({"op": {"compare": [call(json!({"count": []})), [["le", int(2)], ["eq", int(1)]]]}, "ty": "truth"});
+        assert_eq!(value(compare.clone(), &[0, 1]), 1);
+        assert_eq!(value(compare, &[0, 1, 2]), 0);
+        let sum = json!({"op": {"arithmetic": [int(i64::MAX), [["add", int(1)], ["div", int(0)]]]}, "ty": "number"});
+        assert_eq!(value(sum, &[]), 0);
+        let both = json!({"op": {"and": [int(1), {"op": {"not": int(0)}, "ty": "truth"}]}, "ty": "truth"});
+        assert_eq!(value(both, &[]), 1);
+    }
+
+    #[test]
+    fn what_play_cannot_read_is_named() {
+        let tree = |node: serde_json::Value| json!({ "root": node });
+        assert_eq!(unplayable(&tree(call(json!({"groups": []})))), Some("groups".into()));
+        assert_eq!(unplayable(&tree(call(json!("choices")))), Some("choices".into()));
+        let mentions = json!({"count": [{"mentions": ["text", null]}]});
+        assert_eq!(unplayable(&tree(call(mentions))), Some("mentions".into()));
+        let own = json!({"count": [{"holds": {"field": "symbol", "value": "deck-own", "equal": true}}]});
+        assert_eq!(unplayable(&tree(call(own))), Some("deck".into()));
+        let param = json!({"op": {"param": [0, "agreed-points"]}, "ty": "number"});
+        assert_eq!(unplayable(&tree(param)), Some("agreed-points".into()));
+        assert_eq!(unplayable(&tree(call(json!({"count": []})))), None);
+        assert_eq!(unplayable(&json!({"root": 3})), None, "malformed, not unplayable");
+    }
+
+    /// A tree nested deeper than play reads is refused, not recursed into.
+    #[test]
+    fn a_deep_tree_is_refused() {
+        let mut node = json!({"op": {"int": 1}, "ty": "truth"});
+        for _ in 0..200 {
+            node = json!({"op": {"not": node}, "ty": "truth"});
+        }
+        assert_eq!(read(&json!({ "root": node })).err(), Some(Unread::Malformed));
+        let mut filter = kind(0);
+        for _ in 0..200 {
+            filter = json!({ "not": filter });
+        }
+        assert_eq!(read(&json!({"root": call(json!({ "count": [filter] }))})).err(), Some(Unread::Malformed));
+    }
+
+    #[test]
+    fn a_limit_naming_what_the_ruleset_lacks_is_refused() {
+        let mut doc = document();
+        let tree = json!({"root": call(json!({"count": [kind(7)]}))});
+        doc.ruleset.play_limits.push(crate::engine::data::PlayLimit { message: "few".into(), tree: Some(tree) });
+        let error = PlayLimits::new(&doc).expect_err("refused");
+        assert!(error.0.contains("\"few\" names kind number 7"), "{error}");
+        doc.ruleset.play_limits[0].tree = Some(json!({"root": call(json!({"groups": []}))}));
+        let error = PlayLimits::new(&doc).expect_err("refused");
+        assert_eq!(error.0, unplayable_sentence("few", "groups"));
     }
 }
