@@ -259,6 +259,7 @@ impl PlayLimits {
         Ok(PlayLimits { limits })
     }
 
+    #[inline]
     pub(crate) fn is_empty(&self) -> bool {
         self.limits.is_empty()
     }
@@ -460,12 +461,20 @@ impl Call {
 
 impl<'t> Game<'t> {
     /// The limit the seat would break by playing this card (a card in play)
-    /// now, if any.
+    /// now, if any.  Asked of every card an action could play: without
+    /// limits, it costs a test.
+    #[inline]
     pub(crate) fn broken_limit(&self, seat: usize, card: u16) -> Option<&'t str> {
-        let t = self.t;
-        if t.limits.is_empty() {
+        if self.t.limits.is_empty() {
             return None;
         }
+        self.limit_broken_with(seat, card)
+    }
+
+    /// As [`Game::broken_limit`], reading each limit over the seat's cards
+    /// played this turn and this one.
+    fn limit_broken_with(&self, seat: usize, card: u16) -> Option<&'t str> {
+        let t = self.t;
         let mut played: Vec<u16> = self.played.iter().filter(|(s, _)| *s as usize == seat).map(|&(_, c)| c).collect();
         played.push(t.card_of(card));
         t.limits.broken(&played)
