@@ -10,11 +10,9 @@
 //! the set of cards it matches and every field the number each card has,
 //! so that reading a limit in a game is counting.
 //!
-//! A game keeps each seat's cards played this turn (taken by an action that
-//! `counts played`), cleared when the round ends; an action that would play
-//! a card is offered only while every limit holds with the card added.
+//! A game reads them over each seat's cards played this turn
+//! ([`super::played`]).
 
-use super::state::Game;
 use super::{PlayError, MAX_DEPTH};
 use crate::engine::data::{Card, Document, Ruleset, Value};
 use crate::engine::semantics::{ArithOp, CmpOp};
@@ -266,7 +264,7 @@ impl PlayLimits {
 
     /// The message of the first limit that does not hold over these cards
     /// (card numbers, in the order played).
-    fn broken(&self, played: &[u16]) -> Option<&str> {
+    pub(crate) fn broken(&self, played: &[u16]) -> Option<&str> {
         self.limits.iter().find(|l| eval(&l.root, played) == 0).map(|l| l.message.as_str())
     }
 }
@@ -456,49 +454,6 @@ impl Call {
                 }
             }
         }
-    }
-}
-
-impl<'t> Game<'t> {
-    /// The limit the seat would break by playing this card (a card in play)
-    /// now, if any.  Asked of every card an action could play: without
-    /// limits, it costs a test.
-    #[inline]
-    pub(crate) fn broken_limit(&self, seat: usize, card: u16) -> Option<&'t str> {
-        if self.t.limits.is_empty() {
-            return None;
-        }
-        self.limit_broken_with(seat, card)
-    }
-
-    /// As [`Game::broken_limit`], reading each limit over the seat's cards
-    /// played this turn and this one.
-    fn limit_broken_with(&self, seat: usize, card: u16) -> Option<&'t str> {
-        let t = self.t;
-        let mut played: Vec<u16> = self.played.iter().filter(|(s, _)| *s as usize == seat).map(|&(_, c)| c).collect();
-        played.push(t.card_of(card));
-        t.limits.broken(&played)
-    }
-
-    /// Keeps a card the seat played, for the limits of the turn.
-    pub(crate) fn note_played(&mut self, seat: usize, card: u16) {
-        if !self.t.limits.is_empty() {
-            self.played.push((seat as u8, self.t.card_of(card)));
-        }
-    }
-
-    /// The limit a decision would break, if it plays a card from where its
-    /// action takes it and breaks one.
-    pub(crate) fn limit_broken_by(&self, decision: &super::Decision) -> Option<&'t str> {
-        let t = self.t;
-        let super::DecisionKind::Take { action, card } = decision.kind else { return None };
-        let action = t.actions.get(action as usize)?;
-        let from = t.zone_slot(action.from?, decision.seat);
-        let at = self.loc.get(card as usize).copied();
-        if action.counts != Some(crate::engine::semantics::Counts::Played) || at != Some(from as u16) {
-            return None;
-        }
-        self.broken_limit(decision.seat, card)
     }
 }
 
