@@ -445,6 +445,12 @@ fn example_document() -> Document {
 /// The engine data of the game `name` whose sources are in `folder`,
 /// built in memory.
 fn built_document(folder: &str, name: &str) -> Document {
+    Document::from_json(&built_json(folder, name)).expect("engine data")
+}
+
+/// The engine data of the game `name` whose sources are in `folder`, as
+/// JSON text.
+fn built_json(folder: &str, name: &str) -> String {
     let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
     let mut workspace = cardsmith::workspace::Workspace::new();
     let mut paths: Vec<_> = std::fs::read_dir(&folder).expect("the game").flatten().map(|e| e.path()).collect();
@@ -456,7 +462,7 @@ fn built_document(folder: &str, name: &str) -> Document {
     let outcome = workspace.check();
     let files = cardsmith::backend::json::build(&outcome.files, &outcome.project).expect("engine data");
     let file = files.iter().find(|f| f.name == format!("{name}.json")).expect("the game's document");
-    Document::from_json(&file.contents).expect("engine data")
+    file.contents.clone()
 }
 
 /// The cards of `zone` of each seat when the first decision is asked for.
@@ -671,4 +677,122 @@ fn the_bundled_tcg_plays_to_its_end_with_every_bot() {
             assert_eq!(record.ended, cardsmith::engine::record::Ended::Condition, "seed {seed}: {record:?}");
         }
     }
+}
+
+/// Duel's engine data, and the same without its play-limits.
+fn duel_with_and_without_limits() -> (Document, Document) {
+    let json = built_json("tests/play/duel/cards", "duel");
+    let mut bare: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    let limits = bare["ruleset"]["play_limits"].as_array_mut().expect("the play-limits");
+    assert_eq!(limits.len(), 2, "Duel declares two play-limits");
+    limits.clear();
+    let bare = Document::from_json(&bare.to_string()).expect("engine data");
+    (Document::from_json(&json).expect("engine data"), bare)
+}
+
+/// The most soldiers, and the most Pikemen, one seat recruits in one round
+/// of a game, read from its log.
+fn most_recruited_in_a_round(log: &[String]) -> (usize, usize) {
+    let mut most = (0, 0);
+    let mut round: Vec<&str> = Vec::new();
+    for line in log.iter().map(String::as_str).chain(["== round end =="]) {
+        if line.starts_with("== round ") {
+            for seat in ["player 1: recruit ", "player 2: recruit "] {
+                let soldiers = round.iter().filter(|l| l.starts_with(seat)).count();
+                let pikemen = round.iter().filter(|l| l.starts_with(&format!("{seat}Pikeman"))).count();
+                most = (most.0.max(soldiers), most.1.max(pikemen));
+            }
+            round.clear();
+        }
+        round.push(line);
+    }
+    most
+}
+
+/// A logged game by bots: its decisions, its log and its record.
+fn logged_bot_game(table: &Table, bots: &[BotKind], seed: u64) -> (Vec<Decision>, Vec<String>, GameRecord) {
+    let mut game = Game::with_log(table, seed);
+    let mut rng = bot_rng(seed);
+    let (mut taken, mut log) = (Vec::new(), game.take_log());
+    while let Some(seat) = game.to_act() {
+        let decision = choose(bots[seat], &game, &mut rng).expect("a decision");
+        game.apply(&decision).expect("a bot's decision is legal");
+        taken.push(decision);
+        log.extend(game.take_log());
+    }
+    (taken, log, game.record())
+}
+
+/// Duel's play-limits hold in every game bots play: no seat recruits more
+/// than 2 soldiers, nor more than 1 Pikeman, in a round, and every game
+/// replays decision by decision through `Game::apply`, which refuses what
+/// breaks a limit.  The same games without the limits break them, so the
+/// limits are what holds.
+#[test]
+fn play_limits_are_never_broken_in_played_games() {
+    let (limited, bare) = duel_with_and_without_limits();
+    let (limited, bare) = (table(&limited), table(&bare));
+    let lineups = [[BotKind::Random, BotKind::Random], [BotKind::Greedy(0), BotKind::Random]];
+    let mut unlimited_most = (0, 0);
+    for bots in &lineups {
+        for seed in 0..60 {
+            let (taken, log, record) = logged_bot_game(&limited, bots, seed);
+            let (soldiers, pikemen) = most_recruited_in_a_round(&log);
+            assert!(soldiers <= 2 && pikemen <= 1, "seed {seed}: {soldiers} soldiers, {pikemen} Pikemen in a round");
+            let mut replay = Game::new(&limited, seed);
+            for decision in &taken {
+                replay.apply(decision).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            }
+            assert_eq!(replay.record(), record);
+            let (_, log, _) = logged_bot_game(&bare, bots, seed);
+            let most = most_recruited_in_a_round(&log);
+            unlimited_most = (unlimited_most.0.max(most.0), unlimited_most.1.max(most.1));
+        }
+    }
+    assert!(unlimited_most.0 > 2 && unlimited_most.1 > 1, "without the limits: {unlimited_most:?}");
+}
+
+/// A seat that recruited a Pikeman this round is refused a second one, the
+/// refusal naming the limit, with the game unchanged; the limit holds for
+/// the round only.
+#[test]
+fn a_play_that_breaks_a_limit_is_refused_naming_it() {
+    let (limited, _) = duel_with_and_without_limits();
+    let table = table(&limited);
+    let recruit = limited.ruleset.phases.iter().flat_map(|p| &p.play.actions).position(|a| a.id == "recruit");
+    let recruit = recruit.expect("the recruit action") as u16;
+    let pikemen: Vec<u16> = (0..table.instance_count() as u16).filter(|&c| table.card_name(c) == "Pikeman").collect();
+    let (mut refused, mut later) = (0, 0);
+    for seed in 0..40 {
+        let mut game = Game::new(&table, seed);
+        let mut rng = bot_rng(seed);
+        // The round of each seat's last Pikeman.
+        let mut last = [None; 2];
+        while let Some(seat) = game.to_act() {
+            let this_round = last[seat] == Some(game.round());
+            for &card in &pikemen {
+                let second = Decision { seat, kind: DecisionKind::Take { action: recruit, card } };
+                let mut probe = game.clone();
+                match probe.apply(&second) {
+                    Err(e) if e.0.contains("it would break \"at most 1 Pikeman a turn\"") => {
+                        assert!(this_round, "seed {seed}: {e}");
+                        assert!(snapshot(&probe) == snapshot(&game), "a refusal changes nothing");
+                        refused += 1;
+                    }
+                    Err(_) => {}
+                    Ok(()) => {
+                        assert!(!this_round, "seed {seed}: a second Pikeman in round {}", game.round());
+                        later += usize::from(last[seat].is_some());
+                    }
+                }
+            }
+            let decision = choose(BotKind::Random, &game, &mut rng).expect("a decision");
+            if game.label(&decision).starts_with("recruit Pikeman") {
+                last[seat] = Some(game.round());
+            }
+            game.apply(&decision).expect("a bot's decision is legal");
+        }
+    }
+    assert!(refused > 0, "no second Pikeman was ever tried");
+    assert!(later > 0, "a Pikeman is recruited again in a later round");
 }

@@ -167,3 +167,28 @@ fn play_seats_the_players_asked_for() {
         assert!(stderr(&output).contains(message), "{extra:?}: {}", stderr(&output));
     }
 }
+
+/// A play-limit that play cannot read over the cards played in a turn
+/// (`groups` counts a deck's lines) is a warning of `check` (W0504), which
+/// says what `simulate` then refuses the game for, in the same words.
+#[test]
+fn a_play_limit_play_cannot_read_is_warned_of_and_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let source = repo().join("tests/play/duel/cards");
+    std::fs::create_dir(dir.path().join("cards")).expect("folder");
+    for file in ["duel.rules", "soldiers.cards"] {
+        let mut text = std::fs::read_to_string(source.join(file)).expect("source");
+        if file == "duel.rules" {
+            text.push_str("play-limit \"one line of soldiers a turn\" groups(soldier) <= 1\n");
+        }
+        std::fs::write(dir.path().join("cards").join(file), text).expect("written");
+    }
+    let sentence = "the play-limit \"one line of soldiers a turn\" uses `groups`, which play cannot read over the \
+                    cards played in a turn";
+    let output = cardsmith(&["check", "cards"], dir.path());
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stderr(&output).contains(&format!("warning[W0504]: {sentence}")), "{}", stderr(&output));
+    let output = cardsmith(&["simulate", "cards", "--games", "2", "--seed", "1"], dir.path());
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(stderr(&output).contains(&format!("`duel` cannot be played: {sentence}")), "{}", stderr(&output));
+}

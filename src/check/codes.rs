@@ -476,4 +476,20 @@ behind or a condition meant to be another one:
     when ally { gain coin 1; draw card 1 }   // right
 
 Merge them into one block, or correct the condition of the second.";
+
+PLAY_LIMIT_NOT_PLAYED "W0504" "play-limit-not-played" "\
+A ruleset declares how its game is played (`play { … }`) and a
+`play-limit` that `cardsmith play` and `cardsmith simulate` cannot read
+over the cards a player plays in a turn: it uses a function or filter that
+reads a deck (its lines with `groups`, its included decks, its parameters,
+`deck`) or card text (`mentions`, `says`), or a keyword's arguments.  The
+game still checks, builds and prints; play refuses it until the limit is
+written with what play reads:
+
+    play-limit \"one kind of unit a turn\" groups(unit) <= 1     # warned
+    play-limit \"one kind of unit a turn\" distinct(unit) <= 1   # right
+
+Play reads `count`, `distinct`, `max-copies`, `all`, `any`, `sum`, `min`
+and `max`, with filters of kinds, tags, keywords, fields and names.  See
+docs/play.md, \"Play limits\".";
 }

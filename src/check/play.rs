@@ -1,7 +1,9 @@
 //! What a game's cards lack for play, when its ruleset declares how the
 //! game is played (`play { … }`): each effect whose symbol says nothing
-//! for its role, reported once for every card that writes it (W0503).
+//! for its role, reported once for every card that writes it (W0503), and
+//! each play-limit the play engine cannot read (W0504).
 
+use super::codes::PLAY_LIMIT_NOT_PLAYED;
 use crate::diagnostics::Diagnostic;
 use crate::ir::{Body, Card};
 use crate::ruleset::codes::MISSING_FOR_PLAY;
@@ -16,6 +18,7 @@ pub(super) fn lacks(ruleset: &Ruleset, cards: &[Arc<Card>], diagnostics: &mut Ve
     if ruleset.play.is_none() {
         return;
     }
+    limits_not_played(ruleset, diagnostics);
     let means = |role: &str, symbol: &str| {
         ruleset.symbols.iter().any(|s| s.id == symbol && s.does.iter().any(|m| m.role.name == role))
     };
@@ -59,5 +62,21 @@ pub(super) fn lacks(ruleset: &Ruleset, cards: &[Arc<Card>], diagnostics: &mut Ve
             _ => warning = warning.note(format!("{} more effect lines write `{role} {symbol}`", lines - 1)),
         }
         diagnostics.push(warning);
+    }
+}
+
+/// Warns of each play-limit that play refuses, in the words of its refusal:
+/// the engine is asked of the limit's tree as the engine data holds it.
+fn limits_not_played(ruleset: &Ruleset, diagnostics: &mut Vec<Diagnostic>) {
+    for limit in &ruleset.play_limits {
+        let Some(tree) = limit.compiled.as_deref().and_then(|tree| serde_json::to_value(tree).ok()) else { continue };
+        let Some(function) = crate::engine::play::limits::unplayable(&tree) else { continue };
+        let sentence = crate::engine::play::limits::unplayable_sentence(&limit.message, &function);
+        diagnostics.push(
+            Diagnostic::warning(&PLAY_LIMIT_NOT_PLAYED, sentence)
+                .primary(limit.span, format!("`cardsmith play` and `simulate` refuse the game for `{function}`"))
+                .help("write the limit with `count`, `distinct`, `max-copies`, `all`, `any`, `sum`, `min` or `max`")
+                .note("see docs/play.md, \"Play limits\""),
+        );
     }
 }

@@ -102,6 +102,41 @@ pub struct Ruleset {
     /// Strategies for the greedy bot.
     #[serde(default)]
     pub bots: Vec<semantics::Bot>,
+    /// Bounds on the cards one player plays in a turn.
+    #[serde(default)]
+    pub play_limits: Vec<PlayLimit>,
+    /// Tags and keywords in the ruleset's order: a constraint's tree names
+    /// them by index.
+    #[serde(default)]
+    pub tags: Vec<Named>,
+    #[serde(default)]
+    pub keywords: Vec<Named>,
+    /// Named value lists, with a number for each value when declared.
+    #[serde(default)]
+    pub enums: Vec<EnumDef>,
+}
+
+/// A `play-limit`: its message and, when compiled, its tree (`{root}`),
+/// read node by node by the play engine (`play::limits`).
+#[derive(Debug, Deserialize)]
+pub struct PlayLimit {
+    pub message: String,
+    #[serde(default)]
+    pub tree: Option<serde_json::Value>,
+}
+
+/// A declaration read only for its id.
+#[derive(Debug, Deserialize)]
+pub struct Named {
+    pub id: String,
+}
+
+/// A named value list, with each value's number when declared.
+#[derive(Debug, Deserialize)]
+pub struct EnumDef {
+    pub id: String,
+    #[serde(default)]
+    pub weights: std::collections::BTreeMap<String, i64>,
 }
 
 /// An effect symbol and what roles do with it.
@@ -560,6 +595,9 @@ pub enum Value {
         token: String,
         meaning: String,
     },
+    /// A keyword the card carries (`tough(2)`), by id; its arguments are
+    /// not read.
+    Keyword(String),
     /// A value type the engine does not read.
     Other,
 }
@@ -590,6 +628,7 @@ impl<'de> Deserialize<'de> for Value {
                 serde_json::from_value(value).map(|Grade { letter, plus }| Value::Grade { letter, plus })
             }
             "string" => serde_json::from_value(value).map(Value::String),
+            "keyword" => serde_json::from_value::<RawKeyword>(value).map(|k| Value::Keyword(k.id)),
             "name" => serde_json::from_value(value).map(Value::Name),
             "text" => serde_json::from_value::<RawText>(value).map(|t| Value::Text(t.raw)),
             "special" => {
@@ -620,7 +659,8 @@ impl Value {
             Value::String(text) => format!("{text:?}"),
             Value::Text(text) => text.clone(),
             Value::Special { token, .. } => token.clone(),
-            Value::Other => "…".to_string(),
+            // A keyword's arguments are not read: it is shown as unread.
+            Value::Keyword(_) | Value::Other => "…".to_string(),
         }
     }
 }
@@ -629,6 +669,12 @@ impl Value {
 #[derive(Deserialize)]
 struct RawText {
     raw: String,
+}
+
+/// The part of a keyword value the engine reads.
+#[derive(Deserialize)]
+struct RawKeyword {
+    id: String,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]

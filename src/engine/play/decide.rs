@@ -165,6 +165,9 @@ impl<'t> Game<'t> {
                 if action.to.is_some_and(|z| !self.accepts(t.zone_slot(z, seat), card)) {
                     continue;
                 }
+                if action.counts == Some(Counts::Played) && self.broken_limit(seat, card).is_some() {
+                    continue;
+                }
                 if found(DecisionKind::Take { action: a as u16, card }) {
                     return;
                 }
@@ -209,7 +212,9 @@ impl<'t> Game<'t> {
             )));
         }
         if !self.decisions().contains(decision) {
-            return Err(Refusal(format!("`{}` is not a legal decision now", self.label_any(decision))));
+            let broken = self.limit_broken_by(decision).map(|limit| format!(": it would break \"{limit}\""));
+            let label = self.label_any(decision);
+            return Err(Refusal(format!("`{label}` is not a legal decision now{}", broken.unwrap_or_default())));
         }
         self.apply_legal(decision);
         Ok(())
@@ -294,6 +299,9 @@ impl<'t> Game<'t> {
         if let (Some(card), Some(counts)) = (card, action.counts) {
             let index = seat * t.cards.len() + t.card_of(card) as usize;
             self.uses[index][usize::from(counts == Counts::Played)] += 1;
+            if counts == Counts::Played {
+                self.note_played(seat, card);
+            }
         }
         if let (Some(card), Some(to)) = (card, action.to) {
             let from = self.loc[card as usize] as usize;

@@ -11,6 +11,8 @@
 //!   explicit continuation stack so that it can stop for a decision;
 //! - [`turn`]: rounds and phases;
 //! - [`decide`]: the legal decisions at a point, and applying one;
+//! - [`limits`]: the ruleset's play-limits, read over a list of cards;
+//! - [`played`]: each seat's cards played this turn, held to the limits;
 //! - [`bots`]: random, greedy (a ruleset's `bot`) and search players, and
 //!   [`play_game`];
 //! - [`log`]: what a game did, as text;
@@ -19,8 +21,10 @@
 pub mod bots;
 pub mod decide;
 mod expr;
+pub mod limits;
 pub mod log;
 mod ops;
+mod played;
 pub mod rng;
 mod stack;
 pub mod state;

@@ -62,6 +62,9 @@ pub struct Game<'t> {
     pub(crate) queue: Vec<Queued>,
     /// `uses[seat * cards + card]`: acquired, played.
     pub(crate) uses: Vec<[u32; 2]>,
+    /// The cards played this turn, `(seat, card)`, kept only for a table
+    /// with play-limits.
+    pub(crate) played: Vec<(u8, u16)>,
     pub(crate) decisions: u32,
     /// Each seat's score at the end of each round, round after round.
     pub(crate) curve: Vec<i64>,
@@ -134,6 +137,7 @@ impl<'t> Game<'t> {
             taken: vec![0; t.seats * t.actions.len()],
             queue: Vec::new(),
             uses: vec![[0; 2]; t.seats * t.cards.len()],
+            played: Vec::new(),
             decisions: 0,
             curve: Vec::new(),
             ended: None,

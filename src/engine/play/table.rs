@@ -353,6 +353,8 @@ pub struct Table {
     /// For each field and value a `raise` names, each card's block that
     /// resolves (by card).
     pub(crate) raised: Vec<Vec<Option<u32>>>,
+    /// The ruleset's play-limits, bound to the cards.
+    pub(crate) limits: super::limits::PlayLimits,
 }
 
 impl Table {
@@ -912,6 +914,7 @@ impl<'d> Builder<'d> {
         let score = self.expression(&self.play.score, "score")?;
         let refresh = self.procedure(&self.play.refresh, "refresh", 0)?;
         let raised = self.raised()?;
+        let limits = super::limits::PlayLimits::new(doc)?;
         let cards = self.cards()?;
         let (nfields, fields) = self.field_values();
         for (c, def) in conditions.iter().enumerate() {
@@ -973,6 +976,7 @@ impl<'d> Builder<'d> {
             slot_owner,
             restocking,
             raised,
+            limits,
         })
     }
 

@@ -302,6 +302,7 @@ impl Game<'_> {
 
     fn end_round(&mut self) {
         let t = self.t;
+        self.played.clear();
         for def in t.counters.iter().filter(|c| c.reset) {
             let width = if def.shared { 1 } else { t.seats };
             for slot in def.base..def.base + width {
