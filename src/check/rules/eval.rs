@@ -684,6 +684,16 @@ impl<'a> Evaluation<'a> {
                     _ => false,
                 })
             }
+            Filter::Same(field, of) => {
+                let theirs: Vec<&Value> = pool
+                    .entries
+                    .iter()
+                    .map(|e| Subject::entry(self.cards[e.card], &e.tags))
+                    .filter(|card| self.matches(card, of, pool))
+                    .flat_map(|card| card.values(field).collect::<Vec<_>>())
+                    .collect();
+                subject.values(field).any(|value| theirs.contains(&value))
+            }
             Filter::Says(field, words) => subject.values(field).any(|value| match value {
                 Value::Text(text) => says(text, words),
                 _ => false,

@@ -313,6 +313,10 @@ pub enum Filter {
     /// `says(text, "rear arc")`: a card whose text field holds the words, in
     /// any letter case; the words in small letters.
     Says(FieldRef, Box<[Box<str>]>),
+    /// `same(faction, identity)`: a card whose field holds a value that the
+    /// field holds on one of the cards being counted (the deck's) that
+    /// match the filter: the faction of the deck's identity card.
+    Same(FieldRef, Box<Filter>),
     /// `link == 1`, `link == arg` (or `!=` when `equal` is false): a card
     /// or row carrying the keyword (by index) with that argument.
     KeywordArg {
@@ -434,6 +438,10 @@ fn filter_fields<'f>(filters: &'f [Filter], fields: &mut Vec<&'f str>) -> Option
             Filter::Mentions(field, inner) => {
                 fields.push(field);
                 pending.extend(inner.as_deref());
+            }
+            Filter::Same(field, inner) => {
+                fields.push(field);
+                pending.push(inner);
             }
             Filter::Name { .. } => {}
             Filter::Not(inner) => pending.push(inner),

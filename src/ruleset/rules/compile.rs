@@ -237,7 +237,7 @@ impl<'r> Names<'r> {
             || ruleset.kinds.iter().any(|k| k.id == name)
             || ruleset.tags.iter().any(|t| t.id == name)
             || ruleset.keywords.iter().any(|k| k.id == name)
-            || [ARG, "deck", "name", MENTIONS].contains(&name)
+            || [ARG, "deck", "name", MENTIONS, SAME].contains(&name)
     }
 }
 
@@ -261,6 +261,10 @@ pub(crate) struct Compiler<'n, 'r> {
     /// The keyword whose arguments `each-arg` goes through, where `arg`
     /// stands for one of them.
     arg_of: Cell<Option<usize>>,
+    /// The computed values the rule being compiled is inside, by name, and
+    /// whether one of them came back to itself.
+    computing: RefCell<Vec<Box<str>>>,
+    circular: Cell<bool>,
 }
 
 impl<'n, 'r> Compiler<'n, 'r> {
@@ -283,6 +287,8 @@ impl<'n, 'r> Compiler<'n, 'r> {
             scope: Cell::new(scope),
             deck_type,
             arg_of: Cell::new(None),
+            computing: RefCell::new(Vec::new()),
+            circular: Cell::new(false),
         }
     }
 
@@ -335,6 +341,7 @@ impl<'n, 'r> Compiler<'n, 'r> {
             Expr::Name(name) if name.text == ARG => self.arg_value(name, diagnostics),
             Expr::Name(name) => match self.params.iter().position(|p| p.name == name.text) {
                 Some(i) => Some(Node { op: Op::Param(i, name.text.as_str().into()), ty: Ty::Number, span }),
+                None if self.computed(&name.text).is_some() => self.computed_value(name, diagnostics),
                 None => {
                     let params = self.params.iter().map(|p| p.name.as_str());
                     diagnostics.push(bare_name(name).suggest(suggest(&name.text, params)));
@@ -350,6 +357,54 @@ impl<'n, 'r> Compiler<'n, 'r> {
             }
             Expr::Chain { first, rest, .. } => self.chain(first, rest, span, diagnostics),
             Expr::Call { name, args, .. } => self.call(expr, name, args, diagnostics),
+        }
+    }
+
+    /// The deck type's `compute` line of this name, where the rule is about
+    /// that deck type's cards.
+    fn computed(&self, name: &str) -> Option<&'r crate::ruleset::model::Constraint> {
+        let deck = self.ruleset.deck_types.get(self.deck_type?)?;
+        let own = matches!(self.scope.get(), Scope::Deck { .. });
+        deck.computed.iter().find(|c| own && c.message == name)
+    }
+
+    /// A computed value used by name: its expression, compiled where it
+    /// stands.  A mistake in it is reported at its `compute` line; here,
+    /// only that the value cannot be read, or that it comes back to itself.
+    fn computed_value(&self, name: &Name, diagnostics: &mut Vec<Diagnostic>) -> Option<Node> {
+        let computed = self.computed(&name.text)?;
+        if self.computing.borrow().iter().any(|c| **c == *name.text) {
+            self.circular.set(true);
+            return None;
+        }
+        self.computing.borrow_mut().push(name.text.as_str().into());
+        let mut inner = Vec::new();
+        let compiled = self.compile(&computed.expr, Ty::Number, &mut inner);
+        self.computing.borrow_mut().pop();
+        let outermost = self.computing.borrow().is_empty();
+        match compiled {
+            Some(compiled) => Some(Node { span: name.span, ..compiled.root }),
+            None if outermost && self.circular.replace(false) => {
+                diagnostics.push(
+                    Diagnostic::error(
+                        &codes::RULE_TYPE,
+                        format!("the computed value `{}` comes back to itself", name.text),
+                    )
+                    .primary(name.span, "read here")
+                    .secondary(computed.span, "its `compute` line, which uses it again, directly or through others")
+                    .help("a `compute` line may use other computed values, never itself"),
+                );
+                None
+            }
+            None if outermost => {
+                diagnostics.push(
+                    Diagnostic::error(&codes::RULE_TYPE, format!("the computed value `{}` has a mistake", name.text))
+                        .primary(name.span, "read here")
+                        .secondary(computed.span, "reported at its `compute` line"),
+                );
+                None
+            }
+            None => None,
         }
     }
 
@@ -612,8 +667,24 @@ impl<'n, 'r> Compiler<'n, 'r> {
             Expr::Call { name, args, .. } if [MENTIONS, SAYS].contains(&name.text.as_str()) => {
                 self.text_filter(&name.text, args, arg, diagnostics)
             }
+            Expr::Call { name, args, .. } if name.text == SAME => self.same(args, arg, diagnostics),
             Expr::Int(..) | Expr::Call { .. } => not_a_filter(arg, diagnostics),
         }
+    }
+
+    /// `same(FIELD, FILTER)`: the cards whose field shares a value with the
+    /// deck's cards that match the filter.
+    fn same(&self, args: &[Expr], arg: &Expr, diagnostics: &mut Vec<Diagnostic>) -> Option<Filter> {
+        if let [field, of] = args {
+            let (field, of) = (self.field(field, diagnostics), self.filter(of, diagnostics));
+            return Some(Filter::Same(field?, Box::new(of?)));
+        }
+        diagnostics.push(
+            Diagnostic::error(&codes::RULE_ARITY, "`same` takes a field, then the filter of the cards to match")
+                .primary(arg.span(), "a field, then a filter")
+                .help("`sum(influence, not same(faction, identity))`: the cards of another faction than the deck's identity"),
+        );
+        None
     }
 
     /// `mentions(text)`, `mentions(text, FILTER)` and `says(text, "words")`:
@@ -1203,6 +1274,8 @@ const MENTIONS: &str = "mentions";
 
 /// The filter that reads the words of a text.
 const SAYS: &str = "says";
+/// The filter of cards sharing a field's value with some of the deck's.
+const SAME: &str = "same";
 
 /// Whether a field holds text (the fields `says` and `mentions` read).
 fn holds_text(field: &crate::ruleset::model::FieldDef) -> bool {
