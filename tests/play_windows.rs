@@ -107,6 +107,8 @@ fn a_banner_inspires_while_it_stands_and_a_hurt_hero_hits_harder() {
     assert_eq!(standing(&game), [1, 1]);
     let log = game.take_log().join("\n");
     assert_eq!(log.matches("inspired").count(), 1, "{log}");
+    // `played(fighter)`: the Guard is the one fighter fielded this turn.
+    assert_eq!(counter(&table, &game, "zeal", 0), 1);
 }
 
 #[test]

@@ -51,6 +51,12 @@ pub enum Expr {
         #[serde(default)]
         filter: Option<Box<Expr>>,
     },
+    /// The cards the player played this turn (each taken by an action
+    /// that `counts_as` `played`, wherever it is now) that match the filter.
+    Played {
+        #[serde(default)]
+        filter: Option<Box<Expr>>,
+    },
     /// A field's numbers over the cards of a zone that match (a card with
     /// no number there counts 0).
     Sum {

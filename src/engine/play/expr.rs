@@ -61,6 +61,11 @@ impl Game<'_> {
                 };
                 Val::Num(n as i64)
             }
+            Ex::Played(filter) => {
+                let mine = self.played.iter().filter(|&&(seat, _)| usize::from(seat) == env.you);
+                let n = mine.filter(|&&(_, c)| self.passes_at(filter.as_deref(), c, env, depth)).count();
+                Val::Num(n as i64)
+            }
             Ex::Sum { zone, of, field, filter } => {
                 let slot = t.zone_slot(*zone, self.whose(env.you, *of));
                 let mut sum = 0i64;

@@ -1,7 +1,8 @@
 //! The cards each seat has played this turn, for the play-limits
-//! ([`super::limits`]): a card taken by an action that `counts played` is
-//! kept until the round ends, and an action that would play a card is
-//! offered only while every limit holds with the card added.
+//! ([`super::limits`]) and the expression `played(…)`: a card taken by an
+//! action that `counts played` is kept until the round ends, and an action
+//! that would play a card is offered only while every limit holds with the
+//! card added.
 
 use super::decide::{Decision, DecisionKind};
 use super::state::Game;
@@ -23,16 +24,16 @@ impl<'t> Game<'t> {
     /// played this turn and this one.
     fn limit_broken_with(&self, seat: usize, card: u16) -> Option<&'t str> {
         let t = self.t;
-        let mut played: Vec<u16> = self.played.iter().filter(|(s, _)| *s as usize == seat).map(|&(_, c)| c).collect();
+        let mine = self.played.iter().filter(|(s, _)| *s as usize == seat);
+        let mut played: Vec<u16> = mine.map(|&(_, c)| t.card_of(c)).collect();
         played.push(t.card_of(card));
         t.limits.broken(&played)
     }
 
-    /// Keeps a card the seat played, for the limits of the turn.
+    /// Keeps a card (in play) the seat played, for the limits of the turn
+    /// and `played(…)`.
     pub(crate) fn note_played(&mut self, seat: usize, card: u16) {
-        if !self.t.limits.is_empty() {
-            self.played.push((seat as u8, self.t.card_of(card)));
-        }
+        self.played.push((seat as u8, card));
     }
 
     /// The limit a decision would break, if it plays a card from where its

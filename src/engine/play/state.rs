@@ -62,8 +62,7 @@ pub struct Game<'t> {
     pub(crate) queue: Vec<Queued>,
     /// `uses[seat * cards + card]`: acquired, played.
     pub(crate) uses: Vec<[u32; 2]>,
-    /// The cards played this turn, `(seat, card)`, kept only for a table
-    /// with play-limits.
+    /// The cards played this turn, `(seat, card in play)`.
     pub(crate) played: Vec<(u8, u16)>,
     pub(crate) decisions: u32,
     /// Each seat's score at the end of each round, round after round.

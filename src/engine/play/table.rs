@@ -29,6 +29,8 @@ pub(crate) enum Ex {
         of: Whose,
         filter: Option<Box<Ex>>,
     },
+    /// The cards the player played this turn that match.
+    Played(Option<Box<Ex>>),
     Sum {
         zone: u16,
         of: Whose,
@@ -615,6 +617,9 @@ impl<'d> Builder<'d> {
             E::Count { zone, of, filter } => {
                 let filter = filter.as_deref().map(|f| self.expr(f, user, d).map(Box::new)).transpose()?;
                 Ex::Count { zone: self.zone(zone, user)?, of: *of, filter }
+            }
+            E::Played { filter } => {
+                Ex::Played(filter.as_deref().map(|f| self.expr(f, user, d).map(Box::new)).transpose()?)
             }
             E::Sum { zone, of, field, filter } => {
                 let filter = filter.as_deref().map(|f| self.expr(f, user, d).map(Box::new)).transpose()?;

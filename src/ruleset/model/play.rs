@@ -82,6 +82,12 @@ pub enum PlayExpr {
         #[serde(skip_serializing_if = "Option::is_none")]
         filter: Option<Box<PlayExpr>>,
     },
+    /// The cards you played this turn (taken by an action that `counts
+    /// played`) that match the filter.
+    Played {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        filter: Option<Box<PlayExpr>>,
+    },
     /// A field's numbers over the matching cards of a zone.
     Sum {
         zone: String,

@@ -67,6 +67,7 @@ pub(in crate::ruleset) struct Compiler<'r> {
 /// Which functions play expressions call, and their forms.
 const FUNCTIONS: &[(&str, &str)] = &[
     ("count", "count(ZONE, FILTER…)"),
+    ("played", "played(FILTER…)"),
     ("opponent-count", "opponent-count(ZONE, FILTER…)"),
     ("sum", "sum(ZONE, FIELD, FILTER…)"),
     ("opponent", "opponent(COUNTER)"),
@@ -314,6 +315,10 @@ impl<'r> Compiler<'r> {
                 let zone = self.zone(zone, out)?;
                 let filter = self.filters(filters, place, depth, out)?;
                 Some((PlayExpr::Count { zone, of, filter }, Ty::Number))
+            }
+            "played" => {
+                let filter = self.filters(args, place, depth, out)?;
+                Some((PlayExpr::Played { filter }, Ty::Number))
             }
             "sum" => {
                 let [zone, field, filters @ ..] = args else { return self.arity(name, span, out) };
