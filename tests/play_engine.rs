@@ -3,10 +3,13 @@
 //! of bot.  (Once the ruleset reader writes play semantics, the same games
 //! come from `.rules` files.)
 
+mod common;
+
 use cardsmith::engine::data::Document;
 use cardsmith::engine::play::bots::{bot_rng, choose};
 use cardsmith::engine::play::{log, play_game, BotKind, Decision, DecisionKind, Game, Seating, Table};
 use cardsmith::engine::record::GameRecord;
+use common::built_json;
 
 fn text(name: &str) -> String {
     let path = format!("{}/tests/play/{name}.json", env!("CARGO_MANIFEST_DIR"));
@@ -446,23 +449,6 @@ fn example_document() -> Document {
 /// built in memory.
 fn built_document(folder: &str, name: &str) -> Document {
     Document::from_json(&built_json(folder, name)).expect("engine data")
-}
-
-/// The engine data of the game `name` whose sources are in `folder`, as
-/// JSON text.
-fn built_json(folder: &str, name: &str) -> String {
-    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
-    let mut workspace = cardsmith::workspace::Workspace::new();
-    let mut paths: Vec<_> = std::fs::read_dir(&folder).expect("the game").flatten().map(|e| e.path()).collect();
-    paths.sort();
-    for path in paths {
-        let text = std::fs::read_to_string(&path).expect("a source file");
-        workspace.add_text(&path.display().to_string(), &text);
-    }
-    let outcome = workspace.check();
-    let files = cardsmith::backend::json::build(&outcome.files, &outcome.project).expect("engine data");
-    let file = files.iter().find(|f| f.name == format!("{name}.json")).expect("the game's document");
-    file.contents.clone()
 }
 
 /// The cards of `zone` of each seat when the first decision is asked for.

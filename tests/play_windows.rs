@@ -4,6 +4,8 @@
 //! may parry, a banner inspires the fighters beside it while it stands,
 //! a scroll looks at the top of the deck and may put it at the bottom.
 
+mod common;
+
 use cardsmith::engine::data::Document;
 use cardsmith::engine::play::bots::{bot_rng, choose};
 use cardsmith::engine::play::{BotKind, Game, Seating, Table};
@@ -14,18 +16,7 @@ fn parley() -> Document {
 }
 
 fn parley_json() -> String {
-    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/play/parley/cards");
-    let mut workspace = cardsmith::workspace::Workspace::new();
-    let mut paths: Vec<_> = std::fs::read_dir(&folder).expect("the game").flatten().map(|e| e.path()).collect();
-    paths.sort();
-    for path in paths {
-        let text = std::fs::read_to_string(&path).expect("a source file");
-        workspace.add_text(&path.display().to_string(), &text);
-    }
-    let outcome = workspace.check();
-    let files = cardsmith::backend::json::build(&outcome.files, &outcome.project).expect("engine data");
-    let file = files.iter().find(|f| f.name == "parley.json").expect("the game's document");
-    file.contents.clone()
+    common::built_json("tests/play/parley/cards", "parley")
 }
 
 fn labels(game: &Game) -> Vec<String> {

@@ -172,6 +172,20 @@ pub enum CmpOp {
     Ge,
 }
 
+impl CmpOp {
+    /// Whether `left OP right` holds for two numbers.
+    pub fn holds(self, left: i64, right: i64) -> bool {
+        match self {
+            CmpOp::Eq => left == right,
+            CmpOp::Ne => left != right,
+            CmpOp::Lt => left < right,
+            CmpOp::Le => left <= right,
+            CmpOp::Gt => left > right,
+            CmpOp::Ge => left >= right,
+        }
+    }
+}
+
 /// Whose zone or counter: yours, or your opponent's (the next player in
 /// seat order).  A shared zone or counter ignores it.
 #[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]

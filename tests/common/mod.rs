@@ -272,3 +272,20 @@ pub const CHROMIUM_FLAGS: &[&str] = &[
     "--disable-component-update",
     "--disable-sync",
 ];
+
+/// The engine data of the game `name` whose sources are in `folder` (from
+/// the repository root), built in memory as `cardsmith build` writes it.
+pub fn built_json(folder: &str, name: &str) -> String {
+    let folder = repo().join(folder);
+    let mut workspace = Workspace::new();
+    let mut paths: Vec<_> = std::fs::read_dir(&folder).expect("the game").flatten().map(|e| e.path()).collect();
+    paths.sort();
+    for path in paths {
+        let text = std::fs::read_to_string(&path).expect("a source file");
+        workspace.add_text(&path.display().to_string(), &text);
+    }
+    let outcome = workspace.check();
+    let files = cardsmith::backend::json::build(&outcome.files, &outcome.project).expect("engine data");
+    let file = files.iter().find(|f| f.name == format!("{name}.json")).expect("the game's document");
+    file.contents.clone()
+}

@@ -139,14 +139,7 @@ impl Game<'_> {
 /// compares with nothing.
 fn compare(left: Val, op: CmpOp, right: Val) -> bool {
     match (left, right) {
-        (Val::Num(a), Val::Num(b)) => match op {
-            CmpOp::Eq => a == b,
-            CmpOp::Ne => a != b,
-            CmpOp::Lt => a < b,
-            CmpOp::Le => a <= b,
-            CmpOp::Gt => a > b,
-            CmpOp::Ge => a >= b,
-        },
+        (Val::Num(a), Val::Num(b)) => op.holds(a, b),
         (Val::Name(a), Val::Name(b)) => match op {
             CmpOp::Eq => a == b,
             CmpOp::Ne => a != b,

@@ -336,7 +336,7 @@ impl Cards<'_> {
                 });
                 holds == *equal
             }
-            Filter::Compare { field, cmp, bound } => self.number(card, field).is_some_and(|n| compare(n, *cmp, *bound)),
+            Filter::Compare { field, cmp, bound } => self.number(card, field).is_some_and(|n| cmp.holds(n, *bound)),
             Filter::Not(inner) => !self.matches(card, inner)?,
             Filter::And(all) => {
                 let mut every = true;
@@ -396,17 +396,6 @@ fn whole_part(text: &str) -> Option<i64> {
     text.split('.').next()?.parse().ok()
 }
 
-fn compare(left: i64, cmp: CmpOp, right: i64) -> bool {
-    match cmp {
-        CmpOp::Eq => left == right,
-        CmpOp::Ne => left != right,
-        CmpOp::Lt => left < right,
-        CmpOp::Le => left <= right,
-        CmpOp::Gt => left > right,
-        CmpOp::Ge => left >= right,
-    }
-}
-
 /// A limit's value over the cards played: truth is 1 or 0, sums stop at the
 /// largest number.  The tree is as deep as [`read`] allows.
 fn eval(node: &Node, played: &[u16]) -> i64 {
@@ -425,7 +414,7 @@ fn eval(node: &Node, played: &[u16]) -> i64 {
             }
         }),
         Node::Compare(first, rest) => {
-            rest.iter().fold(eval(first, played), |left, (cmp, n)| i64::from(compare(left, *cmp, eval(n, played))))
+            rest.iter().fold(eval(first, played), |left, (cmp, n)| i64::from(cmp.holds(left, eval(n, played))))
         }
         Node::Call(call) => call.over(played),
     }
