@@ -9,7 +9,7 @@ use cardsmith::engine::data::Document;
 use cardsmith::engine::play::bots::{bot_rng, choose};
 use cardsmith::engine::play::{log, play_game, BotKind, Decision, DecisionKind, Game, Seating, Table};
 use cardsmith::engine::record::GameRecord;
-use common::built_json;
+use common::{bot_game, built_json};
 
 fn text(name: &str) -> String {
     let path = format!("{}/tests/play/{name}.json", env!("CARGO_MANIFEST_DIR"));
@@ -83,19 +83,6 @@ fn a_shuffle_gives_every_order_alike() {
     let expected = games as f64 / 6.0;
     let chi2: f64 = seen.iter().map(|&n| (n as f64 - expected).powi(2) / expected).sum();
     assert!(chi2 < 20.515, "chi-square {chi2} over {seen:?}");
-}
-
-/// A game's decisions, taken by bots, and its record.
-fn bot_game(table: &Table, bots: &[BotKind], seed: u64) -> (Vec<Decision>, GameRecord) {
-    let mut game = Game::new(table, seed);
-    let mut rng = bot_rng(seed);
-    let mut taken = Vec::new();
-    while let Some(seat) = game.to_act() {
-        let decision = choose(bots[seat], &game, &mut rng).expect("a decision");
-        game.apply(&decision).expect("a bot's decision is legal");
-        taken.push(decision);
-    }
-    (taken, game.record())
 }
 
 /// Every decision of bot games replays through a fresh game of the same

@@ -7,7 +7,6 @@
 mod common;
 
 use cardsmith::engine::data::Document;
-use cardsmith::engine::play::bots::{bot_rng, choose};
 use cardsmith::engine::play::{BotKind, Game, Seating, Table};
 
 /// The engine data of the test game, built in memory from its sources.
@@ -131,19 +130,12 @@ fn bots_answer_in_windows_and_their_games_replay() {
     let table = Table::new(&doc, &Seating::default()).expect("playable");
     for bots in [[BotKind::Random, BotKind::Random], [BotKind::Search { playouts: 8 }, BotKind::Random]] {
         for seed in 0..10 {
-            let mut game = Game::new(&table, seed);
-            let mut rng = bot_rng(seed);
-            let mut taken = Vec::new();
-            while let Some(seat) = game.to_act() {
-                let decision = choose(bots[seat], &game, &mut rng).expect("a decision");
-                game.apply(&decision).expect("a bot's decision is legal");
-                taken.push(decision);
-            }
+            let (taken, record) = common::bot_game(&table, &bots, seed);
             let mut replay = Game::new(&table, seed);
             for decision in &taken {
                 replay.apply(decision).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
             }
-            assert_eq!(replay.record(), game.record());
+            assert_eq!(replay.record(), record);
         }
     }
 }

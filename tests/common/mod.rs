@@ -289,3 +289,21 @@ pub fn built_json(folder: &str, name: &str) -> String {
     let file = files.iter().find(|f| f.name == format!("{name}.json")).expect("the game's document");
     file.contents.clone()
 }
+
+/// A game's decisions, taken by bots (each checked by `Game::apply`), and
+/// its record.
+pub fn bot_game(
+    table: &cardsmith::engine::play::Table,
+    bots: &[cardsmith::engine::play::BotKind],
+    seed: u64,
+) -> (Vec<cardsmith::engine::play::Decision>, cardsmith::engine::record::GameRecord) {
+    let mut game = cardsmith::engine::play::Game::new(table, seed);
+    let mut rng = cardsmith::engine::play::bots::bot_rng(seed);
+    let mut taken = Vec::new();
+    while let Some(seat) = game.to_act() {
+        let decision = cardsmith::engine::play::bots::choose(bots[seat], &game, &mut rng).expect("a decision");
+        game.apply(&decision).expect("a bot's decision is legal");
+        taken.push(decision);
+    }
+    (taken, game.record())
+}
