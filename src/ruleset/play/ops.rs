@@ -90,7 +90,7 @@ fn form(name: &str) -> &'static str {
         }
         "this-to" => "`this-to ZONE`",
         "reveal" => "`reveal COUNT|all from ZONE [opponent]`",
-        "may" => "`may { … }`",
+        "may" => "`may { … }`: only a block follows `may`",
         "mark" => "`mark MARKER AMOUNT`",
         "clear" => "`clear MARKER`",
         "shuffle" => "`shuffle ZONE [opponent]`",
@@ -242,7 +242,9 @@ impl Loader<'_> {
                 Some(_) => None,
                 None => return,
             },
-            _ => self.for_each(node),
+            "for-each" => self.for_each(node),
+            // A word that is no operation: the block's reader said so.
+            _ => return,
         };
         match read {
             Some(op) => ops.push(op),
