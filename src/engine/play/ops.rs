@@ -368,14 +368,15 @@ impl Game<'_> {
         let t = self.t;
         let slot = t.zone_slot(zone, self.whose(env.you, of));
         let n = self.num(count, env).clamp(0, self.cap as i64) as usize;
-        let shown: Vec<u16> = self.slot(slot).iter().rev().take(n).copied().collect();
-        self.last = shown.len() as i64;
-        self.note(|| {
-            let names: Vec<&str> = shown.iter().map(|&c| t.card_name(c)).collect();
-            let names = if names.is_empty() { vec!["nothing"] } else { names };
+        self.last = n.min(self.lens[slot] as usize) as i64;
+        // Nothing changes: the cards are named only in a game's log.
+        if self.log.is_some() {
+            let names: Vec<&str> = self.slot(slot).iter().rev().take(n).map(|&c| t.card_name(c)).collect();
+            let names = if names.is_empty() { "nothing".to_string() } else { names.join(", ") };
             let whose = seat_suffix(t, t.slot_zone(slot).1);
-            format!("  {} sees {}{whose}: {}", t.seat_names[env.you], t.zones[zone as usize].display, names.join(", "))
-        });
+            let line = format!("  {} sees {}{whose}: {names}", t.seat_names[env.you], t.zones[zone as usize].display);
+            self.note(|| line);
+        }
     }
 
     /// A trigger: each card of the zones (the card at hand when none is
@@ -457,7 +458,7 @@ impl Game<'_> {
         let marker = marking.marker as usize;
         for &card in cards.iter().take(amount.max(0) as usize) {
             self.marks[card as usize * t.markers.len() + marker] = 1;
-            self.note(|| format!("  {} 0 → 1 ({})", t.markers[marker].id, t.card_name(card)));
+            self.note(|| t.marker_change(card, marker, 0, 1));
         }
         true
     }
@@ -535,7 +536,7 @@ impl Game<'_> {
         };
         if now != to {
             self.marks[card as usize * t.markers.len() + marker as usize] = to as u32;
-            self.note(|| format!("  {} {now} → {to} ({})", t.markers[marker as usize].id, t.card_name(card)));
+            self.note(|| t.marker_change(card, marker as usize, now, to));
         }
         if amount.is_some() {
             to - now

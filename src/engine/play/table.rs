@@ -374,6 +374,12 @@ impl Table {
         }
     }
 
+    /// A marker's change on a card, as the log shows it: `damage 0 → 2
+    /// (Ogre)`.
+    pub(crate) fn marker_change(&self, card: u16, marker: usize, was: i64, now: i64) -> String {
+        format!("  {} {was} → {now} ({})", self.markers[marker].id, self.card_name(card))
+    }
+
     pub(crate) fn counter_slot(&self, counter: u16, seat: usize) -> usize {
         let def = &self.counters[counter as usize];
         if def.shared {

@@ -138,7 +138,7 @@ impl Game<'_> {
         let mut lines = Vec::new();
         for (at, (&was, &now)) in marks.iter().zip(&self.marks).enumerate().filter(|(_, (a, b))| a != b) {
             let (card, marker) = (at / nmarkers, at % nmarkers);
-            lines.push(format!("  {} {was} → {now} ({})", t.markers[marker].id, t.card_name(card as u16)));
+            lines.push(t.marker_change(card as u16, marker, i64::from(was), i64::from(now)));
         }
         for (slot, (&was, &now)) in counters.iter().zip(&self.counters).enumerate().filter(|(_, (a, b))| a != b) {
             lines.push(self.counter_change(slot, was, now));
