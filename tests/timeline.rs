@@ -430,10 +430,10 @@ fn the_command_refuses_what_it_cannot_order() {
     assert_eq!(untimed.status.code(), Some(2), "{}", stderr(&untimed));
     assert!(stderr(&untimed).contains("declares no phases and no initiative scale"), "{}", stderr(&untimed));
 
-    std::fs::write(dir.path().join("future.json"), "{\"format\": 6}").expect("write");
+    std::fs::write(dir.path().join("future.json"), "{\"format\": 7}").expect("write");
     let future = cardsmith(&["timeline", "--data", "future.json", "--play", "1:Plain"], dir.path());
     assert_eq!(future.status.code(), Some(2));
-    assert!(stderr(&future).contains("format 6"), "{}", stderr(&future));
+    assert!(stderr(&future).contains("format 7"), "{}", stderr(&future));
 }
 
 #[test]

@@ -316,10 +316,12 @@ impl GameChecker<'_> {
         match &value.kind {
             ValueKind::Ident(x) if x == "X" && scale.has_x => Some(Initiative::X),
             ValueKind::Ident(x) if x == "x" && scale.has_x => off_scale(self, "the first step is a capital `X`".into()),
-            ValueKind::Int(n) if scale.whole_steps => match n.checked_mul(10).filter(|t| scale.contains(*t)) {
-                Some(t) => Some(Initiative::Step(t)),
-                None => off_scale(self, "pick a step on the scale".into()),
-            },
+            ValueKind::Int(n) if scale.whole_steps || scale.whole() => {
+                match n.checked_mul(10).filter(|t| scale.contains(*t)) {
+                    Some(t) => Some(Initiative::Step(t)),
+                    None => off_scale(self, "pick a step on the scale".into()),
+                }
+            }
             ValueKind::Int(n) => {
                 let fixed = n.checked_mul(10).filter(|t| scale.contains(*t));
                 match fixed {
@@ -329,6 +331,14 @@ impl GameChecker<'_> {
             }
             ValueKind::Decimal(d) => match d.tenths() {
                 Some(t) if scale.contains(t) || scale.within_step(t) => Some(Initiative::Step(t)),
+                Some(t) if scale.whole() && scale.contains(t - t.rem_euclid(10)) => off_scale(
+                    self,
+                    format!(
+                        "this game's initiative is a whole number: write `{}`, or add `priority-digit` to the scale \
+                         if a tenth orders values within a step",
+                        t.div_euclid(10)
+                    ),
+                ),
                 _ => off_scale(self, "pick a step on the scale".into()),
             },
             _ => {

@@ -24,8 +24,16 @@ pub struct Args {
     paths: Vec<PathBuf>,
     /// A card (or a deck that a phase plays whole) that a side plays this
     /// turn; repeat for several, each side's in the order it plays them
-    #[arg(long = "play", value_name = "SIDE:NAME", required = true)]
+    #[arg(long = "play", value_name = "SIDE:NAME", required_unless_present = "decks")]
     plays: Vec<String>,
+    /// A deck (a squad, a fleet) whose every card a side plays this turn:
+    /// a whole round; repeat for several
+    #[arg(long = "deck", value_name = "SIDE:DECK")]
+    decks: Vec<String>,
+    /// The side (or player number) who has initiative, for a tie-break
+    /// `has-initiative` (default: player 1)
+    #[arg(long, value_name = "SIDE")]
+    initiative: Option<String>,
     /// Read this engine data document (written by `cardsmith build`) instead of building
     #[arg(long, value_name = "FILE", conflicts_with = "paths")]
     data: Option<PathBuf>,
@@ -51,17 +59,26 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         return Ok(ExitCode::from(1));
     };
     let parsed = engine_data::parsed(&documents)?;
-    let plays = args
-        .plays
-        .iter()
-        .map(|text| {
-            Play::parse(text).ok_or_else(|| {
-                miette!(help = "write `--play 1:NAME` or `--play SIDE:NAME`", "`{text}` does not say which side plays")
-            })
+    let parse = |text: &String, option: &str| {
+        Play::parse(text).ok_or_else(|| {
+            miette!(
+                help = format!("write `--{option} 1:NAME` or `--{option} SIDE:NAME`"),
+                "`{text}` does not say which side plays"
+            )
         })
-        .collect::<Result<Vec<Play>>>()?;
+    };
+    let mut plays = args.plays.iter().map(|text| parse(text, "play")).collect::<Result<Vec<Play>>>()?;
+    let decks = args.decks.iter().map(|text| parse(text, "deck")).collect::<Result<Vec<Play>>>()?;
     let document = choose(&parsed, args.game.as_deref(), &plays)?;
-    let timeline = timeline::timeline(document, &plays).map_err(|e| refused(&e, &document.ruleset.id))?;
+    let game = &document.ruleset.id;
+    for deck in &decks {
+        plays.extend(timeline::deck_plays(document, &deck.side, &deck.card).map_err(|e| refused(&e, game))?);
+    }
+    let initiative = match &args.initiative {
+        Some(side) => timeline::player_of(document, side).map_err(|e| refused(&e, game))?,
+        None => 1,
+    };
+    let timeline = timeline::timeline_with_initiative(document, &plays, initiative).map_err(|e| refused(&e, game))?;
     match args.format {
         Format::Text => super::stdout(&cardsmith::engine::text::render(&timeline))?,
         Format::Json => super::stdout(&format!("{}\n", serde_json::to_string_pretty(&timeline).into_diagnostic()?))?,
@@ -73,13 +90,14 @@ pub fn run(args: &Args) -> Result<ExitCode> {
 fn refused(error: &TimelineError, game: &str) -> miette::Report {
     match error {
         TimelineError::UnknownCard { closest: Some(closest), .. }
+        | TimelineError::UnknownDeck { closest: Some(closest), .. }
         | TimelineError::UnknownSide { closest: Some(closest), .. } => {
             miette!(help = format!("did you mean `{closest}`?"), "{error} in `{game}`")
         }
         TimelineError::UnknownSide { sides, .. } => {
             miette!(help = format!("sides of `{game}`: {}", sides.join(", ")), "{error} in `{game}`")
         }
-        TimelineError::UnknownCard { .. } => miette!("{error} in `{game}`"),
+        TimelineError::UnknownCard { .. } | TimelineError::UnknownDeck { .. } => miette!("{error} in `{game}`"),
         TimelineError::Untimed { .. } => miette!(
             help = "a card resolves in a phase when it carries an initiative value or names a step of a phase; \
                     a deck, when a phase plays its type (see the ruleset's `phase` declarations)",

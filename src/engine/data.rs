@@ -7,7 +7,7 @@ use super::semantics;
 use serde::{Deserialize, Serialize};
 
 /// The format versions this engine reads.
-pub const FORMATS: &[u32] = &[1, 2, 3, 4, 5];
+pub const FORMATS: &[u32] = &[1, 2, 3, 4, 5, 6];
 
 #[derive(Debug, Deserialize)]
 pub struct Document {
@@ -368,6 +368,12 @@ pub struct Phase {
     pub steps: Vec<Step>,
     #[serde(default)]
     pub initiative: bool,
+    /// The order the phase follows the scale in; none: the scale's.
+    #[serde(default)]
+    pub order: Option<ScaleOrder>,
+    /// The phase's own tie-break list; empty: the ruleset's.
+    #[serde(default)]
+    pub tie_break: Vec<TieBreak>,
     #[serde(default)]
     pub alternate: bool,
     /// Deck types played as a whole in this phase.
@@ -393,6 +399,44 @@ pub struct Scale {
     pub from_tenths: i64,
     pub to_tenths: i64,
     pub step_tenths: i64,
+    /// A tenth orders values within a whole step (`3.4` before `3.2`).
+    #[serde(default)]
+    pub priority_digit: bool,
+    /// How the game prints a step, `{}` for its value (`Initiative {}`).
+    #[serde(default)]
+    pub printed: Option<String>,
+}
+
+impl Scale {
+    /// Whether the scale counts in whole numbers.
+    pub fn whole(&self) -> bool {
+        self.step_tenths > 0 && self.step_tenths % 10 == 0 && self.from_tenths % 10 == 0
+    }
+
+    /// A value as the game prints it: `4` on a scale of whole numbers.
+    pub fn show(&self, at: Initiative) -> String {
+        match at {
+            Initiative::X => "X".to_string(),
+            Initiative::Step(t) if self.whole() && t % 10 == 0 => (t / 10).to_string(),
+            Initiative::Step(t) => tenths(t),
+        }
+    }
+
+    /// A step's heading as the game prints it (`Initiative 4`).
+    pub fn printed(&self, value: &str) -> String {
+        match &self.printed {
+            Some(form) => form.replacen("{}", value, 1),
+            None => value.to_string(),
+        }
+    }
+}
+
+/// The order a phase follows the scale in, when not the scale's own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ScaleOrder {
+    LowestFirst,
+    HighestFirst,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -430,6 +474,10 @@ pub enum TieBreak {
         #[serde(default = "highest")]
         highest: bool,
     },
+    /// The player who has initiative first.
+    HasInitiative,
+    /// Still tied: one player's plays, in the order that player chooses.
+    PlayerChooses,
     /// Still tied: at the same time.
     Simultaneous,
     /// Still tied: a roll decides, as described.
@@ -724,7 +772,7 @@ mod tests {
 
     #[test]
     fn a_document_of_another_format_is_refused_for_its_version() {
-        let error = Document::from_json(r#"{"format": 6, "whatever": true}"#).expect_err("refused");
-        assert!(matches!(error, ReadError::Format(6)), "{error}");
+        let error = Document::from_json(r#"{"format": 7, "whatever": true}"#).expect_err("refused");
+        assert!(matches!(error, ReadError::Format(7)), "{error}");
     }
 }

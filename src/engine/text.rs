@@ -1,7 +1,7 @@
 //! The timeline as a person reads it: one heading per phase and step, one
 //! numbered entry per resolution with its effects below it.
 
-use super::data::{Argument, Body, Condition, Effect, Value};
+use super::data::{Argument, Body, Condition, Effect, Initiative, Value};
 use super::timeline::{Resolution, Step, Timeline};
 use std::fmt::Write;
 
@@ -9,7 +9,7 @@ use std::fmt::Write;
 pub fn render(timeline: &Timeline) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}: {}", timeline.ruleset, plays(timeline));
-    let (mut simultaneous, mut rolls, mut chosen) = (false, Vec::<String>::new(), false);
+    let (mut simultaneous, mut rolls, mut chosen, mut ordered) = (false, Vec::<String>::new(), false, false);
     for step in &timeline.steps {
         let heading = match (step.phase.is_empty(), step.step.is_empty()) {
             (true, _) => step.step.clone(),
@@ -20,10 +20,11 @@ pub fn render(timeline: &Timeline) -> String {
         for r in &step.resolutions {
             simultaneous |= r.simultaneous;
             chosen |= r.chooses;
+            ordered |= r.player_orders;
             if let Some(roll) = r.undecided.as_ref().filter(|roll| !rolls.contains(roll)) {
                 rolls.push(roll.clone());
             }
-            resolution(&mut out, step, r);
+            resolution(&mut out, step, r, timeline.whole_numbers);
         }
     }
     if timeline.steps.is_empty() {
@@ -38,6 +39,9 @@ pub fn render(timeline: &Timeline) -> String {
     if chosen {
         out.push_str("\n* this side chose to go first, and may go second instead\n");
     }
+    if ordered {
+        out.push_str("\n~ tied: their player plays them in the order they choose\n");
+    }
     if !timeline.notes.is_empty() {
         out.push('\n');
     }
@@ -48,16 +52,17 @@ pub fn render(timeline: &Timeline) -> String {
 }
 
 /// One numbered entry and its effects.
-fn resolution(out: &mut String, step: &Step, r: &Resolution) {
-    let mark = match (r.simultaneous, r.undecided.is_some(), r.chooses) {
-        (true, _, _) => "=",
-        (_, true, _) => "?",
-        (_, _, true) => "*",
+fn resolution(out: &mut String, step: &Step, r: &Resolution, whole_numbers: bool) {
+    let mark = match (r.simultaneous, r.undecided.is_some(), r.chooses, r.player_orders) {
+        (true, _, _, _) => "=",
+        (_, true, _, _) => "?",
+        (_, _, true, _) => "*",
+        (_, _, _, true) => "~",
         _ => " ",
     };
     let mut about = vec![r.kind.clone()];
     about.extend(r.compared.iter().cloned());
-    if let Some(at) = r.initiative.as_ref().filter(|at| **at != step.step) {
+    if let Some(at) = r.initiative.as_ref().filter(|at| Some(*at) != step.at.as_ref() && **at != step.step) {
         about.push(format!("at {at}"));
     }
     if let Some(round) = r.round {
@@ -70,7 +75,7 @@ fn resolution(out: &mut String, step: &Step, r: &Resolution) {
     out.push('\n');
     let lines = body_lines(&r.body);
     if lines.is_empty() && !r.values.is_empty() {
-        let values: Vec<String> = r.values.iter().map(Value::written).collect();
+        let values: Vec<String> = r.values.iter().map(|v| written(v, whole_numbers)).collect();
         let _ = writeln!(out, "        {} {}", r.field.as_deref().unwrap_or_default(), values.join(" "));
     }
     if let Some(applies) = &r.applies {
@@ -78,6 +83,15 @@ fn resolution(out: &mut String, step: &Step, r: &Resolution) {
     }
     for line in lines {
         let _ = writeln!(out, "        {line}");
+    }
+}
+
+/// A value as written, an initiative on a scale of whole numbers without
+/// its tenth (`4`, not `4.0`).
+fn written(value: &Value, whole_numbers: bool) -> String {
+    match value {
+        Value::Initiative(Initiative::Step(t)) if whole_numbers && t % 10 == 0 => (t / 10).to_string(),
+        _ => value.written(),
     }
 }
 

@@ -18,7 +18,7 @@
 //! listed.  What the list cannot separate gets its outcome: at the same time,
 //! or a roll.
 
-use super::data::{tenths, Body, Card, Deck, Document, Field, Initiative, Phase, Scale, TieBreak, Value};
+use super::data::{tenths, Body, Card, Deck, Document, Field, Initiative, Phase, Scale, ScaleOrder, TieBreak, Value};
 use serde::Serialize;
 
 /// A side plays a card, or a deck that a phase plays as a whole.
@@ -48,6 +48,12 @@ pub struct Timeline {
     pub steps: Vec<Step>,
     /// Tie-break rules this engine does not know.
     pub notes: Vec<String>,
+    /// The player who has initiative (for `has-initiative`).
+    pub initiative: u32,
+    /// Whether the scale counts in whole numbers, so that its values print
+    /// without a tenth.
+    #[serde(skip)]
+    pub whole_numbers: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -55,8 +61,12 @@ pub struct Step {
     /// The phase's printed name.
     pub phase: String,
     /// `X`, `2.4`, `3` on a scale of whole steps, a step's printed name, or
-    /// empty for a phase without steps.
+    /// empty for a phase without steps; a scale's step as the game prints
+    /// it (`Initiative 3`).
     pub step: String,
+    /// A scale's step as a value (`3`), when the step is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
     pub resolutions: Vec<Resolution>,
 }
 
@@ -103,6 +113,10 @@ pub struct Resolution {
     /// second instead.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub chooses: bool,
+    /// Tied with other plays of its player, who plays them in the order they
+    /// choose (`player-chooses`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub player_orders: bool,
     /// The effects and conditions of the field's block.
     pub body: Body,
 }
@@ -117,6 +131,10 @@ pub enum TimelineError {
         sides: Vec<String>,
     },
     UnknownCard {
+        name: String,
+        closest: Option<String>,
+    },
+    UnknownDeck {
         name: String,
         closest: Option<String>,
     },
@@ -144,6 +162,7 @@ impl std::fmt::Display for TimelineError {
             TimelineError::NoTiming(id) => write!(f, "ruleset `{id}` declares no phases and no initiative scale"),
             TimelineError::UnknownSide { name, .. } => write!(f, "no side is named `{name}`"),
             TimelineError::UnknownCard { name, .. } => write!(f, "no card is named `{name}`"),
+            TimelineError::UnknownDeck { name, .. } => write!(f, "no deck is named `{name}`"),
             TimelineError::Untimed { card, side } => write!(f, "`{card}` ({side}) resolves in no phase of the turn"),
             TimelineError::TooLarge { size } => {
                 write!(f, "the timeline would hold {size} values and effects or more; at most {MAX_SIZE}")
@@ -216,8 +235,15 @@ struct Event<'d> {
 }
 
 /// The timeline of the plays of this turn, in the order given (for each
-/// side, the order given is the order it plays: its strategy deck, say).
+/// side, the order given is the order it plays: its strategy deck, say),
+/// player 1 having initiative.
 pub fn timeline(doc: &Document, plays: &[Play]) -> Result<Timeline, TimelineError> {
+    timeline_with_initiative(doc, plays, 1)
+}
+
+/// The timeline of the plays of this turn, `initiative` being the player who
+/// has it (for a `has-initiative` rule).
+pub fn timeline_with_initiative(doc: &Document, plays: &[Play], initiative: u32) -> Result<Timeline, TimelineError> {
     let implicit;
     let phases: Vec<&Phase> = if doc.ruleset.phases.is_empty() {
         if doc.ruleset.initiative.is_none() {
@@ -228,9 +254,9 @@ pub fn timeline(doc: &Document, plays: &[Play]) -> Result<Timeline, TimelineErro
     } else {
         doc.ruleset.phases.iter().collect()
     };
-    let chain = &doc.ruleset.tie_break;
     let mut notes = Vec::new();
-    if chain.iter().any(|t| matches!(t, TieBreak::Unknown)) {
+    let chains = std::iter::once(&doc.ruleset.tie_break).chain(phases.iter().map(|p| &p.tie_break));
+    if chains.flatten().any(|t| matches!(t, TieBreak::Unknown)) {
         notes.push(format!("a tie-break rule of `{}` is not known to this engine and breaks no tie", doc.ruleset.id));
     }
     let mut events = Vec::new();
@@ -249,23 +275,42 @@ pub fn timeline(doc: &Document, plays: &[Play]) -> Result<Timeline, TimelineErro
             if size > MAX_SIZE {
                 return Err(TimelineError::TooLarge { size });
             }
-            let key = chain_key(doc, played, player);
+            let key = chain_key(doc, chain_of(doc, phases[phase]), played, (player, initiative));
             events.push(Event { side: side.clone(), player, played, field, phase, when, round: 0, key });
         }
     }
     number_rounds(doc, &phases, &mut events);
-    let ascending = doc.ruleset.initiative.as_ref().is_some_and(|s| s.from_tenths < s.to_tenths);
+    let ascending: Vec<bool> = phases.iter().map(|p| ascending(doc, p)).collect();
     // Stable: what nothing separates keeps the order it was played in.
     events.sort_by(|a, b| {
-        (a.phase, when_order(a.when, ascending), a.round, &a.key).cmp(&(
+        (a.phase, when_order(a.when, ascending[a.phase]), a.round, &a.key).cmp(&(
             b.phase,
-            when_order(b.when, ascending),
+            when_order(b.when, ascending[b.phase]),
             b.round,
             &b.key,
         ))
     });
     let steps = steps(doc, &phases, &events);
-    Ok(Timeline { ruleset: doc.ruleset.id.clone(), plays: seated, steps, notes })
+    let whole_numbers = doc.ruleset.initiative.as_ref().is_some_and(Scale::whole);
+    Ok(Timeline { ruleset: doc.ruleset.id.clone(), plays: seated, steps, notes, initiative, whole_numbers })
+}
+
+/// Whether a phase follows the scale from its lowest value up: in its own
+/// order, else the scale's.
+fn ascending(doc: &Document, phase: &Phase) -> bool {
+    match phase.order {
+        Some(order) => order == ScaleOrder::LowestFirst,
+        None => doc.ruleset.initiative.as_ref().is_some_and(|s| s.from_tenths < s.to_tenths),
+    }
+}
+
+/// The tie-break list of a phase: its own, else the ruleset's.
+fn chain_of<'d>(doc: &'d Document, phase: &'d Phase) -> &'d [TieBreak] {
+    if phase.tie_break.is_empty() {
+        &doc.ruleset.tie_break
+    } else {
+        &phase.tie_break
+    }
 }
 
 /// A document of a ruleset that declares a scale but no phases: the whole
@@ -276,6 +321,8 @@ fn whole_turn_by_initiative() -> Phase {
         display: String::new(),
         steps: Vec::new(),
         initiative: true,
+        order: None,
+        tie_break: Vec::new(),
         alternate: false,
         plays: Vec::new(),
         play: Default::default(),
@@ -294,8 +341,40 @@ pub(crate) fn initiative_key(doc: &Document, card: &Card, player: u32, at: Optio
         None => (2, 0),
     };
     let mut key = vec![i128::from(tier), value];
-    key.extend(chain_key(doc, Played::Card(card), player));
+    key.extend(chain_key(doc, &doc.ruleset.tie_break, Played::Card(card), (player, 1)));
     key
+}
+
+/// The player a side names: a declared side, or a player number.
+pub fn player_of(doc: &Document, side: &str) -> Result<u32, TimelineError> {
+    seat(doc, side).map(|(_, player)| player)
+}
+
+/// What a side plays when it plays a whole deck: each card it lists (and
+/// those of the decks it includes), each copy once, in the deck's order.
+pub fn deck_plays(doc: &Document, side: &str, name: &str) -> Result<Vec<Play>, TimelineError> {
+    let Some(deck) = doc.decks.iter().find(|d| d.name == name) else {
+        let closest = closest(name, doc.decks.iter().map(|d| d.name.as_str()));
+        return Err(TimelineError::UnknownDeck { name: name.to_string(), closest });
+    };
+    let (mut plays, mut pending, mut seen) = (Vec::new(), vec![deck], vec![name]);
+    while let Some(deck) = pending.pop() {
+        for line in &deck.cards {
+            if plays.len().saturating_add(line.count as usize) > MAX_SIZE {
+                return Err(TimelineError::TooLarge { size: plays.len().saturating_add(line.count as usize) });
+            }
+            let play = Play { side: side.to_string(), card: line.card.clone() };
+            plays.extend(std::iter::repeat_n(play, line.count as usize));
+        }
+        // Each deck once, so that includes that come back end.
+        for included in deck.includes.iter().rev() {
+            if let Some(found) = doc.decks.iter().find(|d| &d.name == included && !seen.contains(&d.name.as_str())) {
+                seen.push(&found.name);
+                pending.push(found);
+            }
+        }
+    }
+    Ok(plays)
 }
 
 /// The side's label and player: a declared side, or a player number (from 1
@@ -444,7 +523,7 @@ fn when_order(when: When, ascending: bool) -> (u8, i128) {
 /// The point of the phase an event falls at, as printed.
 fn label(doc: &Document, phases: &[&Phase], event: &Event) -> String {
     match (event.when, &doc.ruleset.initiative) {
-        (When::At(at), Some(scale)) => step_label(at, scale),
+        (When::At(at), Some(scale)) => scale.printed(&step_label(at, scale)),
         (When::At(at), None) => initiative_text(at),
         (When::Step(step), _) => {
             let step = &phases[event.phase].steps[step];
@@ -460,22 +539,26 @@ fn label(doc: &Document, phases: &[&Phase], event: &Event) -> String {
 
 /// The events, in order, grouped by step and numbered.
 fn steps(doc: &Document, phases: &[&Phase], events: &[Event]) -> Vec<Step> {
-    let chain = &doc.ruleset.tie_break;
-    let criteria = criteria(chain);
-    let flags = if_needed(chain);
-    let undecided = match chain.last() {
-        Some(TieBreak::Roll { text }) => Some(text.clone()),
-        _ => None,
-    };
     let cards_played = cards_played(events);
     let mut steps: Vec<Step> = Vec::new();
     for (i, event) in events.iter().enumerate() {
         let phase = phases[event.phase];
+        let chain = chain_of(doc, phase);
+        let (criteria, flags) = (criteria(chain), if_needed(chain));
+        let undecided = match chain.last() {
+            Some(TieBreak::Roll { text }) => Some(text.clone()),
+            _ => None,
+        };
+        let player_orders = matches!(chain.last(), Some(TieBreak::PlayerChooses));
         let phase_name = if phase.display.is_empty() { phase.id.clone() } else { phase.display.clone() };
         let point = label(doc, phases, event);
         let same_point = |other: &Event| other.phase == event.phase && label(doc, phases, other) == point;
         if steps.last().is_none_or(|s| s.phase != phase_name || s.step != point) {
-            steps.push(Step { phase: phase_name, step: point.clone(), resolutions: Vec::new() });
+            let at = match (event.when, &doc.ruleset.initiative) {
+                (When::At(at), Some(scale)) => Some(step_label(at, scale)),
+                _ => None,
+            };
+            steps.push(Step { phase: phase_name, step: point.clone(), at, resolutions: Vec::new() });
         }
         let previous = i.checked_sub(1).map(|p| &events[p]).filter(|p| same_point(p));
         // Plays ordered only by an `if-needed` rule stay tied.
@@ -505,15 +588,16 @@ fn steps(doc: &Document, phases: &[&Phase], events: &[Event]) -> Vec<Step> {
         let tie = with_previous || with_next;
         step.resolutions.push(Resolution {
             position,
-            simultaneous: tie && undecided.is_none(),
+            simultaneous: tie && undecided.is_none() && !player_orders,
             undecided: undecided.clone().filter(|_| tie),
             side: event.side.clone(),
             player: event.player,
             round: phase.alternate.then_some(event.round),
             card: event.played.name().to_string(),
             kind: event.played.kind().to_string(),
-            initiative: match event.when {
-                When::At(at) => Some(initiative_text(at)),
+            initiative: match (event.when, &doc.ruleset.initiative) {
+                (When::At(at), Some(scale)) => Some(scale.show(at)),
+                (When::At(at), None) => Some(initiative_text(at)),
                 _ => None,
             },
             field: event.field.map(|f| f.name.clone()).or_else(|| entering(event).then(|| ENTERS.to_string())),
@@ -526,6 +610,7 @@ fn steps(doc: &Document, phases: &[&Phase], events: &[Event]) -> Vec<Step> {
             compared: compared(chain, event.played),
             decided_by: decided.map(|(text, _)| text),
             chooses: false,
+            player_orders: tie && player_orders,
             body: event.field.and_then(|f| f.body.clone()).unwrap_or_default(),
         });
     }
@@ -588,7 +673,7 @@ fn step_label(at: Initiative, scale: &Scale) -> String {
     let low = scale.to_tenths.min(scale.from_tenths);
     let (t, low, step) = (i128::from(t), i128::from(low), i128::from(scale.step_tenths.max(1)));
     let start = low + (t - low).div_euclid(step) * step;
-    if step % 10 == 0 {
+    if step % 10 == 0 && start % 10 == 0 {
         (start / 10).to_string()
     } else {
         tenths(start)
@@ -604,7 +689,7 @@ fn initiative_text(at: Initiative) -> String {
 
 /// The play's place in the list: for each rule in order, a number where
 /// smaller goes first.
-fn chain_key(doc: &Document, played: Played, player: u32) -> Vec<i128> {
+fn chain_key(doc: &Document, chain: &[TieBreak], played: Played, (player, initiative): (u32, u32)) -> Vec<i128> {
     let by_value = |field: &str, highest: bool, missing_first: bool| match played.number(field) {
         Some(v) if highest => -v,
         Some(v) => v,
@@ -613,7 +698,7 @@ fn chain_key(doc: &Document, played: Played, player: u32) -> Vec<i128> {
         None => i128::MAX,
     };
     let mut key = Vec::new();
-    for rule in &doc.ruleset.tie_break {
+    for rule in chain {
         match rule {
             TieBreak::Kind { kinds, field, highest, missing_first } => {
                 let member = kinds.iter().any(|k| k == played.kind());
@@ -629,7 +714,8 @@ fn chain_key(doc: &Document, played: Played, player: u32) -> Vec<i128> {
             TieBreak::Value { field, highest } | TieBreak::Choice { field, highest } => {
                 key.push(by_value(field, *highest, false))
             }
-            TieBreak::Simultaneous | TieBreak::Roll { .. } | TieBreak::Unknown => {}
+            TieBreak::HasInitiative => key.push(i128::from(player != initiative)),
+            TieBreak::Simultaneous | TieBreak::Roll { .. } | TieBreak::PlayerChooses | TieBreak::Unknown => {}
         }
     }
     key
@@ -662,7 +748,8 @@ fn criteria(chain: &[TieBreak]) -> Vec<(String, bool)> {
             TieBreak::Choice { field, highest } => {
                 described.push((format!("choose {} {field}", order(*highest)), true));
             }
-            TieBreak::Simultaneous | TieBreak::Roll { .. } | TieBreak::Unknown => {}
+            TieBreak::HasInitiative => described.push(("has-initiative".to_string(), false)),
+            TieBreak::Simultaneous | TieBreak::Roll { .. } | TieBreak::PlayerChooses | TieBreak::Unknown => {}
         }
     }
     described
@@ -676,8 +763,8 @@ fn if_needed(chain: &[TieBreak]) -> Vec<bool> {
         match rule {
             TieBreak::Kind { field, .. } => flags.extend(std::iter::repeat_n(false, 1 + usize::from(field.is_some()))),
             TieBreak::Side { if_needed, .. } => flags.push(*if_needed),
-            TieBreak::Value { .. } | TieBreak::Choice { .. } => flags.push(false),
-            TieBreak::Simultaneous | TieBreak::Roll { .. } | TieBreak::Unknown => {}
+            TieBreak::Value { .. } | TieBreak::Choice { .. } | TieBreak::HasInitiative => flags.push(false),
+            TieBreak::Simultaneous | TieBreak::Roll { .. } | TieBreak::PlayerChooses | TieBreak::Unknown => {}
         }
     }
     flags
@@ -740,15 +827,31 @@ mod tests {
 
     #[test]
     fn a_value_falls_in_its_scale_step() {
-        let tenths = Scale { has_x: true, from_tenths: 59, to_tenths: 0, step_tenths: 1 };
-        let whole = Scale { has_x: true, from_tenths: 50, to_tenths: 0, step_tenths: 10 };
+        let tenths =
+            Scale { has_x: true, from_tenths: 59, to_tenths: 0, step_tenths: 1, priority_digit: false, printed: None };
+        let whole =
+            Scale { has_x: true, from_tenths: 50, to_tenths: 0, step_tenths: 10, priority_digit: true, printed: None };
         assert_eq!(step_label(Initiative::Step(34), &tenths), "3.4");
         assert_eq!(step_label(Initiative::Step(34), &whole), "3");
         assert_eq!(step_label(Initiative::Step(30), &whole), "3");
         assert_eq!(step_label(Initiative::X, &whole), "X");
-        let ascending = Scale { has_x: false, from_tenths: 10, to_tenths: 60, step_tenths: 10 };
+        let ascending = Scale {
+            has_x: false,
+            from_tenths: 10,
+            to_tenths: 60,
+            step_tenths: 10,
+            priority_digit: true,
+            printed: None,
+        };
         assert_eq!(step_label(Initiative::Step(34), &ascending), "3");
-        let hostile = Scale { has_x: false, from_tenths: i64::MAX, to_tenths: i64::MIN, step_tenths: i64::MIN };
+        let hostile = Scale {
+            has_x: false,
+            from_tenths: i64::MAX,
+            to_tenths: i64::MIN,
+            step_tenths: i64::MIN,
+            priority_digit: false,
+            printed: None,
+        };
         assert_eq!(step_label(Initiative::Step(i64::MIN), &hostile), "-922337203685477580.8");
         assert_eq!(step_label(Initiative::Step(i64::MAX), &hostile), "922337203685477580.7");
     }

@@ -171,8 +171,10 @@ pub static FILE: Block<Ruleset> = Block {
         Line {
             about: About {
                 name: "initiative",
-                values: "[X] from N to N by N [whole-steps]",
-                doc: "The initiative scale cards are played on, counting down or up, in tenths at most.",
+                values: "[X] from N to N by N [whole-steps|priority-digit] [printed \"FORM\"]",
+                doc: "The initiative scale cards are played on, counting down or up, in tenths at most; a scale by \
+                      whole numbers takes whole values unless `priority-digit` lets a tenth order values within a \
+                      step; `printed` says how the game prints a step, `{}` for its value.",
                 example: "initiative X from 5.9 to 0.0 by 0.1",
                 body: Body::None,
                 occurs: Occurs::Once,
@@ -999,13 +1001,25 @@ pub static PHASE: Block<Phase> = Block {
         Line {
             about: About {
                 name: "initiative",
-                values: "",
-                doc: "The phase's steps are the initiative scale's.",
-                example: "initiative",
+                values: "[lowest-first|highest-first]",
+                doc: "The phase's steps are the initiative scale's, in the scale's order or the one named. Several \
+                      phases may follow the scale, each in its own order.",
+                example: "initiative highest-first",
                 body: Body::None,
-                occurs: Occurs::Many,
+                occurs: Occurs::Once,
             },
-            read: |l, n, p| timing::initiative_phase(n, p, &mut l.timing),
+            read: |l, n, p| timing::initiative_phase(n, p, &mut l.timing, l.diagnostics),
+        },
+        Line {
+            about: About {
+                name: "tie-break",
+                values: "",
+                doc: "The phase's own tie-break list, in place of the ruleset's for plays of this phase.",
+                example: "tie-break { has-initiative; player-chooses }",
+                body: Body::Lines(&TIE_BREAK),
+                occurs: Occurs::Once,
+            },
+            read: |l, n, p| p.tie_break = l.tie_break(n),
         },
         Line {
             about: About {
@@ -1143,6 +1157,30 @@ pub static TIE_BREAK: Block<TieBreaks> = Block {
                 occurs: Occurs::Many,
             },
             read: |l, n, t| timing::tie_rule(n, t, timing::choose_rule, &mut l.timing, l.diagnostics),
+        },
+        Line {
+            about: About {
+                name: "has-initiative",
+                values: "",
+                doc: "The plays of the player who has initiative go first (`cardsmith timeline --initiative SIDE`; \
+                      player 1 unless it says).",
+                example: "has-initiative",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, t| timing::tie_rule(n, t, timing::has_initiative_rule, &mut l.timing, l.diagnostics),
+        },
+        Line {
+            about: About {
+                name: "player-chooses",
+                values: "",
+                doc: "An outcome: plays still tied are one player's, who plays them in the order they choose. A rule \
+                      before it must tell players apart (`has-initiative`, `side`).",
+                example: "player-chooses",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, t| timing::tie_rule(n, t, timing::player_chooses_rule, &mut l.timing, l.diagnostics),
         },
         Line {
             about: About {

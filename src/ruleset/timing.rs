@@ -7,7 +7,7 @@
 //! declaration may name something declared further down.
 
 use super::codes;
-use super::model::{Phase, Ruleset, Scale, Side, Step, TieBreak};
+use super::model::{Phase, Ruleset, Scale, ScaleOrder, Side, Step, TieBreak};
 use super::names::{ident_at, string_at, suggest};
 use crate::diagnostics::Diagnostic;
 use crate::source::Span;
@@ -62,10 +62,13 @@ fn is_word(node: &Node, i: usize, word: &str) -> bool {
 }
 
 /// `initiative X from 5.9 to 0.0 by 0.1 whole-steps`; `from 0 to 5 by 1`
-/// counts up.
+/// counts up; `from 5 to 0 by 1 priority-digit` reads `3.4` in step 3;
+/// `printed "Initiative {}"` says how the game prints a step.
 pub(super) fn scale(node: &Node, diagnostics: &mut Vec<Diagnostic>) -> Option<Scale> {
     let has_x = is_word(node, 0, "X");
-    let whole_steps = node.values.iter().any(|v| v.kind == ValueKind::Ident("whole-steps".into()));
+    let word = |w: &str| node.values.iter().any(|v| v.kind == ValueKind::Ident(w.into()));
+    let (whole_steps, priority_digit) = (word("whole-steps"), word("priority-digit"));
+    let printed = printed_form(node, diagnostics);
     let mut numbers = [None; 3];
     let mut slot = None;
     for value in &node.values {
@@ -88,7 +91,16 @@ pub(super) fn scale(node: &Node, diagnostics: &mut Vec<Diagnostic>) -> Option<Sc
     }
     match numbers {
         [Some(from_tenths), Some(to_tenths), Some(step_tenths)] if step_tenths > 0 && from_tenths != to_tenths => {
-            Some(Scale { has_x, whole_steps, from_tenths, to_tenths, step_tenths })
+            let scale = Scale { has_x, whole_steps, priority_digit, from_tenths, to_tenths, step_tenths, printed };
+            if priority_digit && !scale.whole() {
+                bad(
+                    diagnostics,
+                    node.head_span(),
+                    "`priority-digit` needs a scale of whole numbers: its tenths are already steps",
+                    "write `initiative X from 5 to 0 by 1 priority-digit`, or leave `priority-digit` out",
+                );
+            }
+            Some(scale)
         }
         _ => {
             bad(
@@ -98,6 +110,24 @@ pub(super) fn scale(node: &Node, diagnostics: &mut Vec<Diagnostic>) -> Option<Sc
                 "write `initiative X from 5.9 to 0.0 by 0.1` (counting down, X first and optional) or \
                  `initiative from 1 to 6 by 1` (counting up); at most one decimal place",
             );
+            None
+        }
+    }
+}
+
+/// The `printed "Initiative {}"` of a scale, if it has one; a malformed
+/// one is reported, and the scale prints its values alone.
+fn printed_form(node: &Node, diagnostics: &mut Vec<Diagnostic>) -> Option<String> {
+    let at = node.values.iter().position(|v| v.kind == ValueKind::Ident("printed".into()))?;
+    let help = "write `printed \"Initiative {}\"`: the words the game prints, `{}` where the value goes";
+    match string_at(node, at + 1) {
+        Some(form) if form.matches("{}").count() == 1 => Some(form.to_string()),
+        Some(_) => {
+            bad(diagnostics, node.values[at + 1].span, "a printed form holds `{}` once, where the value goes", help);
+            None
+        }
+        None => {
+            bad(diagnostics, node.values[at].span, "`printed` is followed by how the game prints a step", help);
             None
         }
     }
@@ -160,6 +190,8 @@ pub(super) fn open_phase(node: &Node, pending: &mut Pending, diagnostics: &mut V
         display,
         steps: Vec::new(),
         initiative: false,
+        order: None,
+        tie_break: Vec::new(),
         alternate: false,
         plays: Vec::new(),
         play: Default::default(),
@@ -188,10 +220,29 @@ pub(super) fn step(node: &Node, phase: &mut Phase, pending: &mut Pending, diagno
     }
 }
 
-/// `initiative` in a phase: its steps are the scale's.
-pub(super) fn initiative_phase(node: &Node, phase: &mut Phase, pending: &mut Pending) {
+/// `initiative` in a phase: its steps are the scale's, in the scale's order
+/// or the one it names (`initiative highest-first`).
+pub(super) fn initiative_phase(
+    node: &Node,
+    phase: &mut Phase,
+    pending: &mut Pending,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
     phase.initiative = true;
     pending.initiative_phases.push(node.name.span);
+    let words: Vec<&str> = ScaleOrder::WORDS.iter().map(|(w, _)| *w).collect();
+    for (i, value) in node.values.iter().enumerate() {
+        let order = ident_at(node, i).and_then(|w| ScaleOrder::WORDS.iter().find(|(word, _)| *word == w));
+        match order {
+            Some((_, order)) if i == 0 => phase.order = Some(*order),
+            _ => diagnostics.push(
+                Diagnostic::error(&codes::BAD_TIMING, "a phase follows the scale `lowest-first` or `highest-first`")
+                    .primary(value.span, "not an order of the scale")
+                    .help("write `initiative`, `initiative lowest-first` or `initiative highest-first`")
+                    .suggest(ident_at(node, i).and_then(|w| suggest(w, words.iter().copied()))),
+            ),
+        }
+    }
 }
 
 /// `plays squad` in a phase.
@@ -252,6 +303,21 @@ pub(super) fn close_tie_break(node: &Node, list: TieBreaks, diagnostics: &mut Ve
                 .help("end the list with `simultaneous` (they resolve at the same time) or `roll \"D6\"`"),
         );
     }
+    if let (Some(TieBreak::PlayerChooses), Some(at)) = (list.rules.last(), list.outcome) {
+        let separates_players = list.rules.iter().any(|rule| {
+            matches!(rule, TieBreak::HasInitiative | TieBreak::Side { if_needed: false, .. } | TieBreak::Choice { .. })
+        });
+        if !separates_players {
+            diagnostics.push(
+                Diagnostic::error(
+                    &codes::TIE_BREAK_OUTCOME,
+                    "`player-chooses` leaves plays of two players tied with no one to order them",
+                )
+                .primary(at, "only one player's plays can be ordered by their player")
+                .help("put `has-initiative` or `side A B` before it, so that ties left are one player's"),
+            );
+        }
+    }
     list.rules
 }
 
@@ -299,6 +365,17 @@ pub(super) fn choose_rule(node: &Node, pending: &mut Pending, diagnostics: &mut 
         }
     };
     Some(TieBreak::Choice { field: compared(node, 1, pending, diagnostics)?, highest })
+}
+
+/// `has-initiative`: the player who has initiative goes first.
+pub(super) fn has_initiative_rule(_: &Node, _: &mut Pending, _: &mut Vec<Diagnostic>) -> Option<TieBreak> {
+    Some(TieBreak::HasInitiative)
+}
+
+/// `player-chooses`: a player plays their own plays still tied in the
+/// order they choose.
+pub(super) fn player_chooses_rule(_: &Node, _: &mut Pending, _: &mut Vec<Diagnostic>) -> Option<TieBreak> {
+    Some(TieBreak::PlayerChooses)
 }
 
 /// `simultaneous`: the plays still tied resolve at the same time.
@@ -449,8 +526,8 @@ fn check_entries(ruleset: &Ruleset, diagnostics: &mut Vec<Diagnostic>) {
     }
 }
 
-/// The scale belongs to exactly one phase when the turn has phases, and no
-/// step is declared twice: a card naming it would resolve twice a turn.
+/// A phase follows the scale when the turn has phases, and no step is
+/// declared twice: a card naming it would resolve twice a turn.
 fn resolve_phases(ruleset: &Ruleset, pending: &Pending, diagnostics: &mut Vec<Diagnostic>) {
     match (&ruleset.initiative, pending.initiative_phases.as_slice()) {
         (None, spans) => {
@@ -465,10 +542,7 @@ fn resolve_phases(ruleset: &Ruleset, pending: &Pending, diagnostics: &mut Vec<Di
                 bad(diagnostics, *first, "the turn has phases and an initiative scale, but no phase follows it", help);
             }
         }
-        (Some(_), [_, again, ..]) => {
-            bad(diagnostics, *again, "a second phase follows the initiative scale", "one phase follows the scale")
-        }
-        (Some(_), [_]) => {}
+        (Some(_), _) => {}
     }
     for (i, (step, span)) in pending.steps.iter().enumerate() {
         if pending.steps[..i].iter().any(|(earlier, _)| earlier == step) {

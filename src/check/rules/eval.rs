@@ -932,12 +932,12 @@ fn number(value: &Value) -> Option<i64> {
 /// The numbers of a value, for `value(FIELD, N)` and `numbers(FIELD)`: a
 /// save with a passive save (`4+/5+`) and a closed range (`0-12`) hold two.
 /// A distance or decimal is one number, read as its whole part (`4.5"` is
-/// 4), as rules compare whole numbers.
+/// 4), as rules compare whole numbers; so is an initiative (`3.4` is 3).
 fn numbers(value: &Value) -> impl Iterator<Item = i64> {
     let (first, second) = match value {
         Value::Int(n) | Value::Signed(n) => (Some(*n), None),
         Value::Distance(d) | Value::Decimal(d) => (Some(d.units / 10i64.pow(u32::from(d.scale))), None),
-        Value::Initiative(crate::ir::Initiative::Step(tenths)) => (Some(*tenths), None),
+        Value::Initiative(crate::ir::Initiative::Step(tenths)) => (Some(*tenths / 10), None),
         Value::Save { save, passive } => (Some(*save), *passive),
         Value::Range { low, high } => (Some(*low), *high),
         _ => (None, None),

@@ -369,7 +369,7 @@ impl Cards<'_> {
             let n = match value {
                 Value::Int(n) | Value::Signed(n) => Some(*n),
                 Value::Decimal(text) | Value::Distance(text) => whole_part(text),
-                Value::Initiative(crate::engine::data::Initiative::Step(tenths)) => Some(*tenths),
+                Value::Initiative(crate::engine::data::Initiative::Step(tenths)) => Some(*tenths / 10),
                 Value::Name(name) => weights.and_then(|w| w.get(name).copied()),
                 _ => None,
             };

@@ -820,7 +820,7 @@ impl<'d> Builder<'d> {
     fn value(&mut self, value: &Value) -> Val {
         match value {
             Value::Int(n) | Value::Signed(n) => Val::Num(*n),
-            Value::Initiative(Initiative::Step(t)) => Val::Num(*t),
+            Value::Initiative(Initiative::Step(t)) => Val::Num(*t / 10),
             Value::Decimal(text) => text.parse().map_or(Val::None, Val::Num),
             Value::Grade { letter, plus } => Val::Num(grade_number(letter, *plus)),
             Value::Name(text) | Value::String(text) => Val::Name(self.names.get(text)),

@@ -202,16 +202,39 @@ pub struct Scale {
     pub has_x: bool,
     /// Whether a whole number (`3`) is accepted as the step `3.0`.
     pub whole_steps: bool,
+    /// On a scale of whole numbers, whether a value may carry a tenth, its
+    /// priority within the step (`3.4` is in step 3, before `3.2`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub priority_digit: bool,
     pub from_tenths: i64,
     pub to_tenths: i64,
     pub step_tenths: i64,
+    /// How the game prints a step, `{}` standing for its value
+    /// (`Initiative {}`); none: the value alone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub printed: Option<String>,
 }
 
 impl Scale {
     /// Whether a value lies within a step of a scale stepping by whole
     /// numbers: `3.4` is in step `3`, before `3.2` when counting down.
     pub fn within_step(&self, tenths: i64) -> bool {
-        self.step_tenths > 0 && self.step_tenths % 10 == 0 && self.contains(tenths - tenths.rem_euclid(10))
+        self.priority_digit && self.whole() && self.contains(tenths - tenths.rem_euclid(10))
+    }
+
+    /// Whether the scale counts in whole numbers (`from 1 to 6 by 1`).
+    pub fn whole(&self) -> bool {
+        self.step_tenths > 0 && self.step_tenths % 10 == 0 && self.from_tenths % 10 == 0
+    }
+
+    /// A value as the game prints it: `4` on a scale of whole numbers,
+    /// `3.4` with a tenth.
+    pub fn show(&self, tenths: i64) -> String {
+        if self.whole() && tenths % 10 == 0 {
+            (tenths / 10).to_string()
+        } else {
+            self::tenths(tenths)
+        }
     }
 
     pub fn contains(&self, tenths: i64) -> bool {
@@ -227,10 +250,11 @@ impl Scale {
     pub fn describe(&self) -> String {
         let x = if self.has_x { "X, " } else { "" };
         let direction = if self.ascending() { "up" } else { "down" };
-        if self.step_tenths > 0 && self.step_tenths % 10 == 0 {
+        if self.whole() {
             let whole = |t: i64| (t / 10).to_string();
+            let priority = if self.priority_digit { ", a tenth within a step (`3.4`) ordering it" } else { "" };
             return format!(
-                "{x}{} {direction} to {} in steps of {}, a tenth within a step (`3.4`) ordering it",
+                "{x}{} {direction} to {} in steps of {}{priority}",
                 whole(self.from_tenths),
                 whole(self.to_tenths),
                 whole(self.step_tenths)
@@ -277,6 +301,12 @@ pub enum TieBreak {
     /// The side whose play has the higher (or lower) value of the field
     /// chooses who goes first (`choose lower strategy-rating`).
     Choice { field: String, highest: bool },
+    /// The player who has initiative goes first (who has it is decided in
+    /// play, or given to `timeline`).
+    HasInitiative,
+    /// Outcome: plays still tied are one player's, who plays them in the
+    /// order they choose.
+    PlayerChooses,
     /// Outcome: plays still tied resolve at the same time.
     Simultaneous,
     /// Outcome: plays still tied are ordered by a roll, as described.
@@ -286,7 +316,7 @@ pub enum TieBreak {
 impl TieBreak {
     /// Whether the rule ends the list: it decides every tie left.
     pub fn is_outcome(&self) -> bool {
-        matches!(self, TieBreak::Simultaneous | TieBreak::Roll { .. })
+        matches!(self, TieBreak::Simultaneous | TieBreak::Roll { .. } | TieBreak::PlayerChooses)
     }
 }
 
@@ -308,6 +338,13 @@ pub struct Phase {
     /// Whether the phase's steps are the initiative scale's.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub initiative: bool,
+    /// The order the phase follows the scale in, when not the scale's own
+    /// (`initiative lowest-first`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub order: Option<ScaleOrder>,
+    /// The phase's own tie-break list; empty: the ruleset's.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tie_break: Vec<TieBreak>,
     /// Whether the sides take turns: each side's next play, one round after
     /// another, the tie-break list ordering each round.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -322,6 +359,20 @@ pub struct Phase {
     pub doc: Option<String>,
     #[serde(skip)]
     pub span: Span,
+}
+
+/// The order a phase follows the initiative scale in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ScaleOrder {
+    LowestFirst,
+    HighestFirst,
+}
+
+impl ScaleOrder {
+    /// The words a phase's `initiative` line takes, and what each means.
+    pub const WORDS: [(&'static str, ScaleOrder); 2] =
+        [("lowest-first", ScaleOrder::LowestFirst), ("highest-first", ScaleOrder::HighestFirst)];
 }
 
 /// A step of a phase.
