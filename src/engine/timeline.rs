@@ -330,18 +330,23 @@ fn whole_turn_by_initiative() -> Phase {
 }
 
 /// Where a card's play falls among the plays of an initiative phase, for
-/// sorting (smaller first): its initiative value in the scale's order (a
-/// card without one after every value), then the tie-break list's key for
-/// the card played by `player`.  What this leaves equal resolves at the same
-/// time, in seat order.
-pub(crate) fn initiative_key(doc: &Document, card: &Card, player: u32, at: Option<Initiative>) -> Vec<i128> {
-    let ascending = doc.ruleset.initiative.as_ref().is_some_and(|s| s.from_tenths < s.to_tenths);
+/// sorting (smaller first): its initiative value in the phase's order (a
+/// card without one after every value), then the phase's tie-break key for
+/// the card played by `player`, player 1 having initiative.  What this
+/// leaves equal resolves at the same time, in seat order.
+pub(crate) fn initiative_key(
+    doc: &Document,
+    phase: &Phase,
+    card: &Card,
+    player: u32,
+    at: Option<Initiative>,
+) -> Vec<i128> {
     let (tier, value) = match at {
-        Some(at) => when_order(When::At(at), ascending),
+        Some(at) => when_order(When::At(at), ascending(doc, phase)),
         None => (2, 0),
     };
     let mut key = vec![i128::from(tier), value];
-    key.extend(chain_key(doc, &doc.ruleset.tie_break, Played::Card(card), (player, 1)));
+    key.extend(chain_key(doc, chain_of(doc, phase), Played::Card(card), (player, 1)));
     key
 }
 

@@ -1085,7 +1085,7 @@ impl<'d> Builder<'d> {
                 order_by: self.optional(phase.play.order_by.as_ref(), &phase.id)?,
             });
             if kind == PhaseKind::Initiative {
-                self.rank(&mut actions[first..], &phase.play.actions)?;
+                self.rank(&mut actions[first..], phase)?;
             }
         }
         Ok((phases, actions, names))
@@ -1127,8 +1127,8 @@ impl<'d> Builder<'d> {
 
     /// The place of each card played by each seat among an initiative
     /// phase's plays, from the timeline's order.
-    fn rank(&self, actions: &mut [ActionDef], declared: &[sem::Action]) -> Result<(), PlayError> {
-        let doc = self.doc;
+    fn rank(&self, actions: &mut [ActionDef], phase: &data::Phase) -> Result<(), PlayError> {
+        let (doc, declared) = (self.doc, &phase.play.actions);
         let mut keys = Vec::new();
         for (a, action) in declared.iter().enumerate() {
             for (c, card) in doc.cards.iter().enumerate() {
@@ -1139,7 +1139,7 @@ impl<'d> Builder<'d> {
                     })
                 });
                 for seat in 0..self.seats {
-                    let key = crate::engine::timeline::initiative_key(doc, card, seat as u32 + 1, at);
+                    let key = crate::engine::timeline::initiative_key(doc, phase, card, seat as u32 + 1, at);
                     keys.push((key, a, c * self.seats + seat));
                 }
             }
