@@ -546,7 +546,7 @@ phase play "Play" {{
 phase duel "Duel" {{
   initiative
 }}
-initiative from 1 to 9 by 1 whole-steps
+initiative from 1 to 9 by 1
 kind spell "Spell" {{
   field priority int
   field power int

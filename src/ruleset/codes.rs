@@ -28,7 +28,11 @@ counts down from `X` through `5.9`, `5.8` ... to `0.0`, one decimal place
 always written: the rulebook's \"initiative 5\" is `5.0`.
 
     at 5 { impact damage 3 }      # wrong
-    at 5.0 { impact damage 3 }    # right";
+    at 5.0 { impact damage 3 }    # right
+
+A scale of whole numbers (`initiative from 1 to 6 by 1`) takes whole
+values: `3.4` is no initiative of the game, unless the scale says
+`priority-digit` (a tenth that orders values within a step).";
 
 BAD_TIMING "E0120" "bad-timing" "\
 A timing declaration of the ruleset (`initiative`, `side`, `phase`,
@@ -62,7 +66,20 @@ An outcome decides every tie left, so nothing may follow it:
       higher power
       side north south
       simultaneous
-    }";
+    }
+
+`player-chooses` is an outcome too: the plays still tied are one player's,
+who orders them.  A rule before it must tell the players apart
+(`has-initiative`, `side A B`, `choose`), else plays of two players could
+be left tied with no one to order them.";
+
+IDLE_SCALE_WORD "W0123" "idle-scale-word" "\
+A word of the `initiative` line changes nothing where it stands:
+`whole-steps` lets a scale of tenths accept `3` for `3.0`, and a scale of
+whole numbers takes `3` already.
+
+    initiative from 1 to 6 by 1 whole-steps    # warning: nothing to change
+    initiative from 1 to 6 by 1                # right";
 
 BAD_SPECIAL "E0131" "bad-special" "\
 A special value is a token a card writes in place of a value, such as `-`

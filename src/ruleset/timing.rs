@@ -92,6 +92,17 @@ pub(super) fn scale(node: &Node, diagnostics: &mut Vec<Diagnostic>) -> Option<Sc
     match numbers {
         [Some(from_tenths), Some(to_tenths), Some(step_tenths)] if step_tenths > 0 && from_tenths != to_tenths => {
             let scale = Scale { has_x, whole_steps, priority_digit, from_tenths, to_tenths, step_tenths, printed };
+            let whole_steps_at = node.values.iter().find(|v| v.kind == ValueKind::Ident("whole-steps".into()));
+            if let (Some(word), true) = (whole_steps_at, scale.whole()) {
+                diagnostics.push(
+                    Diagnostic::warning(
+                        &codes::IDLE_SCALE_WORD,
+                        "`whole-steps` changes nothing on a scale of whole numbers",
+                    )
+                    .primary(word.span, "this scale takes `3` already")
+                    .help("leave `whole-steps` out; write `priority-digit` if a tenth orders values within a step"),
+                );
+            }
             if priority_digit && !scale.whole() {
                 bad(
                     diagnostics,
