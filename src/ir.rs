@@ -340,6 +340,10 @@ pub struct DeckEntry {
     /// copies with other tags are an entry of their own.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,
+    /// Where the deck places copies of the card on the game's table
+    /// (`card "Asteroid" at 12,20`), one position a copy.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub positions: Vec<[i64; 2]>,
 }
 
 /// The engine data writes a decimal as its exact text (`"1.5"`), as it was

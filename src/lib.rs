@@ -20,6 +20,7 @@ pub mod config;
 pub mod diagnostics;
 pub mod engine;
 pub mod fmt;
+pub mod geometry;
 pub mod ide;
 pub mod ir;
 pub mod lint;

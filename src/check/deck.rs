@@ -25,6 +25,8 @@ pub(super) struct EntryLine {
     /// The tags the line gives the card in this deck, by index among the
     /// ruleset's tags, with where each is written.
     pub tags: Vec<(usize, Span)>,
+    /// Where the line places its copies on the table (`at 12,20`).
+    pub positions: Vec<[i64; 2]>,
 }
 
 /// A deck as written, before its cards are counted.
@@ -255,9 +257,21 @@ impl GameChecker<'_> {
             self.missing_name(line);
             return None;
         };
-        let mut entry = EntryLine { name: target.to_string(), count: 1, span: line.values[0].span, tags: Vec::new() };
-        for value in &line.values[1..] {
+        let mut entry = EntryLine {
+            name: target.to_string(),
+            count: 1,
+            span: line.values[0].span,
+            tags: Vec::new(),
+            positions: Vec::new(),
+        };
+        let mut values = line.values[1..].iter();
+        while let Some(value) = values.next() {
             match &value.kind {
+                ValueKind::Ident(word) if word == "at" => {
+                    if let Some(at) = self.position(value, values.next()) {
+                        entry.positions.push(at);
+                    }
+                }
                 ValueKind::Copies(n) if *n >= 1 => entry.count = *n,
                 // Already reported by the parser.
                 ValueKind::Invalid => return None,
@@ -281,7 +295,59 @@ impl GameChecker<'_> {
                 _ => self.unexpected_entry_value(line, value.span, deck_type),
             }
         }
+        if entry.positions.len() as i64 > entry.count {
+            self.report(
+                Diagnostic::error(
+                    &codes::WRONG_VALUE_COUNT,
+                    format!(
+                        "{} positions for {} cop{}",
+                        entry.positions.len(),
+                        entry.count,
+                        if entry.count == 1 { "y" } else { "ies" }
+                    ),
+                )
+                .primary(line.head_span(), "one position a copy")
+                .help(format!("write `x{}` to place that many copies, or give fewer positions", entry.positions.len())),
+            );
+        }
         Some(entry)
+    }
+
+    /// `at 12,20` on a deck's line: a position on the game's table.
+    fn position(
+        &mut self,
+        at: &crate::syntax::ast::Value,
+        value: Option<&crate::syntax::ast::Value>,
+    ) -> Option<[i64; 2]> {
+        let Some(table) = &self.ruleset.table else {
+            self.report(
+                Diagnostic::error(&codes::WRONG_VALUE_COUNT, "a position on a table this game does not declare")
+                    .primary(at.span, "this game has no `table`")
+                    .help("declare the table in the ruleset (`table \"Table\" { size 48 x 48 }`), or leave `at` out"),
+            );
+            return None;
+        };
+        let Some((x, y, span)) = value.and_then(|v| match v.kind {
+            ValueKind::Coord(x, y) => Some((x, y, v.span)),
+            _ => None,
+        }) else {
+            self.report(
+                Diagnostic::error(&codes::WRONG_VALUE_COUNT, "`at` is followed by a position")
+                    .primary(at.span, "no position after it")
+                    .help("write `at 12,20`: across, then deep, from the table's corner 0,0"),
+            );
+            return None;
+        };
+        if !(0..=table.width).contains(&x) || !(0..=table.depth).contains(&y) {
+            self.report(
+                Diagnostic::error(&codes::WRONG_VALUE_COUNT, format!("{x},{y} is off the table"))
+                    .primary(span, "not on the table")
+                    .note(format!("the table runs from 0,0 to {},{}", table.width, table.depth))
+                    .help("give a position within the table's size"),
+            );
+            return None;
+        }
+        Some([x, y])
     }
 
     /// A value after a card's name that is neither a copy count nor a tag
@@ -416,7 +482,10 @@ impl GameChecker<'_> {
                 tagged.iter().find(|(card, tags, _)| *card == entry.card && **tags == *entry.tags).map(|(.., at)| *at)
             };
             match found {
-                Some(at) => entries[at].count = entries[at].count.saturating_add(entry.count),
+                Some(at) => {
+                    entries[at].count = entries[at].count.saturating_add(entry.count);
+                    entries[at].positions.extend(entry.positions.iter().copied());
+                }
                 None => {
                     if entry.tags.is_empty() {
                         untagged.insert(entry.card, entries.len());
@@ -424,7 +493,12 @@ impl GameChecker<'_> {
                         tagged.push((entry.card, &entry.tags, entries.len()));
                     }
                     let tags = entry.tags.iter().map(|t| self.ruleset.tags[*t].id.clone()).collect();
-                    entries.push(DeckEntry { card: cards[entry.card].name.clone(), count: entry.count, tags });
+                    entries.push(DeckEntry {
+                        card: cards[entry.card].name.clone(),
+                        count: entry.count,
+                        tags,
+                        positions: entry.positions.to_vec(),
+                    });
                 }
             }
         }
@@ -660,7 +734,7 @@ impl GameChecker<'_> {
                 .help(format!("add `{field} NAME` as the deck's first line")),
             );
         }
-        for EntryLine { name, count, span, tags } in &deck.cards {
+        for EntryLine { name, count, span, tags, positions } in &deck.cards {
             let Some(&i) = index.cards.get(name.as_str()) else {
                 // The syntax error that lost the card is its one report.
                 if self.lost_names.contains(name) {
@@ -695,7 +769,8 @@ impl GameChecker<'_> {
             // In one order, so that lines giving the same tags merge.
             let mut tags: Box<[usize]> = tags.iter().map(|(tag, _)| *tag).collect();
             tags.sort_unstable();
-            pool.entries.push(rules::PoolEntry { card: i, count: *count, span: *span, tags });
+            let positions = positions.clone().into_boxed_slice();
+            pool.entries.push(rules::PoolEntry { card: i, count: *count, span: *span, tags, positions });
         }
         lost
     }

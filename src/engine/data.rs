@@ -102,6 +102,9 @@ pub struct Ruleset {
     /// Strategies for the greedy bot.
     #[serde(default)]
     pub bots: Vec<semantics::Bot>,
+    /// The table the game is played on, when the ruleset declares one.
+    #[serde(default)]
+    pub table: Option<Table>,
     /// Bounds on the cards one player plays in a turn.
     #[serde(default)]
     pub play_limits: Vec<PlayLimit>,
@@ -510,6 +513,78 @@ pub struct Deck {
 pub struct DeckCard {
     pub card: String,
     pub count: u32,
+    /// Where the deck places copies of the card on the table.
+    #[serde(default)]
+    pub positions: Vec<[i64; 2]>,
+}
+
+/// The table a game is played on, in the game's unit of distance.
+#[derive(Debug, Deserialize)]
+pub struct Table {
+    #[serde(default)]
+    pub display: String,
+    pub width: i64,
+    pub depth: i64,
+    /// Fields whose value is a piece's radius, the first a card has.
+    #[serde(default)]
+    pub radius: Vec<String>,
+    /// Fields whose value is a piece's diameter, for a card without radius.
+    #[serde(default)]
+    pub diameter: Vec<String>,
+    #[serde(default)]
+    pub deployments: Vec<Deployment>,
+}
+
+/// A deployment zone: the rectangle between two corners, for one side or
+/// every side.
+#[derive(Debug, Deserialize)]
+pub struct Deployment {
+    pub id: String,
+    #[serde(default)]
+    pub display: String,
+    #[serde(default)]
+    pub side: Option<String>,
+    pub from: [i64; 2],
+    pub to: [i64; 2],
+}
+
+impl Document {
+    /// The pieces a deck places on the table, with their cards: each
+    /// position a copy, measured with the game's size fields.
+    pub fn placed(&self, deck: &Deck) -> Vec<(&Card, crate::geometry::Piece)> {
+        let Some(table) = &self.ruleset.table else { return Vec::new() };
+        let mut pieces = Vec::new();
+        for line in &deck.cards {
+            let Some(card) = self.card(&line.card) else { continue };
+            let radius = table.radius_of(card);
+            for [x, y] in &line.positions {
+                pieces.push((card, crate::geometry::Piece { x: *x as f64, y: *y as f64, radius }));
+            }
+        }
+        pieces
+    }
+}
+
+impl Table {
+    /// The table's geometry, to measure on.
+    pub fn geometry(&self) -> crate::geometry::Table {
+        crate::geometry::Table { width: self.width as f64, depth: self.depth as f64 }
+    }
+
+    /// A deployment zone's area.
+    pub fn area(zone: &Deployment) -> crate::geometry::Area {
+        let point = |[x, y]: [i64; 2]| (x as f64, y as f64);
+        crate::geometry::Area { from: point(zone.from), to: point(zone.to) }
+    }
+
+    /// A card's radius: its first `radius` field, else half its first
+    /// `diameter` field; 0 without either.
+    pub fn radius_of(&self, card: &Card) -> f64 {
+        let first = |fields: &[String]| {
+            fields.iter().find_map(|f| card.field(f).and_then(|f| f.values.first()).and_then(Value::length))
+        };
+        first(&self.radius).or_else(|| first(&self.diameter).map(|d| d / 2.0)).unwrap_or(0.0)
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -694,6 +769,16 @@ impl<'de> Deserialize<'de> for Value {
 }
 
 impl Value {
+    /// A length the value gives: a distance (`6"`), a decimal or a whole
+    /// number.
+    pub fn length(&self) -> Option<f64> {
+        match self {
+            Value::Int(n) => Some(*n as f64),
+            Value::Distance(text) | Value::Decimal(text) => text.trim_end_matches('"').parse().ok(),
+            _ => None,
+        }
+    }
+
     /// The value as it is written on the card.
     pub fn written(&self) -> String {
         match self {
@@ -768,6 +853,28 @@ mod tests {
             serde_json::from_str(r#"{"type":"special","value":{"token":"*","meaning":"see-text"}}"#).expect("value");
         assert_eq!(value, Value::Special { token: "*".into(), meaning: "see-text".into() });
         assert_eq!(value.written(), "*");
+    }
+
+    #[test]
+    fn a_deck_places_its_pieces_on_the_table_with_their_size() {
+        let document = Document::from_json(
+            r#"{"format": 6, "ruleset": {"id": "g", "title": "G", "table": {"width": 36, "depth": 36,
+                "radius": ["radius"], "deployments": [{"id": "near", "from": [0, 0], "to": [36, 4]}]}},
+              "cards": [{"name": "Rock", "kind": "obstacle",
+                "body": {"fields": [{"name": "radius", "values": [{"type": "distance", "value": "2\""}]}]}}],
+              "decks": [{"name": "Belt", "deck_type": "scenario",
+                "cards": [{"card": "Rock", "count": 2, "positions": [[10, 12], [16, 20]]}]}]}"#,
+        )
+        .expect("engine data");
+        let pieces = document.placed(&document.decks[0]);
+        assert_eq!(pieces.len(), 2);
+        let (first, second) = (pieces[0].1, pieces[1].1);
+        assert_eq!(first.radius, 2.0);
+        assert_eq!(first.distance(&second), 10.0);
+        assert_eq!(first.gap(&second), 6.0);
+        let table = document.ruleset.table.as_ref().expect("table");
+        assert_eq!(table.geometry().edge_gap(&first), 8.0);
+        assert!(Table::area(&table.deployments[0]).contains(20.0, 3.0));
     }
 
     #[test]

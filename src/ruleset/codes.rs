@@ -115,12 +115,26 @@ than a zone holds:
     }
 
 See docs/rulesets.md, section \"Set-up\".";
+BAD_TABLE "E0133" "bad-table" "\
+A ruleset's `table` block says what the game is played on: its size, its
+deployment zones and the fields that give a piece its size, in the game's
+unit of distance.  A line of it is malformed, a zone lies off the table,
+or it names a side or field the ruleset does not declare:
+
+    table \"Table\" {
+      size 36 x 36
+      deployment red-edge \"Red deployment\" side red 0,0 36,6
+      radius radius
+    }
+
+See docs/rulesets.md, section \"The table\".";
 UNKNOWN_RULE_FUNCTION "E0420" "unknown-rule-function" "\
 A rule calls a function the rule language does not have.  The functions
 are `count`, `distinct`, `groups`, `max-copies`, `max-groups`, `all`, `any`,
 `sum`, `sum-rows`, `subset`, `values`, `out-of-range`, `decks`, `every`,
 `value`, `numbers`, `effects`, `rows`, `each-row`, `args`, `each-arg`,
-`some`, `choices`, `min`, `max`, `shared`, `removed` and `added`
+`some`, `choices`, `min`, `max`, `shared`, `removed`, `added`,
+`beyond-source`, `gap`, `edge-gap` and `quarter-spread`
 (docs/rulesets.md, \"Rule expressions\"):
 
     require \"20 Offense Cards\" cuont(offense) == 20   # wrong

@@ -19,6 +19,7 @@ use super::model::*;
 use super::play;
 use super::read;
 use super::setup::{self, ZoneLines};
+use super::table;
 use super::timing::{self, TieBreaks};
 pub use super::vocabulary::{About, Block, Body, Line, Occurs, Vocabulary};
 
@@ -381,6 +382,19 @@ pub static FILE: Block<Ruleset> = Block {
                 occurs: Occurs::Many,
             },
             read: |l, n, r| l.setup(n, r),
+        },
+        Line {
+            about: About {
+                name: "table",
+                values: "\"NAME\"",
+                doc: "The table the game is played on, in the game's unit of distance: its size, its deployment \
+                      zones and the fields that give a piece its size. Decks place pieces on it by coordinates \
+                      (`card \"Asteroid\" at 12,20`), and rules measure between them (`gap`).",
+                example: "table \"Table\" { size 36 x 36; radius radius }",
+                body: Body::Lines(&TABLE),
+                occurs: Occurs::Once,
+            },
+            read: |l, n, r| r.table = l.table(n),
         },
         Line {
             about: About {
@@ -977,6 +991,71 @@ pub static DECK_TYPE: Block<DeckType> = Block {
             },
             read: |l, n, d| l.deck_param(n, d),
         },
+    ],
+    schema: None,
+};
+
+/// The block of `table`.
+pub static TABLE: Block<Table> = Block {
+    place: "`table`",
+    language: "the ruleset language",
+    code: &codes::BAD_TABLE,
+    lines: &[
+        Line {
+            about: About {
+                name: "size",
+                values: "WIDTH x DEPTH",
+                doc: "The table's width and depth; its corners are `0,0` and `WIDTH,DEPTH`.",
+                example: "size 48 x 48",
+                body: Body::None,
+                occurs: Occurs::Once,
+            },
+            read: |l, n, t| table::size(n, t, l.diagnostics),
+        },
+        Line {
+            about: About {
+                name: "deployment",
+                values: "ID \"NAME\" [side SIDE] X,Y X,Y",
+                doc: "A deployment zone: the rectangle between two opposite corners, for one side or every side.",
+                example: "deployment red-edge \"Red deployment\" side red 0,0 36,6",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, t| table::deployment(n, t, l.diagnostics),
+        },
+        Line {
+            about: About {
+                name: "radius",
+                values: "FIELD…",
+                doc: "Fields whose value is a piece's radius, the first a card has: distances are measured from \
+                      its edge.",
+                example: "radius radius",
+                body: Body::None,
+                occurs: Occurs::Once,
+            },
+            read: |l, n, t| {
+                let fields = table::size_fields(n, l.diagnostics);
+                t.radius = fields.iter().map(|(f, _)| f.clone()).collect();
+                t.field_spans.extend(fields);
+            },
+        },
+        Line {
+            about: About {
+                name: "diameter",
+                values: "FIELD…",
+                doc: "Fields whose value is a piece's diameter or longest dimension, read for a card without a \
+                      `radius` field: half of it is its radius.",
+                example: "diameter length",
+                body: Body::None,
+                occurs: Occurs::Once,
+            },
+            read: |l, n, t| {
+                let fields = table::size_fields(n, l.diagnostics);
+                t.diameter = fields.iter().map(|(f, _)| f.clone()).collect();
+                t.field_spans.extend(fields);
+            },
+        },
+        Line { about: DOC, read: |l, n, t| t.doc = l.string(n) },
     ],
     schema: None,
 };

@@ -17,6 +17,7 @@ mod read;
 pub(crate) mod rules;
 pub mod setup;
 pub mod special;
+mod table;
 mod timing;
 pub mod vocabulary;
 

@@ -99,6 +99,7 @@ pub(super) fn load(
         tested_names: Vec::new(),
         play: None,
         bots: Vec::new(),
+        table: None,
     };
     loader.read_block(header, language.header, &mut ruleset);
     for tree in bases.iter().chain([&tree]) {
@@ -575,6 +576,24 @@ impl Loader<'_> {
         let Some(mut setup) = super::setup::open(node, ruleset, self.diagnostics) else { return };
         self.read_body(node, &mut setup);
         ruleset.setup = Some(setup);
+    }
+
+    /// `table "Table" { size 48 x 48 … }`.
+    pub(super) fn table(&mut self, node: &Node) -> Option<Table> {
+        let mut table = Table {
+            display: string_at(node, 0).unwrap_or("Table").to_string(),
+            width: 0,
+            depth: 0,
+            radius: Vec::new(),
+            diameter: Vec::new(),
+            deployments: Vec::new(),
+            doc: None,
+            field_spans: Vec::new(),
+            span: node.head_span(),
+        };
+        self.read_body(node, &mut table);
+        super::table::close(node, &table, self.diagnostics);
+        Some(table)
     }
 
     /// `when players 3..4 { … }`: set-up steps done only for those numbers
@@ -1069,6 +1088,7 @@ impl Loader<'_> {
             super::special::check_accepted(&token, &ty, span, ruleset, self.diagnostics);
         }
         super::setup::check(ruleset, self.diagnostics);
+        super::table::check(ruleset, self.diagnostics);
         self.keyword_effects_resolve(ruleset);
         let deck_words: Vec<&str> = ruleset.deck_types.iter().map(|d| d.word.as_str()).collect();
         for deck in &ruleset.deck_types {

@@ -389,8 +389,10 @@ impl<'a> GameChecker<'a> {
             extent: at,
             lint_levels: Vec::new(),
         }];
-        let pool =
-            Pool { entries: vec![PoolEntry { card: 0, count: 1, span: at, tags: Box::default() }], ..Pool::default() };
+        let pool = Pool {
+            entries: vec![PoolEntry { card: 0, count: 1, span: at, tags: Box::default(), positions: Box::default() }],
+            ..Pool::default()
+        };
         let subjects = [&subject[0]];
         for rule in &schema.rules {
             let Some(compiled) = &rule.compiled else { continue };

@@ -13,6 +13,8 @@ use crate::ruleset::model::{EnumDef, Ruleset, Type};
 use crate::source::Span;
 use std::collections::BTreeMap;
 
+mod placed;
+
 #[derive(Clone, Debug)]
 pub(in crate::check) struct PoolEntry {
     pub card: usize,
@@ -21,6 +23,8 @@ pub(in crate::check) struct PoolEntry {
     /// Tags the deck's line gives the card, by index among the ruleset's
     /// tags (`flagship`).
     pub tags: Box<[usize]>,
+    /// Where the line places its copies on the table (`at 12,20`).
+    pub positions: Box<[[i64; 2]]>,
 }
 
 /// The cards a rule counts: the deck's entries with copy counts (those of
@@ -346,6 +350,9 @@ impl<'a> Evaluation<'a> {
             Call::EachRow(field, filters) => self.each_row(field, filters, pool),
             Call::Args(keyword) => self.args(*keyword, pool),
             Call::EachArg(keyword, inner) => self.each_arg(*keyword, inner, pool),
+            Call::Gap(first, second) => self.gap(first, second, pool),
+            Call::EdgeGap(filters) => self.edge_gap(filters, pool),
+            Call::QuarterSpread(filters) => self.quarter_spread(filters, pool),
         }
     }
 
@@ -888,6 +895,9 @@ fn in_words(counted: Counted<'_>, n: i64) -> Option<String> {
         Call::Choices => format!("{n} `choose` {}", many("block")),
         Call::Rows(field, _) => format!("{n} `{field}` {}{}", many("row"), matching(after_field)),
         Call::Args(_) => format!("{n} {} of `{args}`", many("argument")),
+        Call::Gap(..) => format!("the nearest two pieces are {n} apart, edge to edge"),
+        Call::EdgeGap(_) => format!("the nearest piece is {n} from a table edge"),
+        Call::QuarterSpread(_) => format!("one table quarter holds {n} more than another"),
         Call::All(_) | Call::Any(_) | Call::Subset { .. } | Call::Every(..) | Call::Some(..) => return None,
         Call::EachRow(..) | Call::EachArg(..) => return None,
     })

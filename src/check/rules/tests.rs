@@ -39,7 +39,13 @@ fn token() -> Card {
 
 fn one_card() -> Pool {
     Pool {
-        entries: vec![PoolEntry { card: 0, count: 1, span: Span::new(FileId(0), 0, 0), tags: Box::default() }],
+        entries: vec![PoolEntry {
+            card: 0,
+            count: 1,
+            span: Span::new(FileId(0), 0, 0),
+            tags: Box::default(),
+            positions: Box::default(),
+        }],
         ..Pool::default()
     }
 }

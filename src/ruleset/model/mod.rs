@@ -91,6 +91,52 @@ pub struct Ruleset {
     /// Priorities for the greedy bot (`bot ID "NAME" { prefer … }`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub bots: Vec<play::Bot>,
+    /// The table the game is played on (`table "Table" { size 48 x 48 }`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table: Option<Table>,
+}
+
+/// The table a game is played on, in the game's unit of distance: its size,
+/// its deployment zones and the fields that give a piece its size.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Table {
+    pub display: String,
+    pub width: i64,
+    pub depth: i64,
+    /// Fields whose value is a piece's radius: the first a card has.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub radius: Vec<String>,
+    /// Fields whose value is a piece's diameter (or longest dimension),
+    /// read when it has none of the `radius` fields.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub diameter: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub deployments: Vec<Deployment>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+    /// Where the fields are named, for a name that is no field.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub field_spans: Vec<(String, Span)>,
+    #[serde(skip)]
+    pub span: Span,
+}
+
+/// A deployment zone: a rectangle of the table between two corners, for
+/// one side (or every side).
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Deployment {
+    pub id: String,
+    pub display: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
+    pub from: [i64; 2],
+    pub to: [i64; 2],
+    #[serde(skip)]
+    pub span: Span,
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub side_span: Option<Span>,
 }
 
 /// A form of effect amount a ruleset allows: a plain number, a number with

@@ -229,6 +229,14 @@ pub enum Call {
     Args(usize),
     /// Whether the rule holds for each argument of the keyword (`arg`).
     EachArg(usize, Node),
+    /// The least distance, edge to edge, between a piece the deck places
+    /// that matches the first filter and another that matches the second.
+    Gap(Filters, Filters),
+    /// The least distance from a placed matching piece's edge to the table's.
+    EdgeGap(Filters),
+    /// How many more placed matching pieces the fullest table quarter holds
+    /// than the emptiest.
+    QuarterSpread(Filters),
 }
 
 /// The names of the functions, for compiling and for suggestions.
@@ -262,6 +270,9 @@ pub const FUNCTIONS: &[&str] = &[
     "removed",
     "added",
     "beyond-source",
+    "gap",
+    "edge-gap",
+    "quarter-spread",
 ];
 
 /// The filter arguments of a call: a card matches when any matches; no
@@ -405,7 +416,13 @@ fn call_fields<'c>(call: &'c Call, fields: &mut Vec<&'c str>) -> Option<()> {
         | Call::MaxCopies(filters)
         | Call::MaxGroups(filters)
         | Call::All(filters)
-        | Call::Any(filters) => filter_fields(filters, fields),
+        | Call::Any(filters)
+        | Call::EdgeGap(filters)
+        | Call::QuarterSpread(filters) => filter_fields(filters, fields),
+        Call::Gap(first, second) => {
+            filter_fields(first, fields)?;
+            filter_fields(second, fields)
+        }
         Call::Sum(field, filters)
         | Call::Min(field, filters)
         | Call::Max(field, filters)

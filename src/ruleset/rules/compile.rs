@@ -63,10 +63,13 @@ enum Function {
     Removed,
     Added,
     BeyondSource,
+    Gap,
+    EdgeGap,
+    QuarterSpread,
 }
 
 impl Function {
-    const ALL: [Function; 29] = [
+    const ALL: [Function; 32] = [
         Function::Count,
         Function::Distinct,
         Function::Groups,
@@ -96,6 +99,9 @@ impl Function {
         Function::Removed,
         Function::Added,
         Function::BeyondSource,
+        Function::Gap,
+        Function::EdgeGap,
+        Function::QuarterSpread,
     ];
 
     fn named(name: &str) -> Option<Function> {
@@ -116,6 +122,14 @@ impl Function {
             Function::Removed => filters(Ty::Number, "removed(offense and not secondary-weapon)"),
             Function::BeyondSource => filters(Ty::Number, "beyond-source(offense and symbol != deck)"),
             Function::Added => filters(Ty::Number, "added(command)"),
+            Function::Gap => Signature {
+                fixed: &[Ty::Filter, Ty::Filter],
+                rest: None,
+                result: Ty::Number,
+                example: "gap(obstacle, obstacle or station)",
+            },
+            Function::EdgeGap => filters(Ty::Number, "edge-gap(obstacle)"),
+            Function::QuarterSpread => filters(Ty::Number, "quarter-spread(obstacle)"),
             Function::All => filters(Ty::Truth, "all(cost >= 1)"),
             Function::Any => filters(Ty::Truth, "any(extra)"),
             Function::Sum => field_then(Some(Ty::Filter), Ty::Number, "sum(points, ship)"),
@@ -548,6 +562,12 @@ impl<'n, 'r> Compiler<'n, 'r> {
             Function::Removed => Call::Removed(filters(0, diagnostics)?),
             Function::BeyondSource => Call::BeyondSource(filters(0, diagnostics)?),
             Function::Added => Call::Added(filters(0, diagnostics)?),
+            Function::Gap => {
+                let (first, second) = both(self.filters(&args[..1], diagnostics), filters(1, diagnostics))?;
+                Call::Gap(first, second)
+            }
+            Function::EdgeGap => Call::EdgeGap(filters(0, diagnostics)?),
+            Function::QuarterSpread => Call::QuarterSpread(filters(0, diagnostics)?),
             Function::All => Call::All(filters(0, diagnostics)?),
             Function::Any => Call::Any(filters(0, diagnostics)?),
             Function::Sum => both(field(0, diagnostics), filters(1, diagnostics)).map(|(f, s)| Call::Sum(f, s))?,

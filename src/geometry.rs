@@ -1,0 +1,101 @@
+//! The geometry of a game's table: where pieces stand and how far apart they
+//! are.  Shared by the checker (a deck's placement rules, `gap`) and the
+//! engine (positions and distance in play), so both measure alike.
+
+/// A piece on the table: its centre and radius, in the game's unit of
+/// distance (a piece without a size has radius 0).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Piece {
+    pub x: f64,
+    pub y: f64,
+    pub radius: f64,
+}
+
+/// A table `width` wide and `depth` deep, its corner at `0,0`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Table {
+    pub width: f64,
+    pub depth: f64,
+}
+
+/// A rectangle of the table between two corners (a deployment zone).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Area {
+    pub from: (f64, f64),
+    pub to: (f64, f64),
+}
+
+impl Piece {
+    /// The distance between the centres of two pieces.
+    pub fn distance(&self, other: &Piece) -> f64 {
+        (self.x - other.x).hypot(self.y - other.y)
+    }
+
+    /// The distance from this piece's edge to the other's, as a ruler
+    /// measures it: 0 when they touch or overlap.
+    pub fn gap(&self, other: &Piece) -> f64 {
+        (self.distance(other) - self.radius - other.radius).max(0.0)
+    }
+}
+
+impl Table {
+    /// Whether a point lies on the table, its edges included.
+    pub fn holds(&self, x: f64, y: f64) -> bool {
+        (0.0..=self.width).contains(&x) && (0.0..=self.depth).contains(&y)
+    }
+
+    /// The distance from a piece's edge to the nearest table edge: 0 when it
+    /// reaches over an edge.
+    pub fn edge_gap(&self, piece: &Piece) -> f64 {
+        let nearest = piece.x.min(self.width - piece.x).min(piece.y).min(self.depth - piece.y);
+        (nearest - piece.radius).max(0.0)
+    }
+
+    /// The quarter of the table a point lies in: 0 and 1 along the near
+    /// edge (left, right), 2 and 3 along the far one.
+    pub fn quarter(&self, x: f64, y: f64) -> usize {
+        usize::from(x >= self.width / 2.0) + 2 * usize::from(y >= self.depth / 2.0)
+    }
+
+    /// Whether an area lies wholly on the table.
+    pub fn holds_area(&self, area: &Area) -> bool {
+        self.holds(area.from.0, area.from.1) && self.holds(area.to.0, area.to.1)
+    }
+}
+
+impl Area {
+    /// Whether a point lies in the area, its edges included.
+    pub fn contains(&self, x: f64, y: f64) -> bool {
+        let (low_x, high_x) = (self.from.0.min(self.to.0), self.from.0.max(self.to.0));
+        let (low_y, high_y) = (self.from.1.min(self.to.1), self.from.1.max(self.to.1));
+        (low_x..=high_x).contains(&x) && (low_y..=high_y).contains(&y)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_are_measured_edge_to_edge() {
+        let a = Piece { x: 0.0, y: 0.0, radius: 1.0 };
+        let b = Piece { x: 6.0, y: 8.0, radius: 2.0 };
+        assert_eq!(a.distance(&b), 10.0);
+        assert_eq!(a.gap(&b), 7.0);
+        assert_eq!(a.gap(&Piece { x: 1.0, y: 0.0, radius: 1.0 }), 0.0);
+    }
+
+    #[test]
+    fn a_table_measures_edges_and_quarters() {
+        let table = Table { width: 48.0, depth: 48.0 };
+        assert_eq!(table.edge_gap(&Piece { x: 10.0, y: 30.0, radius: 2.0 }), 8.0);
+        assert_eq!(table.edge_gap(&Piece { x: 1.0, y: 30.0, radius: 2.0 }), 0.0);
+        assert_eq!(table.quarter(10.0, 10.0), 0);
+        assert_eq!(table.quarter(30.0, 10.0), 1);
+        assert_eq!(table.quarter(10.0, 30.0), 2);
+        assert!(!table.holds(49.0, 2.0));
+        let zone = Area { from: (0.0, 0.0), to: (48.0, 6.0) };
+        assert!(zone.contains(20.0, 6.0) && !zone.contains(20.0, 7.0));
+        assert!(table.holds_area(&zone));
+    }
+}
