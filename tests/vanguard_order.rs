@@ -202,8 +202,9 @@ fn a_deck_that_is_not_there_is_named_with_the_closest() {
 /// A rule reads an initiative as the card prints it: `6`, not 60 tenths.
 #[test]
 fn a_rule_reads_an_initiative_as_printed() {
-    let rule = "  field text text\n  require \"an initiative of at most 5\" value(initiative, 1) <= 5\n";
-    let dir = edited(RULES, "  field text text\n", rule);
+    let arcs = "  field arcs arc+ required { doc \"The arcs its primary weapon fires in.\" }\n";
+    let rule = format!("{arcs}  require \"an initiative of at most 5\" value(initiative, 1) <= 5\n");
+    let dir = edited(RULES, arcs, &rule);
     let found = diagnostics(dir.path());
     assert_eq!(found, ["error[E0314]: `Ace Tamsin` breaks a rule: an initiative of at most 5"], "{found:?}");
 }
