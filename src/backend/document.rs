@@ -14,7 +14,7 @@ use serde::Serialize;
 /// The version of the engine data format.  It changes whenever a document
 /// that an existing consumer reads would change meaning or stop validating;
 /// see the versioning policy in `docs/engine-data.md`.
-pub const FORMAT: u32 = 5;
+pub const FORMAT: u32 = 6;
 
 /// One ruleset's engine data.
 #[derive(Serialize, JsonSchema)]

@@ -7,7 +7,7 @@ use super::semantics;
 use serde::{Deserialize, Serialize};
 
 /// The format versions this engine reads.
-pub const FORMATS: &[u32] = &[1, 2, 3, 4, 5];
+pub const FORMATS: &[u32] = &[1, 2, 3, 4, 5, 6];
 
 #[derive(Debug, Deserialize)]
 pub struct Document {
