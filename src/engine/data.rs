@@ -724,7 +724,7 @@ mod tests {
 
     #[test]
     fn a_document_of_another_format_is_refused_for_its_version() {
-        let error = Document::from_json(r#"{"format": 6, "whatever": true}"#).expect_err("refused");
-        assert!(matches!(error, ReadError::Format(6)), "{error}");
+        let error = Document::from_json(r#"{"format": 7, "whatever": true}"#).expect_err("refused");
+        assert!(matches!(error, ReadError::Format(7)), "{error}");
     }
 }
