@@ -420,6 +420,20 @@ checked.
     deck \"Ten\" pile { deck \"Big\"; deck \"Big\"; deck \"Big\" }   # each `Big` counts
     card \"Token\" x5000000                                      # wrong: too many copies";
 
+WRONG_SIDE "E0410" "wrong-side" "\
+A deck holds a card of another side.  In a game of asymmetric sides, a kind
+or a deck type may belong to one side (`side runner` in its block); a deck
+of a side's deck type then holds only that side's cards and cards of kinds
+that belong to no side.
+
+    kind program { side runner }
+    deck-type corp-deck \"Corporation deck\" { side corp }
+
+    deck \"Vaults\" corp-deck {
+      card \"Icebreaker\"     # wrong: a `program`, a runner's card
+      card \"Firewall\"       # right: a card of a corporation's kind
+    }";
+
 TOO_FEW_OPTIONS "E0330" "too-few-options" "\
 A `choose` block offers the player a choice, so it holds at least two
 options: each effect line or `when` block inside it is one option, and an

@@ -765,6 +765,7 @@ impl GameChecker<'_> {
                     );
                 }
             }
+            self.side_fits(deck, deck_type, *span, cards[i]);
             self.entry_tags_fit(tags, cards[i]);
             // In one order, so that lines giving the same tags merge.
             let mut tags: Box<[usize]> = tags.iter().map(|(tag, _)| *tag).collect();
@@ -808,6 +809,27 @@ impl GameChecker<'_> {
 impl GameChecker<'_> {
     /// A tag a line gives its card must be one the card's kind may carry
     /// (the tag's `only`).
+    /// A deck of a side's deck type holds no card of a kind of another side.
+    fn side_fits(&mut self, deck: &DeckSource<'_>, deck_type: &DeckType, span: Span, card: &Card) {
+        let Some(side) = &deck_type.side else { return };
+        let theirs = self.ruleset.kind(card.kind.id()).and_then(|k| k.side.as_ref());
+        let Some(theirs) = theirs.filter(|theirs| *theirs != side) else { return };
+        let kind = card.kind.id();
+        self.report(
+            Diagnostic::error(
+                &codes::WRONG_SIDE,
+                format!("deck `{}` of side `{side}` holds `{}`, a card of side `{theirs}`", deck.name, card.name),
+            )
+            .primary(span, format!("{} {kind} belongs to side `{theirs}`", article(kind)))
+            .secondary(
+                deck.node.head_span(),
+                format!("{} {} belongs to side `{side}`", article(&deck_type.display), deck_type.display),
+            )
+            .secondary(card.span, "the card is defined here")
+            .help(format!("list it in a deck of side `{theirs}`, or leave it out")),
+        );
+    }
+
     fn entry_tags_fit(&mut self, tags: &[(usize, Span)], card: &Card) {
         for (tag, at) in tags {
             let def = &self.ruleset.tags[*tag];

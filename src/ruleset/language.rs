@@ -810,6 +810,17 @@ pub static KIND: Block<Kind> = Block {
     lines: &[
         Line {
             about: About {
+                name: "side",
+                values: "SIDE",
+                doc: "The side whose cards these are: a deck of another side's deck type may not hold them.",
+                example: "side runner",
+                body: Body::None,
+                occurs: Occurs::Once,
+            },
+            read: |l, n, k| k.side = l.side_named(n, &format!("kind `{}`", k.id)),
+        },
+        Line {
+            about: About {
                 name: "border",
                 values: "COLOUR",
                 doc: "The colour of the kind's card border on faces, named as a role's `colour` is.",
@@ -890,6 +901,17 @@ pub static DECK_TYPE: Block<DeckType> = Block {
     language: "the ruleset language",
     code: &codes::BAD_RULESET,
     lines: &[
+        Line {
+            about: About {
+                name: "side",
+                values: "SIDE",
+                doc: "The side whose decks these are: they hold only its kinds' cards and those of kinds of no side.",
+                example: "side runner",
+                body: Body::None,
+                occurs: Occurs::Once,
+            },
+            read: |l, n, d| d.side = l.side_named(n, &format!("deck type `{}`", d.id)),
+        },
         Line {
             about: About {
                 name: "match",

@@ -56,4 +56,5 @@ pub(super) enum Wanted {
     Tag,
     DeckType,
     SetAside,
+    Side,
 }

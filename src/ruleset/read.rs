@@ -499,6 +499,7 @@ impl Loader<'_> {
             card_size: None,
             enters_at: None,
             enters_at_span: None,
+            side: None,
             schema: Schema::default(),
         };
         self.read_body(node, &mut kind);
@@ -530,6 +531,7 @@ impl Loader<'_> {
             entry: vec!["card".to_string()],
             entry_tags: Vec::new(),
             based_on: None,
+            side: None,
             params: Vec::new(),
         };
         self.read_body(node, &mut deck);
@@ -631,6 +633,15 @@ impl Loader<'_> {
 
     pub(super) fn set_aside_named(&mut self, node: &Node, owner: &str) -> Vec<String> {
         self.noted_names(node, Wanted::SetAside, owner)
+    }
+
+    /// `side runner`: the one side a kind or deck type belongs to, checked
+    /// against the declared sides once they are all known.
+    pub(super) fn side_named(&mut self, node: &Node, owner: &str) -> Option<String> {
+        if node.values.len() != 1 {
+            self.bad(node.head_span(), "`side` names one side of the table, such as `side runner`");
+        }
+        self.noted_names(node, Wanted::Side, owner).into_iter().next()
     }
 
     pub(super) fn tags_named(&mut self, node: &Node, owner: &str) -> Vec<String> {
@@ -1057,6 +1068,7 @@ impl Loader<'_> {
         let roles: Vec<&str> = ruleset.roles.iter().map(|r| r.id.as_str()).collect();
         let tags: Vec<&str> = ruleset.tags.iter().map(|t| t.id.as_str()).collect();
         let deck_types: Vec<&str> = ruleset.deck_types.iter().map(|d| d.id.as_str()).collect();
+        let sides: Vec<&str> = ruleset.sides.iter().map(|s| s.id.as_str()).collect();
         let mut undeclared: Vec<Undeclared> = Vec::new();
         for NameRef { wanted, owner, name, span } in std::mem::take(&mut self.name_refs) {
             let (declared, message) = match wanted {
@@ -1071,6 +1083,7 @@ impl Loader<'_> {
                 Wanted::SetAside => {
                     (&kinds, format!("deck type `{owner}` sets aside kind `{name}`, which is not declared"))
                 }
+                Wanted::Side => (&sides, format!("{owner} belongs to side `{name}`, which is not declared")),
             };
             if !declared.contains(&name.as_str()) {
                 let meant = suggest(&name, declared.iter().copied()).map(str::to_string);
@@ -1268,6 +1281,12 @@ fn forget_undeclared(ruleset: &mut Ruleset, undeclared: &[Undeclared]) {
             Wanted::DeckType => {
                 let decks = ruleset.deck_types.iter_mut().filter(|d| d.id == *owner);
                 decks.for_each(|d| mend(&mut d.includes, name, meant));
+            }
+            Wanted::Side => {
+                // A misspelt side is read as the one meant, or as no side.
+                let kinds = ruleset.kinds.iter_mut().filter(|k| format!("kind `{}`", k.id) == *owner);
+                let decks = ruleset.deck_types.iter_mut().filter(|d| format!("deck type `{}`", d.id) == *owner);
+                kinds.map(|k| &mut k.side).chain(decks.map(|d| &mut d.side)).for_each(|side| *side = meant.clone());
             }
             Wanted::Tag | Wanted::SetAside => {}
         }

@@ -577,6 +577,10 @@ pub struct Kind {
     pub enters_at: Option<i64>,
     #[serde(skip)]
     pub enters_at_span: Option<crate::source::Span>,
+    /// The side whose cards these are (`side runner`): only its decks
+    /// hold them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
     pub schema: Schema,
 }
 
@@ -791,6 +795,10 @@ pub struct DeckType {
     pub includes: Vec<String>,
     /// Kinds of card left out when an included deck is added.
     pub set_aside: Vec<String>,
+    /// The side whose decks these are (`side runner`): they hold only
+    /// cards of its kinds and of kinds of no side.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
     pub rules: Vec<Constraint>,
     /// Values derived from each deck of this type (`compute "name" expr`).
     pub computed: Vec<Constraint>,
