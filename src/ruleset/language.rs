@@ -252,9 +252,9 @@ pub static FILE: Block<Ruleset> = Block {
             about: About {
                 name: "arc",
                 values: ID_NAME,
-                doc: "A firing arc a weapon may name.",
-                example: "arc forward \"Forward\"",
-                body: Body::Lines(&NAMED),
+                doc: "A firing arc a weapon may name, with its angles where the rules state them.",
+                example: "arc forward \"Forward\" { angles -40 40 from centre }",
+                body: Body::Lines(&ARC),
                 occurs: Occurs::ById,
             },
             read: |l, n, r| r.arcs.extend(l.named(n)),
@@ -484,6 +484,29 @@ pub static NAMED: Block<Named> = Block {
     language: "the ruleset language",
     code: &codes::BAD_RULESET,
     lines: &[Line { about: DOC, read: |l, n, named| named.doc = l.string(n) }],
+    schema: None,
+};
+
+/// The block of an arc.
+pub static ARC: Block<Named> = Block {
+    place: "an arc",
+    language: "the ruleset language",
+    code: &codes::BAD_RULESET,
+    lines: &[
+        Line { about: DOC, read: |l, n, named| named.doc = l.string(n) },
+        Line {
+            about: About {
+                name: "angles",
+                values: "FROM TO from centre|edge",
+                doc: "The angles the arc covers, in degrees clockwise from straight ahead (-360 to 360, at most 360 \
+                      wide), measured from the base's centre or its edge; `-180 180` is all round.",
+                example: "angles -40 40 from centre",
+                body: Body::None,
+                occurs: Occurs::Once,
+            },
+            read: |l, n, named| named.angles = l.arc_angles(n),
+        },
+    ],
     schema: None,
 };
 

@@ -331,9 +331,48 @@ impl Loader<'_> {
     /// A symbol, icon or arc.
     pub(super) fn named(&mut self, node: &Node) -> Option<Named> {
         let (id, display) = self.id_and_display(node)?;
-        let mut named = Named { id, display, doc: None, does: Vec::new(), span: Some(node.head_span()) };
+        let mut named = Named { id, display, doc: None, does: Vec::new(), angles: None, span: Some(node.head_span()) };
         self.read_body(node, &mut named);
         Some(named)
+    }
+
+    /// `angles FROM TO from centre|edge`: the angles an arc covers.
+    pub(super) fn arc_angles(&mut self, node: &Node) -> Option<ArcAngles> {
+        const USAGE: &str = "write the angles in degrees and where they are measured from: `angles -40 40 from centre`";
+        let angle = |i: usize| match node.values.get(i).map(|v| &v.kind) {
+            Some(ValueKind::Int(n) | ValueKind::Signed(n)) => Some(*n),
+            _ => None,
+        };
+        let origin = match (node.values.get(2).map(|v| &v.kind), node.values.get(3).map(|v| &v.kind)) {
+            (Some(ValueKind::Ident(from)), Some(ValueKind::Ident(at))) if from == "from" && node.values.len() == 4 => {
+                match at.as_str() {
+                    "centre" => Some(ArcOrigin::Centre),
+                    "edge" => Some(ArcOrigin::Edge),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let (Some(from), Some(to), Some(origin)) = (angle(0), angle(1), origin) else {
+            self.bad(node.span, USAGE);
+            return None;
+        };
+        let span = node.values.first().map_or(node.span, |v| v.span);
+        if !(-360..=360).contains(&from) || !(-360..=360).contains(&to) {
+            self.bad(span, format!("an arc's angles are between -360 and 360 degrees, not `{from} {to}`"));
+            return None;
+        }
+        if to <= from || to - from > 360 {
+            self.bad(
+                span,
+                format!(
+                    "the arc `{from} {to}` covers no angle or more than all round: write the smaller angle first, \
+                     at most 360 apart (`-180 180` is all round)"
+                ),
+            );
+            return None;
+        }
+        Some(ArcAngles { from, to, origin })
     }
 
     pub(super) fn role(&mut self, node: &Node) -> Option<Role> {

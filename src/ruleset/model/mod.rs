@@ -200,6 +200,42 @@ pub struct CostLimit {
 }
 
 /// Something declared with an id, a printed name and optional documentation.
+/// The angles of an arc, in degrees clockwise from straight ahead: it
+/// covers `from` round to `to`, measured from the base's centre or edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArcAngles {
+    pub from: i64,
+    pub to: i64,
+    pub origin: ArcOrigin,
+}
+
+/// Where an arc's angles are measured from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArcOrigin {
+    Centre,
+    Edge,
+}
+
+impl ArcAngles {
+    /// How many degrees the arc covers, 1 to 360.
+    pub fn width(&self) -> i64 {
+        self.to - self.from
+    }
+
+    /// Whether `self` lies within `outer`: measured from the same place,
+    /// and every angle it covers is one `outer` covers.
+    pub fn within(&self, outer: &ArcAngles) -> bool {
+        if self.origin != outer.origin {
+            return false;
+        }
+        if outer.width() >= 360 {
+            return true;
+        }
+        let start = (self.from - outer.from).rem_euclid(360);
+        start + self.width() <= outer.width()
+    }
+}
+
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Named {
     pub id: String,
@@ -210,6 +246,11 @@ pub struct Named {
     /// add coin amount }`); symbols only.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub does: Vec<play::Meaning>,
+    /// The angles an arc covers (`angles -40 40 from centre`); arcs only,
+    /// and only where the rules state them.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub angles: Option<ArcAngles>,
     /// Where it is declared, for the warnings about how it prints.
     #[serde(skip)]
     #[schemars(skip)]
