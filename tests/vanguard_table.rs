@@ -114,3 +114,9 @@ fn the_engine_data_carries_the_table_and_the_positions() {
 }
 
 use cardsmith::engine::data::Table;
+
+#[test]
+fn an_arc_outside_the_arc_it_lies_within_is_refused() {
+    let found = diagnostics(edited(RULES, "angles -10 10 from edge", "angles 30 50 from edge").path());
+    assert_eq!(found, ["error[E0103]: arc `bullseye` does not lie within arc `front`"], "{found:?}");
+}

@@ -506,6 +506,21 @@ pub static ARC: Block<Named> = Block {
             },
             read: |l, n, named| named.angles = l.arc_angles(n),
         },
+        Line {
+            about: About {
+                name: "within",
+                values: "ARC",
+                doc: "The arc lies within another (a bullseye within the front arc): checked against both arcs' \
+                      angles, measured from the same place.",
+                example: "within front",
+                body: Body::None,
+                occurs: Occurs::Once,
+            },
+            read: |l, n, named| {
+                named.within = l.name_or(n, "write `within front`: the arc this one lies within");
+                named.within_span = n.values.first().map(|v| v.span);
+            },
+        },
     ],
     schema: None,
 };

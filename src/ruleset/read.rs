@@ -331,7 +331,16 @@ impl Loader<'_> {
     /// A symbol, icon or arc.
     pub(super) fn named(&mut self, node: &Node) -> Option<Named> {
         let (id, display) = self.id_and_display(node)?;
-        let mut named = Named { id, display, doc: None, does: Vec::new(), angles: None, span: Some(node.head_span()) };
+        let mut named = Named {
+            id,
+            display,
+            doc: None,
+            does: Vec::new(),
+            angles: None,
+            within: None,
+            within_span: None,
+            span: Some(node.head_span()),
+        };
         self.read_body(node, &mut named);
         Some(named)
     }
@@ -1141,6 +1150,7 @@ impl Loader<'_> {
         }
         super::setup::check(ruleset, self.diagnostics);
         super::table::check(ruleset, self.diagnostics);
+        arcs_within(ruleset, self.diagnostics);
         self.keyword_effects_resolve(ruleset);
         let deck_words: Vec<&str> = ruleset.deck_types.iter().map(|d| d.word.as_str()).collect();
         for deck in &ruleset.deck_types {
@@ -1328,6 +1338,43 @@ fn forget_undeclared(ruleset: &mut Ruleset, undeclared: &[Undeclared]) {
                 kinds.map(|k| &mut k.side).chain(decks.map(|d| &mut d.side)).for_each(|side| *side = meant.clone());
             }
             Wanted::Tag | Wanted::SetAside => {}
+        }
+    }
+}
+
+/// Each arc a ruleset says lies within another (`within front`) is an arc
+/// with angles, and lies within that arc's angles.
+fn arcs_within(ruleset: &Ruleset, diagnostics: &mut Vec<Diagnostic>) {
+    for arc in &ruleset.arcs {
+        let (Some(outer_id), Some(span)) = (&arc.within, arc.within_span) else { continue };
+        let Some(outer) = ruleset.arcs.iter().find(|a| &a.id == outer_id) else {
+            let arcs = ruleset.arcs.iter().map(|a| a.id.as_str());
+            diagnostics.push(
+                Diagnostic::error(&codes::BAD_RULESET, format!("no arc is named `{outer_id}`"))
+                    .primary(span, "not an arc of this ruleset")
+                    .suggest(suggest(outer_id, arcs)),
+            );
+            continue;
+        };
+        let (Some(inner), Some(outer_angles)) = (arc.angles, outer.angles) else {
+            diagnostics.push(
+                Diagnostic::error(&codes::BAD_RULESET, format!("arc `{}` or `{outer_id}` has no angles", arc.id))
+                    .primary(span, "whether one lies within the other needs both arcs' angles")
+                    .help("give both arcs `angles FROM TO from centre|edge`"),
+            );
+            continue;
+        };
+        if !inner.within(&outer_angles) {
+            let shown = |a: ArcAngles| format!("{} to {} from its {:?}", a.from, a.to, a.origin).to_lowercase();
+            diagnostics.push(
+                Diagnostic::error(
+                    &codes::BAD_RULESET,
+                    format!("arc `{}` does not lie within arc `{outer_id}`", arc.id),
+                )
+                .primary(span, format!("`{}` covers {}", arc.id, shown(inner)))
+                .note(format!("`{outer_id}` covers {}", shown(outer_angles)))
+                .help("change the angles, or leave `within` out"),
+            );
         }
     }
 }

@@ -202,7 +202,7 @@ pub struct CostLimit {
 /// Something declared with an id, a printed name and optional documentation.
 /// The angles of an arc, in degrees clockwise from straight ahead: it
 /// covers `from` round to `to`, measured from the base's centre or edge.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct ArcAngles {
     pub from: i64,
     pub to: i64,
@@ -210,7 +210,8 @@ pub struct ArcAngles {
 }
 
 /// Where an arc's angles are measured from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
 pub enum ArcOrigin {
     Centre,
     Edge,
@@ -248,9 +249,15 @@ pub struct Named {
     pub does: Vec<play::Meaning>,
     /// The angles an arc covers (`angles -40 40 from centre`); arcs only,
     /// and only where the rules state them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub angles: Option<ArcAngles>,
+    /// The arc this one lies within, as the ruleset says (`within front`):
+    /// checked against both arcs' angles.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub within: Option<String>,
     #[serde(skip)]
     #[schemars(skip)]
-    pub angles: Option<ArcAngles>,
+    pub within_span: Option<Span>,
     /// Where it is declared, for the warnings about how it prints.
     #[serde(skip)]
     #[schemars(skip)]
