@@ -15,22 +15,11 @@ const PILOTS: &str = "cards/pilots.cards";
 
 /// A copy of the example with `from` replaced by `to` once in `file`.
 fn edited(file: &str, from: &str, to: &str) -> tempfile::TempDir {
-    let dir = example_project("vanguard-aces");
-    let path = dir.path().join(file);
-    let text = std::fs::read_to_string(&path).expect("read the copy");
-    assert_eq!(text.matches(from).count(), 1, "`{from}` must occur once in {file}");
-    std::fs::write(&path, text.replacen(from, to, 1)).expect("edit the copy");
-    dir
+    common::edited_example("vanguard-aces", file, from, to)
 }
 
-/// `code: message` of every diagnostic `check` gives in `dir`.
 fn diagnostics(dir: &Path) -> Vec<String> {
-    let output = cardsmith(&["check", "--message-format", "short"], dir);
-    stderr(&output)
-        .lines()
-        .filter_map(|line| line.split_once(": ").map(|(_, rest)| rest.to_string()))
-        .filter(|rest| rest.starts_with("error[") || rest.starts_with("warning["))
-        .collect()
+    common::check_messages(dir)
 }
 
 #[test]

@@ -29,6 +29,27 @@ pub fn example_project(name: &str) -> tempfile::TempDir {
     dir
 }
 
+/// A copy of the example project `examples/NAME` with `from` replaced by
+/// `to` once in `file` (a path inside the project): one rule broken.
+pub fn edited_example(name: &str, file: &str, from: &str, to: &str) -> tempfile::TempDir {
+    let dir = example_project(name);
+    let path = dir.path().join(file);
+    let text = std::fs::read_to_string(&path).expect("read the copy");
+    assert_eq!(text.matches(from).count(), 1, "`{from}` must occur once in {file}");
+    std::fs::write(&path, text.replacen(from, to, 1)).expect("edit the copy");
+    dir
+}
+
+/// `severity[code]: message` of every diagnostic `check` gives in `dir`.
+pub fn check_messages(dir: &Path) -> Vec<String> {
+    let output = cardsmith(&["check", "--message-format", "short"], dir);
+    stderr(&output)
+        .lines()
+        .filter_map(|line| line.split_once(": ").map(|(_, rest)| rest.to_string()))
+        .filter(|rest| rest.starts_with("error[") || rest.starts_with("warning["))
+        .collect()
+}
+
 /// Runs the `cardsmith` binary in a folder.
 pub fn cardsmith(args: &[&str], dir: &Path) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_cardsmith"))
