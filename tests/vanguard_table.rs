@@ -39,9 +39,25 @@ fn obstacles_within_range_1_of_each_other_are_refused() {
 
 #[test]
 fn obstacles_crowded_in_one_quarter_are_warned() {
-    let found = diagnostics(edited(SCENARIO, PLACED, "at 7,7 at 14,14").path());
+    let found = diagnostics(edited(SCENARIO, PLACED, "at 7,10 at 15,15").path());
     let rule = "warning[W0402]: deck `Asteroid Belt` breaks a rule: each table quarter holds about as many obstacles";
     assert_eq!(found, [rule], "{found:?}");
+}
+
+#[test]
+fn an_obstacle_in_a_deployment_zone_is_refused() {
+    let found = diagnostics(edited(SCENARIO, PLACED, "at 10,7 at 26,24").path());
+    assert_eq!(
+        found,
+        ["error[E0401]: deck `Asteroid Belt` breaks a rule: no obstacle lies in a deployment zone"],
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_deployment_zone_that_is_not_declared_is_refused() {
+    let found = diagnostics(edited(RULES, "inside(blue-edge, obstacle)", "inside(blue-egde, obstacle)").path());
+    assert_eq!(found, ["error[E0423]: `blue-egde` is not a deployment zone of this ruleset"], "{found:?}");
 }
 
 #[test]
@@ -65,13 +81,13 @@ fn a_position_without_a_table_is_refused() {
 
 #[test]
 fn a_deployment_zone_off_the_table_is_refused() {
-    let found = diagnostics(edited(RULES, "side blue 0,32 36,36", "side blue 0,32 36,40").path());
+    let found = diagnostics(edited(RULES, "side blue 0,28 36,36", "side blue 0,28 36,40").path());
     assert_eq!(found, ["error[E0133]: deployment `blue-edge` reaches off the table"], "{found:?}");
 }
 
 #[test]
 fn a_deployment_zone_of_no_side_is_refused() {
-    let found = diagnostics(edited(RULES, "side blue 0,32", "side bleu 0,32").path());
+    let found = diagnostics(edited(RULES, "side blue 0,28", "side bleu 0,28").path());
     assert_eq!(found, ["error[E0133]: no side is named `bleu`"], "{found:?}");
 }
 

@@ -134,7 +134,7 @@ are `count`, `distinct`, `groups`, `max-copies`, `max-groups`, `all`, `any`,
 `sum`, `sum-rows`, `subset`, `values`, `out-of-range`, `decks`, `every`,
 `value`, `numbers`, `effects`, `rows`, `each-row`, `args`, `each-arg`,
 `some`, `choices`, `min`, `max`, `shared`, `removed`, `added`,
-`beyond-source`, `gap`, `edge-gap` and `quarter-spread`
+`beyond-source`, `gap`, `edge-gap`, `quarter-spread` and `inside`
 (docs/rulesets.md, \"Rule expressions\"):
 
     require \"20 Offense Cards\" cuont(offense) == 20   # wrong

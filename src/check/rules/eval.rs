@@ -353,6 +353,7 @@ impl<'a> Evaluation<'a> {
             Call::Gap(first, second) => self.gap(first, second, pool),
             Call::EdgeGap(filters) => self.edge_gap(filters, pool),
             Call::QuarterSpread(filters) => self.quarter_spread(filters, pool),
+            Call::Inside(zone, filters) => self.inside(*zone, filters, pool),
         }
     }
 
@@ -898,6 +899,7 @@ fn in_words(counted: Counted<'_>, n: i64) -> Option<String> {
         Call::Gap(..) => format!("the nearest two pieces are {n} apart, edge to edge"),
         Call::EdgeGap(_) => format!("the nearest piece is {n} from a table edge"),
         Call::QuarterSpread(_) => format!("one table quarter holds {n} more than another"),
+        Call::Inside(..) => format!("{n} placed {} in the zone", many("piece")),
         Call::All(_) | Call::Any(_) | Call::Subset { .. } | Call::Every(..) | Call::Some(..) => return None,
         Call::EachRow(..) | Call::EachArg(..) => return None,
     })

@@ -237,6 +237,9 @@ pub enum Call {
     /// How many more placed matching pieces the fullest table quarter holds
     /// than the emptiest.
     QuarterSpread(Filters),
+    /// Placed matching pieces whose centre lies in a deployment zone, by
+    /// the zone's index among the table's.
+    Inside(usize, Filters),
 }
 
 /// The names of the functions, for compiling and for suggestions.
@@ -273,6 +276,7 @@ pub const FUNCTIONS: &[&str] = &[
     "gap",
     "edge-gap",
     "quarter-spread",
+    "inside",
 ];
 
 /// The filter arguments of a call: a card matches when any matches; no
@@ -418,7 +422,8 @@ fn call_fields<'c>(call: &'c Call, fields: &mut Vec<&'c str>) -> Option<()> {
         | Call::All(filters)
         | Call::Any(filters)
         | Call::EdgeGap(filters)
-        | Call::QuarterSpread(filters) => filter_fields(filters, fields),
+        | Call::QuarterSpread(filters)
+        | Call::Inside(_, filters) => filter_fields(filters, fields),
         Call::Gap(first, second) => {
             filter_fields(first, fields)?;
             filter_fields(second, fields)

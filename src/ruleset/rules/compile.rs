@@ -66,10 +66,11 @@ enum Function {
     Gap,
     EdgeGap,
     QuarterSpread,
+    Inside,
 }
 
 impl Function {
-    const ALL: [Function; 32] = [
+    const ALL: [Function; 33] = [
         Function::Count,
         Function::Distinct,
         Function::Groups,
@@ -102,6 +103,7 @@ impl Function {
         Function::Gap,
         Function::EdgeGap,
         Function::QuarterSpread,
+        Function::Inside,
     ];
 
     fn named(name: &str) -> Option<Function> {
@@ -112,6 +114,7 @@ impl Function {
     fn signature(self) -> Signature {
         let filters = |result, example| Signature { fixed: &[], rest: Some(Ty::Filter), result, example };
         let field_then = |rest, result, example| Signature { fixed: &[Ty::Field], rest, result, example };
+        let placed = |fixed, example| Signature { fixed, rest: Some(Ty::Filter), result: Ty::Number, example };
         match self {
             Function::Count => filters(Ty::Number, "count(offense)"),
             Function::Distinct => filters(Ty::Number, "distinct(offense)"),
@@ -122,14 +125,10 @@ impl Function {
             Function::Removed => filters(Ty::Number, "removed(offense and not secondary-weapon)"),
             Function::BeyondSource => filters(Ty::Number, "beyond-source(offense and symbol != deck)"),
             Function::Added => filters(Ty::Number, "added(command)"),
-            Function::Gap => Signature {
-                fixed: &[Ty::Filter, Ty::Filter],
-                rest: None,
-                result: Ty::Number,
-                example: "gap(obstacle, obstacle or station)",
-            },
+            Function::Gap => placed(&[Ty::Filter], "gap(obstacle, obstacle or station)"),
             Function::EdgeGap => filters(Ty::Number, "edge-gap(obstacle)"),
             Function::QuarterSpread => filters(Ty::Number, "quarter-spread(obstacle)"),
+            Function::Inside => placed(&[Ty::Name], "inside(red-edge, obstacle)"),
             Function::All => filters(Ty::Truth, "all(cost >= 1)"),
             Function::Any => filters(Ty::Truth, "any(extra)"),
             Function::Sum => field_then(Some(Ty::Filter), Ty::Number, "sum(points, ship)"),
@@ -568,6 +567,10 @@ impl<'n, 'r> Compiler<'n, 'r> {
             }
             Function::EdgeGap => Call::EdgeGap(filters(0, diagnostics)?),
             Function::QuarterSpread => Call::QuarterSpread(filters(0, diagnostics)?),
+            Function::Inside => {
+                let (zone, filters) = both(self.deployment(&args[0], diagnostics), filters(1, diagnostics))?;
+                Call::Inside(zone, filters)
+            }
             Function::All => Call::All(filters(0, diagnostics)?),
             Function::Any => Call::Any(filters(0, diagnostics)?),
             Function::Sum => both(field(0, diagnostics), filters(1, diagnostics)).map(|(f, s)| Call::Sum(f, s))?,
@@ -908,6 +911,21 @@ impl<'n, 'r> Compiler<'n, 'r> {
     }
 
     /// Deck type names, by their index in the ruleset.
+    /// A deployment zone of the game's table, by its index.
+    fn deployment(&self, arg: &Expr, diagnostics: &mut Vec<Diagnostic>) -> Option<usize> {
+        let zones = self.ruleset.table.as_ref().map(|t| t.deployments.as_slice()).unwrap_or_default();
+        match arg.unparen() {
+            Expr::Name(name) => {
+                let found = zones.iter().position(|z| z.id == name.text);
+                if found.is_none() {
+                    diagnostics.push(unknown_name(name, "a deployment zone", zones.iter().map(|z| z.id.as_str())));
+                }
+                found
+            }
+            other => not_a(other, Ty::Name, diagnostics),
+        }
+    }
+
     fn deck_types(&self, args: &[Expr], diagnostics: &mut Vec<Diagnostic>) -> Option<Vec<usize>> {
         let types = &self.ruleset.deck_types;
         let mut found = Vec::new();

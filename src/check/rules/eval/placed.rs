@@ -3,7 +3,7 @@
 //! measured with [`crate::geometry`].
 
 use super::{Evaluation, Pool, PoolEntry};
-use crate::geometry::{Piece, Table};
+use crate::geometry::{Area, Piece, Table};
 use crate::ir::{Card, Value};
 use crate::ruleset::model::rule::Filter;
 use crate::source::Span;
@@ -89,6 +89,28 @@ impl Evaluation<'_> {
             quarters[table.quarter(piece.x, piece.y)] += 1;
         }
         quarters.iter().max().copied().unwrap_or(0) - quarters.iter().min().copied().unwrap_or(0)
+    }
+}
+
+impl Evaluation<'_> {
+    /// `inside(ZONE, A)`: placed matching pieces whose centre lies in the
+    /// deployment zone; their lines are the culprits.
+    pub(super) fn inside(&mut self, zone: usize, filters: &[Filter], pool: &Pool) -> i64 {
+        let Some(zone) = self.ruleset.table.as_ref().and_then(|t| t.deployments.get(zone)) else { return 0 };
+        let point = |[x, y]: [i64; 2]| (x as f64, y as f64);
+        let area = Area { from: point(zone.from), to: point(zone.to) };
+        let mut inside: Vec<Span> = self
+            .placed(filters, pool)
+            .into_iter()
+            .filter(|(p, ..)| area.contains(p.x, p.y))
+            .map(|(_, l, _)| l)
+            .collect();
+        let n = inside.len() as i64;
+        inside.dedup();
+        if n > 0 {
+            self.culprits = inside;
+        }
+        n
     }
 }
 
