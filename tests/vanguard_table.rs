@@ -125,3 +125,9 @@ fn an_arc_outside_the_arc_it_lies_within_is_refused() {
     let found = diagnostics(edited(RULES, "angles -10 10 from edge", "angles 30 50 from edge").path());
     assert_eq!(found, ["error[E0103]: arc `bullseye` does not lie within arc `front`"], "{found:?}");
 }
+
+#[test]
+fn an_at_without_a_position_is_refused() {
+    let found = diagnostics(edited(SCENARIO, PLACED, "at 10,12 at").path());
+    assert_eq!(found, ["error[E0303]: `at` is followed by a position"], "{found:?}");
+}
