@@ -26,6 +26,12 @@ pub struct Area {
 }
 
 impl Piece {
+    /// A piece's radius from its card: its radius, else half its diameter
+    /// (or longest dimension), else 0.
+    pub fn radius_of(radius: Option<f64>, diameter: Option<f64>) -> f64 {
+        radius.or_else(|| diameter.map(|d| d / 2.0)).unwrap_or(0.0)
+    }
+
     /// The distance between the centres of two pieces.
     pub fn distance(&self, other: &Piece) -> f64 {
         (self.x - other.x).hypot(self.y - other.y)
@@ -64,6 +70,12 @@ impl Table {
 }
 
 impl Area {
+    /// The area between two opposite corners, in whole units.
+    pub fn between(from: [i64; 2], to: [i64; 2]) -> Area {
+        let point = |[x, y]: [i64; 2]| (x as f64, y as f64);
+        Area { from: point(from), to: point(to) }
+    }
+
     /// Whether a point lies in the area, its edges included.
     pub fn contains(&self, x: f64, y: f64) -> bool {
         let (low_x, high_x) = (self.from.0.min(self.to.0), self.from.0.max(self.to.0));

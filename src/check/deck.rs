@@ -338,7 +338,7 @@ impl GameChecker<'_> {
             );
             return None;
         };
-        if !(0..=table.width).contains(&x) || !(0..=table.depth).contains(&y) {
+        if !table.holds([x, y]) {
             self.report(
                 Diagnostic::error(&codes::WRONG_VALUE_COUNT, format!("{x},{y} is off the table"))
                     .primary(span, "not on the table")

@@ -573,8 +573,7 @@ impl Table {
 
     /// A deployment zone's area.
     pub fn area(zone: &Deployment) -> crate::geometry::Area {
-        let point = |[x, y]: [i64; 2]| (x as f64, y as f64);
-        crate::geometry::Area { from: point(zone.from), to: point(zone.to) }
+        crate::geometry::Area::between(zone.from, zone.to)
     }
 
     /// A card's radius: its first `radius` field, else half its first
@@ -583,7 +582,7 @@ impl Table {
         let first = |fields: &[String]| {
             fields.iter().find_map(|f| card.field(f).and_then(|f| f.values.first()).and_then(Value::length))
         };
-        first(&self.radius).or_else(|| first(&self.diameter).map(|d| d / 2.0)).unwrap_or(0.0)
+        crate::geometry::Piece::radius_of(first(&self.radius), first(&self.diameter))
     }
 }
 

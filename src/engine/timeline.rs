@@ -545,16 +545,12 @@ fn label(doc: &Document, phases: &[&Phase], event: &Event) -> String {
 /// The events, in order, grouped by step and numbered.
 fn steps(doc: &Document, phases: &[&Phase], events: &[Event]) -> Vec<Step> {
     let cards_played = cards_played(events);
+    let ties: Vec<Ties> = phases.iter().map(|phase| Ties::of(chain_of(doc, phase))).collect();
     let mut steps: Vec<Step> = Vec::new();
     for (i, event) in events.iter().enumerate() {
         let phase = phases[event.phase];
         let chain = chain_of(doc, phase);
-        let (criteria, flags) = (criteria(chain), if_needed(chain));
-        let undecided = match chain.last() {
-            Some(TieBreak::Roll { text }) => Some(text.clone()),
-            _ => None,
-        };
-        let player_orders = matches!(chain.last(), Some(TieBreak::PlayerChooses));
+        let Ties { criteria, flags, undecided, player_orders } = &ties[event.phase];
         let phase_name = if phase.display.is_empty() { phase.id.clone() } else { phase.display.clone() };
         let point = label(doc, phases, event);
         let same_point = |other: &Event| other.phase == event.phase && label(doc, phases, other) == point;
@@ -575,9 +571,9 @@ fn steps(doc: &Document, phases: &[&Phase], events: &[Event]) -> Vec<Step> {
         let with_previous = previous.is_some_and(&tied);
         let with_next = events.get(i + 1).is_some_and(|n| same_point(n) && tied(n));
         let decided = match previous {
-            Some(p) if !with_previous => Some(decided_by(p, event, &criteria)),
+            Some(p) if !with_previous => Some(decided_by(p, event, criteria)),
             Some(p) if p.key != event.key => {
-                Some((format!("{}, where an effect needs an order", decided_by(p, event, &criteria).0), false))
+                Some((format!("{}, where an effect needs an order", decided_by(p, event, criteria).0), false))
             }
             _ => None,
         };
@@ -615,11 +611,37 @@ fn steps(doc: &Document, phases: &[&Phase], events: &[Event]) -> Vec<Step> {
             compared: compared(chain, event.played),
             decided_by: decided.map(|(text, _)| text),
             chooses: false,
-            player_orders: tie && player_orders,
+            player_orders: tie && *player_orders,
             body: event.field.and_then(|f| f.body.clone()).unwrap_or_default(),
         });
     }
     steps
+}
+
+/// What a phase's tie-break list says of the plays it orders: how each
+/// element of a key is described ([`criteria`]), which only order plays that
+/// stay tied ([`if_needed`]), and what happens to plays it leaves tied.
+struct Ties {
+    criteria: Vec<(String, bool)>,
+    flags: Vec<bool>,
+    /// A roll decides them, as described.
+    undecided: Option<String>,
+    /// Their player orders them (`player-chooses`).
+    player_orders: bool,
+}
+
+impl Ties {
+    fn of(chain: &[TieBreak]) -> Ties {
+        Ties {
+            criteria: criteria(chain),
+            flags: if_needed(chain),
+            undecided: match chain.last() {
+                Some(TieBreak::Roll { text }) => Some(text.clone()),
+                _ => None,
+            },
+            player_orders: matches!(chain.last(), Some(TieBreak::PlayerChooses)),
+        }
+    }
 }
 
 /// The cards each player plays, by name: a card with several events counts

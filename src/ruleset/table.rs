@@ -109,9 +109,7 @@ pub(super) fn close(node: &Node, table: &Table, diagnostics: &mut Vec<Diagnostic
         _ => {}
     }
     for zone in &table.deployments {
-        let off =
-            [zone.from, zone.to].iter().any(|[x, y]| !(0..=table.width).contains(x) || !(0..=table.depth).contains(y));
-        if off {
+        if !table.holds(zone.from) || !table.holds(zone.to) {
             diagnostics.push(
                 Diagnostic::error(&codes::BAD_TABLE, format!("deployment `{}` reaches off the table", zone.id))
                     .primary(zone.span, "a corner lies off the table")

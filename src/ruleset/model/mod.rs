@@ -122,6 +122,13 @@ pub struct Table {
     pub span: Span,
 }
 
+impl Table {
+    /// Whether a position lies on the table, its edges included.
+    pub fn holds(&self, [x, y]: [i64; 2]) -> bool {
+        (0..=self.width).contains(&x) && (0..=self.depth).contains(&y)
+    }
+}
+
 /// A deployment zone: a rectangle of the table between two corners, for
 /// one side (or every side).
 #[derive(Clone, Debug, Serialize, JsonSchema)]

@@ -40,7 +40,7 @@ impl Evaluation<'_> {
         let first = |fields: &[String]| {
             fields.iter().find_map(|f| card.field(f).and_then(|f| f.first_value()).and_then(length))
         };
-        first(&table.radius).or_else(|| first(&table.diameter).map(|d| d / 2.0)).unwrap_or(0.0)
+        Piece::radius_of(first(&table.radius), first(&table.diameter))
     }
 
     /// `gap(A, B)`: the least distance, edge to edge, between a placed piece
@@ -97,8 +97,7 @@ impl Evaluation<'_> {
     /// deployment zone; their lines are the culprits.
     pub(super) fn inside(&mut self, zone: usize, filters: &[Filter], pool: &Pool) -> i64 {
         let Some(zone) = self.ruleset.table.as_ref().and_then(|t| t.deployments.get(zone)) else { return 0 };
-        let point = |[x, y]: [i64; 2]| (x as f64, y as f64);
-        let area = Area { from: point(zone.from), to: point(zone.to) };
+        let area = Area::between(zone.from, zone.to);
         let mut inside: Vec<Span> = self
             .placed(filters, pool)
             .into_iter()
