@@ -1,6 +1,7 @@
 //! The geometry of a game's table: where pieces stand and how far apart they
 //! are.  Shared by the checker (a deck's placement rules, `gap`) and the
-//! engine (positions and distance in play), so both measure alike.
+//! engine (positions and distance in play), so both measure alike.  The
+//! hex grids printed on cards (`coord` values) are measured in [`hex`].
 
 /// A piece on the table: its centre and radius, in the game's unit of
 /// distance (a piece without a size has radius 0).
@@ -84,6 +85,40 @@ impl Area {
     }
 }
 
+/// Hex positions as cards list them: axial coordinates `q,r` from the
+/// card's centre `0,0`, negative `r` towards its front (`docs/language.md`).
+pub mod hex {
+    use std::collections::HashSet;
+
+    /// A hex: `[q, r]`.
+    pub type Hex = [i64; 2];
+
+    /// The centre of a card's grid, where the piece it moves stands.
+    pub const CENTRE: Hex = [0, 0];
+
+    /// The six hexes sharing an edge with a hex.
+    pub fn neighbours([q, r]: Hex) -> [Hex; 6] {
+        [[q, r - 1], [q + 1, r - 1], [q + 1, r], [q, r + 1], [q - 1, r + 1], [q - 1, r]]
+    }
+
+    /// The hexes among `hexes` that a path from `start` reaches, moving hex
+    /// to hex through `hexes` only (`start` itself is not counted unless
+    /// listed).  A walk over a set, so as long as the list and no deeper.
+    pub fn reached(start: Hex, hexes: impl IntoIterator<Item = Hex>) -> HashSet<Hex> {
+        let open: HashSet<Hex> = hexes.into_iter().collect();
+        let mut reached = HashSet::new();
+        let mut frontier = vec![start];
+        while let Some(hex) = frontier.pop() {
+            for next in neighbours(hex) {
+                if open.contains(&next) && reached.insert(next) {
+                    frontier.push(next);
+                }
+            }
+        }
+        reached
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,5 +144,19 @@ mod tests {
         let zone = Area { from: (0.0, 0.0), to: (48.0, 6.0) };
         assert!(zone.contains(20.0, 6.0) && !zone.contains(20.0, 7.0));
         assert!(table.holds_area(&zone));
+    }
+
+    #[test]
+    fn hexes_are_reached_edge_to_edge_from_the_centre() {
+        // A straight run ahead and one hex beside its end are reached; a
+        // hex two columns off, touching none of them, is not.
+        let listed = [[0, -1], [0, -2], [1, -3], [0, -3], [3, -3]];
+        let reached = hex::reached(hex::CENTRE, listed);
+        assert!(listed[..4].iter().all(|h| reached.contains(h)));
+        assert!(!reached.contains(&[3, -3]));
+        // Each neighbour's neighbours include the hex itself.
+        for n in hex::neighbours([2, -1]) {
+            assert!(hex::neighbours(n).contains(&[2, -1]));
+        }
     }
 }

@@ -406,27 +406,7 @@ impl<'a> GameChecker<'a> {
             if evaluation.holds(compiled, &pool) || evaluation.read_special.get() {
                 continue;
             }
-            let code = match rule.severity {
-                crate::diagnostics::Severity::Error => &codes::CARD_RULE_BROKEN,
-                crate::diagnostics::Severity::Warning => &codes::CARD_RULE_ADVICE,
-            };
-            let message = format!("`{}` breaks a rule: {}", card.name, rule.message);
-            let diagnostic = match evaluation.failing_rows.split_first() {
-                // The lines to change, and the card they are on.
-                Some((first, others)) => {
-                    let diagnostic = Diagnostic::new(code, rule.severity, message).primary(*first, "this line");
-                    others
-                        .iter()
-                        .take(3)
-                        .fold(diagnostic, |d, row| d.secondary(*row, "and this line"))
-                        .secondary(at, "on this card")
-                }
-                // The card, and the lines of the fields the rule reads.
-                None => named_lines(&rule.text, &subject[0].body).take(3).fold(
-                    Diagnostic::new(code, rule.severity, message).primary(at, evaluation.summary()),
-                    |d, line| d.secondary(line, "this line"),
-                ),
-            };
+            let diagnostic = broken_card_rule(rule, &card.name, &evaluation, &subject[0].body, at);
             self.report(diagnostic.secondary(rule.span, "the rule, declared here"));
         }
         let [Card { mut body, .. }] = subject;
@@ -674,4 +654,38 @@ pub(super) fn lint_level_line(node: &Node) -> Option<Vec<ir::LintLevel>> {
             })
             .collect(),
     )
+}
+
+/// The diagnostic of a card rule that does not hold on a card at `at`:
+/// at the hexes at fault (a hex function's), else at the lines an
+/// `each-row` found not to match, else at the card with what was counted,
+/// and the lines of the fields the rule reads.
+fn broken_card_rule(
+    rule: &crate::ruleset::model::Constraint,
+    card: &str,
+    evaluation: &Evaluation,
+    body: &Body,
+    at: Span,
+) -> Diagnostic {
+    let code = match rule.severity {
+        crate::diagnostics::Severity::Error => &codes::CARD_RULE_BROKEN,
+        crate::diagnostics::Severity::Warning => &codes::CARD_RULE_ADVICE,
+    };
+    let diagnostic = Diagnostic::new(code, rule.severity, format!("`{card}` breaks a rule: {}", rule.message));
+    let on_card = |d: Diagnostic| d.secondary(at, "on this card");
+    let at_positions = evaluation.positions.split_first().map(|((head, label), rest)| {
+        let d = diagnostic.clone().primary(*head, label.as_str());
+        on_card(rest.iter().take(5).fold(d, |d, (span, label)| d.secondary(*span, label.as_str())))
+    });
+    let at_rows = || {
+        evaluation.failing_rows.split_first().map(|(head, rest)| {
+            let d = diagnostic.clone().primary(*head, "this line");
+            on_card(rest.iter().take(3).fold(d, |d, s| d.secondary(*s, "and this line")))
+        })
+    };
+    at_positions.or_else(at_rows).unwrap_or_else(|| {
+        named_lines(&rule.text, body)
+            .take(3)
+            .fold(diagnostic.primary(at, evaluation.summary()), |d, line| d.secondary(line, "this line"))
+    })
 }

@@ -13,6 +13,7 @@ use crate::ruleset::model::{EnumDef, Ruleset, Type};
 use crate::source::Span;
 use std::collections::BTreeMap;
 
+mod hexes;
 mod placed;
 
 #[derive(Clone, Debug)]
@@ -78,6 +79,9 @@ pub(in crate::check) struct Evaluation<'a> {
     /// The lines of a repeated field that an `each-row` found not to match:
     /// on one card, the lines to change.
     pub failing_rows: Vec<Span>,
+    /// The hex positions a hex function found at fault, on one card, each
+    /// with what is wrong there.
+    pub positions: Vec<(Span, String)>,
     /// The included decks for which an `every` rule does not hold: the line
     /// including each, its type, and what was counted in it.
     pub members: Vec<(Span, DeckTypeId, String)>,
@@ -141,6 +145,7 @@ impl<'a> Evaluation<'a> {
             counted: Vec::new(),
             culprits: Vec::new(),
             failing_rows: Vec::new(),
+            positions: Vec::new(),
             members: Vec::new(),
             named: None,
             too_high: None,
@@ -354,6 +359,8 @@ impl<'a> Evaluation<'a> {
             Call::EdgeGap(filters) => self.edge_gap(filters, pool),
             Call::QuarterSpread(filters) => self.quarter_spread(filters, pool),
             Call::Inside(zone, filters) => self.inside(*zone, filters, pool),
+            Call::HexRepeats(fields) => self.hex_repeats(fields, pool),
+            Call::HexUnreached(fields) => self.hex_unreached(fields, pool),
         }
     }
 
@@ -900,9 +907,20 @@ fn in_words(counted: Counted<'_>, n: i64) -> Option<String> {
         Call::EdgeGap(_) => format!("the nearest piece is {n} from a table edge"),
         Call::QuarterSpread(_) => format!("one table quarter holds {n} more than another"),
         Call::Inside(..) => format!("{n} placed {} in the zone", many("piece")),
+        Call::HexRepeats(_) => format!("{n} {} listed more than once", hexes(n)),
+        Call::HexUnreached(_) => format!("{n} {} no path reaches from the centre", hexes(n)),
         Call::All(_) | Call::Any(_) | Call::Subset { .. } | Call::Every(..) | Call::Some(..) => return None,
         Call::EachRow(..) | Call::EachArg(..) => return None,
     })
+}
+
+/// "hex" or "hexes", by how many.
+fn hexes(n: i64) -> &'static str {
+    if n == 1 {
+        "hex"
+    } else {
+        "hexes"
+    }
 }
 
 /// A bound the counted side is held to: `<= 330` is "the limit is 330".

@@ -240,6 +240,12 @@ pub enum Call {
     /// Placed matching pieces whose centre lies in a deployment zone, by
     /// the zone's index among the table's.
     Inside(usize, Filters),
+    /// Hexes the fields of the one card list more than once (a hex of two
+    /// colours), by their `coord` values.
+    HexRepeats(Vec<FieldRef>),
+    /// Hexes the fields list that no path reaches from the card's centre
+    /// `0,0`, moving hex to hex through hexes the fields list.
+    HexUnreached(Vec<FieldRef>),
 }
 
 /// The names of the functions, for compiling and for suggestions.
@@ -277,6 +283,8 @@ pub const FUNCTIONS: &[&str] = &[
     "edge-gap",
     "quarter-spread",
     "inside",
+    "hex-repeats",
+    "hex-unreached",
 ];
 
 /// The filter arguments of a call: a card matches when any matches; no
@@ -444,6 +452,10 @@ fn call_fields<'c>(call: &'c Call, fields: &mut Vec<&'c str>) -> Option<()> {
         }
         Call::SumRows(field, _) | Call::Value(field, _) | Call::Numbers(field) => {
             fields.push(field);
+            Some(())
+        }
+        Call::HexRepeats(read) | Call::HexUnreached(read) => {
+            fields.extend(read.iter().map(|f| &**f));
             Some(())
         }
         _ => None,

@@ -67,10 +67,12 @@ enum Function {
     EdgeGap,
     QuarterSpread,
     Inside,
+    HexRepeats,
+    HexUnreached,
 }
 
 impl Function {
-    const ALL: [Function; 33] = [
+    const ALL: [Function; 35] = [
         Function::Count,
         Function::Distinct,
         Function::Groups,
@@ -104,6 +106,8 @@ impl Function {
         Function::EdgeGap,
         Function::QuarterSpread,
         Function::Inside,
+        Function::HexRepeats,
+        Function::HexUnreached,
     ];
 
     fn named(name: &str) -> Option<Function> {
@@ -163,6 +167,8 @@ impl Function {
                 example: "value(move, 1)",
             },
             Function::Numbers => field_then(None, Ty::Number, "numbers(armour)"),
+            Function::HexRepeats => field_then(Some(Ty::Field), Ty::Number, "hex-repeats(green, blue)"),
+            Function::HexUnreached => field_then(Some(Ty::Field), Ty::Number, "hex-unreached(green, blue)"),
             Function::Choices => Signature { fixed: &[], rest: None, result: Ty::Number, example: "choices() <= 1" },
             Function::Effects => Signature {
                 fixed: &[],
@@ -210,6 +216,8 @@ pub(crate) struct Names<'r> {
     field_values: BTreeMap<&'r str, Vec<&'r str>>,
     /// The fields some declaration of which holds a number a rule compares.
     number_fields: Vec<&'r str>,
+    /// The fields some declaration of which holds hex positions.
+    coord_fields: Vec<&'r str>,
     /// The card names rules test (`name == "Scout"`), and where: a name no
     /// card has is found once the cards are read.
     tested: RefCell<Vec<(Box<str>, Span)>>,
@@ -226,8 +234,9 @@ impl<'r> Names<'r> {
         let text_fields = field_names(ruleset, holds_text);
         let def_index = defs.iter().enumerate().map(|(i, def)| (def.name.text.as_str(), i)).collect();
         let (field_values, number_fields) = (field_values(ruleset), number_fields(ruleset));
+        let coord_fields = fields_taking(ruleset, |ty| *ty == Type::Coord);
         let tested = RefCell::new(Vec::new());
-        Names { ruleset, defs, def_index, used, fields, text_fields, field_values, number_fields, tested }
+        Names { ruleset, defs, def_index, used, fields, text_fields, field_values, number_fields, coord_fields, tested }
     }
 
     /// The card names the rules compiled test, and where.
@@ -265,6 +274,7 @@ pub(crate) struct Compiler<'n, 'r> {
     text_fields: &'n [&'r str],
     field_values: &'n BTreeMap<&'r str, Vec<&'r str>>,
     number_fields: &'n [&'r str],
+    coord_fields: &'n [&'r str],
     tested: &'n RefCell<Vec<(Box<str>, Span)>>,
     params: &'r [DeckParam],
     /// What the rule being compiled sees.
@@ -295,6 +305,7 @@ impl<'n, 'r> Compiler<'n, 'r> {
             text_fields: &names.text_fields,
             field_values: &names.field_values,
             number_fields: &names.number_fields,
+            coord_fields: &names.coord_fields,
             tested: &names.tested,
             params,
             scope: Cell::new(scope),
@@ -598,6 +609,8 @@ impl<'n, 'r> Compiler<'n, 'r> {
                 both(field(0, diagnostics), position(&args[1], diagnostics)).map(|(f, p)| Call::Value(f, p))?
             }
             Function::Numbers => Call::Numbers(field(0, diagnostics)?),
+            Function::HexRepeats => Call::HexRepeats(self.coord_fields(args, diagnostics)?),
+            Function::HexUnreached => Call::HexUnreached(self.coord_fields(args, diagnostics)?),
             Function::Effects => Call::Effects(self.effect_filters(args, diagnostics)?),
             Function::Choices => Call::Choices,
             Function::Rows => both(field(0, diagnostics), filters(1, diagnostics)).map(|(f, s)| Call::Rows(f, s))?,
@@ -811,6 +824,30 @@ impl<'n, 'r> Compiler<'n, 'r> {
         }
     }
 
+    /// The fields of a hex function: each a field some declaration of
+    /// which holds hex positions (`coord`), or the rule could never count
+    /// one.
+    fn coord_fields(&self, args: &[Expr], diagnostics: &mut Vec<Diagnostic>) -> Option<Vec<Box<str>>> {
+        let mut fields = Vec::new();
+        let mut broken = false;
+        for arg in args {
+            let Some(field) = self.field(arg, diagnostics) else {
+                broken = true;
+                continue;
+            };
+            if !self.coord_fields.contains(&&*field) {
+                diagnostics.push(
+                    Diagnostic::error(&codes::IMPOSSIBLE_RULE_VALUE, format!("`{field}` holds no hex position"))
+                        .primary(arg.span(), "never a `coord`")
+                        .help("hex functions read fields of `coord` values (`field green coord+`)"),
+                );
+                broken = true;
+            }
+            fields.push(field);
+        }
+        (!broken).then_some(fields)
+    }
+
     /// Whether a field is one a number can be compared with: a field of
     /// no number (initiative steps, text, names without weights) would make
     /// the test never hold, silently.
@@ -953,7 +990,9 @@ impl Compiler<'_, '_> {
     fn out_of_scope(&self, function: Function) -> Option<String> {
         let scope = self.scope.get();
         match function {
-            Function::Value | Function::Numbers if scope != Scope::Card => {
+            Function::Value | Function::Numbers | Function::HexRepeats | Function::HexUnreached
+                if scope != Scope::Card =>
+            {
                 Some("reads the one card a kind's rule is about, and this rule is about many".to_string())
             }
             Function::Decks | Function::Every | Function::Some | Function::Shared => match scope {
@@ -1019,6 +1058,9 @@ impl Compiler<'_, '_> {
 fn scope_help(function: Function) -> &'static str {
     match function {
         Function::Value | Function::Numbers => "over a deck's cards, add numbers up with `sum(FIELD, ...)`",
+        Function::HexRepeats | Function::HexUnreached => {
+            "declare the rule in the kind, shape or field whose hexes it reads"
+        }
         Function::Removed | Function::Added | Function::BeyondSource => {
             "a deck type built from another by changing cards says so: `based-on offense`"
         }
@@ -1331,18 +1373,23 @@ fn arg_outside_each_arg(name: &Name) -> Diagnostic {
 /// whole numbers, decimals and distances (by their whole part), and enum
 /// values with weights.
 fn number_fields(ruleset: &Ruleset) -> Vec<&str> {
-    let mut names: Vec<&str> = Vec::new();
-    let mut schemas: Vec<&Schema> = ruleset.kinds.iter().map(|k| &k.schema).collect();
-    schemas.extend(ruleset.shapes.iter().map(|(_, s)| s));
-    let counts = |ty: &Type| match ty {
+    fields_taking(ruleset, |ty| match ty {
         Type::Int | Type::Signed | Type::Decimal | Type::Distance => true,
         Type::Enum(id) => ruleset.enums.iter().any(|e| e.id == *id && !e.weights.is_empty()),
         _ => false,
-    };
+    })
+}
+
+/// The fields some declaration of which takes a value of a type `wanted`
+/// accepts, in any kind, shape or block.
+fn fields_taking(ruleset: &Ruleset, wanted: impl Fn(&Type) -> bool) -> Vec<&str> {
+    let mut names: Vec<&str> = Vec::new();
+    let mut schemas: Vec<&Schema> = ruleset.kinds.iter().map(|k| &k.schema).collect();
+    schemas.extend(ruleset.shapes.iter().map(|(_, s)| s));
     while let Some(schema) = schemas.pop() {
         for field in &schema.fields {
             schemas.push(&field.schema);
-            if field.schema.takes.iter().any(|t| counts(&t.ty)) {
+            if field.schema.takes.iter().any(|t| wanted(&t.ty)) {
                 names.push(&field.name);
             }
         }
