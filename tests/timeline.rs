@@ -802,3 +802,36 @@ fn the_basic_move_follows_the_number_of_cards_played() {
         }
     }
 }
+
+/// A game of asymmetric sides: the runner's turn times only the runner's
+/// plays, the corporation's only the corporation's, though both turns
+/// follow the initiative scale.
+#[test]
+fn each_sides_turn_times_only_that_sides_cards() {
+    let rules = r#"ruleset turns { title "Turns" }
+initiative from 1 to 6 by 1
+side corp "Corporation" player 1
+side runner "Runner" player 2
+phase corp-turn "Corporation Turn" { side corp; initiative }
+phase runner-turn "Runner Turn" { side runner; initiative }
+kind program "Program" { field at initiative required }
+"#;
+    let cards = r#"game turns
+program "Sniffer" { at 2 }
+program "Icebreaker" { at 5 }
+"#;
+    let doc = engine_document(&[("turns.rules", rules), ("cards.cards", cards)], "turns");
+    let play = |side: &str, card: &str| Play { side: side.to_string(), card: card.to_string() };
+    let turn = timeline(&doc, &[play("runner", "Icebreaker"), play("corp", "Sniffer")]).expect("timeline");
+    let by_phase: Vec<(String, String, String)> = turn
+        .steps
+        .iter()
+        .flat_map(|s| s.resolutions.iter().map(move |r| (s.phase.clone(), r.side.clone(), r.card.clone())))
+        .collect();
+    let row = |phase: &str, side: &str, card: &str| (phase.to_string(), side.to_string(), card.to_string());
+    assert_eq!(
+        by_phase,
+        [row("Corporation Turn", "corp", "Sniffer"), row("Runner Turn", "runner", "Icebreaker")],
+        "{turn:?}"
+    );
+}

@@ -203,6 +203,9 @@ pub struct SetupStepAt {
     pub step: SetupStep,
     #[serde(default)]
     pub players: Option<Players>,
+    /// The side whose player alone does the step; every player, when absent.
+    #[serde(default)]
+    pub side: Option<String>,
 }
 
 impl SetupStepAt {
@@ -382,6 +385,10 @@ pub struct Phase {
     /// Deck types played as a whole in this phase.
     #[serde(default)]
     pub plays: Vec<String>,
+    /// The side whose own turn the phase is (`ruleset.sides[].id`): only
+    /// its player plays in it; every player, when absent.
+    #[serde(default)]
+    pub side: Option<String>,
     /// What players do in the phase, when the ruleset declares play.
     #[serde(flatten)]
     pub play: semantics::PhasePlay,

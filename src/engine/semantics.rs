@@ -367,6 +367,9 @@ pub struct Counter {
     pub max: Option<i64>,
     #[serde(default = "each")]
     pub owner: Owner,
+    /// The side whose player alone has it: one counter, theirs.
+    #[serde(default)]
+    pub side: Option<String>,
     /// Back to `start` at the end of each round, when set.
     #[serde(default)]
     pub reset_each_round: bool,
@@ -399,6 +402,9 @@ pub struct Zone {
     #[serde(default)]
     pub display: String,
     pub owner: Owner,
+    /// The side whose player alone has it: one zone, theirs.
+    #[serde(default)]
+    pub side: Option<String>,
     #[serde(default)]
     pub ordered: bool,
     /// Who may see its cards (everyone when the document does not say).

@@ -266,7 +266,9 @@ pub fn timeline_with_initiative(doc: &Document, plays: &[Play], initiative: u32)
         let (side, player) = seat(doc, &play.side)?;
         seated.push(Play { side: side.clone(), card: play.card.clone() });
         let played = played(doc, &play.card)?;
-        let found = events_of(doc, &phases, played);
+        // A phase that is one side's own turn times only that side's plays.
+        let mut found = events_of(doc, &phases, played);
+        found.retain(|(phase, ..)| phases[*phase].side.as_ref().is_none_or(|s| player_of(doc, s).ok() == Some(player)));
         if found.is_empty() {
             return Err(TimelineError::Untimed { card: played.name().to_string(), side });
         }
@@ -325,6 +327,7 @@ fn whole_turn_by_initiative() -> Phase {
         tie_break: Vec::new(),
         alternate: false,
         plays: Vec::new(),
+        side: None,
         play: Default::default(),
     }
 }

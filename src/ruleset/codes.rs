@@ -101,8 +101,10 @@ initiative scale's `X`), which cards could then no longer write.";
 BAD_SETUP "E0132" "bad-setup" "\
 A ruleset's `setup` block says how a game is set up: players, counters,
 zones and the steps that fill them.  A line of it is malformed, names a zone,
-card kind or deck type the ruleset does not declare, or deals more cards
-than a zone holds:
+card kind or deck type the ruleset does not declare, deals more cards than a
+zone holds, or mixes up the sides of an asymmetric game (a counter or zone
+both shared and one side's, a step of one side on another side's zone, a
+step every player does on one side's zone: write it in `when side SIDE`):
 
     setup {
       players 2

@@ -1128,6 +1128,18 @@ pub static PHASE: Block<Phase> = Block {
     lines: &[
         Line {
             about: About {
+                name: "side",
+                values: "SIDE",
+                doc: "The side whose own turn the phase is: only that side's player plays it, and only that side's \
+                      cards are timed in it.",
+                example: "side corp",
+                body: Body::None,
+                occurs: Occurs::Once,
+            },
+            read: |l, n, p| p.side = l.side_named(n, &format!("phase `{}`", p.id)),
+        },
+        Line {
+            about: About {
                 name: "step",
                 values: ID_NAME,
                 doc: "A step of the phase, in order.",
@@ -1412,9 +1424,10 @@ pub static SETUP: Block<Setup> = Block {
         Line {
             about: About {
                 name: "when",
-                values: "players N | players MIN..MAX",
-                doc: "Set-up steps done only when that many play: a different deal or supply by the number of players.",
-                example: "when players 3..4 { deal 5 from draw-deck to hand }",
+                values: "players N | players MIN..MAX | side SIDE",
+                doc: "Set-up steps done only when that many play (a different deal or supply by the number of \
+                      players), or only by the player of one side (an asymmetric game's own set-up).",
+                example: "when side runner { deal 5 from stack to grip }",
                 body: Body::Lines(&SETUP_STEPS),
                 occurs: Occurs::Many,
             },
@@ -1505,6 +1518,15 @@ pub static ZONE: Block<ZoneLines> = Block {
         Line {
             about: zone_setting("owner", "each | shared", "Each player has the zone, or all share one.", "owner each"),
             read: |l, n, z| setup::owner(n, z, l.diagnostics),
+        },
+        Line {
+            about: zone_setting(
+                "side",
+                "SIDE",
+                "Only the player of that side has the zone: one zone, theirs (not with `owner shared`).",
+                "side runner",
+            ),
+            read: |l, n, z| z.set_side(l.side_named(n, &format!("zone `{}`", z.id()))),
         },
         Line {
             about: zone_setting(

@@ -649,11 +649,28 @@ impl Loader<'_> {
     /// `when players 3..4 { … }`: set-up steps done only for those numbers
     /// of players.
     pub(super) fn setup_when(&mut self, node: &Node, setup: &mut Setup) {
-        let players = super::setup::when_players(node, setup, self.diagnostics);
+        let side = match node.values.first().map(|v| &v.kind) {
+            Some(ValueKind::Ident(word)) if word == "side" => Some(self.when_side(node)),
+            _ => None,
+        };
+        let players = match side {
+            Some(_) => None,
+            None => super::setup::when_players(node, setup, self.diagnostics),
+        };
         let (before, limits) = (setup.steps.len(), setup.limits.len());
         self.read_body(node, setup);
+        if side.is_some() && setup.limits.len() > limits {
+            self.diagnostics.push(
+                Diagnostic::error(&codes::BAD_SETUP, "a zone's limit stands in `when players`, not in `when side`")
+                    .primary(setup.limit_spans[limits], "a limit by side")
+                    .help("a zone of one side takes its own `limit` in its block"),
+            );
+            setup.limits.truncate(limits);
+            setup.limit_spans.truncate(limits);
+        }
         for step in &mut setup.steps[before..] {
             step.players = players;
+            step.side.clone_from(&side.clone().flatten());
         }
         for limit in &mut setup.limits[limits..] {
             limit.players = players.unwrap_or(limit.players);
@@ -664,6 +681,9 @@ impl Loader<'_> {
     pub(super) fn zone(&mut self, node: &Node, setup: &mut Setup) {
         let Some(mut lines) = super::setup::open_zone(node, setup, self.diagnostics) else { return };
         self.read_body(node, &mut lines);
+        if let Some(id) = lines.shared_of_a_side() {
+            self.diagnostics.push(super::setup::shared_of_a_side(node, "zone", &id));
+        }
         super::setup::close_zone(lines, setup);
     }
 
@@ -681,6 +701,27 @@ impl Loader<'_> {
 
     pub(super) fn set_aside_named(&mut self, node: &Node, owner: &str) -> Vec<String> {
         self.noted_names(node, Wanted::SetAside, owner)
+    }
+
+    /// `when side runner`: the side whose player alone does the block's
+    /// steps, checked once the sides are known.
+    fn when_side(&mut self, node: &Node) -> Option<String> {
+        match node.values.as_slice() {
+            [_, side] if matches!(side.kind, ValueKind::Ident(_)) => {
+                let ValueKind::Ident(name) = &side.kind else { return None };
+                let owner = "a set-up's `when side` block".to_string();
+                self.name_refs.push(NameRef { wanted: Wanted::Side, owner, name: name.clone(), span: side.span });
+                Some(name.clone())
+            }
+            _ => {
+                self.diagnostics.push(
+                    Diagnostic::error(&codes::BAD_SETUP, "`when side` names one side of the table")
+                        .primary(node.head_span(), "no side, or more than one")
+                        .help("write `when side runner { … }`"),
+                );
+                None
+            }
+        }
     }
 
     /// `side runner`: the one side a kind or deck type belongs to, checked
@@ -1331,15 +1372,29 @@ fn forget_undeclared(ruleset: &mut Ruleset, undeclared: &[Undeclared]) {
                 let decks = ruleset.deck_types.iter_mut().filter(|d| d.id == *owner);
                 decks.for_each(|d| mend(&mut d.includes, name, meant));
             }
-            Wanted::Side => {
-                // A misspelt side is read as the one meant, or as no side.
-                let kinds = ruleset.kinds.iter_mut().filter(|k| format!("kind `{}`", k.id) == *owner);
-                let decks = ruleset.deck_types.iter_mut().filter(|d| format!("deck type `{}`", d.id) == *owner);
-                kinds.map(|k| &mut k.side).chain(decks.map(|d| &mut d.side)).for_each(|side| *side = meant.clone());
-            }
+            Wanted::Side => mend_side(ruleset, owner, name, meant),
             Wanted::Tag | Wanted::SetAside => {}
         }
     }
+}
+
+/// A misspelt side is read as the one meant, or as no side, wherever it
+/// was written: `owner` says where, as the diagnostic did.
+fn mend_side(ruleset: &mut Ruleset, owner: &str, name: &str, meant: &Option<String>) {
+    let is = |what: &str, id: &str| owner == format!("{what} `{id}`");
+    let kinds = ruleset.kinds.iter_mut().filter(|k| is("kind", &k.id)).map(|k| &mut k.side);
+    let decks = ruleset.deck_types.iter_mut().filter(|d| is("deck type", &d.id)).map(|d| &mut d.side);
+    let phases = ruleset.phases.iter_mut().filter(|p| is("phase", &p.id)).map(|p| &mut p.side);
+    let setup = ruleset.setup.as_mut();
+    let (counters, zones, steps) = match setup {
+        Some(s) => (s.counters.iter_mut(), s.zones.iter_mut(), s.steps.iter_mut()),
+        None => Default::default(),
+    };
+    let counters = counters.filter(|c| is("counter", &c.id)).map(|c| &mut c.side);
+    let zones = zones.filter(|z| is("zone", &z.id)).map(|z| &mut z.side);
+    let steps = steps.map(|s| &mut s.side).filter(|side| side.as_deref() == Some(name));
+    let all = kinds.chain(decks).chain(phases).chain(counters).chain(zones).chain(steps);
+    all.for_each(|side| side.clone_from(meant));
 }
 
 /// Each arc a ruleset says lies within another (`within front`) is an arc

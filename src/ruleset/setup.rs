@@ -144,6 +144,7 @@ pub(super) fn counter(line: &Node, setup: &mut Setup, out: &mut Vec<Diagnostic>)
         min: 0,
         max: None,
         owner: Owner::Each,
+        side: None,
         reset_each_round: false,
         doc: None,
     });
@@ -194,6 +195,7 @@ pub(super) fn open_zone(line: &Node, setup: &Setup, out: &mut Vec<Diagnostic>) -
         id: id.to_string(),
         display,
         owner: Owner::Each,
+        side: None,
         visibility: Visibility::Hidden,
         ordered: false,
         limit: None,
@@ -204,6 +206,32 @@ pub(super) fn open_zone(line: &Node, setup: &Setup, out: &mut Vec<Diagnostic>) -
         doc: None,
     };
     Some(ZoneLines { zone, uses: Vec::new() })
+}
+
+/// A counter or zone both `owner shared` and of one side.
+pub(super) fn shared_of_a_side(line: &Node, what: &str, id: &str) -> Diagnostic {
+    bad(
+        line.head_span(),
+        format!("{what} `{id}` is shared by the table and belongs to one side"),
+        format!("a {what} of one side is that side's player's own: remove `owner shared` or `side`"),
+    )
+}
+
+impl ZoneLines {
+    /// The zone's id.
+    pub(super) fn id(&self) -> &str {
+        &self.zone.id
+    }
+
+    /// `side runner`: only that side's player has the zone.
+    pub(super) fn set_side(&mut self, side: Option<String>) {
+        self.zone.side = side;
+    }
+
+    /// The zone's id, when it is both shared and of one side.
+    pub(super) fn shared_of_a_side(&self) -> Option<String> {
+        (self.zone.side.is_some() && self.zone.owner == Owner::Shared).then(|| self.zone.id.clone())
+    }
 }
 
 /// Adds a zone whose block is read to the set-up.
@@ -323,7 +351,7 @@ pub(super) fn step(line: &Node, form: StepForm, written: &str, setup: &mut Setup
     let mut reader = StepReader { line, uses: &mut setup.uses };
     match form(&mut reader) {
         Some(step) => {
-            setup.steps.push(SetupStep { step, players: None });
+            setup.steps.push(SetupStep { step, players: None, side: None });
             setup.step_spans.push(line.span);
         }
         None => out.push(bad(
@@ -468,6 +496,7 @@ pub(super) fn check(ruleset: &Ruleset, out: &mut Vec<Diagnostic>) {
         }
     }
     check_limits(setup, out);
+    check_sides(setup, out);
     for (step, span) in setup.steps.iter().zip(&setup.step_spans) {
         let Step::Deal { count: Count::Cards(count), to, .. } = &step.step else { continue };
         // The tightest limit the zone has for a number of players the deal
@@ -484,6 +513,38 @@ pub(super) fn check(ruleset: &Ruleset, out: &mut Vec<Diagnostic>) {
                     .primary(*span, format!("`{to}` holds at most {limit} cards{with}"))
                     .help(format!("deal at most {limit}, or raise {which}")),
             );
+        }
+    }
+}
+
+/// Steps of one side on another side's zone, and steps of every player
+/// that move cards between one side's zone and a zone every player has:
+/// every player would take that side's cards.
+fn check_sides(setup: &Setup, out: &mut Vec<Diagnostic>) {
+    let zone = |id: &str| setup.zones.iter().find(|z| z.id == id);
+    for (step, span) in setup.steps.iter().zip(&setup.step_spans) {
+        let (from, to) = match &step.step {
+            Step::Deal { from, to, .. } | Step::Place { from, to, .. } => (from, to),
+            _ => continue,
+        };
+        let (Some(from), Some(to)) = (zone(from), zone(to)) else { continue };
+        let sides = [&from, &to].map(|z| z.side.as_deref());
+        if let Some(side) = &step.side {
+            if let Some(other) = sides.into_iter().flatten().find(|s| *s != side) {
+                out.push(bad(*span, format!("a step of side `{side}` uses a zone of side `{other}`"), {
+                    format!("move it to a `when side {other}` block, or use zones of side `{side}`")
+                }));
+            }
+            continue;
+        }
+        let every = |z: &Zone| z.side.is_none() && z.owner == Owner::Each;
+        let one_side = [from, to].into_iter().find_map(|z| z.side.as_deref().map(|s| (s, &z.id)));
+        if let Some((side, id)) = one_side.filter(|_| every(from) || every(to)) {
+            out.push(bad(
+                *span,
+                format!("every player would take the cards of `{id}`, the zone of side `{side}`"),
+                format!("write the step in `when side {side} {{ … }}`: only that side's player does it"),
+            ));
         }
     }
 }

@@ -205,6 +205,7 @@ pub(super) fn open_phase(node: &Node, pending: &mut Pending, diagnostics: &mut V
         tie_break: Vec::new(),
         alternate: false,
         plays: Vec::new(),
+        side: None,
         play: Default::default(),
         doc: None,
         span: node.head_span(),

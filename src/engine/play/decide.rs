@@ -192,7 +192,8 @@ impl<'t> Game<'t> {
             None => true,
             Some((CostDef::Counter(counter, _), amount)) => {
                 let now = self.counters[self.t.counter_slot(*counter, seat)];
-                now.saturating_sub(amount) >= self.t.counters[*counter as usize].min
+                let held = self.t.holds_counter(*counter, seat) || amount == 0;
+                held && now.saturating_sub(amount) >= self.t.counters[*counter as usize].min
             }
             Some((CostDef::Marks(marking), amount)) => self.markable(marking, seat).len() as i64 >= amount,
         }

@@ -13,7 +13,9 @@ pub fn view(game: &Game, seat: usize) -> String {
     let t = game.table();
     let mut out = String::new();
     for (c, def) in t.counters.iter().enumerate() {
-        if def.shared {
+        if let Some(owner) = def.seat.filter(|_| !def.shared) {
+            out.push_str(&format!("{}: {} {}\n", def.display, t.seat_names[owner], game.counter(c, owner)));
+        } else if def.shared {
             out.push_str(&format!("{}: {}\n", def.display, game.counter(c, 0)));
         } else {
             let values: Vec<String> =
@@ -22,7 +24,7 @@ pub fn view(game: &Game, seat: usize) -> String {
         }
     }
     for (z, def) in t.zones.iter().enumerate() {
-        let owners: Vec<Option<usize>> = if def.shared { vec![None] } else { (0..t.seats).map(Some).collect() };
+        let owners: Vec<Option<usize>> = if def.shared { vec![def.seat] } else { (0..t.seats).map(Some).collect() };
         for owner in owners {
             let seen = !game.secret(z, owner, seat)
                 && match def.visibility {

@@ -344,7 +344,11 @@ impl Game<'_> {
             return;
         };
         let n = self.num(amount, env);
-        let slot = t.counter_slot(*counter, self.whose(env.you, *of));
+        let seat = self.whose(env.you, *of);
+        if !t.holds_counter(*counter, seat) {
+            return;
+        }
+        let slot = t.counter_slot(*counter, seat);
         let def = &t.counters[*counter as usize];
         let now = self.counters[slot];
         let to = match op {
@@ -411,7 +415,8 @@ impl Game<'_> {
                 let n = self.num(amount, env).max(0);
                 let slot = t.counter_slot(*counter, env.you);
                 let now = self.counters[slot];
-                if now.saturating_sub(n) >= t.counters[*counter as usize].min {
+                let held = t.holds_counter(*counter, env.you);
+                if (held || n == 0) && now.saturating_sub(n) >= t.counters[*counter as usize].min {
                     self.set_counter(slot, now.saturating_sub(n));
                     self.last = n;
                 } else {

@@ -110,12 +110,7 @@ impl<'t> Game<'t> {
 
     fn start(t: &'t Table, seed: u64, logging: bool) -> Game<'t> {
         let cap = t.instances.len();
-        let counters = (0..t.counter_slots)
-            .map(|slot| {
-                let def = t.counters.iter().rev().find(|c| c.base <= slot);
-                def.map_or(0, |c| c.start)
-            })
-            .collect();
+        let counters = (0..t.counter_slots).map(|slot| t.counter_start(slot)).collect();
         let mut game = Game {
             t,
             seed,

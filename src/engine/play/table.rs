@@ -193,7 +193,11 @@ pub struct CounterDef {
     pub(crate) start: i64,
     pub(crate) min: i64,
     pub(crate) max: Option<i64>,
+    /// One for the table.
     pub shared: bool,
+    /// The seat whose alone it is, for a side's counter: the other seats
+    /// have none (it reads 0 for them, and changes to it do nothing).
+    pub seat: Option<usize>,
     pub(crate) reset: bool,
     pub(crate) base: usize,
 }
@@ -201,7 +205,10 @@ pub struct CounterDef {
 pub struct ZoneDef {
     pub id: String,
     pub display: String,
+    /// One for the table, or for one side's player (`seat`).
     pub shared: bool,
+    /// The seat whose own it is, for a side's zone (one slot).
+    pub seat: Option<usize>,
     pub visibility: Visibility,
     pub(crate) limit: Option<usize>,
     pub(crate) holds: Vec<u16>,
@@ -260,6 +267,9 @@ pub(crate) struct PhaseDef {
     pub start: u32,
     pub end: u32,
     pub order_by: Option<Ex>,
+    /// The seat whose own turn the phase is; every seat plays it when
+    /// `None`.
+    pub seat: Option<usize>,
 }
 
 pub(crate) struct PrefDef {
@@ -380,6 +390,21 @@ impl Table {
         format!("  {} {was} → {now} ({})", self.markers[marker].id, self.card_name(card))
     }
 
+    /// Whether a seat has a counter: every seat, unless it is one side's.
+    pub(crate) fn holds_counter(&self, counter: u16, seat: usize) -> bool {
+        self.counters[counter as usize].seat.is_none_or(|s| s == seat)
+    }
+
+    /// A counter's starting value in a slot: its start, or 0 in the slot of
+    /// a seat that has none.
+    pub(crate) fn counter_start(&self, slot: usize) -> i64 {
+        let Some((c, def)) = self.counters.iter().enumerate().rev().find(|(_, c)| c.base <= slot) else { return 0 };
+        match def.shared || self.holds_counter(c as u16, slot - def.base) {
+            true => def.start,
+            false => 0,
+        }
+    }
+
     pub(crate) fn counter_slot(&self, counter: u16, seat: usize) -> usize {
         let def = &self.counters[counter as usize];
         if def.shared {
@@ -464,6 +489,9 @@ struct Builder<'d> {
     /// The fields and values `raise` names, in the order met: compiled once
     /// every procedure is (a trigger's block may raise another).
     raises: Vec<(&'d str, &'d str)>,
+    /// The seat of the side whose set-up step is being built, if it is
+    /// one side's (`when side runner { … }`).
+    step_seat: Option<usize>,
 }
 
 impl<'d> Builder<'d> {
@@ -505,6 +533,7 @@ impl<'d> Builder<'d> {
             meanings: HashMap::new(),
             card_bodies: HashMap::new(),
             raises: Vec::new(),
+            step_seat: None,
         };
         builder.declare()?;
         Ok(builder)
@@ -514,6 +543,7 @@ impl<'d> Builder<'d> {
     fn declare(&mut self) -> Result<(), PlayError> {
         let mut base = 0;
         for counter in &self.setup.counters {
+            let seat = self.side_seat(counter.side.as_deref(), &counter.id)?;
             let shared = counter.owner == Owner::Shared;
             self.counters.push(CounterDef {
                 id: counter.id.clone(),
@@ -522,6 +552,7 @@ impl<'d> Builder<'d> {
                 min: counter.min,
                 max: counter.max,
                 shared,
+                seat,
                 reset: counter.reset_each_round,
                 base,
             });
@@ -538,13 +569,15 @@ impl<'d> Builder<'d> {
         }
         let mut base = 0;
         for zone in &self.setup.zones {
-            let shared = zone.owner == Owner::Shared;
+            let seat = self.side_seat(zone.side.as_deref(), &zone.id)?;
+            let shared = zone.owner == Owner::Shared || seat.is_some();
             let holds = zone.holds.iter().map(|k| small(self.kinds.get(k))).collect::<Result<_, _>>()?;
             let limit = zone.limit.map(|l| usize::try_from(l.max(0)).unwrap_or(usize::MAX));
             self.zones.push(ZoneDef {
                 id: zone.id.clone(),
                 display: shown(&zone.display, &zone.id),
                 shared,
+                seat,
                 visibility: zone.visibility,
                 limit,
                 holds,
@@ -1033,7 +1066,7 @@ impl<'d> Builder<'d> {
         let mut owners = Vec::new();
         for (i, zone) in self.zones.iter().enumerate() {
             if zone.shared {
-                owners.push((i, None));
+                owners.push((i, zone.seat));
             } else {
                 owners.extend((0..self.seats).map(|s| (i, Some(s))));
             }
@@ -1083,6 +1116,7 @@ impl<'d> Builder<'d> {
                 start,
                 end,
                 order_by: self.optional(phase.play.order_by.as_ref(), &phase.id)?,
+                seat: self.side_seat(phase.side.as_deref(), &phase.id)?,
             });
             if kind == PhaseKind::Initiative {
                 self.rank(&mut actions[first..], phase)?;
@@ -1182,9 +1216,33 @@ impl<'d> Builder<'d> {
         Ok(bots)
     }
 
-    fn slots(&self, zone: &str, user: &str) -> Result<Vec<usize>, PlayError> {
+    /// The slots of a zone a set-up step works on, each with its seat
+    /// (`None`: the table's): one per seat, or the zone's only one; only
+    /// `step_seat`'s for a step of one side.
+    fn slots(&self, zone: &str, user: &str) -> Result<Vec<(Option<usize>, usize)>, PlayError> {
         let z = &self.zones[self.zone(zone, user)? as usize];
-        Ok(if z.shared { vec![z.base] } else { (0..self.seats).map(|s| z.base + s).collect() })
+        Ok(match (z.shared, self.step_seat) {
+            (true, _) => vec![(z.seat, z.base)],
+            (false, Some(seat)) => vec![(Some(seat), z.base + seat)],
+            (false, None) => (0..self.seats).map(|s| (Some(s), z.base + s)).collect(),
+        })
+    }
+
+    /// The seat of the player of a side, for what belongs to it (`user`);
+    /// `None` without a side.
+    fn side_seat(&self, side: Option<&str>, user: &str) -> Result<Option<usize>, PlayError> {
+        let Some(side) = side else { return Ok(None) };
+        let Some(declared) = self.doc.ruleset.sides.iter().find(|s| s.id == side) else {
+            return Err(PlayError(format!("`{user}` belongs to side `{side}`, which the ruleset does not declare")));
+        };
+        let seat = declared.player as usize - 1;
+        if seat >= self.seats {
+            return Err(PlayError(format!(
+                "`{user}` belongs to side `{side}`, played by player {}, and {} play",
+                declared.player, self.seats
+            )));
+        }
+        Ok(Some(seat))
     }
 
     /// The set-up's steps with their zones resolved, and the cards in play.
@@ -1194,30 +1252,13 @@ impl<'d> Builder<'d> {
         let mut instances: Vec<u16> = Vec::new();
         let (setup, seats) = (self.setup, self.seats);
         for step in setup.steps.iter().filter(|s| s.done_for(seats)) {
+            self.step_seat = self.side_seat(step.side.as_deref(), "a set-up step")?;
             match &step.step {
                 SetupStep::Decks { deck_types, to, random, .. } => {
-                    let shared = self.zones[self.zone(to, "decks")? as usize].shared;
-                    for (seat, slot) in self.slots(to, "decks")?.into_iter().enumerate() {
-                        let chosen = if shared { Some(&seating.supply) } else { seating.decks.get(seat) };
-                        for deck_type in deck_types {
-                            let mut options = Vec::new();
-                            for deck in self.decks_of(deck_type, chosen, *random, if shared { 0 } else { seat })? {
-                                let mut cards = Vec::new();
-                                for card in self.deck_cards(deck)? {
-                                    cards.push(u16::try_from(instances.len()).map_err(|_| too_many())?);
-                                    instances.push(card);
-                                }
-                                options.push(cards);
-                            }
-                            out.push(match options.len() {
-                                1 => SetupOp::Put { slot, cards: options.swap_remove(0) },
-                                _ => SetupOp::PutOneOf { slot, options },
-                            });
-                        }
-                    }
+                    self.decks_step(deck_types, to, *random, seating, &mut instances, &mut out)?;
                 }
                 SetupStep::Shuffle { zone } => {
-                    out.extend(self.slots(zone, "shuffle")?.into_iter().map(|slot| SetupOp::Shuffle { slot }));
+                    out.extend(self.slots(zone, "shuffle")?.into_iter().map(|(_, slot)| SetupOp::Shuffle { slot }));
                 }
                 SetupStep::Deal { count, from, to } => self.deal(count, from, to, &mut out)?,
                 SetupStep::Place { kinds, from, to } => {
@@ -1229,7 +1270,8 @@ impl<'d> Builder<'d> {
                 SetupStep::Mulligan { .. } => {}
                 SetupStep::Add { field, counter, from } => {
                     let (field, counter) = (small(self.fields.get(field))?, self.counter(counter, "add")?);
-                    for (seat, slot) in self.slots(from, "add")?.into_iter().enumerate() {
+                    for (seat, slot) in self.slots(from, "add")? {
+                        let seat = seat.unwrap_or(0);
                         out.push(SetupOp::AddField { field, counter, slot, seat });
                     }
                 }
@@ -1242,7 +1284,43 @@ impl<'d> Builder<'d> {
                 }
             }
         }
+        self.step_seat = None;
         Ok((out, instances))
+    }
+
+    /// `decks TYPE… to ZONE`: each seat's decks of the types (the supply's,
+    /// for a zone of the table) into its slot of the zone.
+    fn decks_step(
+        &self,
+        deck_types: &[String],
+        to: &str,
+        random: bool,
+        seating: &Seating,
+        instances: &mut Vec<u16>,
+        out: &mut Vec<SetupOp>,
+    ) -> Result<(), PlayError> {
+        for (seat, slot) in self.slots(to, "decks")? {
+            let chosen = match seat {
+                Some(seat) => seating.decks.get(seat),
+                None => Some(&seating.supply),
+            };
+            for deck_type in deck_types {
+                let mut options = Vec::new();
+                for deck in self.decks_of(deck_type, chosen, random, seat.unwrap_or(0))? {
+                    let mut cards = Vec::new();
+                    for card in self.deck_cards(deck)? {
+                        cards.push(u16::try_from(instances.len()).map_err(|_| too_many())?);
+                        instances.push(card);
+                    }
+                    options.push(cards);
+                }
+                out.push(match options.len() {
+                    1 => SetupOp::Put { slot, cards: options.swap_remove(0) },
+                    _ => SetupOp::PutOneOf { slot, options },
+                });
+            }
+        }
+        Ok(())
     }
 
     /// `deal N from … to …`, or `deal FIELD of ZONE from … to …`: as many
@@ -1268,7 +1346,7 @@ impl<'d> Builder<'d> {
             from,
             to,
             |from, to| {
-                let slot = each_in.get(seat).or(each_in.first()).copied().unwrap_or(0);
+                let slot = each_in.get(seat).or(each_in.first()).map_or(0, |(_, slot)| *slot);
                 seat += 1;
                 SetupOp::Deal { count: 0, by: Some((field, slot)), from, to }
             },
@@ -1287,8 +1365,8 @@ impl<'d> Builder<'d> {
         let (from, to) = (self.slots(from, "set-up")?, self.slots(to, "set-up")?);
         let n = from.len().max(to.len());
         for seat in 0..n {
-            let f = from.get(seat).or(from.first()).copied().unwrap_or(0);
-            let t = to.get(seat).or(to.first()).copied().unwrap_or(0);
+            let f = from.get(seat).or(from.first()).map_or(0, |(_, slot)| *slot);
+            let t = to.get(seat).or(to.first()).map_or(0, |(_, slot)| *slot);
             out.push(make(f, t));
         }
         Ok(())
@@ -1301,9 +1379,10 @@ impl<'d> Builder<'d> {
         let (mut dealt, mut supplied): (Vec<&str>, Vec<&str>) = (Vec::new(), Vec::new());
         for step in self.setup.steps.iter().filter(|s| s.done_for(self.seats)) {
             if let SetupStep::Decks { deck_types, to, .. } = &step.step {
-                let shared = self.zones[self.zone(to, "decks")? as usize].shared;
+                let zone = &self.zones[self.zone(to, "decks")? as usize];
                 let types = deck_types.iter().map(String::as_str);
-                if shared {
+                // A zone of one side's player is dealt that player's decks.
+                if zone.shared && zone.seat.is_none() {
                     supplied.extend(types)
                 } else {
                     dealt.extend(types)

@@ -167,16 +167,24 @@ impl Game<'_> {
                 self.stage = Stage::Start(0);
             }
             Stage::Start(at) if at < self.seats() => {
-                self.push_proc(phase.start, self.seat_at(at), None);
+                if self.plays_phase(self.seat_at(at)) {
+                    self.push_proc(phase.start, self.seat_at(at), None);
+                }
                 self.stage = Stage::Start(at + 1);
             }
             Stage::Start(_) => {
                 self.reorder();
                 self.stage = match phase.kind {
                     _ if phase.actions.is_empty() => Stage::End(0),
-                    PhaseKind::Alternate => Stage::Alternate { turn: 0, out: 0 },
+                    PhaseKind::Alternate => Stage::Alternate { turn: 0, out: self.sitting_out() },
                     PhaseKind::Initiative => Stage::Choose(0),
                     PhaseKind::Turns => Stage::Turn(0),
+                }
+            }
+            Stage::Turn(at) | Stage::Choose(at) if at < self.seats() && !self.plays_phase(self.seat_at(at)) => {
+                self.stage = match self.stage {
+                    Stage::Turn(_) => Stage::Turn(at + 1),
+                    _ => Stage::Choose(at + 1),
                 }
             }
             Stage::Turn(at) | Stage::Choose(at) if at < self.seats() => self.offer(self.seat_at(at) as u8),
@@ -213,7 +221,9 @@ impl Game<'_> {
                 None => self.stage = Stage::End(0),
             },
             Stage::End(at) if at < self.seats() => {
-                self.push_proc(phase.end, self.seat_at(at), None);
+                if self.plays_phase(self.seat_at(at)) {
+                    self.push_proc(phase.end, self.seat_at(at), None);
+                }
                 self.stage = Stage::End(at + 1);
             }
             Stage::End(_) => {
@@ -254,6 +264,18 @@ impl Game<'_> {
         if let Stage::Alternate { out, .. } = self.stage {
             self.stage = Stage::Alternate { turn: (self.place_of(seat) + 1) % self.seats(), out };
         }
+    }
+
+    /// Whether a seat plays the phase: every seat, unless the phase is one
+    /// side's own turn.
+    fn plays_phase(&self, seat: usize) -> bool {
+        self.t.phases.get(self.phase).and_then(|p| p.seat).is_none_or(|s| s == seat)
+    }
+
+    /// The places in this round's order of the seats that do not play the
+    /// phase, as an alternate phase's mask of seats that are out.
+    fn sitting_out(&self) -> u64 {
+        (0..self.seats()).filter(|&at| !self.plays_phase(self.seat_at(at))).fold(0, |out, at| out | (1 << at))
     }
 
     /// The seat that acts `at`-th in this round's order (from 0).
@@ -306,7 +328,7 @@ impl Game<'_> {
         for def in t.counters.iter().filter(|c| c.reset) {
             let width = if def.shared { 1 } else { t.seats };
             for slot in def.base..def.base + width {
-                self.counters[slot] = def.start;
+                self.counters[slot] = t.counter_start(slot);
             }
         }
         let scores = self.scores();

@@ -96,6 +96,8 @@ pub struct Ruleset {
     pub table: Option<Table>,
 }
 
+
+
 /// The table a game is played on, in the game's unit of distance: its size,
 /// its deployment zones and the fields that give a piece its size.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
@@ -453,6 +455,10 @@ pub struct Phase {
     /// The deck types played in this phase as a whole (a battlegroup).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub plays: Vec<String>,
+    /// The side whose player alone plays the phase (`side corp`): that
+    /// side's own turn; every player, when absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
     /// What players do in the phase, when the ruleset declares play.
     #[serde(flatten)]
     pub play: play::PhasePlay,

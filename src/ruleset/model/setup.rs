@@ -72,6 +72,10 @@ pub struct SetupStep {
     pub step: Step,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub players: Option<Players>,
+    /// The side whose player alone does the step (`when side runner { … }`);
+    /// every player, when absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
 }
 
 impl Default for Players {
@@ -93,6 +97,10 @@ pub struct Counter {
     pub max: Option<i64>,
     /// Every player's own (`each`), or one for the table (`shared`).
     pub owner: Owner,
+    /// The side whose player alone has it (`side runner`): one counter,
+    /// that player's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
     /// Whether it goes back to its start at the end of every round.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub reset_each_round: bool,
@@ -116,6 +124,10 @@ pub struct Zone {
     pub id: String,
     pub display: String,
     pub owner: Owner,
+    /// The side whose player alone has it (`side runner`): one zone, that
+    /// player's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
     pub visibility: Visibility,
     /// Whether the order of its cards matters (a deck drawn from the top).
     pub ordered: bool,

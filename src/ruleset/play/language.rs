@@ -388,6 +388,15 @@ pub static COUNTER: Block<Counter> = Block {
             read: |l, n, c| l.counter_owner(n, c),
         },
         Line {
+            about: line(
+                "side",
+                "SIDE",
+                "Only the player of that side has the counter: for the others it reads 0 and does not change (not with `owner shared`).",
+                "side runner",
+            ),
+            read: |l, n, c| c.side = l.side_named(n, &format!("counter `{}`", c.id)),
+        },
+        Line {
             about: line("reset", "round", "Back to its starting value at the end of every round.", "reset round"),
             read: |l, n, c| l.reset(n, c),
         },

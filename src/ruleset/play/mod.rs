@@ -358,6 +358,10 @@ impl Loader<'_> {
         if setup.counters.len() > before {
             if let Some(counter) = setup.counters.last_mut() {
                 self.read_body(node, counter);
+                let owned = (counter.side.is_some() && counter.owner == Owner::Shared).then(|| counter.id.clone());
+                if let Some(id) = owned {
+                    self.diagnostics.push(super::setup::shared_of_a_side(node, "counter", &id));
+                }
             }
         }
     }
