@@ -134,6 +134,19 @@ impl Field {
         self.values.iter().map(|v| &v.value)
     }
 
+    /// A line of a dial's field as a manoeuvre: its speed, bearing and
+    /// difficulty (`move 2 bank-left normal`); `None` when it does not hold
+    /// all three.
+    pub fn manoeuvre(&self) -> Option<(i64, &str, &str)> {
+        match self.values.as_slice() {
+            [speed, bearing, difficulty, ..] => match (&speed.value, &bearing.value, &difficulty.value) {
+                (Value::Int(s), Value::Name(b), Value::Name(d)) => Some((*s, b.as_str(), d.as_str())),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     pub fn first_value(&self) -> Option<&Value> {
         self.values.first().map(|v| &v.value)
     }

@@ -321,6 +321,15 @@ by mistake is caught.
     attack D7    # wrong: Dropfleet rolls D3 and D6
     attack D6    # right";
 
+MANOEUVRE_TWICE "E0319" "manoeuvre-twice" "\
+A card's dial lists a manoeuvre twice: two lines of the dial's field with
+the same speed and bearing.  A dial has one cell for each speed and
+bearing, so the card says two things about one manoeuvre.
+
+    move 2 straight easy
+    move 2 straight hard    # wrong: speed 2 straight is on the dial already
+    move 3 straight hard    # right";
+
 BACKWARDS_RANGE "E0318" "backwards-range" "\
 A span of range bands in a `when range` condition names the farther band
 first.  A span runs from the nearer band to the farther.

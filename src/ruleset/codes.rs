@@ -117,6 +117,27 @@ step every player does on one side's zone: write it in `when side SIDE`):
     }
 
 See docs/rulesets.md, section \"Set-up\".";
+BAD_DIAL "E0134" "bad-dial" "\
+A ruleset's `dial` block says that the lines of a repeated field are the
+manoeuvres of a card's dial: a grid of bearings by speeds, each manoeuvre
+coloured by its difficulty.  A line of it is malformed, names a field or enum
+the ruleset does not declare, leaves a difficulty without a colour, or the
+field's lines are not a speed of bounded whole numbers, a bearing and a
+difficulty:
+
+    enum bearing { bank-left \"Bank left\"; straight \"Straight\"; bank-right \"Bank right\" }
+    enum difficulty { easy \"Easy\"; normal \"Normal\"; hard \"Hard\" }
+    kind pilot \"Pilot\" { field move int 1..5 bearing difficulty many }
+    dial manoeuvres \"Manoeuvre Dial\" {
+      field move
+      bearings bearing
+      difficulties difficulty
+      colour easy blue
+      colour normal white
+      colour hard red
+    }
+
+See docs/rulesets.md, section \"Dials\".";
 BAD_TABLE "E0133" "bad-table" "\
 A ruleset's `table` block says what the game is played on: its size, its
 deployment zones and the fields that give a piece its size, in the game's

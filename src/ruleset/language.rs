@@ -14,6 +14,7 @@
 //! declarations of a file, then one [`Block`] per block a declaration opens.
 
 use super::codes;
+use super::dial;
 use super::model::setup::Setup;
 use super::model::*;
 use super::play;
@@ -385,6 +386,19 @@ pub static FILE: Block<Ruleset> = Block {
         },
         Line {
             about: About {
+                name: "dial",
+                values: ID_NAME,
+                doc: "A manoeuvre dial: the lines of a repeated field are its manoeuvres (a speed, a bearing and a \
+                      difficulty), a grid of bearings by speeds coloured by difficulty. A manoeuvre listed twice is \
+                      refused, rules count manoeuvres, and templates draw the grid (`dial`).",
+                example: "dial manoeuvres \"Manoeuvre Dial\" { field move; bearings bearing; difficulties difficulty }",
+                body: Body::Lines(&DIAL),
+                occurs: Occurs::ById,
+            },
+            read: |l, n, r| r.dials.extend(l.dial(n)),
+        },
+        Line {
+            about: About {
                 name: "table",
                 values: "\"NAME\"",
                 doc: "The table the game is played on, in the game's unit of distance: its size, its deployment \
@@ -484,6 +498,64 @@ pub static NAMED: Block<Named> = Block {
     language: "the ruleset language",
     code: &codes::BAD_RULESET,
     lines: &[Line { about: DOC, read: |l, n, named| named.doc = l.string(n) }],
+    schema: None,
+};
+
+/// The block of a dial.
+pub static DIAL: Block<Dial> = Block {
+    place: "a dial",
+    language: "the ruleset language",
+    code: &codes::BAD_DIAL,
+    lines: &[
+        Line {
+            about: About {
+                name: "field",
+                values: "FIELD",
+                doc: "The repeated field whose lines are the manoeuvres, each a speed (whole numbers in a range: \
+                      the grid's rows), a bearing and a difficulty: `field move int 1..5 bearing difficulty many` in \
+                      a kind.",
+                example: "field move",
+                body: Body::None,
+                occurs: Occurs::Once,
+            },
+            read: |l, n, d| dial::field(n, d, l.diagnostics),
+        },
+        Line {
+            about: About {
+                name: "bearings",
+                values: "ENUM",
+                doc: "The enum of the bearings: the grid's columns, in the enum's order, headed by its labels.",
+                example: "bearings bearing",
+                body: Body::None,
+                occurs: Occurs::Once,
+            },
+            read: |l, n, d| dial::bearings(n, d, l.diagnostics),
+        },
+        Line {
+            about: About {
+                name: "difficulties",
+                values: "ENUM",
+                doc: "The enum of the difficulties each manoeuvre has.",
+                example: "difficulties difficulty",
+                body: Body::None,
+                occurs: Occurs::Once,
+            },
+            read: |l, n, d| dial::difficulties(n, d, l.diagnostics),
+        },
+        Line {
+            about: About {
+                name: "colour",
+                values: "DIFFICULTY COLOUR",
+                doc: "The colour a difficulty prints in; every difficulty has one. A printed dial also marks each \
+                      manoeuvre with its difficulty's initial, so that it reads in black and white.",
+                example: "colour hard red",
+                body: Body::None,
+                occurs: Occurs::Many,
+            },
+            read: |l, n, d| dial::colour(n, d, l.diagnostics),
+        },
+        Line { about: DOC, read: |l, n, d| d.doc = l.string(n) },
+    ],
     schema: None,
 };
 

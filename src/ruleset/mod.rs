@@ -7,6 +7,7 @@
 
 pub mod codes;
 mod contrast;
+mod dial;
 pub mod language;
 mod loader;
 pub mod model;

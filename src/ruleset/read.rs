@@ -100,6 +100,7 @@ pub(super) fn load(
         play: None,
         bots: Vec::new(),
         table: None,
+        dials: Vec::new(),
     };
     loader.read_block(header, language.header, &mut ruleset);
     for tree in bases.iter().chain([&tree]) {
@@ -626,6 +627,13 @@ impl Loader<'_> {
         let Some(mut setup) = super::setup::open(node, ruleset, self.diagnostics) else { return };
         self.read_body(node, &mut setup);
         ruleset.setup = Some(setup);
+    }
+
+    /// `dial manoeuvres "Manoeuvre Dial" { … }`.
+    pub(super) fn dial(&mut self, node: &Node) -> Option<Dial> {
+        let mut dial = super::dial::open(node, self.diagnostics)?;
+        self.read_body(node, &mut dial);
+        Some(dial)
     }
 
     /// `table "Table" { size 48 x 48 … }`.
@@ -1191,6 +1199,7 @@ impl Loader<'_> {
         }
         super::setup::check(ruleset, self.diagnostics);
         super::table::check(ruleset, self.diagnostics);
+        super::dial::check(ruleset, self.diagnostics);
         arcs_within(ruleset, self.diagnostics);
         self.keyword_effects_resolve(ruleset);
         let deck_words: Vec<&str> = ruleset.deck_types.iter().map(|d| d.word.as_str()).collect();

@@ -1,6 +1,7 @@
 //! The drawing functions templates call: `text_box` (rich text laid out in a
 //! box, shrunk to fit), `measure` (the height text takes), `icon`, `arc` (a firing-arc diagram from sectors in
-//! degrees), `hexes` (a movement grid) and `art_panel` (a card's artwork).  They return SVG markup that
+//! degrees, or from the angles of a field's arcs), `hexes` (a movement grid), `dial` (a manoeuvre dial, in
+//! [`super::dial`]) and `art_panel` (a card's artwork).  They return SVG markup that
 //! tera inserts unescaped; every piece of card text in it is escaped here.
 //!
 //! A card's own text reaches them typed: templates pass its handles
@@ -100,8 +101,9 @@ pub fn collect_overflows<R>(frame: Frame, rich: Rc<Table>, f: impl FnOnce() -> R
     (result, Drawn { overflows: drawing.overflows, printed: drawing.printed, text: drawing.text })
 }
 
-/// Notes words a face shows outside its text boxes (an icon's id).
-fn shown(words: &str) {
+/// Notes words a face shows outside its text boxes (an icon's id, a dial's
+/// labels).
+pub(super) fn shown(words: &str) {
     DRAWING.with(|d| {
         let mut drawing = d.borrow_mut();
         drawing.text.push_str(words);
@@ -195,6 +197,7 @@ pub fn register(tera: &mut Tera) {
     tera.register_function("icon", IconFn);
     tera.register_function("arc", ArcFn);
     tera.register_function("hexes", HexesFn);
+    tera.register_function("dial", super::dial::DialFn);
     tera.register_function("art_panel", ArtPanel);
     tera.register_filter("bold", |v: &Value, _: &HashMap<String, Value>| Ok(styled(v, "b")));
     tera.register_filter("italic", |v: &Value, _: &HashMap<String, Value>| Ok(styled(v, "i")));
@@ -556,8 +559,33 @@ fn missing_art(x0: f32, y0: f32, (w, h, rx): (&str, &str, &str)) -> String {
     )
 }
 
+/// The sectors `arc` shades: `sectors`, else the angles of the values of
+/// `field` (a field's views, or one).
+fn sectors(args: &HashMap<String, Value>) -> Vec<[f32; 2]> {
+    let written = string(args, "sectors", "").split(';').filter_map(|sector| {
+        let bounds: Vec<f32> = sector.split_whitespace().filter_map(|n| n.parse().ok()).collect();
+        match bounds[..] {
+            [from, to] => Some([from, to]),
+            _ => None,
+        }
+    });
+    let views = match args.get("field") {
+        Some(Json::Array(views)) => views.iter().collect(),
+        Some(view) => vec![view],
+        None => Vec::new(),
+    };
+    let values = views.into_iter().filter_map(|v| v.get("values").and_then(Json::as_array)).flatten();
+    let angles = values.filter_map(|v| v.get("angles").and_then(Json::as_array)).filter_map(|a| {
+        let at = |i: usize| a.get(i).and_then(Json::as_f64).map(|n| n as f32);
+        Some([at(0)?, at(1)?])
+    });
+    written.chain(angles).take(64).collect()
+}
+
 /// `arc(x, y, r, sectors="-45 45; 135 225")`: a disc with the sectors
-/// shaded; 0° is the ship's front (up), angles grow clockwise.
+/// shaded; 0° is the ship's front (up), angles grow clockwise.  With
+/// `field=fields.arcs` in place of `sectors`, the sectors are the angles the
+/// ruleset gives the field's arcs.
 struct ArcFn;
 
 impl Function for ArcFn {
@@ -572,9 +600,7 @@ impl Function for ArcFn {
             num(r),
             num(r * 0.06)
         );
-        for sector in string(args, "sectors", "").split(';') {
-            let bounds: Vec<f32> = sector.split_whitespace().filter_map(|n| n.parse().ok()).collect();
-            let [from, to] = bounds[..] else { continue };
+        for [from, to] in sectors(args) {
             if (to - from).abs() >= 359.9 {
                 out.push_str(&format!(
                     "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{fill}\"/>",

@@ -19,6 +19,7 @@ pub mod art;
 pub mod calibration;
 pub mod checklist;
 pub mod codes;
+pub mod dial;
 pub mod fonts;
 pub mod functions;
 pub mod html;

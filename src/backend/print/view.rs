@@ -45,6 +45,9 @@ pub struct CardView {
     /// The card's text fields, one paragraph each (labelled unless the
     /// field is called `text`).
     pub texts: Vec<Handle>,
+    /// The card's manoeuvre dials, one for each `dial` of the ruleset whose
+    /// field the card writes: grids for the `dial` function to draw.
+    pub dials: Vec<DialView>,
     /// Position in the print job, from 1.
     pub number: usize,
 }
@@ -86,6 +89,34 @@ pub struct ValueView {
     /// For names: the id (`narrow`) beside the printed `text` (`Narrow`).
     pub id: Option<String>,
     pub rich: Handle,
+    /// For an arc with angles: `[from, to]` in degrees clockwise from
+    /// straight ahead, for the `arc` function to shade.
+    pub angles: Option<[i64; 2]>,
+}
+
+/// A card's manoeuvre dial as a grid: its bearings across, its speeds down
+/// (fastest first), and in each cell the manoeuvre there, if any.
+#[derive(Clone, Debug, Serialize)]
+pub struct DialView {
+    pub id: String,
+    pub display: String,
+    pub bearings: Vec<NamedView>,
+    pub speeds: Vec<i64>,
+    /// `cells[row][column]`: the row of `speeds[row]`, the column of
+    /// `bearings[column]`.
+    pub cells: Vec<Vec<Option<DifficultyView>>>,
+    /// Every difficulty, in the ruleset's order, for a legend.
+    pub difficulties: Vec<DifficultyView>,
+}
+
+/// A difficulty as a dial prints it: its colour, and a mark of one or two
+/// letters that tells it apart in black and white.
+#[derive(Clone, Debug, Serialize)]
+pub struct DifficultyView {
+    pub id: String,
+    pub display: String,
+    pub colour: String,
+    pub mark: String,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -182,6 +213,7 @@ impl<'a> Viewer<'a> {
             paras,
             lines,
             texts,
+            dials: self.dials(card),
             number,
         };
         (view, table)
@@ -263,7 +295,10 @@ impl<'a> Viewer<'a> {
         let labelled = labelled.into_iter().map(|(p, at, covers)| table.add_covering(p, at, covers)).collect();
         let values = shown
             .into_iter()
-            .map(|(v, span)| ValueView { ty: v.ty, text: v.text, id: v.id, rich: table.add(v.rich, Some(span)) })
+            .map(|(v, span)| {
+                let angles = v.id.as_deref().and_then(|id| self.arc_angles(id));
+                ValueView { ty: v.ty, text: v.text, id: v.id, rich: table.add(v.rich, Some(span)), angles }
+            })
             .collect();
         FieldView {
             label: printed,
@@ -633,12 +668,14 @@ impl<'a> Viewer<'a> {
         match initiative {
             Initiative::X => ("X".into(), None),
             Initiative::Step(tenths) => {
-                let whole = self.ruleset.initiative.as_ref().is_some_and(|s| s.whole_steps);
+                let scale = self.ruleset.initiative.as_ref();
+                let whole = scale.is_some_and(|s| s.whole_steps || s.priority_digit);
                 let text = crate::ruleset::model::tenths(tenths);
                 match (whole, text.split_once('.')) {
                     (true, Some((step, "0"))) => (step.to_string(), None),
                     (true, Some((step, priority))) => (step.to_string(), Some(priority.to_string())),
-                    _ => (text, None),
+                    // A scale of whole numbers prints `4`, as the game does.
+                    _ => (scale.map_or(text, |s| s.show(tenths)), None),
                 }
             }
         }
@@ -657,6 +694,51 @@ impl<'a> Viewer<'a> {
     }
 
     /// The printed name of an id the ruleset declares, else the id made readable.
+    /// An arc's angles, where the ruleset gives them.
+    fn arc_angles(&self, id: &str) -> Option<[i64; 2]> {
+        let angles = self.ruleset.arcs.iter().find(|a| a.id == id)?.angles?;
+        Some([angles.from, angles.to])
+    }
+
+    /// The card's manoeuvre dials, as grids.
+    fn dials(&self, card: &Card) -> Vec<DialView> {
+        let mut views = Vec::new();
+        for dial in &self.ruleset.dials {
+            let lines: Vec<_> =
+                card.body.fields.iter().filter(|f| f.name == dial.field).filter_map(Field::manoeuvre).collect();
+            if lines.is_empty() {
+                continue;
+            }
+            let values =
+                |id: &str| self.ruleset.enums.iter().find(|e| e.id == id).map(|e| e.values.clone()).unwrap_or_default();
+            let named = |v: &String| NamedView { id: v.clone(), display: self.enum_label(v) };
+            let bearings: Vec<NamedView> = values(&dial.bearings).iter().map(named).collect();
+            let difficulties = difficulty_views(dial, &values(&dial.difficulties), |v| self.enum_label(v));
+            let [low, high] = dial.speeds;
+            let speeds: Vec<i64> = (low..=high.min(low.saturating_add(20))).rev().collect();
+            let cell = |speed: i64, bearing: &str| {
+                let (.., difficulty) = lines.iter().find(|(s, b, _)| *s == speed && *b == bearing)?;
+                difficulties.iter().find(|d| d.id == *difficulty).cloned()
+            };
+            let cells = speeds.iter().map(|&s| bearings.iter().map(|b| cell(s, &b.id)).collect()).collect();
+            views.push(DialView {
+                id: dial.id.clone(),
+                display: dial.display.clone(),
+                bearings,
+                speeds,
+                cells,
+                difficulties,
+            });
+        }
+        views
+    }
+
+    /// An enum value as a face prints it: its label, else its id made
+    /// readable.
+    fn enum_label(&self, value: &str) -> String {
+        self.ruleset.enums.iter().find_map(|e| e.label(value).map(str::to_string)).unwrap_or_else(|| label(value))
+    }
+
     pub fn display(&self, id: &str) -> String {
         let r = self.ruleset;
         let found = r
@@ -672,6 +754,34 @@ impl<'a> Viewer<'a> {
             .or_else(|| r.band(id).map(|b| b.display.clone()));
         found.unwrap_or_else(|| id.to_string())
     }
+}
+
+/// A dial's difficulties with their colours and marks: each mark the
+/// shortest start of its label that no other difficulty's shares.
+fn difficulty_views(
+    dial: &crate::ruleset::model::Dial,
+    ids: &[String],
+    label_of: impl Fn(&str) -> String,
+) -> Vec<DifficultyView> {
+    let labels: Vec<String> = ids.iter().map(|id| label_of(id)).collect();
+    let mark = |label: &str| {
+        let chars: Vec<char> = label.chars().filter(|c| c.is_alphanumeric()).collect();
+        let start = |n: usize, of: &str| of.chars().filter(|c| c.is_alphanumeric()).take(n).collect::<String>();
+        let unique =
+            (1..=chars.len().max(1)).find(|&n| labels.iter().filter(|l| start(n, l) == start(n, label)).count() == 1);
+        let mark = start(unique.unwrap_or(chars.len()).min(3), label);
+        let mut letters = mark.chars();
+        letters.next().map(|c| c.to_uppercase().chain(letters).collect()).unwrap_or_default()
+    };
+    ids.iter()
+        .zip(&labels)
+        .map(|(id, label)| DifficultyView {
+            id: id.clone(),
+            display: label.clone(),
+            colour: dial.colours.get(id).cloned().unwrap_or_else(|| "#ffffff".to_string()),
+            mark: mark(label),
+        })
+        .collect()
 }
 
 /// How many things a block states on one line: its effects, choices,

@@ -4,6 +4,7 @@
 //! Cards declare for their deck, so that the second can resolve references in
 //! any order and across files.
 
+mod dials;
 mod effects;
 pub(super) mod printed;
 
@@ -216,6 +217,7 @@ impl<'a> GameChecker<'a> {
         self.touched = (!clean).then(|| self.touched_fields(node, &kind.schema, &body, reported));
         let body = if broken { body } else { self.apply_rules(&kind.schema, &context, body, None, node.head_span()) };
         self.touched = None;
+        self.dial_manoeuvres(name, &body);
         let lint_levels = std::mem::take(&mut self.lint_levels);
         Some(Card {
             name: name.to_string(),

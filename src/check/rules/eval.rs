@@ -13,6 +13,7 @@ use crate::ruleset::model::{EnumDef, Ruleset, Type};
 use crate::source::Span;
 use std::collections::BTreeMap;
 
+mod dials;
 mod hexes;
 mod placed;
 
@@ -361,6 +362,8 @@ impl<'a> Evaluation<'a> {
             Call::Inside(zone, filters) => self.inside(*zone, filters, pool),
             Call::HexRepeats(fields) => self.hex_repeats(fields, pool),
             Call::HexUnreached(fields) => self.hex_unreached(fields, pool),
+            Call::Speeds(field) => self.speeds(field, pool),
+            Call::Manoeuvres(field, names) => self.manoeuvres(field, names, pool),
         }
     }
 
@@ -909,6 +912,10 @@ fn in_words(counted: Counted<'_>, n: i64) -> Option<String> {
         Call::Inside(..) => format!("{n} placed {} in the zone", many("piece")),
         Call::HexRepeats(_) => format!("{n} {} listed more than once", hexes(n)),
         Call::HexUnreached(_) => format!("{n} {} no path reaches from the centre", hexes(n)),
+        Call::Speeds(_) => format!("the dial has {n} different {}", if n == 1 { "speed" } else { "speeds" }),
+        Call::Manoeuvres(..) => {
+            format!("the dial has {n} {}{}", if n == 1 { "manoeuvre" } else { "manoeuvres" }, matching(after_field))
+        }
         Call::All(_) | Call::Any(_) | Call::Subset { .. } | Call::Every(..) | Call::Some(..) => return None,
         Call::EachRow(..) | Call::EachArg(..) => return None,
     })

@@ -94,9 +94,51 @@ pub struct Ruleset {
     /// The table the game is played on (`table "Table" { size 48 x 48 }`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub table: Option<Table>,
+    /// Manoeuvre dials: grids of bearing by speed (`dial manoeuvres { … }`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub dials: Vec<Dial>,
 }
 
+/// `dial manoeuvres "Manoeuvre Dial" { field move; bearings bearing;
+/// difficulties difficulty; colour easy blue }`: the lines of a repeated
+/// field are the manoeuvres of a card's dial, each a cell of a grid of
+/// bearings by speeds, coloured by its difficulty.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Dial {
+    pub id: String,
+    pub display: String,
+    /// The repeated field whose lines are the manoeuvres, each its speed,
+    /// its bearing and its difficulty, in that order (`move 2 bank-left
+    /// normal`).
+    pub field: String,
+    /// The enum of the bearings: the grid's columns, in its order.
+    pub bearings: String,
+    /// The enum of the difficulties.
+    pub difficulties: String,
+    /// The lowest and highest speed: the grid's rows, from the field's
+    /// range of speeds.
+    pub speeds: [i64; 2],
+    /// The colour each difficulty prints in, `#rrggbb`.
+    pub colours: BTreeMap<String, String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+    /// Where each line naming something is, for the checks once the
+    /// ruleset is read: `field`, `bearings`, `difficulties`, and each
+    /// colour's difficulty.
+    #[serde(skip)]
+    pub(crate) spans: DialSpans,
+    #[serde(skip)]
+    pub span: Span,
+}
 
+/// Where a dial's lines name things.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct DialSpans {
+    pub(crate) field: Option<Span>,
+    pub(crate) bearings: Option<Span>,
+    pub(crate) difficulties: Option<Span>,
+    pub(crate) colours: Vec<(String, Span)>,
+}
 
 /// The table a game is played on, in the game's unit of distance: its size,
 /// its deployment zones and the fields that give a piece its size.
@@ -963,6 +1005,7 @@ impl Ruleset {
             "kind" => self.kinds.retain(|x| x.id != id),
             "deck-type" => self.deck_types.retain(|x| x.id != id),
             "side" => self.sides.retain(|x| x.id != id),
+            "dial" => self.dials.retain(|x| x.id != id),
             "phase" => self.phases.retain(|x| x.id != id),
             "condition" => self.conditions.retain(|x| x.id != id),
             "quantity" => self.quantities.retain(|x| x.id != id),

@@ -246,6 +246,12 @@ pub enum Call {
     /// Hexes the fields list that no path reaches from the card's centre
     /// `0,0`, moving hex to hex through hexes the fields list.
     HexUnreached(Vec<FieldRef>),
+    /// Different speeds among the manoeuvres of the one card's dial, by the
+    /// dial's field.
+    Speeds(FieldRef),
+    /// Manoeuvres of the one card's dial whose bearing or difficulty is one
+    /// of the names (any, when none is given).
+    Manoeuvres(FieldRef, Vec<Box<str>>),
 }
 
 /// The names of the functions, for compiling and for suggestions.
@@ -285,6 +291,8 @@ pub const FUNCTIONS: &[&str] = &[
     "inside",
     "hex-repeats",
     "hex-unreached",
+    "speeds",
+    "manoeuvres",
 ];
 
 /// The filter arguments of a call: a card matches when any matches; no
@@ -450,7 +458,11 @@ fn call_fields<'c>(call: &'c Call, fields: &mut Vec<&'c str>) -> Option<()> {
             fields.extend([&**needs, &**has]);
             filter_fields(filters, fields)
         }
-        Call::SumRows(field, _) | Call::Value(field, _) | Call::Numbers(field) => {
+        Call::SumRows(field, _)
+        | Call::Value(field, _)
+        | Call::Numbers(field)
+        | Call::Speeds(field)
+        | Call::Manoeuvres(field, _) => {
             fields.push(field);
             Some(())
         }

@@ -69,10 +69,12 @@ enum Function {
     Inside,
     HexRepeats,
     HexUnreached,
+    Speeds,
+    Manoeuvres,
 }
 
 impl Function {
-    const ALL: [Function; 35] = [
+    const ALL: [Function; 37] = [
         Function::Count,
         Function::Distinct,
         Function::Groups,
@@ -108,6 +110,8 @@ impl Function {
         Function::Inside,
         Function::HexRepeats,
         Function::HexUnreached,
+        Function::Speeds,
+        Function::Manoeuvres,
     ];
 
     fn named(name: &str) -> Option<Function> {
@@ -169,6 +173,8 @@ impl Function {
             Function::Numbers => field_then(None, Ty::Number, "numbers(armour)"),
             Function::HexRepeats => field_then(Some(Ty::Field), Ty::Number, "hex-repeats(green, blue)"),
             Function::HexUnreached => field_then(Some(Ty::Field), Ty::Number, "hex-unreached(green, blue)"),
+            Function::Speeds => field_then(None, Ty::Number, "speeds(move)"),
+            Function::Manoeuvres => field_then(Some(Ty::Name), Ty::Number, "manoeuvres(move, hard)"),
             Function::Choices => Signature { fixed: &[], rest: None, result: Ty::Number, example: "choices() <= 1" },
             Function::Effects => Signature {
                 fixed: &[],
@@ -611,6 +617,12 @@ impl<'n, 'r> Compiler<'n, 'r> {
             Function::Numbers => Call::Numbers(field(0, diagnostics)?),
             Function::HexRepeats => Call::HexRepeats(self.coord_fields(args, diagnostics)?),
             Function::HexUnreached => Call::HexUnreached(self.coord_fields(args, diagnostics)?),
+            Function::Speeds => Call::Speeds(self.dial_field(&args[0], diagnostics)?),
+            Function::Manoeuvres => {
+                let field = self.dial_field(&args[0], diagnostics)?;
+                let names = self.row_names(&field, &args[1..], diagnostics)?;
+                Call::Manoeuvres(field, names)
+            }
             Function::Effects => Call::Effects(self.effect_filters(args, diagnostics)?),
             Function::Choices => Call::Choices,
             Function::Rows => both(field(0, diagnostics), filters(1, diagnostics)).map(|(f, s)| Call::Rows(f, s))?,
@@ -824,6 +836,21 @@ impl<'n, 'r> Compiler<'n, 'r> {
         }
     }
 
+    /// The field of a dial function: the field a dial of the ruleset reads
+    /// its manoeuvres from.
+    fn dial_field(&self, arg: &Expr, diagnostics: &mut Vec<Diagnostic>) -> Option<Box<str>> {
+        let field = self.field(arg, diagnostics)?;
+        if self.ruleset.dials.iter().any(|d| *d.field == *field) {
+            return Some(field);
+        }
+        diagnostics.push(
+            Diagnostic::error(&codes::IMPOSSIBLE_RULE_VALUE, format!("`{field}` is not the field of a dial"))
+                .primary(arg.span(), "no dial reads it")
+                .help("dial functions read the field a `dial` names (`dial manoeuvres { field move … }`)"),
+        );
+        None
+    }
+
     /// The fields of a hex function: each a field some declaration of
     /// which holds hex positions (`coord`), or the rule could never count
     /// one.
@@ -990,7 +1017,12 @@ impl Compiler<'_, '_> {
     fn out_of_scope(&self, function: Function) -> Option<String> {
         let scope = self.scope.get();
         match function {
-            Function::Value | Function::Numbers | Function::HexRepeats | Function::HexUnreached
+            Function::Value
+            | Function::Numbers
+            | Function::HexRepeats
+            | Function::HexUnreached
+            | Function::Speeds
+            | Function::Manoeuvres
                 if scope != Scope::Card =>
             {
                 Some("reads the one card a kind's rule is about, and this rule is about many".to_string())
@@ -1061,6 +1093,7 @@ fn scope_help(function: Function) -> &'static str {
         Function::HexRepeats | Function::HexUnreached => {
             "declare the rule in the kind, shape or field whose hexes it reads"
         }
+        Function::Speeds | Function::Manoeuvres => "declare the rule in the kind whose dial it reads",
         Function::Removed | Function::Added | Function::BeyondSource => {
             "a deck type built from another by changing cards says so: `based-on offense`"
         }
