@@ -1,49 +1,34 @@
-//! The `dial` template function: a card's manoeuvre dial (a `DialView`,
-//! `card.dials.0`) drawn as a grid of bearings across by speeds down, each
+//! What the `dial` template function draws: a card's manoeuvre dial (a
+//! `DialView`, `card.dials.0`) as a grid of bearings across by speeds down, each
 //! manoeuvre's cell filled with its difficulty's colour and marked with its
 //! difficulty's letter, so that it reads in black and white too; a legend
 //! under the grid names each mark.
 
-use super::functions::shown;
 use super::svg::{escape, num};
 use crate::ruleset::palette;
 use serde_json::Value as Json;
-use std::collections::HashMap;
-use tera::{Function, Result, Value};
-
-/// `dial(grid=card.dials.0, x=…, y=…, w=…, h=…, legend=true)`.
-pub struct DialFn;
-
-impl Function for DialFn {
-    fn call(&self, args: &HashMap<String, Value>) -> Result<Value> {
-        let number = |name: &str, default: f32| {
-            args.get(name).and_then(Value::as_f64).map(|v| v as f32).filter(|v| v.is_finite()).unwrap_or(default)
-        };
-        let area = Area { x: number("x", 0.0), y: number("y", 0.0), w: number("w", 60.0), h: number("h", 60.0) };
-        let legend = args.get("legend").and_then(Value::as_bool).unwrap_or(true);
-        let Some(grid) = args.get("grid").filter(|g| g.is_object()) else { return Ok(Value::String(String::new())) };
-        Ok(Value::String(draw(grid, area, legend)))
-    }
-
-    fn is_safe(&self) -> bool {
-        true
-    }
-}
 
 /// Where the grid is drawn, in the face's units.
 #[derive(Clone, Copy)]
-struct Area {
-    x: f32,
-    y: f32,
-    w: f32,
-    h: f32,
+pub struct Area {
+    pub x: f32,
+    pub y: f32,
+    pub w: f32,
+    pub h: f32,
+}
+
+/// The grid as SVG, and every label it writes (the words the face shows).
+pub fn grid_svg(grid: &Json, area: Area, legend: bool) -> (String, Vec<String>) {
+    let mut words = Vec::new();
+    let svg = draw(grid, area, legend, &mut words);
+    (svg, words)
 }
 
 /// The most rows and columns drawn: a dial beyond is cut, not shrunk to
 /// nothing.
 const MOST: usize = 24;
 
-fn draw(grid: &Json, area: Area, legend: bool) -> String {
+fn draw(grid: &Json, area: Area, legend: bool, words: &mut Vec<String>) -> String {
     let list = |name: &str| grid.get(name).and_then(Json::as_array).map(Vec::as_slice).unwrap_or_default();
     let (bearings, speeds, cells) = (list("bearings"), list("speeds"), list("cells"));
     let (columns, rows) = (bearings.len().min(MOST), speeds.len().min(MOST));
@@ -60,12 +45,13 @@ fn draw(grid: &Json, area: Area, legend: bool) -> String {
     for (column, bearing) in bearings.iter().take(columns).enumerate() {
         let label = bearing.get("display").and_then(Json::as_str).unwrap_or("");
         let cx = left + cell_w * (column as f32 + 0.5);
-        out.push_str(&heading(label, cx, area.y + cell_h * 0.5, cell_w * 0.96, cell_h * 0.9));
+        out.push_str(&heading(words, label, cx, area.y + cell_h * 0.5, cell_w * 0.96, cell_h * 0.9));
     }
     for (row, speed) in speeds.iter().take(rows).enumerate() {
         let y = top + cell_h * row as f32;
         let speed = speed.as_i64().map(|s| s.to_string()).unwrap_or_default();
         out.push_str(&label_text(
+            words,
             &speed,
             area.x + cell_w * 0.35,
             y + cell_h * 0.5,
@@ -76,18 +62,25 @@ fn draw(grid: &Json, area: Area, legend: bool) -> String {
         let row_cells = cells.get(row).and_then(Json::as_array).map(Vec::as_slice).unwrap_or_default();
         for column in 0..columns {
             let cell = row_cells.get(column).filter(|c| c.is_object());
-            out.push_str(&cell_svg(cell, left + cell_w * column as f32, y, cell_w, cell_h));
+            out.push_str(&cell_svg(words, cell, left + cell_w * column as f32, y, cell_w, cell_h));
         }
     }
     if legend {
-        out.push_str(&legend_svg(list("difficulties"), area.x, top + cell_h * rows as f32, area.w, cell_h * 0.9));
+        out.push_str(&legend_svg(
+            words,
+            list("difficulties"),
+            area.x,
+            top + cell_h * rows as f32,
+            area.w,
+            cell_h * 0.9,
+        ));
     }
     out.push_str("</g>");
     out
 }
 
 /// One cell: a manoeuvre's colour and mark, or an empty grey square.
-fn cell_svg(cell: Option<&Json>, x: f32, y: f32, w: f32, h: f32) -> String {
+fn cell_svg(words: &mut Vec<String>, cell: Option<&Json>, x: f32, y: f32, w: f32, h: f32) -> String {
     let inset = (w.min(h) * 0.06).max(0.2);
     let (fill, mark) = match cell {
         Some(cell) => (
@@ -108,13 +101,13 @@ fn cell_svg(cell: Option<&Json>, x: f32, y: f32, w: f32, h: f32) -> String {
         num(inset * 0.8)
     );
     if !mark.is_empty() {
-        out.push_str(&label_text(mark, x + w / 2.0, y + h / 2.0, w * 0.8, h * 0.7, ink_on(fill)));
+        out.push_str(&label_text(words, mark, x + w / 2.0, y + h / 2.0, w * 0.8, h * 0.7, ink_on(fill)));
     }
     out
 }
 
 /// The legend: each difficulty's colour and mark, and its name.
-fn legend_svg(difficulties: &[Json], x: f32, y: f32, w: f32, h: f32) -> String {
+fn legend_svg(words: &mut Vec<String>, difficulties: &[Json], x: f32, y: f32, w: f32, h: f32) -> String {
     let count = difficulties.len().min(MOST);
     if count == 0 {
         return String::new();
@@ -124,35 +117,43 @@ fn legend_svg(difficulties: &[Json], x: f32, y: f32, w: f32, h: f32) -> String {
     for (i, difficulty) in difficulties.iter().take(count).enumerate() {
         let sx = x + slot * i as f32;
         let side = (h * 0.8).min(slot * 0.3);
-        out.push_str(&cell_svg(Some(difficulty), sx, y + (h - side) / 2.0, side, side));
+        out.push_str(&cell_svg(words, Some(difficulty), sx, y + (h - side) / 2.0, side, side));
         let name = difficulty.get("display").and_then(Json::as_str).unwrap_or("");
         let text_w = slot - side * 1.5;
-        out.push_str(&label_text(name, sx + side * 1.25 + text_w / 2.0, y + h / 2.0, text_w, h * 0.5, "#1b1b1b"));
+        out.push_str(&label_text(
+            words,
+            name,
+            sx + side * 1.25 + text_w / 2.0,
+            y + h / 2.0,
+            text_w,
+            h * 0.5,
+            "#1b1b1b",
+        ));
     }
     out
 }
 
 /// A column's heading centred on `(cx, cy)`: on two lines when that prints
 /// it larger (`Bank` over `right`).
-fn heading(text: &str, cx: f32, cy: f32, w: f32, h: f32) -> String {
+fn heading(words: &mut Vec<String>, text: &str, cx: f32, cy: f32, w: f32, h: f32) -> String {
     let one_line = h.min(w / (text.chars().count().max(1) as f32 * 0.68));
     let split = text.char_indices().filter(|(_, c)| *c == ' ').min_by_key(|(i, _)| i.abs_diff(text.len() / 2));
-    let Some((at, _)) = split else { return label_text(text, cx, cy, w, h, "#1b1b1b") };
+    let Some((at, _)) = split else { return label_text(words, text, cx, cy, w, h, "#1b1b1b") };
     let (first, second) = (&text[..at], &text[at + 1..]);
     let longest = first.chars().count().max(second.chars().count()) as f32;
     let two_lines = (h / 2.2).min(w / (longest * 0.68));
     if two_lines <= one_line {
-        return label_text(text, cx, cy, w, h, "#1b1b1b");
+        return label_text(words, text, cx, cy, w, h, "#1b1b1b");
     }
     let half = h / 2.0;
-    label_text(first, cx, cy - half / 2.0, w, two_lines, "#1b1b1b")
-        + &label_text(second, cx, cy + half / 2.0, w, two_lines, "#1b1b1b")
+    let top = label_text(words, first, cx, cy - half / 2.0, w, two_lines, "#1b1b1b");
+    top + &label_text(words, second, cx, cy + half / 2.0, w, two_lines, "#1b1b1b")
 }
 
 /// A short label centred on `(cx, cy)`, in a size that fits `w` by `h`;
 /// its words count as shown on the face.
-fn label_text(text: &str, cx: f32, cy: f32, w: f32, h: f32, fill: &str) -> String {
-    shown(text);
+fn label_text(words: &mut Vec<String>, text: &str, cx: f32, cy: f32, w: f32, h: f32, fill: &str) -> String {
+    words.push(text.to_string());
     let chars = text.chars().count().max(1) as f32;
     // Bold capitals and digits are about 0.68 of the size wide.
     let size = h.min(w / (chars * 0.68)).max(0.5);

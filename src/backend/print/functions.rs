@@ -103,7 +103,7 @@ pub fn collect_overflows<R>(frame: Frame, rich: Rc<Table>, f: impl FnOnce() -> R
 
 /// Notes words a face shows outside its text boxes (an icon's id, a dial's
 /// labels).
-pub(super) fn shown(words: &str) {
+fn shown(words: &str) {
     DRAWING.with(|d| {
         let mut drawing = d.borrow_mut();
         drawing.text.push_str(words);
@@ -197,7 +197,7 @@ pub fn register(tera: &mut Tera) {
     tera.register_function("icon", IconFn);
     tera.register_function("arc", ArcFn);
     tera.register_function("hexes", HexesFn);
-    tera.register_function("dial", super::dial::DialFn);
+    tera.register_function("dial", DialFn);
     tera.register_function("art_panel", ArtPanel);
     tera.register_filter("bold", |v: &Value, _: &HashMap<String, Value>| Ok(styled(v, "b")));
     tera.register_filter("italic", |v: &Value, _: &HashMap<String, Value>| Ok(styled(v, "i")));
@@ -667,6 +667,30 @@ impl Function for HexesFn {
         let (x, y, w, h) =
             (number(args, "x", 0.0), number(args, "y", 0.0), number(args, "w", 60.0), number(args, "h", 60.0));
         Ok(Value::String(hex_grid(grid, &names, x, y, w, h)))
+    }
+
+    fn is_safe(&self) -> bool {
+        true
+    }
+}
+
+/// `dial(grid=card.dials.0, x, y, w, h, legend=true)`: a manoeuvre dial as
+/// a grid (see [`super::dial`]); the labels it writes count as shown.
+struct DialFn;
+
+impl Function for DialFn {
+    fn call(&self, args: &HashMap<String, Value>) -> Result<Value> {
+        let area = super::dial::Area {
+            x: number(args, "x", 0.0),
+            y: number(args, "y", 0.0),
+            w: number(args, "w", 60.0),
+            h: number(args, "h", 60.0),
+        };
+        let legend = args.get("legend").and_then(Value::as_bool).unwrap_or(true);
+        let Some(grid) = args.get("grid").filter(|g| g.is_object()) else { return Ok(Value::String(String::new())) };
+        let (svg, words) = super::dial::grid_svg(grid, area, legend);
+        words.iter().for_each(|w| shown(w));
+        Ok(Value::String(svg))
     }
 
     fn is_safe(&self) -> bool {
