@@ -131,3 +131,13 @@ fn an_at_without_a_position_is_refused() {
     let found = diagnostics(edited(SCENARIO, PLACED, "at 10,12 at").path());
     assert_eq!(found, ["error[E0303]: `at` is followed by a position"], "{found:?}");
 }
+
+#[test]
+fn an_obstacle_without_a_position_is_refused() {
+    let found = diagnostics(edited(SCENARIO, PLACED, "at 10,12").path());
+    assert_eq!(
+        found,
+        ["error[E0401]: deck `Asteroid Belt` breaks a rule: every obstacle of a scenario has its place on the table"],
+        "{found:?}"
+    );
+}

@@ -240,6 +240,8 @@ pub enum Call {
     /// Placed matching pieces whose centre lies in a deployment zone, by
     /// the zone's index among the table's.
     Inside(usize, Filters),
+    /// Copies of the matching cards the deck gives no position (`at`).
+    Unplaced(Filters),
     /// Hexes the fields of the one card list more than once (a hex of two
     /// colours), by their `coord` values.
     HexRepeats(Vec<FieldRef>),
@@ -289,6 +291,7 @@ pub const FUNCTIONS: &[&str] = &[
     "edge-gap",
     "quarter-spread",
     "inside",
+    "unplaced",
     "hex-repeats",
     "hex-unreached",
     "speeds",
@@ -439,7 +442,8 @@ fn call_fields<'c>(call: &'c Call, fields: &mut Vec<&'c str>) -> Option<()> {
         | Call::Any(filters)
         | Call::EdgeGap(filters)
         | Call::QuarterSpread(filters)
-        | Call::Inside(_, filters) => filter_fields(filters, fields),
+        | Call::Inside(_, filters)
+        | Call::Unplaced(filters) => filter_fields(filters, fields),
         Call::Gap(first, second) => {
             filter_fields(first, fields)?;
             filter_fields(second, fields)

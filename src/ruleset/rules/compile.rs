@@ -67,6 +67,7 @@ enum Function {
     EdgeGap,
     QuarterSpread,
     Inside,
+    Unplaced,
     HexRepeats,
     HexUnreached,
     Speeds,
@@ -74,7 +75,7 @@ enum Function {
 }
 
 impl Function {
-    const ALL: [Function; 37] = [
+    const ALL: [Function; 38] = [
         Function::Count,
         Function::Distinct,
         Function::Groups,
@@ -108,6 +109,7 @@ impl Function {
         Function::EdgeGap,
         Function::QuarterSpread,
         Function::Inside,
+        Function::Unplaced,
         Function::HexRepeats,
         Function::HexUnreached,
         Function::Speeds,
@@ -137,6 +139,7 @@ impl Function {
             Function::EdgeGap => filters(Ty::Number, "edge-gap(obstacle)"),
             Function::QuarterSpread => filters(Ty::Number, "quarter-spread(obstacle)"),
             Function::Inside => placed(&[Ty::Name], "inside(red-edge, obstacle)"),
+            Function::Unplaced => filters(Ty::Number, "unplaced(obstacle)"),
             Function::All => filters(Ty::Truth, "all(cost >= 1)"),
             Function::Any => filters(Ty::Truth, "any(extra)"),
             Function::Sum => field_then(Some(Ty::Filter), Ty::Number, "sum(points, ship)"),
@@ -584,6 +587,7 @@ impl<'n, 'r> Compiler<'n, 'r> {
             }
             Function::EdgeGap => Call::EdgeGap(filters(0, diagnostics)?),
             Function::QuarterSpread => Call::QuarterSpread(filters(0, diagnostics)?),
+            Function::Unplaced => Call::Unplaced(filters(0, diagnostics)?),
             Function::Inside => {
                 let (zone, filters) = both(self.deployment(&args[0], diagnostics), filters(1, diagnostics))?;
                 Call::Inside(zone, filters)

@@ -1,6 +1,7 @@
 //! The rule functions over the pieces a deck places on the game's table
-//! (`card "Asteroid" at 12,20`): `gap`, `edge-gap` and `quarter-spread`,
-//! measured with [`crate::geometry`].
+//! (`card "Asteroid" at 12,20`): `gap`, `edge-gap`, `quarter-spread` and
+//! `inside`, measured with [`crate::geometry`], and `unplaced`, the copies
+//! a deck leaves without a place.
 
 use super::{Evaluation, Pool, PoolEntry};
 use crate::geometry::{Area, Piece, Table};
@@ -108,6 +109,26 @@ impl Evaluation<'_> {
         inside.dedup();
         if n > 0 {
             self.culprits = inside;
+        }
+        n
+    }
+}
+
+impl Evaluation<'_> {
+    /// `unplaced(A)`: copies of the matching cards the deck gives no
+    /// position; their lines are the culprits.
+    pub(super) fn unplaced(&mut self, filters: &[Filter], pool: &Pool) -> i64 {
+        let mut lines = Vec::new();
+        let mut n = 0i64;
+        for entry in self.matching(filters, pool) {
+            let missing = entry.count.saturating_sub(entry.positions.len() as i64).max(0);
+            if missing > 0 {
+                n = n.saturating_add(missing);
+                lines.push(entry.span);
+            }
+        }
+        if n > 0 {
+            self.culprits = lines;
         }
         n
     }
