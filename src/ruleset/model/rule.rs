@@ -242,6 +242,9 @@ pub enum Call {
     Inside(usize, Filters),
     /// Copies of the matching cards the deck gives no position (`at`).
     Unplaced(Filters),
+    /// How far a range band reaches: its upper bound, the distance a piece
+    /// "within" it is at most.
+    Reach(i64),
     /// Hexes the fields of the one card list more than once (a hex of two
     /// colours), by their `coord` values.
     HexRepeats(Vec<FieldRef>),
@@ -292,6 +295,7 @@ pub const FUNCTIONS: &[&str] = &[
     "quarter-spread",
     "inside",
     "unplaced",
+    "reach",
     "hex-repeats",
     "hex-unreached",
     "speeds",
@@ -470,6 +474,7 @@ fn call_fields<'c>(call: &'c Call, fields: &mut Vec<&'c str>) -> Option<()> {
             fields.push(field);
             Some(())
         }
+        Call::Reach(_) => Some(()),
         Call::HexRepeats(read) | Call::HexUnreached(read) => {
             fields.extend(read.iter().map(|f| &**f));
             Some(())

@@ -68,6 +68,7 @@ enum Function {
     QuarterSpread,
     Inside,
     Unplaced,
+    Reach,
     HexRepeats,
     HexUnreached,
     Speeds,
@@ -75,7 +76,7 @@ enum Function {
 }
 
 impl Function {
-    const ALL: [Function; 38] = [
+    const ALL: [Function; 39] = [
         Function::Count,
         Function::Distinct,
         Function::Groups,
@@ -110,6 +111,7 @@ impl Function {
         Function::QuarterSpread,
         Function::Inside,
         Function::Unplaced,
+        Function::Reach,
         Function::HexRepeats,
         Function::HexUnreached,
         Function::Speeds,
@@ -140,6 +142,7 @@ impl Function {
             Function::QuarterSpread => filters(Ty::Number, "quarter-spread(obstacle)"),
             Function::Inside => placed(&[Ty::Name], "inside(red-edge, obstacle)"),
             Function::Unplaced => filters(Ty::Number, "unplaced(obstacle)"),
+            Function::Reach => Signature { fixed: &[Ty::Name], rest: None, result: Ty::Number, example: "reach(r1)" },
             Function::All => filters(Ty::Truth, "all(cost >= 1)"),
             Function::Any => filters(Ty::Truth, "any(extra)"),
             Function::Sum => field_then(Some(Ty::Filter), Ty::Number, "sum(points, ship)"),
@@ -588,6 +591,7 @@ impl<'n, 'r> Compiler<'n, 'r> {
             Function::EdgeGap => Call::EdgeGap(filters(0, diagnostics)?),
             Function::QuarterSpread => Call::QuarterSpread(filters(0, diagnostics)?),
             Function::Unplaced => Call::Unplaced(filters(0, diagnostics)?),
+            Function::Reach => Call::Reach(self.band_reach(&args[0], diagnostics)?),
             Function::Inside => {
                 let (zone, filters) = both(self.deployment(&args[0], diagnostics), filters(1, diagnostics))?;
                 Call::Inside(zone, filters)
@@ -976,6 +980,25 @@ impl<'n, 'r> Compiler<'n, 'r> {
             }
         }
         (!broken).then_some(names)
+    }
+
+    /// How far a range band reaches (`reach(r1)`): its upper bound; a band
+    /// with none (`15+`) reaches no distance a rule could compare.
+    fn band_reach(&self, arg: &Expr, diagnostics: &mut Vec<Diagnostic>) -> Option<i64> {
+        let Expr::Name(name) = arg.unparen() else { return not_a(arg, Ty::Name, diagnostics) };
+        let Some(band) = self.ruleset.band(&name.text) else {
+            let bands = self.ruleset.ranges.iter().map(|b| b.id.as_str());
+            diagnostics.push(unknown_name(name, "a range band", bands));
+            return None;
+        };
+        if band.high.is_none() {
+            diagnostics.push(
+                Diagnostic::error(&codes::IMPOSSIBLE_RULE_VALUE, format!("range band `{}` has no end", band.id))
+                    .primary(name.span, format!("`{}` runs on from {}", band.id, band.low))
+                    .help("compare with the band's start instead, as a number, or name a band with an end"),
+            );
+        }
+        band.high
     }
 
     /// Deck type names, by their index in the ruleset.
