@@ -202,3 +202,13 @@ fn a_step_of_one_side_on_the_other_sides_zone_is_refused() {
     let found = diagnostics(edited(RULES, "deal 4 from stash to hand", "deal 4 from vault-deck to hand").path());
     assert_eq!(found, ["error[E0132]: a step of side `crew` uses a zone of side `house`"], "{found:?}");
 }
+
+#[test]
+fn one_sides_decks_in_the_other_sides_zone_are_refused() {
+    let found = diagnostics(edited(RULES, "decks crew-deck to stash", "decks crew-deck to vault-deck").path());
+    assert_eq!(
+        found,
+        ["error[E0132]: decks of `crew-deck`, a deck type of side `crew`, go into `vault-deck`, the zone of side `house`"],
+        "{found:?}"
+    );
+}

@@ -835,3 +835,30 @@ program "Icebreaker" { at 5 }
         "{turn:?}"
     );
 }
+
+/// A step of one side times only that side's plays: the runner's mulligan
+/// step takes the runner's card, and the same card played by the
+/// corporation resolves in no step of the turn.
+#[test]
+fn a_step_of_one_side_times_only_that_sides_cards() {
+    let rules = r#"ruleset steps { title "Steps" }
+side corp "Corporation" player 1
+side runner "Runner" player 2
+enum moment mulligan install
+step-names moment
+phase opening "Opening" {
+  step mulligan "Mulligan" side runner
+  step install "Install"
+}
+kind program "Program" { field when moment required }
+"#;
+    let cards = "game steps\nprogram \"Sniffer\" { when mulligan }\nprogram \"Rig\" { when install }\n";
+    let doc = engine_document(&[("steps.rules", rules), ("cards.cards", cards)], "steps");
+    let play = |side: &str, card: &str| Play { side: side.to_string(), card: card.to_string() };
+    let turn = timeline(&doc, &[play("runner", "Sniffer"), play("corp", "Rig")]).expect("timeline");
+    let steps: Vec<(String, String)> =
+        turn.steps.iter().flat_map(|s| s.resolutions.iter().map(move |r| (s.step.clone(), r.card.clone()))).collect();
+    assert_eq!(steps.len(), 2, "{steps:?}");
+    let refused = timeline(&doc, &[play("corp", "Sniffer")]).expect_err("the corporation has no mulligan step");
+    assert!(refused.to_string().contains("resolves in no phase"), "{refused}");
+}

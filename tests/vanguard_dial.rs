@@ -92,9 +92,9 @@ fn a_difficulty_without_a_colour_is_refused() {
 #[test]
 fn a_colour_the_tool_does_not_know_is_refused() {
     let found = diagnostics(edited(RULES, "colour hard red", "colour hard rde").path());
-    // The colour is not read, so the difficulty has none either.
-    assert_eq!(found.len(), 2, "{found:?}");
-    assert!(found.contains(&"error[E0134]: `rde` is not a colour cardsmith knows".to_string()), "{found:?}");
+    // One mistake, one message: the difficulty is not also said to have no
+    // colour.
+    assert_eq!(found, ["error[E0134]: `rde` is not a colour cardsmith knows"], "{found:?}");
 }
 
 #[test]
@@ -150,4 +150,25 @@ fn a_printed_pilot_draws_its_dial_as_a_grid() {
     }
     // The arc is shaded from the angles the ruleset gives the front arc.
     assert!(face.contains("<path d=\"M34 76L"), "no arc sector drawn");
+}
+
+/// A template that passes the list of dials, or a field of no arcs with
+/// angles, is told so at the card rather than drawing nothing.
+#[test]
+fn a_template_drawing_the_wrong_thing_is_told_so() {
+    const TEMPLATE: &str = "templates/vanguard-aces/pilot.svg";
+    let cases = [
+        ("dial(grid=card.dials.0,", "dial(grid=card.dials,", "`dial` draws one dial"),
+        (
+            "arc(x=34, y=76, r=22, field=card.fields.arcs,",
+            "arc(x=34, y=76, r=22, field=card.fields.hull,",
+            "no value of this field is an arc",
+        ),
+    ];
+    for (from, to, said) in cases {
+        let dir = common::edited_example("vanguard-aces", TEMPLATE, from, to);
+        let output = cardsmith(&["print", "--format", "html", "--out", "out"], dir.path());
+        assert_eq!(output.status.code(), Some(1), "{to}: {}", stderr(&output));
+        assert!(stderr(&output).contains(said), "{to}: {}", stderr(&output));
+    }
 }

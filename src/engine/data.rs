@@ -399,6 +399,9 @@ pub struct Step {
     pub id: String,
     #[serde(default)]
     pub display: String,
+    /// The side whose step it is: only its plays are timed in it.
+    #[serde(default)]
+    pub side: Option<String>,
 }
 
 /// `X` (optionally) first, then from `from_tenths` down to `to_tenths` in

@@ -266,9 +266,17 @@ pub fn timeline_with_initiative(doc: &Document, plays: &[Play], initiative: u32)
         let (side, player) = seat(doc, &play.side)?;
         seated.push(Play { side: side.clone(), card: play.card.clone() });
         let played = played(doc, &play.card)?;
-        // A phase that is one side's own turn times only that side's plays.
+        // A phase that is one side's own turn, or a step of one side, times
+        // only that side's plays.
         let mut found = events_of(doc, &phases, played);
-        found.retain(|(phase, ..)| phases[*phase].side.as_ref().is_none_or(|s| player_of(doc, s).ok() == Some(player)));
+        let ours = |side: &Option<String>| side.as_ref().is_none_or(|s| player_of(doc, s).ok() == Some(player));
+        found.retain(|(phase, when, _)| {
+            let step_side = match when {
+                When::Step(step) => phases[*phase].steps.get(*step).and_then(|s| s.side.clone()),
+                _ => None,
+            };
+            ours(&phases[*phase].side) && ours(&step_side)
+        });
         if found.is_empty() {
             return Err(TimelineError::Untimed { card: played.name().to_string(), side });
         }

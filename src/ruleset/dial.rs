@@ -89,6 +89,8 @@ pub(super) fn colour(node: &Node, dial: &mut Dial, diagnostics: &mut Vec<Diagnos
         ValueKind::Ident(name) | ValueKind::Word(name) => name.as_str(),
         _ => "",
     };
+    // The difficulty is coloured, if wrongly: one error, not two.
+    dial.spans.colours.push((difficulty.to_string(), node.values[0].span));
     let Some(hex) = super::palette::hex(name) else {
         let names: Vec<&str> = super::palette::names().collect();
         diagnostics.push(
@@ -100,7 +102,6 @@ pub(super) fn colour(node: &Node, dial: &mut Dial, diagnostics: &mut Vec<Diagnos
         return;
     };
     dial.colours.insert(difficulty.to_string(), hex);
-    dial.spans.colours.push((difficulty.to_string(), node.values[0].span));
 }
 
 /// Checks each dial against the ruleset once it is read, and reads the
@@ -153,8 +154,8 @@ fn check_colours(dial: &Dial, difficulties: &EnumDef, diagnostics: &mut Vec<Diag
             );
         }
     }
-    let missing: Vec<&str> =
-        difficulties.values.iter().filter(|d| !dial.colours.contains_key(*d)).map(String::as_str).collect();
+    let coloured = |d: &String| dial.spans.colours.iter().any(|(c, _)| c == d);
+    let missing: Vec<&str> = difficulties.values.iter().filter(|d| !coloured(d)).map(String::as_str).collect();
     if !missing.is_empty() {
         diagnostics.push(bad(
             dial.span,

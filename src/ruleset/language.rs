@@ -1213,13 +1213,21 @@ pub static PHASE: Block<Phase> = Block {
         Line {
             about: About {
                 name: "step",
-                values: ID_NAME,
-                doc: "A step of the phase, in order.",
+                values: "ID [\"NAME\"] [side SIDE]",
+                doc: "A step of the phase, in order; a step of one side times only that side's cards.",
                 example: "step cast \"Cast\"",
                 body: Body::None,
                 occurs: Occurs::Many,
             },
-            read: |l, n, p| timing::step(n, p, &mut l.timing, l.diagnostics),
+            read: |l, n, p| {
+                if let Some(side) = timing::step(n, p, &mut l.timing, l.diagnostics) {
+                    let owner = format!("step `{}`", p.steps.last().map_or("", |s| s.id.as_str()));
+                    let named = l.side_at(side, &owner);
+                    if let Some(step) = p.steps.last_mut() {
+                        step.side = named;
+                    }
+                }
+            },
         },
         Line {
             about: About {

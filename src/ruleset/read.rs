@@ -368,8 +368,11 @@ impl Loader<'_> {
             return None;
         };
         let span = node.values.first().map_or(node.span, |v| v.span);
-        if !(-360..=360).contains(&from) || !(-360..=360).contains(&to) {
-            self.bad(span, format!("an arc's angles are between -360 and 360 degrees, not `{from} {to}`"));
+        // The angle out of range, the first when both are.
+        let out = [from, to].iter().position(|a| !(-360..=360).contains(a));
+        if let Some(at) = out {
+            let out_span = node.values.get(at).map_or(span, |v| v.span);
+            self.bad(out_span, format!("an arc's angles are between -360 and 360 degrees, not `{from} {to}`"));
             return None;
         }
         if to <= from || to - from > 360 {
@@ -711,16 +714,20 @@ impl Loader<'_> {
         self.noted_names(node, Wanted::SetAside, owner)
     }
 
+    /// The side a value names (`runner`), checked against the declared
+    /// sides once they are all known; `owner` says where it is written.
+    pub(super) fn side_at(&mut self, value: &crate::syntax::ast::Value, owner: &str) -> Option<String> {
+        let ValueKind::Ident(name) = &value.kind else { return None };
+        let owner = owner.to_string();
+        self.name_refs.push(NameRef { wanted: Wanted::Side, owner, name: name.clone(), span: value.span });
+        Some(name.clone())
+    }
+
     /// `when side runner`: the side whose player alone does the block's
     /// steps, checked once the sides are known.
     fn when_side(&mut self, node: &Node) -> Option<String> {
         match node.values.as_slice() {
-            [_, side] if matches!(side.kind, ValueKind::Ident(_)) => {
-                let ValueKind::Ident(name) = &side.kind else { return None };
-                let owner = "a set-up's `when side` block".to_string();
-                self.name_refs.push(NameRef { wanted: Wanted::Side, owner, name: name.clone(), span: side.span });
-                Some(name.clone())
-            }
+            [_, side] if matches!(side.kind, ValueKind::Ident(_)) => self.side_at(side, "a set-up's `when side` block"),
             _ => {
                 self.diagnostics.push(
                     Diagnostic::error(&codes::BAD_SETUP, "`when side` names one side of the table")
@@ -1393,7 +1400,10 @@ fn mend_side(ruleset: &mut Ruleset, owner: &str, name: &str, meant: &Option<Stri
     let is = |what: &str, id: &str| owner == format!("{what} `{id}`");
     let kinds = ruleset.kinds.iter_mut().filter(|k| is("kind", &k.id)).map(|k| &mut k.side);
     let decks = ruleset.deck_types.iter_mut().filter(|d| is("deck type", &d.id)).map(|d| &mut d.side);
-    let phases = ruleset.phases.iter_mut().filter(|p| is("phase", &p.id)).map(|p| &mut p.side);
+    let phases = ruleset.phases.iter_mut().flat_map(|p| {
+        let own = is("phase", &p.id).then_some(&mut p.side);
+        own.into_iter().chain(p.steps.iter_mut().filter(|s| is("step", &s.id)).map(|s| &mut s.side))
+    });
     let setup = ruleset.setup.as_mut();
     let (counters, zones, steps) = match setup {
         Some(s) => (s.counters.iter_mut(), s.zones.iter_mut(), s.steps.iter_mut()),
@@ -1437,7 +1447,12 @@ fn arcs_within(ruleset: &Ruleset, diagnostics: &mut Vec<Diagnostic>) {
                 )
                 .primary(span, format!("`{}` covers {}", arc.id, shown(inner)))
                 .note(format!("`{outer_id}` covers {}", shown(outer_angles)))
-                .help("change the angles, or leave `within` out"),
+                .help(if inner.origin == outer_angles.origin {
+                    "change the angles, or leave `within` out"
+                } else {
+                    "an arc lies within another measured from the same place: measure both `from centre` or both \
+                     `from edge`"
+                }),
             );
         }
     }

@@ -497,6 +497,7 @@ pub(super) fn check(ruleset: &Ruleset, out: &mut Vec<Diagnostic>) {
     }
     check_limits(setup, out);
     check_sides(setup, out);
+    check_deck_sides(ruleset, setup, out);
     for (step, span) in setup.steps.iter().zip(&setup.step_spans) {
         let Step::Deal { count: Count::Cards(count), to, .. } = &step.step else { continue };
         // The tightest limit the zone has for a number of players the deal
@@ -544,6 +545,26 @@ fn check_sides(setup: &Setup, out: &mut Vec<Diagnostic>) {
                 *span,
                 format!("every player would take the cards of `{id}`, the zone of side `{side}`"),
                 format!("write the step in `when side {side} {{ … }}`: only that side's player does it"),
+            ));
+        }
+    }
+}
+
+/// Decks of one side's deck type put into a zone of another side: that
+/// side's player would hold the other's cards.
+fn check_deck_sides(ruleset: &Ruleset, setup: &Setup, out: &mut Vec<Diagnostic>) {
+    for (step, span) in setup.steps.iter().zip(&setup.step_spans) {
+        let Step::Decks { deck_types, to, .. } = &step.step else { continue };
+        let Some(zone_side) = setup.zones.iter().find(|z| z.id == *to).and_then(|z| z.side.as_deref()) else {
+            continue;
+        };
+        let sides =
+            deck_types.iter().filter_map(|d| ruleset.deck_type(d)).filter_map(|d| Some((&d.id, d.side.as_deref()?)));
+        for (deck_type, side) in sides.filter(|(_, side)| *side != zone_side) {
+            out.push(bad(
+                *span,
+                format!("decks of `{deck_type}`, a deck type of side `{side}`, go into `{to}`, the zone of side `{zone_side}`"),
+                format!("put them into a zone of side `{side}`, or of no side"),
             ));
         }
     }

@@ -221,15 +221,33 @@ pub(super) fn close_phase(node: &Node, phase: &Phase, diagnostics: &mut Vec<Diag
 }
 
 /// `step cast "Cast"` in a phase.
-pub(super) fn step(node: &Node, phase: &mut Phase, pending: &mut Pending, diagnostics: &mut Vec<Diagnostic>) {
-    match ident_at(node, 0) {
-        Some(step) => {
-            let display = string_at(node, 1).map(str::to_string).unwrap_or_else(|| step.to_string());
-            pending.steps.push((step.to_string(), node.values[0].span));
-            phase.steps.push(Step { id: step.to_string(), display });
+/// `step cast "Cast" [side SIDE]`; returns the value naming the step's
+/// side, for the reader to check once the sides are known.
+pub(super) fn step<'n>(
+    node: &'n Node,
+    phase: &mut Phase,
+    pending: &mut Pending,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<&'n crate::syntax::ast::Value> {
+    let help = "write `step cast \"Cast\"`, or `step mulligan \"Mulligan\" side runner` for one side's step";
+    let Some(step) = ident_at(node, 0) else {
+        bad(diagnostics, node.head_span(), "a step needs an id", help);
+        return None;
+    };
+    let display = string_at(node, 1).map(str::to_string);
+    let rest = if display.is_some() { 2 } else { 1 };
+    let side = match &node.values[rest..] {
+        [] => None,
+        [_, side] if ident_at(node, rest) == Some("side") && matches!(side.kind, ValueKind::Ident(_)) => Some(side),
+        [extra, ..] => {
+            bad(diagnostics, extra.span, "a step takes an id, a printed name and `side SIDE`", help);
+            None
         }
-        None => bad(diagnostics, node.head_span(), "a step needs an id", "write `step cast \"Cast\"`"),
-    }
+    };
+    pending.steps.push((step.to_string(), node.values[0].span));
+    let display = display.unwrap_or_else(|| step.to_string());
+    phase.steps.push(Step { id: step.to_string(), display, side: None });
+    side
 }
 
 /// `initiative` in a phase: its steps are the scale's, in the scale's order

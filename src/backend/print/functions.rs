@@ -385,14 +385,21 @@ impl Function for TextBox {
 }
 
 /// `shows(field)`: draws nothing, and says that the face shows a field's
+/// values (of one line, or of every line given as a list)
 /// values by a drawing of its own (marks, a diagram) rather than in text,
 /// so that the field is not reported unprinted (W0718).
 struct Shows;
 
 impl Function for Shows {
     fn call(&self, args: &HashMap<String, Value>) -> Result<Value> {
-        let values = args.get("field").and_then(|f| f.get("values")).and_then(Json::as_array);
-        for value in values.into_iter().flatten() {
+        // One line of the field (`card.fields.move.0`), or all of them.
+        let lines = match args.get("field") {
+            Some(Json::Array(lines)) => lines.iter().collect(),
+            Some(line) => vec![line],
+            None => Vec::new(),
+        };
+        let values = lines.into_iter().filter_map(|line| line.get("values").and_then(Json::as_array)).flatten();
+        for value in values {
             for key in ["text", "id"] {
                 if let Some(words) = value.get(key).and_then(Json::as_str) {
                     shown(words);
@@ -559,9 +566,9 @@ fn missing_art(x0: f32, y0: f32, (w, h, rx): (&str, &str, &str)) -> String {
     )
 }
 
-/// The sectors `arc` shades: `sectors`, else the angles of the values of
-/// `field` (a field's views, or one).
-fn sectors(args: &HashMap<String, Value>) -> Vec<[f32; 2]> {
+/// The sectors `arc` shades: `sectors`, and the angles of the values of
+/// `field` (a field's views, or one), with how many values `field` holds.
+fn sectors(args: &HashMap<String, Value>) -> (Vec<[f32; 2]>, usize) {
     let written = string(args, "sectors", "").split(';').filter_map(|sector| {
         let bounds: Vec<f32> = sector.split_whitespace().filter_map(|n| n.parse().ok()).collect();
         match bounds[..] {
@@ -574,12 +581,13 @@ fn sectors(args: &HashMap<String, Value>) -> Vec<[f32; 2]> {
         Some(view) => vec![view],
         None => Vec::new(),
     };
-    let values = views.into_iter().filter_map(|v| v.get("values").and_then(Json::as_array)).flatten();
-    let angles = values.filter_map(|v| v.get("angles").and_then(Json::as_array)).filter_map(|a| {
+    let values: Vec<&Json> =
+        views.into_iter().filter_map(|v| v.get("values").and_then(Json::as_array)).flatten().collect();
+    let angles = values.iter().filter_map(|v| v.get("angles").and_then(Json::as_array)).filter_map(|a| {
         let at = |i: usize| a.get(i).and_then(Json::as_f64).map(|n| n as f32);
         Some([at(0)?, at(1)?])
     });
-    written.chain(angles).take(64).collect()
+    (written.chain(angles).take(64).collect(), values.len())
 }
 
 /// `arc(x, y, r, sectors="-45 45; 135 225")`: a disc with the sectors
@@ -600,7 +608,13 @@ impl Function for ArcFn {
             num(r),
             num(r * 0.06)
         );
-        for [from, to] in sectors(args) {
+        let (sectors, values) = sectors(args);
+        if values > 0 && sectors.is_empty() {
+            return Err("`arc(field=…)` shades the angles of a field's arcs, and no value of this field is an arc \
+                        the ruleset gives angles (`angles -40 40 from edge`)"
+                .into());
+        }
+        for [from, to] in sectors {
             if (to - from).abs() >= 359.9 {
                 out.push_str(&format!(
                     "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{fill}\"/>",
@@ -687,7 +701,12 @@ impl Function for DialFn {
             h: number(args, "h", 60.0),
         };
         let legend = args.get("legend").and_then(Value::as_bool).unwrap_or(true);
-        let Some(grid) = args.get("grid").filter(|g| g.is_object()) else { return Ok(Value::String(String::new())) };
+        let grid = match args.get("grid") {
+            Some(grid) if grid.is_object() => grid,
+            // A card without a dial draws none.
+            None | Some(Json::Null) => return Ok(Value::String(String::new())),
+            Some(_) => return Err("`dial` draws one dial: `grid=card.dials.0`, not the list `card.dials`".into()),
+        };
         let (svg, words) = super::dial::grid_svg(grid, area, legend);
         words.iter().for_each(|w| shown(w));
         Ok(Value::String(svg))

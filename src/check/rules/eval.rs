@@ -911,7 +911,10 @@ fn in_words(counted: Counted<'_>, n: i64) -> Option<String> {
         Call::Gap(..) => format!("the nearest two pieces are {n} apart, edge to edge"),
         Call::EdgeGap(_) => format!("the nearest piece is {n} from a table edge"),
         Call::QuarterSpread(_) => format!("one table quarter holds {n} more than another"),
-        Call::Inside(..) => format!("{n} placed {} in the zone", many("piece")),
+        Call::Inside(..) => {
+            let zone = args.split(',').next().unwrap_or_default().trim();
+            format!("{n} placed {} in `{zone}`", many("piece"))
+        }
         Call::Reach(_) => return None,
         Call::Unplaced(_) => format!("{n} {}{} placed nowhere", if n == 1 { "copy" } else { "copies" }, matching(args)),
         Call::HexRepeats(_) => format!("{n} {} listed more than once", hexes(n)),

@@ -529,6 +529,10 @@ impl ScaleOrder {
 pub struct Step {
     pub id: String,
     pub display: String,
+    /// The side whose step it is (`step mulligan "Mulligan" side runner`):
+    /// only that side's cards are timed in it; every side's, when absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]

@@ -874,7 +874,10 @@ impl<'n, 'r> Compiler<'n, 'r> {
                 diagnostics.push(
                     Diagnostic::error(&codes::IMPOSSIBLE_RULE_VALUE, format!("`{field}` holds no hex position"))
                         .primary(arg.span(), "never a `coord`")
-                        .help("hex functions read fields of `coord` values (`field green coord+`)"),
+                        .help(
+                            "hex functions read the `coord` fields of the card or block the rule is declared in \
+                             (`field green coord+`): for a block's hexes, declare the rule in its shape or field",
+                        ),
                 );
                 broken = true;
             }
@@ -1069,6 +1072,14 @@ impl Compiler<'_, '_> {
                 ),
                 Scope::Card | Scope::Play => Some("compares a deck with the deck it is based on".to_string()),
             },
+            Function::Gap | Function::EdgeGap | Function::QuarterSpread | Function::Inside | Function::Unplaced
+                if !matches!(scope, Scope::Deck { .. }) =>
+            {
+                Some(
+                    "measures the pieces a deck places on the table (`at 12,20`), and this rule is not a deck's"
+                        .to_string(),
+                )
+            }
             _ => None,
         }
     }
@@ -1119,6 +1130,9 @@ fn scope_help(function: Function) -> &'static str {
         Function::Value | Function::Numbers => "over a deck's cards, add numbers up with `sum(FIELD, ...)`",
         Function::HexRepeats | Function::HexUnreached => {
             "declare the rule in the kind, shape or field whose hexes it reads"
+        }
+        Function::Gap | Function::EdgeGap | Function::QuarterSpread | Function::Inside | Function::Unplaced => {
+            "declare the rule in the deck type whose decks place the pieces (`deck-type scenario { … }`)"
         }
         Function::Speeds | Function::Manoeuvres => "declare the rule in the kind whose dial it reads",
         Function::Removed | Function::Added | Function::BeyondSource => {
