@@ -1,8 +1,9 @@
 //! Playing games from engine data: how many whole games a second with
 //! random and with greedy players, on one core and on every core, and how
 //! many random playouts a second the search bot gets, for each playable
-//! game of the repository (`examples/lantern-market` and the bundled
-//! Dreadnought TCG), its engine data built in memory as `cardsmith build`
+//! game of the repository (`examples/lantern-market`, the bundled
+//! Dreadnought TCG and `examples/vault-run`, whose sides take turns of their
+//! own), its engine data built in memory as `cardsmith build`
 //! would write it.  `--data` reads another document instead.  A benchmark
 //! prints figures; it asserts nothing.
 //!
@@ -16,8 +17,11 @@ use std::time::Instant;
 
 /// The games played, each with its target for random players on every
 /// core, if it has one.
-const GAMES: &[(&str, Option<f64>)] =
-    &[("examples/lantern-market/cards", Some(5_000.0)), ("cards/dreadnought-tcg", None)];
+const GAMES: &[(&str, Option<f64>)] = &[
+    ("examples/lantern-market/cards", Some(5_000.0)),
+    ("cards/dreadnought-tcg", None),
+    ("examples/vault-run/cards", None),
+];
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
