@@ -172,3 +172,15 @@ fn a_template_drawing_the_wrong_thing_is_told_so() {
         assert!(stderr(&output).contains(said), "{to}: {}", stderr(&output));
     }
 }
+
+/// A dial's field declared without `many` is one message at the dial,
+/// not one on every card for each manoeuvre after its first.
+#[test]
+fn a_dial_field_without_many_is_one_message() {
+    let found = diagnostics(edited(RULES, "bearing difficulty many required", "bearing difficulty required").path());
+    assert_eq!(
+        found,
+        ["error[E0134]: field `move` is given once a card, and a dial has a manoeuvre a line"],
+        "{found:?}"
+    );
+}

@@ -108,13 +108,21 @@ pub(super) fn colour(node: &Node, dial: &mut Dial, diagnostics: &mut Vec<Diagnos
 /// grid's speeds from the field's declaration.
 pub(super) fn check(ruleset: &mut Ruleset, diagnostics: &mut Vec<Diagnostic>) {
     let mut dials = std::mem::take(&mut ruleset.dials);
+    let mut once = Vec::new();
     for dial in &mut dials {
-        check_one(ruleset, dial, diagnostics);
+        once.extend(check_one(ruleset, dial, diagnostics));
     }
     ruleset.dials = dials;
+    // A dial's field declared without `many` is read as the dial needs it,
+    // so that its cards are not each told that they give it twice.
+    for field in ruleset.kinds.iter_mut().flat_map(|k| &mut k.schema.fields) {
+        field.many |= once.contains(&field.name);
+    }
 }
 
-fn check_one(ruleset: &Ruleset, dial: &mut Dial, diagnostics: &mut Vec<Diagnostic>) {
+/// Checks one dial; returns the dial's field when it is declared without
+/// `many`, which is reported.
+fn check_one(ruleset: &Ruleset, dial: &mut Dial, diagnostics: &mut Vec<Diagnostic>) -> Option<String> {
     let enum_named = |name: &str, span: Option<Span>, line: &str, diagnostics: &mut Vec<Diagnostic>| {
         let found = ruleset.enums.iter().find(|e| e.id == name);
         if found.is_none() {
@@ -135,9 +143,8 @@ fn check_one(ruleset: &Ruleset, dial: &mut Dial, diagnostics: &mut Vec<Diagnosti
     if let Some(difficulties) = difficulties {
         check_colours(dial, difficulties, diagnostics);
     }
-    if let (Some(bearings), Some(difficulties)) = (bearings, difficulties) {
-        check_field(ruleset, dial, bearings, difficulties, diagnostics);
-    }
+    let (bearings, difficulties) = bearings.zip(difficulties)?;
+    check_field(ruleset, dial, bearings, difficulties, diagnostics)
 }
 
 /// Each colour names a difficulty, and each difficulty has a colour.
@@ -166,21 +173,22 @@ fn check_colours(dial: &Dial, difficulties: &EnumDef, diagnostics: &mut Vec<Diag
 }
 
 /// The dial's field is declared with a speed of bounded whole numbers, a
-/// bearing and a difficulty, in that order; its speeds are the grid's rows.
+/// bearing and a difficulty, in that order, on lines of their own; its
+/// speeds are the grid's rows.  Returns the field when it lacks `many`.
 fn check_field(
     ruleset: &Ruleset,
     dial: &mut Dial,
     bearings: &EnumDef,
     difficulties: &EnumDef,
     diagnostics: &mut Vec<Diagnostic>,
-) {
+) -> Option<String> {
     let Some(span) = dial.spans.field else {
         diagnostics.push(bad(
             dial.span,
             format!("dial `{}` does not say which field holds its manoeuvres", dial.id),
             "add `field move` to its block: the field whose lines are `move 2 bank-left normal`",
         ));
-        return;
+        return None;
     };
     let declarations: Vec<_> =
         ruleset.kinds.iter().flat_map(|k| &k.schema.fields).filter(|f| f.name == dial.field).collect();
@@ -191,15 +199,24 @@ fn check_field(
                 .primary(span, "not a field of any kind")
                 .suggest(suggest(&dial.field, fields.iter().copied())),
         );
-        return;
+        return None;
     }
     let wanted = [Type::Int, Type::Enum(bearings.id.clone()), Type::Enum(difficulties.id.clone())];
+    let mut once = None;
     for field in declarations {
         let takes: Vec<&Type> = field.schema.takes.iter().map(|t| &t.ty).collect();
         let speeds = field.schema.takes.first().and_then(|t| t.bounds).and_then(|(low, high)| Some([low, high?]));
         match speeds {
-            Some(speeds) if field.many && takes.len() == 3 && takes.iter().zip(&wanted).all(|(a, b)| *a == b) => {
+            Some(speeds) if takes.len() == 3 && takes.iter().zip(&wanted).all(|(a, b)| *a == b) => {
                 dial.speeds = speeds;
+                if !field.many && once.is_none() {
+                    diagnostics.push(bad(
+                        span,
+                        format!("field `{}` is given once a card, and a dial has a manoeuvre a line", dial.field),
+                        format!("add `many` to the declaration: `field {} int … many`", dial.field),
+                    ));
+                    once = Some(field.name.clone());
+                }
             }
             _ => diagnostics.push(
                 Diagnostic::error(
@@ -215,6 +232,7 @@ fn check_field(
             ),
         }
     }
+    once
 }
 
 fn quoted(names: &[&str]) -> String {
