@@ -128,7 +128,27 @@ pub fn unshown(card: &Card, stated: &[Stated], template: &str, text: &str) -> Ve
         .collect()
 }
 
-/// The words of a text, lower case: its runs of letters and digits.
+/// The words of a text, lower case: its runs of letters and digits, a
+/// decimal (`1.5`) one word, so that a field of `1.5` is not taken as shown
+/// by a `1` and a `5` elsewhere on the face.
 fn words(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase)
+    let decimal = |w: &str| w.split_once('.').is_some_and(|(a, b)| is_number(a) && is_number(b));
+    text.split(|c: char| !(c.is_alphanumeric() || c == '.'))
+        .map(|w| w.trim_matches('.'))
+        .flat_map(move |w| if decimal(w) { vec![w] } else { w.split('.').collect() })
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+}
+
+fn is_number(text: &str) -> bool {
+    !text.is_empty() && text.chars().all(|c| c.is_ascii_digit())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_decimal_is_one_word_and_a_sentence_ends_its_last() {
+        let words: Vec<String> = super::words("Radius 1.5, speeds 1 and 5. Range 4. e.g. x").collect();
+        assert_eq!(words, ["radius", "1.5", "speeds", "1", "and", "5", "range", "4", "e", "g", "x"]);
+    }
 }
