@@ -212,3 +212,13 @@ fn one_sides_decks_in_the_other_sides_zone_are_refused() {
         "{found:?}"
     );
 }
+
+#[test]
+fn a_turn_changing_the_other_sides_counter_as_its_own_is_warned() {
+    let found = diagnostics(edited(RULES, "if on-watch { add alert 1 }", "if on-watch { remove loot 1 }").path());
+    assert_eq!(found, ["warning[W0505]: `loot` is side `crew`'s, and this is side `house`'s turn"], "{found:?}");
+    // With `opponent`, the House takes loot from the Crew: no warning.
+    let found =
+        diagnostics(edited(RULES, "if on-watch { add alert 1 }", "if on-watch { remove loot 1 opponent }").path());
+    assert_eq!(found, Vec::<String>::new());
+}

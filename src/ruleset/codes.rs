@@ -292,6 +292,17 @@ until it is given:
     symbol coin \"Coin\" {
       does gain { add coin amount }    # `gain coin 2` now plays
     }";
+OTHER_SIDES_COUNTER "W0505" "other-sides-counter" "\
+A phase of one side changes a counter of another side as its own: the
+side whose turn it is has no such counter, so in play the change does
+nothing (it reads 0, and paying from it always fails).  A change to the
+other player's counter says `opponent`:
+
+    phase crew-turn \"Crew Turn\" {
+      side crew
+      end { add alert 1 }             # wrong: the Crew has no alert
+      end { add alert 1 opponent }    # right: the House's alert
+    }";
 FAINT_COLOUR "W0140" "faint-colour" "\
 A role's colour or a kind's border hardly shows on the card: its contrast
 with the white body of the bundled and generic faces is under 1.5 to 1

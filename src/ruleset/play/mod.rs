@@ -7,6 +7,7 @@ pub(super) mod expr;
 pub mod language;
 mod ops;
 pub(super) mod resolve;
+mod sides;
 
 use super::codes;
 use super::loader::Loader;

@@ -64,6 +64,7 @@ pub(in crate::ruleset) fn resolve(
     }
     ruleset.play = parts.play;
     ruleset.bots = parts.bots;
+    super::sides::others_counters(ruleset, out);
     used
 }
 
