@@ -1,7 +1,8 @@
 //! Rounds and phases: where the game stands between decisions, and how it
 //! moves on until the next decision or the end.
 //!
-//! Each round runs the phases in order.  A phase runs its `start`
+//! Each round runs the phases in order; a phase of one side is played by
+//! that side's seat alone.  A phase runs its `start`
 //! procedure for each seat in the round's order (seat order until a
 //! phase's `order-by` changes it, once its `start` is done), then its
 //! actions, then its `end` procedure for each seat.  Actions: in an `alternate` phase the seats
