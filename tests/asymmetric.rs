@@ -222,3 +222,23 @@ fn a_turn_changing_the_other_sides_counter_as_its_own_is_warned() {
         diagnostics(edited(RULES, "if on-watch { add alert 1 }", "if on-watch { remove loot 1 opponent }").path());
     assert_eq!(found, Vec::<String>::new());
 }
+
+/// A card of one side is compared, in the simulation's card rows, with
+/// that side's seat-games without it: the other side's never could hold it.
+#[test]
+fn a_sides_card_is_compared_within_its_sides_seat_games() {
+    use cardsmith::engine::simulate::{figures::Figures, Summary};
+    let doc = document();
+    let table = Table::new(&doc, &Seating::default()).expect("playable");
+    let mut summary = Summary::default();
+    let games = 60;
+    for seed in 0..games {
+        let (_, record) = common::bot_game(&table, &[BotKind::Random, BotKind::Random], seed);
+        summary.add(&record, None);
+    }
+    let figures = Figures::of(&summary, &[]);
+    for card in ["Head of Security", "Inside Man"] {
+        let row = figures.cards.iter().find(|c| c.card == card).expect("a row");
+        assert_eq!(row.win_rate_played.trials + row.win_rate_not_played.trials, games, "{card}");
+    }
+}

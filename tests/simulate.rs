@@ -35,6 +35,7 @@ fn record(i: u64) -> GameRecord {
         cards: if winner == 0 { vec![beacon(1), beacon(0)] } else { vec![beacon(0), beacon(1)] },
         in_play: vec!["Beacon".into(), "Lamp".into()],
         decisions: 12,
+        sided: Vec::new(),
     }
 }
 

@@ -273,6 +273,9 @@ pub struct KindSchema {
     /// The step, in tenths, at which a card of the kind enters play.
     #[serde(default)]
     pub enters_at: Option<i64>,
+    /// The side whose cards the kind's are, when one side's.
+    #[serde(default)]
+    pub side: Option<String>,
 }
 
 /// The parts of a schema the engine reads: the types a field takes, its

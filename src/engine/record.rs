@@ -29,6 +29,10 @@ pub struct GameRecord {
     pub in_play: Vec<String>,
     /// Decisions taken in the game (actions and choices), all seats.
     pub decisions: u32,
+    /// The cards of one side's kinds, each with the one seat that could
+    /// hold it (the others never could), sorted by name.
+    #[serde(default)]
+    pub sided: Vec<(String, usize)>,
 }
 
 /// How a game ended.

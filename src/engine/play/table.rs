@@ -228,6 +228,9 @@ pub struct CardDef {
     pub name: String,
     pub(crate) kind: u16,
     pub(crate) tags: Vec<u16>,
+    /// The seat of the side whose kind the card is of: only that seat
+    /// could hold it.
+    pub(crate) seat: Option<usize>,
 }
 
 /// An action's price: from a counter, or by marking cards.
@@ -1083,7 +1086,10 @@ impl<'d> Builder<'d> {
         for card in &self.doc.cards {
             let kind = small(self.kinds.get(&card.kind))?;
             let tags = card.tags.iter().map(|t| small(self.tags.get(t))).collect::<Result<_, _>>()?;
-            cards.push(CardDef { name: card.name.clone(), kind, tags });
+            let side = self.doc.ruleset.kinds.iter().find(|k| k.id == card.kind).and_then(|k| k.side.as_deref());
+            // A side whose player is not seated holds nothing in this game.
+            let seat = self.side_seat(side, &card.name).ok().flatten();
+            cards.push(CardDef { name: card.name.clone(), kind, tags, seat });
         }
         Ok(cards)
     }

@@ -193,7 +193,12 @@ fn length(summary: &Summary) -> Length {
 fn cards(summary: &Summary) -> Vec<CardFigures> {
     let seat_wins: u64 = summary.wins.iter().fold(0, |a, b| a.saturating_add(*b));
     let all = summary.seat_games;
-    let not = |seats: u64, wins: u64| Rate::new(seat_wins.saturating_sub(wins), all.saturating_sub(seats));
+    // Without the card: the seat-games that could have held it but did not
+    // (every seat-game, for a card any seat could hold).
+    let not = |t: &super::summary::CardTally, seats: u64, wins: u64| match t.seats_could {
+        0 => Rate::new(seat_wins.saturating_sub(wins), all.saturating_sub(seats)),
+        could => Rate::new(t.wins_could.saturating_sub(wins), could.saturating_sub(seats)),
+    };
     summary
         .cards
         .iter()
@@ -204,9 +209,9 @@ fn cards(summary: &Summary) -> Vec<CardFigures> {
             mean_copies_acquired: ratio(u128::from(t.copies_acquired), t.seats_acquired),
             mean_times_played: ratio(u128::from(t.copies_played), t.seats_played),
             win_rate_acquired: Rate::new(t.wins_acquired, t.seats_acquired),
-            win_rate_not_acquired: not(t.seats_acquired, t.wins_acquired),
+            win_rate_not_acquired: not(t, t.seats_acquired, t.wins_acquired),
             win_rate_played: Rate::new(t.wins_played, t.seats_played),
-            win_rate_not_played: not(t.seats_played, t.wins_played),
+            win_rate_not_played: not(t, t.seats_played, t.wins_played),
         })
         .collect()
 }

@@ -63,6 +63,18 @@ pub struct CardTally {
     pub wins_played: u64,
     /// Times played, over all seat-games.
     pub copies_played: u64,
+    /// For a card of one side's kind: the seat-games of that side's seat,
+    /// the only ones that could hold it.  0 (left out) for a card any seat
+    /// could hold.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub seats_could: u64,
+    /// Of those, the seat-games won.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub wins_could: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// The games of one deck against another.
@@ -167,6 +179,11 @@ impl Summary {
             tally.games_acquired = u64::from(acquired);
             tally.games_played = u64::from(played);
         }
+        for (card, seat) in &record.sided {
+            let tally = self.cards.entry(card.clone()).or_default();
+            tally.seats_could += 1;
+            tally.wins_could += u64::from(record.winner == Some(*seat));
+        }
     }
 
     /// Adds the games of `other`: the result is the summary of both sets of
@@ -234,8 +251,10 @@ impl Summary {
 }
 
 impl CardTally {
-    fn fields(&self) -> [u64; 8] {
+    fn fields(&self) -> [u64; 10] {
         [
+            self.seats_could,
+            self.wins_could,
             self.games_acquired,
             self.games_played,
             self.seats_acquired,
@@ -247,8 +266,10 @@ impl CardTally {
         ]
     }
 
-    fn fields_mut(&mut self) -> [&mut u64; 8] {
+    fn fields_mut(&mut self) -> [&mut u64; 10] {
         [
+            &mut self.seats_could,
+            &mut self.wins_could,
             &mut self.games_acquired,
             &mut self.games_played,
             &mut self.seats_acquired,

@@ -35,6 +35,7 @@ fn record(i: u64) -> GameRecord {
         cards: vec![spark, vec![card("Ward", 0, 1)]],
         in_play: Vec::new(),
         decisions: 7,
+        sided: Vec::new(),
     }
 }
 
@@ -126,6 +127,46 @@ fn cards_are_counted_per_seat_game_with_and_without() {
     assert_eq!(ward.win_rate_not_played, Rate::new(6, 10));
     assert_eq!(ward.win_rate_acquired, Rate::new(0, 0));
     assert_eq!(ward.mean_copies_acquired, None);
+}
+
+/// In an asymmetric game, a card of one side could only ever be held by
+/// that side's seat: without it, its rate counts that seat's other
+/// seat-games, not the other side's.
+#[test]
+fn a_card_of_one_side_is_counted_without_it_in_that_sides_seat_games_only() {
+    let mut summary = Summary::default();
+    for i in 0..10 {
+        let mut game = record(i);
+        // Seat 2 plays Ward in the first 6 games only; Ward is seat 2's.
+        if i >= 6 {
+            game.cards[1].clear();
+        }
+        game.sided = vec![("Ward".to_string(), 1)];
+        summary.add(&game, None);
+    }
+    let figures = Figures::of(&summary, &[]);
+    let ward = figures.cards.iter().find(|c| c.card == "Ward").expect("Ward");
+    // Seat 2 won games 6, 7 and 8 (i % 10 in 6..=8), none with Ward.
+    assert_eq!(ward.win_rate_played, Rate::new(0, 6));
+    assert_eq!(ward.win_rate_not_played, Rate::new(3, 4));
+    // A card any seat holds is counted against every other seat-game.
+    let spark = figures.cards.iter().find(|c| c.card == "Spark").expect("Spark");
+    assert_eq!(spark.win_rate_not_acquired, Rate::new(3, 14));
+    // The tallies merge as the rest do.
+    let mut halves = Summary::default();
+    for part in [0..5u64, 5..10] {
+        let mut half = Summary::default();
+        for i in part {
+            let mut game = record(i);
+            if i >= 6 {
+                game.cards[1].clear();
+            }
+            game.sided = vec![("Ward".to_string(), 1)];
+            half.add(&game, None);
+        }
+        halves.merge(&half);
+    }
+    assert_eq!(halves, summary);
 }
 
 /// Both seats of one game acquiring the same card: their copies add up.
