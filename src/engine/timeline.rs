@@ -269,13 +269,13 @@ pub fn timeline_with_initiative(doc: &Document, plays: &[Play], initiative: u32)
         // A phase that is one side's own turn, or a step of one side, times
         // only that side's plays.
         let mut found = events_of(doc, &phases, played);
-        let ours = |side: &Option<String>| side.as_ref().is_none_or(|s| player_of(doc, s).ok() == Some(player));
+        let ours = |side: Option<&String>| side.is_none_or(|s| player_of(doc, s).ok() == Some(player));
         found.retain(|(phase, when, _)| {
             let step_side = match when {
-                When::Step(step) => phases[*phase].steps.get(*step).and_then(|s| s.side.clone()),
+                When::Step(step) => phases[*phase].steps.get(*step).and_then(|s| s.side.as_ref()),
                 _ => None,
             };
-            ours(&phases[*phase].side) && ours(&step_side)
+            ours(phases[*phase].side.as_ref()) && ours(step_side)
         });
         if found.is_empty() {
             return Err(TimelineError::Untimed { card: played.name().to_string(), side });

@@ -124,7 +124,7 @@ pub(super) fn check(ruleset: &mut Ruleset, diagnostics: &mut Vec<Diagnostic>) {
 /// `many`, which is reported.
 fn check_one(ruleset: &Ruleset, dial: &mut Dial, diagnostics: &mut Vec<Diagnostic>) -> Option<String> {
     let enum_named = |name: &str, span: Option<Span>, line: &str, diagnostics: &mut Vec<Diagnostic>| {
-        let found = ruleset.enums.iter().find(|e| e.id == name);
+        let found = ruleset.enum_def(name);
         if found.is_none() {
             let declared: Vec<&str> = ruleset.enums.iter().map(|e| e.id.as_str()).collect();
             diagnostics.push(match span {

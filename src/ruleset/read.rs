@@ -660,17 +660,14 @@ impl Loader<'_> {
     /// `when players 3..4 { … }`: set-up steps done only for those numbers
     /// of players.
     pub(super) fn setup_when(&mut self, node: &Node, setup: &mut Setup) {
-        let side = match node.values.first().map(|v| &v.kind) {
-            Some(ValueKind::Ident(word)) if word == "side" => Some(self.when_side(node)),
-            _ => None,
-        };
-        let players = match side {
-            Some(_) => None,
-            None => super::setup::when_players(node, setup, self.diagnostics),
+        let by_side = matches!(node.values.first().map(|v| &v.kind), Some(ValueKind::Ident(w)) if w == "side");
+        let (side, players) = match by_side {
+            true => (self.when_side(node), None),
+            false => (None, super::setup::when_players(node, setup, self.diagnostics)),
         };
         let (before, limits) = (setup.steps.len(), setup.limits.len());
         self.read_body(node, setup);
-        if side.is_some() && setup.limits.len() > limits {
+        if by_side && setup.limits.len() > limits {
             self.diagnostics.push(
                 Diagnostic::error(&codes::BAD_SETUP, "a zone's limit stands in `when players`, not in `when side`")
                     .primary(setup.limit_spans[limits], "a limit by side")
@@ -681,7 +678,7 @@ impl Loader<'_> {
         }
         for step in &mut setup.steps[before..] {
             step.players = players;
-            step.side.clone_from(&side.clone().flatten());
+            step.side.clone_from(&side);
         }
         for limit in &mut setup.limits[limits..] {
             limit.players = players.unwrap_or(limit.players);
@@ -745,7 +742,7 @@ impl Loader<'_> {
         if node.values.len() != 1 {
             self.bad(node.head_span(), "`side` names one side of the table, such as `side runner`");
         }
-        self.noted_names(node, Wanted::Side, owner).into_iter().next()
+        self.side_at(node.values.first()?, owner)
     }
 
     pub(super) fn tags_named(&mut self, node: &Node, owner: &str) -> Vec<String> {

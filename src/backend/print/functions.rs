@@ -385,21 +385,14 @@ impl Function for TextBox {
 }
 
 /// `shows(field)`: draws nothing, and says that the face shows a field's
-/// values (of one line, or of every line given as a list)
-/// values by a drawing of its own (marks, a diagram) rather than in text,
-/// so that the field is not reported unprinted (W0718).
+/// values (of one line, or of every line given as a list) by a drawing of
+/// its own (marks, a diagram) rather than in text, so that the field is not
+/// reported unprinted (W0718).
 struct Shows;
 
 impl Function for Shows {
     fn call(&self, args: &HashMap<String, Value>) -> Result<Value> {
-        // One line of the field (`card.fields.move.0`), or all of them.
-        let lines = match args.get("field") {
-            Some(Json::Array(lines)) => lines.iter().collect(),
-            Some(line) => vec![line],
-            None => Vec::new(),
-        };
-        let values = lines.into_iter().filter_map(|line| line.get("values").and_then(Json::as_array)).flatten();
-        for value in values {
+        for value in field_values(args) {
             for key in ["text", "id"] {
                 if let Some(words) = value.get(key).and_then(Json::as_str) {
                     shown(words);
@@ -566,6 +559,17 @@ fn missing_art(x0: f32, y0: f32, (w, h, rx): (&str, &str, &str)) -> String {
     )
 }
 
+/// The values of the `field` a function is given: of one line of a field
+/// (`card.fields.arcs.0`), or of every line (`card.fields.arcs`).
+fn field_values(args: &HashMap<String, Value>) -> Vec<&Json> {
+    let lines = match args.get("field") {
+        Some(Json::Array(lines)) => lines.iter().collect(),
+        Some(line) => vec![line],
+        None => Vec::new(),
+    };
+    lines.into_iter().filter_map(|line| line.get("values").and_then(Json::as_array)).flatten().collect()
+}
+
 /// The sectors `arc` shades: `sectors`, and the angles of the values of
 /// `field` (a field's views, or one), with how many values `field` holds.
 fn sectors(args: &HashMap<String, Value>) -> (Vec<[f32; 2]>, usize) {
@@ -576,13 +580,7 @@ fn sectors(args: &HashMap<String, Value>) -> (Vec<[f32; 2]>, usize) {
             _ => None,
         }
     });
-    let views = match args.get("field") {
-        Some(Json::Array(views)) => views.iter().collect(),
-        Some(view) => vec![view],
-        None => Vec::new(),
-    };
-    let values: Vec<&Json> =
-        views.into_iter().filter_map(|v| v.get("values").and_then(Json::as_array)).flatten().collect();
+    let values = field_values(args);
     let angles = values.iter().filter_map(|v| v.get("angles").and_then(Json::as_array)).filter_map(|a| {
         let at = |i: usize| a.get(i).and_then(Json::as_f64).map(|n| n as f32);
         Some([at(0)?, at(1)?])

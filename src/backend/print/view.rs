@@ -693,7 +693,6 @@ impl<'a> Viewer<'a> {
         runs
     }
 
-    /// The printed name of an id the ruleset declares, else the id made readable.
     /// An arc's angles, where the ruleset gives them.
     fn arc_angles(&self, id: &str) -> Option<[i64; 2]> {
         let angles = self.ruleset.arcs.iter().find(|a| a.id == id)?.angles?;
@@ -709,11 +708,14 @@ impl<'a> Viewer<'a> {
             if lines.is_empty() {
                 continue;
             }
-            let values =
-                |id: &str| self.ruleset.enums.iter().find(|e| e.id == id).map(|e| e.values.clone()).unwrap_or_default();
-            let named = |v: &String| NamedView { id: v.clone(), display: self.enum_label(v) };
-            let bearings: Vec<NamedView> = values(&dial.bearings).iter().map(named).collect();
-            let difficulties = difficulty_views(dial, &values(&dial.difficulties), |v| self.enum_label(v));
+            let (Some(bearings), Some(difficulties)) =
+                (self.ruleset.enum_def(&dial.bearings), self.ruleset.enum_def(&dial.difficulties))
+            else {
+                continue;
+            };
+            let bearings: Vec<NamedView> =
+                bearings.values.iter().map(|v| NamedView { id: v.clone(), display: enum_label(bearings, v) }).collect();
+            let difficulties = difficulty_views(dial, difficulties);
             let [low, high] = dial.speeds;
             let speeds: Vec<i64> = (low..=high.min(low.saturating_add(20))).rev().collect();
             let cell = |speed: i64, bearing: &str| {
@@ -733,12 +735,7 @@ impl<'a> Viewer<'a> {
         views
     }
 
-    /// An enum value as a face prints it: its label, else its id made
-    /// readable.
-    fn enum_label(&self, value: &str) -> String {
-        self.ruleset.enums.iter().find_map(|e| e.label(value).map(str::to_string)).unwrap_or_else(|| label(value))
-    }
-
+    /// The printed name of an id the ruleset declares, else the id made readable.
     pub fn display(&self, id: &str) -> String {
         let r = self.ruleset;
         let found = r
@@ -758,12 +755,9 @@ impl<'a> Viewer<'a> {
 
 /// A dial's difficulties with their colours and marks: each mark the
 /// shortest start of its label that no other difficulty's shares.
-fn difficulty_views(
-    dial: &crate::ruleset::model::Dial,
-    ids: &[String],
-    label_of: impl Fn(&str) -> String,
-) -> Vec<DifficultyView> {
-    let labels: Vec<String> = ids.iter().map(|id| label_of(id)).collect();
+fn difficulty_views(dial: &crate::ruleset::model::Dial, difficulties: &EnumDef) -> Vec<DifficultyView> {
+    let ids = &difficulties.values;
+    let labels: Vec<String> = ids.iter().map(|id| enum_label(difficulties, id)).collect();
     let mark = |label: &str| {
         let chars: Vec<char> = label.chars().filter(|c| c.is_alphanumeric()).collect();
         let start = |n: usize, of: &str| of.chars().filter(|c| c.is_alphanumeric()).take(n).collect::<String>();
@@ -782,6 +776,12 @@ fn difficulty_views(
             mark: mark(label),
         })
         .collect()
+}
+
+/// A value of an enum as a face prints it: its label, else its id made
+/// readable.
+fn enum_label(def: &EnumDef, value: &str) -> String {
+    def.label(value).map_or_else(|| label(value), str::to_string)
 }
 
 /// How many things a block states on one line: its effects, choices,

@@ -190,11 +190,7 @@ impl<'t> Game<'t> {
     fn affordable(&self, action: usize, seat: usize, card: Option<u16>) -> bool {
         match self.cost(action, seat, card) {
             None => true,
-            Some((CostDef::Counter(counter, _), amount)) => {
-                let now = self.counters[self.t.counter_slot(*counter, seat)];
-                let held = self.t.holds_counter(*counter, seat) || amount == 0;
-                held && now.saturating_sub(amount) >= self.t.counters[*counter as usize].min
-            }
+            Some((CostDef::Counter(counter, _), amount)) => self.can_pay(*counter, seat, amount),
             Some((CostDef::Marks(marking), amount)) => self.markable(marking, seat).len() as i64 >= amount,
         }
     }

@@ -406,6 +406,15 @@ impl Game<'_> {
         }
     }
 
+    /// Whether `seat` can pay `amount` from a counter: it has the counter
+    /// (or pays nothing), and paying leaves it at its `min` or above.
+    pub(crate) fn can_pay(&self, counter: u16, seat: usize, amount: i64) -> bool {
+        let t = self.t;
+        let now = self.counters[t.counter_slot(counter, seat)];
+        (t.holds_counter(counter, seat) || amount == 0)
+            && now.saturating_sub(amount) >= t.counters[counter as usize].min
+    }
+
     /// The operations that end the procedure they stand in when they cannot
     /// be met: `pay` from a counter or by marking cards, and `needs`.
     fn exec_guard(&mut self, op: &COp, env: &Env) {
@@ -413,11 +422,9 @@ impl Game<'_> {
         match op {
             COp::Pay { counter, amount } => {
                 let n = self.num(amount, env).max(0);
-                let slot = t.counter_slot(*counter, env.you);
-                let now = self.counters[slot];
-                let held = t.holds_counter(*counter, env.you);
-                if (held || n == 0) && now.saturating_sub(n) >= t.counters[*counter as usize].min {
-                    self.set_counter(slot, now.saturating_sub(n));
+                if self.can_pay(*counter, env.you, n) {
+                    let slot = t.counter_slot(*counter, env.you);
+                    self.set_counter(slot, self.counters[slot].saturating_sub(n));
                     self.last = n;
                 } else {
                     self.note(|| format!("  cannot pay {n} {}: the rest is skipped", t.counters[*counter as usize].id));

@@ -415,13 +415,9 @@ impl<'t> Game<'t> {
             (0..ncards).filter(|&c| present[c]).map(|c| self.t.cards[c].name.clone()).collect();
         in_play.sort();
         in_play.dedup();
-        let mut sided: Vec<(String, usize)> =
-            self.t.cards.iter().filter_map(|c| Some((c.name.clone(), c.seat?))).collect();
-        sided.sort();
-        sided.dedup();
         GameRecord {
             in_play,
-            sided,
+            sided: self.t.sided.clone(),
             seed: self.seed,
             winner: if top.len() == 1 { Some(top[0]) } else { None },
             rounds: (self.curve.len() / self.t.seats.max(1)) as u32,

@@ -228,9 +228,6 @@ pub struct CardDef {
     pub name: String,
     pub(crate) kind: u16,
     pub(crate) tags: Vec<u16>,
-    /// The seat of the side whose kind the card is of: only that seat
-    /// could hold it.
-    pub(crate) seat: Option<usize>,
 }
 
 /// An action's price: from a counter, or by marking cards.
@@ -342,6 +339,9 @@ pub struct Table {
     pub(crate) zone_slots: usize,
     /// The card of each card in play (an instance), by instance.
     pub(crate) instances: Vec<u16>,
+    /// The cards of one side's kinds, by name, each with the one seat that
+    /// could hold it, for each game's record.
+    pub(crate) sided: Vec<(String, usize)>,
     pub(crate) nfields: usize,
     /// `fields[card * nfields + field]`: the field's first value.
     pub(crate) fields: Vec<Val>,
@@ -640,6 +640,11 @@ impl<'d> Builder<'d> {
 
     fn expression(&mut self, e: &sem::Expression, user: &str) -> Result<Ex, PlayError> {
         self.expr(&e.tree, user, 0)
+    }
+
+    /// The conditions' or quantities' `means`, compiled.
+    fn state_defs(&mut self, defs: &[data::StateDef]) -> Result<Vec<StateDef>, PlayError> {
+        defs.iter().map(|def| Ok(StateDef { means: self.optional(def.means.as_ref(), &def.id)? })).collect()
     }
 
     fn optional(&mut self, e: Option<&sem::Expression>, user: &str) -> Result<Option<Ex>, PlayError> {
@@ -946,14 +951,8 @@ impl<'d> Builder<'d> {
 
     fn build(mut self, seating: &Seating) -> Result<Table, PlayError> {
         let doc = self.doc;
-        let mut conditions = Vec::new();
-        for def in &doc.ruleset.conditions {
-            conditions.push(StateDef { means: self.optional(def.means.as_ref(), &def.id)? });
-        }
-        let mut quantities = Vec::new();
-        for def in &doc.ruleset.quantities {
-            quantities.push(StateDef { means: self.optional(def.means.as_ref(), &def.id)? });
-        }
+        let conditions = self.state_defs(&doc.ruleset.conditions)?;
+        let quantities = self.state_defs(&doc.ruleset.quantities)?;
         let (phases, actions, action_names) = self.phases()?;
         let bots = self.bots(&action_names)?;
         let (setup, instances) = self.setup_steps(seating)?;
@@ -962,7 +961,7 @@ impl<'d> Builder<'d> {
         let refresh = self.procedure(&self.play.refresh, "refresh", 0)?;
         let raised = self.raised()?;
         let limits = super::limits::PlayLimits::new(doc)?;
-        let cards = self.cards()?;
+        let (cards, sided) = (self.cards()?, self.sided());
         let (nfields, fields) = self.field_values();
         for (c, def) in conditions.iter().enumerate() {
             let id = &doc.ruleset.conditions[c].id;
@@ -994,6 +993,7 @@ impl<'d> Builder<'d> {
             )));
         }
         Ok(Table {
+            sided,
             seats: self.seats,
             seat_names,
             counters: self.counters,
@@ -1086,12 +1086,21 @@ impl<'d> Builder<'d> {
         for card in &self.doc.cards {
             let kind = small(self.kinds.get(&card.kind))?;
             let tags = card.tags.iter().map(|t| small(self.tags.get(t))).collect::<Result<_, _>>()?;
-            let side = self.doc.ruleset.kinds.iter().find(|k| k.id == card.kind).and_then(|k| k.side.as_deref());
-            // A side whose player is not seated holds nothing in this game.
-            let seat = self.side_seat(side, &card.name).ok().flatten();
-            cards.push(CardDef { name: card.name.clone(), kind, tags, seat });
+            cards.push(CardDef { name: card.name.clone(), kind, tags });
         }
         Ok(cards)
+    }
+
+    /// The cards of one side's kinds, by name, each with the seat of that
+    /// side (a side whose player is not seated holds nothing in the game).
+    fn sided(&self) -> Vec<(String, usize)> {
+        let side_of = |kind: &str| self.doc.ruleset.kinds.iter().find(|k| k.id == kind).and_then(|k| k.side.as_deref());
+        let mut sided: Vec<(String, usize)> = (self.doc.cards.iter())
+            .filter_map(|c| Some((c.name.clone(), self.side_seat(side_of(&c.kind), &c.name).ok().flatten()?)))
+            .collect();
+        sided.sort();
+        sided.dedup();
+        sided
     }
 
     #[allow(clippy::type_complexity)]

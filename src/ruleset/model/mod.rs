@@ -1075,7 +1075,10 @@ impl Ruleset {
         self.shapes.iter().find(|(n, _)| n == id).map(|(_, s)| s)
     }
     pub fn enum_values(&self, id: &str) -> Option<&[String]> {
-        self.enums.iter().find(|e| e.id == id).map(|e| e.values.as_slice())
+        self.enum_def(id).map(|e| e.values.as_slice())
+    }
+    pub fn enum_def(&self, id: &str) -> Option<&EnumDef> {
+        self.enums.iter().find(|e| e.id == id)
     }
     pub fn is_icon(&self, id: &str) -> bool {
         self.icons.iter().chain(&self.symbols).any(|i| i.id == id)

@@ -988,38 +988,26 @@ impl<'n, 'r> Compiler<'n, 'r> {
     /// How far a range band reaches (`reach(r1)`): its upper bound; a band
     /// with none (`15+`) reaches no distance a rule could compare.
     fn band_reach(&self, arg: &Expr, diagnostics: &mut Vec<Diagnostic>) -> Option<i64> {
-        let Expr::Name(name) = arg.unparen() else { return not_a(arg, Ty::Name, diagnostics) };
-        let Some(band) = self.ruleset.band(&name.text) else {
-            let bands = self.ruleset.ranges.iter().map(|b| b.id.as_str());
-            diagnostics.push(unknown_name(name, "a range band", bands));
-            return None;
-        };
+        let bands = &self.ruleset.ranges;
+        let at = named_index(arg, "a range band", bands.iter().map(|b| b.id.as_str()), Ty::Name, diagnostics)?;
+        let band = bands.get(at)?;
         if band.high.is_none() {
             diagnostics.push(
                 Diagnostic::error(&codes::IMPOSSIBLE_RULE_VALUE, format!("range band `{}` has no end", band.id))
-                    .primary(name.span, format!("`{}` runs on from {}", band.id, band.low))
+                    .primary(arg.span(), format!("`{}` runs on from {}", band.id, band.low))
                     .help("compare with the band's start instead, as a number, or name a band with an end"),
             );
         }
         band.high
     }
 
-    /// Deck type names, by their index in the ruleset.
     /// A deployment zone of the game's table, by its index.
     fn deployment(&self, arg: &Expr, diagnostics: &mut Vec<Diagnostic>) -> Option<usize> {
         let zones = self.ruleset.table.as_ref().map(|t| t.deployments.as_slice()).unwrap_or_default();
-        match arg.unparen() {
-            Expr::Name(name) => {
-                let found = zones.iter().position(|z| z.id == name.text);
-                if found.is_none() {
-                    diagnostics.push(unknown_name(name, "a deployment zone", zones.iter().map(|z| z.id.as_str())));
-                }
-                found
-            }
-            other => not_a(other, Ty::Name, diagnostics),
-        }
+        named_index(arg, "a deployment zone", zones.iter().map(|z| z.id.as_str()), Ty::Name, diagnostics)
     }
 
+    /// Deck type names, by their index in the ruleset.
     fn deck_types(&self, args: &[Expr], diagnostics: &mut Vec<Diagnostic>) -> Option<Vec<usize>> {
         let types = &self.ruleset.deck_types;
         let mut found = Vec::new();
@@ -1149,17 +1137,8 @@ const ARG: &str = "arg";
 impl Compiler<'_, '_> {
     /// A keyword's name, by its index in the ruleset.
     fn keyword(&self, arg: &Expr, diagnostics: &mut Vec<Diagnostic>) -> Option<usize> {
-        let keywords = &self.ruleset.keywords;
-        match arg.unparen() {
-            Expr::Name(name) => {
-                let found = keywords.iter().position(|k| k.id == name.text);
-                if found.is_none() {
-                    diagnostics.push(unknown_name(name, "a keyword", keywords.iter().map(|k| k.id.as_str())));
-                }
-                found
-            }
-            other => not_a(other, Ty::Keyword, diagnostics),
-        }
+        let ids = self.ruleset.keywords.iter().map(|k| k.id.as_str());
+        named_index(arg, "a keyword", ids, Ty::Keyword, diagnostics)
     }
 
     /// A keyword's index, when the name is a keyword and no field: a field
@@ -1398,6 +1377,23 @@ fn bare_name(name: &Name) -> Diagnostic {
             "count the cards it matches with `count({0})`; in a kind's rule, `all({0})` requires it of the card",
             name.text
         ))
+}
+
+/// The index among `ids` of the declaration `arg` names; a name that is
+/// none is reported with the closest, and another expression as not a `ty`.
+fn named_index<'a>(
+    arg: &Expr,
+    what: &str,
+    ids: impl Iterator<Item = &'a str> + Clone,
+    ty: Ty,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<usize> {
+    let Expr::Name(name) = arg.unparen() else { return not_a(arg.unparen(), ty, diagnostics) };
+    let found = ids.clone().position(|id| id == name.text);
+    if found.is_none() {
+        diagnostics.push(unknown_name(name, what, ids));
+    }
+    found
 }
 
 fn unknown_name<'a>(name: &Name, what: &str, candidates: impl Iterator<Item = &'a str>) -> Diagnostic {

@@ -91,9 +91,7 @@ impl Evaluation<'_> {
         }
         quarters.iter().max().copied().unwrap_or(0) - quarters.iter().min().copied().unwrap_or(0)
     }
-}
 
-impl Evaluation<'_> {
     /// `inside(ZONE, A)`: placed matching pieces whose centre lies in the
     /// deployment zone; their lines are the culprits.
     pub(super) fn inside(&mut self, zone: usize, filters: &[Filter], pool: &Pool) -> i64 {
@@ -112,9 +110,7 @@ impl Evaluation<'_> {
         }
         n
     }
-}
 
-impl Evaluation<'_> {
     /// `unplaced(A)`: copies of the matching cards the deck gives no
     /// position; their lines are the culprits.
     pub(super) fn unplaced(&mut self, filters: &[Filter], pool: &Pool) -> i64 {
